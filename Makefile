@@ -1,0 +1,31 @@
+# jobsd: thin targets over the go tool and scripts/.
+GO ?= go
+
+.PHONY: run build test test-unit generate check-generate vet fmt
+
+## run: build and serve jobsd with demo data and a demo key (see README)
+run: build
+	scripts/run.sh
+
+## build: build the jobsd binary into bin/
+build:
+	$(GO) build -o bin/jobsd ./cmd/jobsd
+
+## test: vet, the generated-code check, and every test (race detector on)
+##       against a real PostgreSQL
+test: vet check-generate
+	scripts/test.sh
+
+## generate: regenerate the gqlgen code from schema.graphqls
+generate:
+	$(GO) generate ./...
+
+## check-generate: fail when the committed generated code is stale
+check-generate:
+	scripts/check-generate.sh
+
+vet:
+	$(GO) vet ./...
+
+fmt:
+	gofmt -s -w $$(git ls-files '*.go')

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net/url"
+
+	"github.com/uptrace/bun"
+
+	"github.com/jobsd-dev/jobsd/store"
+)
+
+// DefaultDatabaseURL is used when neither --database-url nor DATABASE_URL
+// is given: the local PostgreSQL server.
+const DefaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/jobsd?sslmode=disable"
+
+// flagSet returns a flag set for a subcommand whose errors and usage go to
+// stderr.
+func (e env) flagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet("jobsd "+name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	return fs
+}
+
+// dbFlag adds --database-url with the environment's default.
+func (e env) dbFlag(fs *flag.FlagSet) *string {
+	def := e.getenv("DATABASE_URL")
+	if def == "" {
+		def = DefaultDatabaseURL
+	}
+	return fs.String("database-url", def, "PostgreSQL URL (env DATABASE_URL)")
+}
+
+// parse parses flags, turning a parse failure into a usage error.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return err
+		}
+		return usageError{err.Error()}
+	}
+	return nil
+}
+
+// openDB connects to the database.
+func openDB(ctx context.Context, dsn string) (*bun.DB, error) {
+	db, err := store.Open(ctx, dsn, store.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("%w (database %s)", err, maskPassword(dsn))
+	}
+	return db, nil
+}
+
+// maskPassword hides the password of a database URL for messages.
+func maskPassword(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	if _, has := u.User.Password(); has {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.Redacted()
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/jobsd-dev/jobsd/auth"
+	"github.com/jobsd-dev/jobsd/graph"
+	"github.com/jobsd-dev/jobsd/migrations"
+	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/server"
+	"github.com/jobsd-dev/jobsd/store"
+)
+
+func (e env) serve(ctx context.Context, args []string) error {
+	fs := e.flagSet("serve")
+	dsn := e.dbFlag(fs)
+	addr := fs.String("addr", envOr(e.getenv, "JOBSD_ADDR", "127.0.0.1:8080"), "address to listen on (env JOBSD_ADDR); port 0 picks a free port")
+	noMigrate := fs.Bool("no-migrate", false, "do not apply pending migrations at start")
+	playgroundKey := fs.String("playground-key", e.getenv("JOBSD_PLAYGROUND_KEY"), "API key prefilled in the playground's headers (env JOBSD_PLAYGROUND_KEY)")
+	timeout := fs.Duration("request-timeout", 10*time.Second, "deadline of every request")
+	introspection := fs.Bool("introspection", envOr(e.getenv, "JOBSD_INTROSPECTION", "true") == "true", "allow GraphQL introspection (env JOBSD_INTROSPECTION)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	log := slog.New(slog.NewJSONHandler(e.stderr, nil))
+	db, err := openDB(ctx, *dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if !*noMigrate {
+		applied, err := migrations.Up(ctx, db)
+		if err != nil {
+			return err
+		}
+		if len(applied) > 0 {
+			log.Info("applied migrations", "migrations", applied)
+		}
+	}
+	norm, err := normalize.New()
+	if err != nil {
+		return err
+	}
+	st := store.New(db)
+	keys := auth.NewChecker(func(ctx context.Context, hash []byte) (*auth.Key, error) {
+		k, err := st.APIKeyByHash(ctx, hash)
+		if err != nil || k == nil {
+			return nil, err
+		}
+		return auth.NewKeyInfo(k.ID, k.Name, k.Hash), nil
+	}, 5*time.Second)
+	handler := server.New(server.Config{
+		Resolver:       graph.NewResolver(norm, st, log),
+		Keys:           keys,
+		Ping:           st.Ping,
+		Touch:          st.TouchAPIKey,
+		Log:            log,
+		RequestTimeout: *timeout,
+		PlaygroundKey:  *playgroundKey,
+		Introspection:  *introspection,
+	})
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", *addr, err)
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      *timeout + 5*time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	base := "http://" + ln.Addr().String()
+	log.Info("jobsd listening", "addr", ln.Addr().String(), "playground", base+"/playground", "rest", base+"/api/v1/jobs", "graphql", base+"/graphql")
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: draining in-flight requests")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
+
+func envOr(getenv func(string) string, name, def string) string {
+	if v := getenv(name); v != "" {
+		return v
+	}
+	return def
+}

@@ -1,0 +1,147 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"sync"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
+)
+
+// HandlerOptions configure the GraphQL endpoint.
+type HandlerOptions struct {
+	// ComplexityLimit rejects operations of higher complexity (default 1000).
+	ComplexityLimit int
+	// Introspection allows schema introspection queries.
+	Introspection bool
+	// RequestID returns the id of the request a context belongs to, for
+	// logs and error extensions.
+	RequestID func(context.Context) string
+}
+
+var protocolErrorsOnce sync.Once
+
+// NewHandler returns the http.Handler of /graphql: POST and GET transports,
+// a parsed-query cache, a complexity limit, and errors carrying the
+// contract's codes in extensions.code.
+func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
+	// The contract answers every GraphQL error with HTTP 200 and the errors
+	// array, including documents that fail to parse or validate.
+	protocolErrorsOnce.Do(func() {
+		errcode.RegisterErrorType(errcode.ValidationFailed, errcode.KindUser)
+		errcode.RegisterErrorType(errcode.ParseFailed, errcode.KindUser)
+	})
+	if opts.ComplexityLimit == 0 {
+		opts.ComplexityLimit = 1000
+	}
+	if opts.RequestID == nil {
+		opts.RequestID = func(context.Context) string { return "" }
+	}
+	srv := handler.New(NewExecutableSchema(Config{Resolvers: r}))
+	srv.AddTransport(transport.Options{})
+	srv.AddTransport(transport.GET{})
+	srv.AddTransport(transport.POST{})
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	srv.Use(extension.FixedComplexityLimit(opts.ComplexityLimit))
+	if opts.Introspection {
+		srv.Use(extension.Introspection{})
+	}
+	srv.SetErrorPresenter(presentError(r.log, opts.RequestID))
+	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
+		r.log.ErrorContext(ctx, "panic in GraphQL resolver", "panic", fmt.Sprint(v), "stack", string(debug.Stack()), "request_id", opts.RequestID(ctx))
+		return errors.New("internal error")
+	})
+	return srv
+}
+
+// gqlCodes maps gqlgen's own error codes to the contract's.
+var gqlCodes = map[string]string{
+	errcode.ValidationFailed:                   model.CodeInvalidParameter,
+	errcode.ParseFailed:                        model.CodeInvalidParameter,
+	"COMPLEXITY_LIMIT_EXCEEDED":                model.CodeQueryTooComplex,
+	"PERSISTED_QUERY_NOT_FOUND":                model.CodeInvalidParameter,
+	"PERSISTED_QUERY_NOT_SUPPORTED":            model.CodeInvalidParameter,
+	"GRAPHQL_OPERATION_NOT_FOUND":              model.CodeInvalidParameter,
+	"OPERATION_NOT_FOUND":                      model.CodeInvalidParameter,
+	"GRAPHQL_VALIDATION_FAILED_OPERATION_NAME": model.CodeInvalidParameter,
+}
+
+// presentError gives every error extensions.code: the code of a
+// *model.Error, the contract's code for gqlgen's protocol errors, or
+// internal, whose details go to the log only.
+func presentError(log *slog.Logger, requestID func(context.Context) string) graphql.ErrorPresenterFunc {
+	return func(ctx context.Context, err error) *gqlerror.Error {
+		gqlErr := graphql.DefaultErrorPresenter(ctx, err)
+		if gqlErr.Extensions == nil {
+			gqlErr.Extensions = map[string]any{}
+		}
+		var appErr *model.Error
+		switch {
+		case errors.As(err, &appErr):
+			gqlErr.Message = appErr.Message
+			gqlErr.Extensions["code"] = appErr.Code
+			if appErr.Param != "" {
+				gqlErr.Extensions["param"] = graphQLParam(appErr.Param)
+			}
+		case gqlErr.Extensions["code"] != nil:
+			code, _ := gqlErr.Extensions["code"].(string)
+			if c, ok := gqlCodes[code]; ok {
+				gqlErr.Extensions["code"] = c
+			} else {
+				gqlErr.Extensions["code"] = model.CodeInvalidParameter
+			}
+		case isInputError(gqlErr):
+			gqlErr.Extensions["code"] = model.CodeInvalidParameter
+		case errors.Is(err, context.DeadlineExceeded):
+			gqlErr.Message = "the request took too long"
+			gqlErr.Extensions["code"] = model.CodeUnavailable
+		default:
+			if !errors.Is(err, context.Canceled) {
+				log.ErrorContext(ctx, "internal error in GraphQL request", "error", err.Error(), "request_id", requestID(ctx))
+			}
+			gqlErr.Message = "internal error"
+			gqlErr.Extensions["code"] = model.CodeInternal
+		}
+		if id := requestID(ctx); id != "" {
+			gqlErr.Extensions["request_id"] = id
+		}
+		return gqlErr
+	}
+}
+
+// isInputError reports errors gqlgen raises while reading arguments, such as
+// an enum value the schema does not have.
+func isInputError(e *gqlerror.Error) bool {
+	var inputErr *gqlerror.Error
+	return errors.As(e.Err, &inputErr)
+}
+
+// graphQLParam turns the REST name of a parameter into its GraphQL name
+// (salary_min → salaryMin; the REST cursor is GraphQL's after).
+func graphQLParam(p string) string {
+	if p == "cursor" {
+		return "after"
+	}
+	parts := strings.Split(p, "_")
+	for i := 1; i < len(parts); i++ {
+		if parts[i] != "" {
+			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+		}
+	}
+	return strings.Join(parts, "")
+}
+

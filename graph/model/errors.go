@@ -1,0 +1,79 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes of the contract (section 7). They do not depend on the
+// transport: REST maps them to statuses, GraphQL to extensions.code.
+const (
+	CodeInvalidParameter = "invalid_parameter"
+	CodeUnknownParameter = "unknown_parameter"
+	CodeUnauthorized     = "unauthorized"
+	CodeNotFound         = "not_found"
+	CodeMethodNotAllowed = "method_not_allowed"
+	CodePayloadTooLarge  = "payload_too_large"
+	CodeRateLimited      = "rate_limited"
+	CodeQueryTooComplex  = "query_too_complex"
+	CodeInternal         = "internal"
+	CodeUnavailable      = "unavailable"
+)
+
+// Error is an application error with a contract code, a message safe to show
+// to the client, and the parameter it is about (REST snake_case name), if any.
+type Error struct {
+	Code    string
+	Message string
+	Param   string
+}
+
+// Error implements the error interface.
+func (e *Error) Error() string {
+	if e.Param != "" {
+		return fmt.Sprintf("%s: %s (param %s)", e.Code, e.Message, e.Param)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+}
+
+// Errorf returns an *Error with the code and a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// InvalidParam returns an invalid_parameter error about param.
+func InvalidParam(param, format string, args ...any) *Error {
+	return &Error{Code: CodeInvalidParameter, Message: fmt.Sprintf(format, args...), Param: param}
+}
+
+// ErrorCode returns the code of the first *Error in err's chain, or
+// CodeInternal for any other error, or "" for nil.
+func ErrorCode(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return CodeInternal
+}
+
+// ErrorMessage returns the client-safe message of err: the message of an
+// *Error, or a generic text for internal errors, whose details stay in logs.
+func ErrorMessage(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "internal error"
+}
+
+// ErrorParam returns the parameter an *Error in err's chain is about, or "".
+func ErrorParam(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Param
+	}
+	return ""
+}

@@ -1,0 +1,136 @@
+package model
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"time"
+)
+
+// Filter fields: the names under which a job's normalized values are
+// matched. Each KeyFilter of a JobQuery names one of them.
+const (
+	FieldSkills                 = "skills"
+	FieldTools                  = "tools"
+	FieldTechnicalSkills        = "technical_skills"
+	FieldSoftSkills             = "soft_skills"
+	FieldVisas                  = "visas"
+	FieldEducationLevels        = "education_levels"
+	FieldEducationMajors        = "education_majors"
+	FieldCertifications         = "certifications"
+	FieldSecurityClearances     = "security_clearances"
+	FieldBenefits               = "benefits"
+	FieldWorkArrangement        = "work_arrangement"
+	FieldEmploymentType         = "employment_type"
+	FieldCity                   = "city"
+	FieldState                  = "state"
+	FieldCountry                = "country"
+	FieldCategoryField          = "category_field"
+	FieldCategoryRole           = "category_role"
+	FieldCategorySpecialization = "category_specialization"
+	// The category the normalizer gives a job's own title, matched by the
+	// title intent filter.
+	FieldTitleField          = "title_field"
+	FieldTitleRole           = "title_role"
+	FieldTitleSpecialization = "title_specialization"
+)
+
+// KeyFilter matches jobs that have any of Values in Field. Values are
+// canonical spellings; Keys are their match keys ("field:folded value"),
+// compared with the keys of a JobRecord.
+type KeyFilter struct {
+	Field  string
+	Values []string
+	Keys   []string
+}
+
+// JobQuery is a validated, normalized job search: every KeyFilter, the
+// company substring, the title full-text words, the salary range and the
+// keyword query must all match (AND).
+type JobQuery struct {
+	Filters   []KeyFilter
+	Company   string
+	TitleText string
+	Q         string
+	SalaryMin *float64
+	SalaryMax *float64
+	Sort      JobSort
+	Limit     int
+	Offset    int
+	After     *Cursor
+	// Normalized tells how each filter was interpreted (REST meta.normalized).
+	Normalized map[string]any
+}
+
+// CompanyQuery is a validated company list request.
+type CompanyQuery struct {
+	MinJobs int
+	Limit   int
+	Offset  int
+}
+
+// Cursor is a position in a sorted job list: the sort key and id of the last
+// job of a page, and the offset of the next job. It is opaque to clients.
+type Cursor struct {
+	Sort   JobSort   `json:"s"`
+	Time   time.Time `json:"t,omitzero"`
+	Number float64   `json:"n,omitempty"`
+	ID     string    `json:"i"`
+	Offset int       `json:"o"`
+}
+
+// Encode returns the opaque text form of the cursor.
+func (c Cursor) Encode() string {
+	b, _ := json.Marshal(c)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// DecodeCursor parses a cursor made by Encode.
+func DecodeCursor(s string) (Cursor, error) {
+	var c Cursor
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return c, err
+	}
+	if err := json.Unmarshal(b, &c); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// PageInfo describes one page of a list (REST meta).
+type PageInfo struct {
+	Total     int     `json:"total"`
+	Limit     int     `json:"limit"`
+	Offset    int     `json:"offset"`
+	HasMore   bool    `json:"has_more"`
+	EndCursor *string `json:"next_cursor,omitempty"`
+}
+
+// JobCardPage is one page of job cards.
+type JobCardPage struct {
+	Nodes    []JobCard
+	PageInfo PageInfo
+	// Normalized echoes how the filters were interpreted (REST only).
+	Normalized map[string]any
+}
+
+// CompanyPage is one page of companies.
+type CompanyPage struct {
+	Nodes    []Company
+	PageInfo PageInfo
+}
+
+// JobRecord is a job ready to store: the public record plus what the
+// normalizer derived for matching, which the API does not show.
+type JobRecord struct {
+	Job
+	// TitleCategory is the category the normalizer gives the job's title.
+	TitleCategory Category
+	// PostedTime is PostedAt parsed; zero when unknown.
+	PostedTime time.Time
+	// AnnualMin and AnnualMax are the salary bounds per year; nil when the
+	// salary or its period is unknown.
+	AnnualMin, AnnualMax *float64
+	// FilterKeys are the match keys of every filterable value of the job.
+	FilterKeys []string
+}

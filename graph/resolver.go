@@ -1,0 +1,40 @@
+//go:generate go tool gqlgen generate
+
+// Package graph serves jobsd's GraphQL API with gqlgen. Its query resolvers
+// are the one query path of the service: they validate and normalize
+// arguments with package normalize and read through a JobStore; the REST
+// layer calls the same resolvers.
+package graph
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/normalize"
+)
+
+// JobStore is what the resolvers read from (store.Store implements it).
+type JobStore interface {
+	// FindJobCards returns a page of matching cards, the exact total and
+	// the cursor after the page.
+	FindJobCards(ctx context.Context, q model.JobQuery) ([]model.JobCard, int, *model.Cursor, error)
+	// JobByID returns a job, or an error with code not_found.
+	JobByID(ctx context.Context, id string) (*model.Job, error)
+	// Companies returns a page of companies and their exact total.
+	Companies(ctx context.Context, q model.CompanyQuery) ([]model.Company, int, error)
+}
+
+// Resolver is the root of the GraphQL resolvers.
+type Resolver struct {
+	norm  *normalize.Normalizer
+	store JobStore
+	log   *slog.Logger
+}
+
+// NewResolver returns the resolvers over a normalizer and a store.
+func NewResolver(norm *normalize.Normalizer, store JobStore, log *slog.Logger) *Resolver {
+	return &Resolver{norm: norm, store: store, log: log}
+}
+
+var _ ResolverRoot = (*Resolver)(nil)

@@ -1,0 +1,374 @@
+package normalize
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
+)
+
+// jobIDPattern is the shape of a public job id: <source>-<number>.
+var jobIDPattern = regexp.MustCompile(`^[a-z0-9_]+-[0-9]+$`)
+
+// ValidJobID reports whether id is shaped <source>-<number> (source:
+// lowercase letters, digits, _; number: digits).
+func ValidJobID(id string) bool {
+	return len(id) <= 200 && jobIDPattern.MatchString(id)
+}
+
+// Job validates a record read from an import and enriches it (contract
+// section 11): values it gives are kept, spelled canonically; derived values
+// add to them (umbrella skills) or fill what is missing (category from the
+// title, location parts from location.full, work arrangement from
+// "Remote" in the location), never replacing them.
+func (n *Normalizer) Job(in model.Job) (model.JobRecord, error) {
+	j := in
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+
+	j.ID = strings.TrimSpace(j.ID)
+	j.Title = strings.Join(strings.Fields(j.Title), " ")
+	j.Company = strings.Join(strings.Fields(j.Company), " ")
+	switch {
+	case j.ID == "":
+		bad("id is required")
+	case !ValidJobID(j.ID):
+		bad("id %q is not shaped <source>-<number> (source: a-z, 0-9, _; number: digits)", j.ID)
+	}
+	if j.Title == "" {
+		bad("title is required")
+	}
+	if j.Company == "" {
+		bad("company is required")
+	}
+	rec := model.JobRecord{}
+	if j.PostedAt = optional(j.PostedAt); j.PostedAt != nil {
+		t, err := parseTime(*j.PostedAt)
+		if err != nil {
+			bad("posted_at %q is not an RFC 3339 date-time or date", *j.PostedAt)
+		} else {
+			rec.PostedTime = t
+			s := t.Format(model.TimeLayout)
+			j.PostedAt = &s
+		}
+	}
+
+	loc := n.jobLocation(&j.Location)
+	if j.WorkArrangement != nil && strings.TrimSpace(string(*j.WorkArrangement)) != "" {
+		w, ok := n.WorkArrangement(string(*j.WorkArrangement))
+		if !ok {
+			bad("work_arrangement %q must be one of remote, hybrid, onsite", *j.WorkArrangement)
+		}
+		j.WorkArrangement = &w
+	} else {
+		j.WorkArrangement = nil
+		switch {
+		case loc.Remote:
+			w := model.WorkArrangementRemote
+			j.WorkArrangement = &w
+		case loc.Hybrid:
+			w := model.WorkArrangementHybrid
+			j.WorkArrangement = &w
+		}
+	}
+	if j.EmploymentType = optional(j.EmploymentType); j.EmploymentType != nil {
+		if t, ok := n.EmploymentType(*j.EmploymentType); ok {
+			j.EmploymentType = &t
+		}
+	}
+	if err := n.jobSalary(&j); err != nil {
+		errs = append(errs, err)
+	}
+	if j.TravelPercent != nil && (*j.TravelPercent < 0 || *j.TravelPercent > 100 || math.IsNaN(*j.TravelPercent)) {
+		bad("travel_percent %v must be between 0 and 100", *j.TravelPercent)
+	}
+
+	for _, p := range []**string{&j.CompanyLogo, &j.URL, &j.ExperienceLevel, &j.Summary, &j.Description, &j.DescriptionRaw, &j.ClearanceStatus, &j.Source} {
+		*p = optional(*p)
+	}
+	if j.Description == nil && j.DescriptionRaw != nil {
+		if text := HTMLText(*j.DescriptionRaw); text != "" {
+			j.Description = &text
+		}
+	}
+	if j.Source == nil && j.ID != "" {
+		if i := strings.LastIndexByte(j.ID, '-'); i > 0 {
+			src := j.ID[:i]
+			j.Source = &src
+		}
+	}
+
+	n.jobLists(&j)
+	rec.TitleCategory = n.jobCategory(&j)
+	if len(errs) > 0 {
+		return rec, errors.Join(errs...)
+	}
+	rec.Job = j
+	if lo, hi, ok := AnnualSalary(j.Salary); ok {
+		rec.AnnualMin, rec.AnnualMax = &lo, &hi
+	}
+	rec.FilterKeys = filterKeys(&rec)
+	return rec, nil
+}
+
+// FilterKey is the match key of a value of a filter field: the field and
+// the folded value, so that matching ignores case and accents.
+func FilterKey(field, value string) string {
+	return field + ":" + Fold(value)
+}
+
+// filterKeys returns the match keys of every filterable value of a record;
+// JobQuery builds its KeyFilters from the same fields and values.
+func filterKeys(r *model.JobRecord) []string {
+	j := &r.Job
+	var keys []string
+	add := func(field string, values ...string) {
+		for _, v := range values {
+			if v != "" {
+				keys = appendNew(keys, FilterKey(field, v))
+			}
+		}
+	}
+	deref := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	add(model.FieldSkills, j.Skills...)
+	add(model.FieldTools, j.Tools...)
+	add(model.FieldTechnicalSkills, j.TechnicalSkills...)
+	add(model.FieldSoftSkills, j.SoftSkills...)
+	add(model.FieldVisas, j.VisaSponsorship...)
+	add(model.FieldEducationLevels, j.EducationLevels...)
+	add(model.FieldEducationMajors, j.EducationMajors...)
+	add(model.FieldCertifications, j.Certifications...)
+	add(model.FieldSecurityClearances, j.SecurityClearances...)
+	add(model.FieldBenefits, j.Benefits...)
+	add(model.FieldCity, j.Location.City...)
+	add(model.FieldState, j.Location.State...)
+	add(model.FieldCountry, j.Location.Country...)
+	if j.WorkArrangement != nil {
+		add(model.FieldWorkArrangement, string(*j.WorkArrangement))
+	}
+	add(model.FieldEmploymentType, deref(j.EmploymentType))
+	add(model.FieldCategoryField, deref(j.Category.Field))
+	add(model.FieldCategoryRole, deref(j.Category.Role))
+	add(model.FieldCategorySpecialization, deref(j.Category.Specialization))
+	tc := r.TitleCategory
+	add(model.FieldTitleField, deref(tc.Field))
+	add(model.FieldTitleRole, deref(tc.Role))
+	if tc.Role != nil && tc.Specialization != nil {
+		add(model.FieldTitleSpecialization, *tc.Role+"/"+*tc.Specialization)
+	}
+	return keys
+}
+
+func optional(p *string) *string {
+	if p == nil {
+		return nil
+	}
+	s := strings.TrimSpace(*p)
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func parseTime(s string) (time.Time, error) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC().Truncate(time.Second), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("not a date-time: %q", s)
+}
+
+// jobLocation normalizes the location in place: given parts spelled
+// canonically, parts parsed from full when none are given, implied states
+// and countries added, and full rebuilt from the first place.
+func (n *Normalizer) jobLocation(l *model.Location) ParsedLocation {
+	parsed := n.ParseLocation(l.Full)
+	var places []Place
+	if len(l.City)+len(l.State)+len(l.Country) > 0 {
+		count := max(len(l.City), len(l.State), len(l.Country))
+		for i := range count {
+			var p Place
+			if i < len(l.City) {
+				p.City = n.City(l.City[i])
+			}
+			if i < len(l.State) {
+				p.State = n.State(l.State[i])
+			}
+			if i < len(l.Country) {
+				p.Country = n.Country(l.Country[i])
+			}
+			places = append(places, p)
+		}
+	} else {
+		places = parsed.Places
+	}
+	var full []string
+	city, state, country := []string{}, []string{}, []string{}
+	for i, p := range places {
+		p = n.complete(p)
+		if i == 0 {
+			for _, part := range []string{p.City, p.State, p.Country} {
+				if part != "" {
+					full = append(full, part)
+				}
+			}
+		}
+		city, state, country = appendNew(city, p.City), appendNew(state, p.State), appendNew(country, p.Country)
+	}
+	l.City, l.State, l.Country = city, state, country
+	switch {
+	case len(full) > 0 && len(places) > 1:
+		l.Full = fmt.Sprintf("%s + %d more", strings.Join(full, ", "), len(places)-1)
+	case len(full) > 0:
+		l.Full = strings.Join(full, ", ")
+	default:
+		l.Full = strings.Join(strings.Fields(l.Full), " ")
+	}
+	return parsed
+}
+
+// jobSalary checks the salary and spells its currency and period
+// canonically; a salary with neither bound is no salary.
+func (n *Normalizer) jobSalary(j *model.Job) error {
+	s := j.Salary
+	if s == nil {
+		return nil
+	}
+	if s.Min == nil && s.Max == nil {
+		j.Salary = nil
+		return nil
+	}
+	for name, v := range map[string]*float64{"salary.min": s.Min, "salary.max": s.Max} {
+		if v != nil && (*v < 0 || math.IsNaN(*v) || math.IsInf(*v, 0)) {
+			return fmt.Errorf("%s must be a number ≥ 0", name)
+		}
+	}
+	if s.Min != nil && s.Max != nil && *s.Min > *s.Max {
+		return fmt.Errorf("salary.min %v is greater than salary.max %v", *s.Min, *s.Max)
+	}
+	if s.Currency = optional(s.Currency); s.Currency != nil {
+		c := strings.ToUpper(*s.Currency)
+		s.Currency = &c
+	}
+	if s.Period = optional(s.Period); s.Period != nil {
+		p, _, _ := Period(*s.Period)
+		s.Period = &p
+	}
+	return nil
+}
+
+// AnnualSalary returns the salary's bounds per year (contract section 4:
+// hourly × 2080, daily × 260, weekly × 52, monthly × 12); a missing bound
+// takes the other's value. ok is false without a salary or a known period.
+func AnnualSalary(s *model.Salary) (lo, hi float64, ok bool) {
+	if s == nil || s.Period == nil || (s.Min == nil && s.Max == nil) {
+		return 0, 0, false
+	}
+	_, factor, known := Period(*s.Period)
+	if !known {
+		return 0, 0, false
+	}
+	if s.Min != nil {
+		lo = *s.Min * factor
+		hi = lo
+	}
+	if s.Max != nil {
+		hi = *s.Max * factor
+		if s.Min == nil {
+			lo = hi
+		}
+	}
+	return lo, hi, true
+}
+
+// jobLists spells every list canonically and derives what the lists imply:
+// umbrella skills of the skills, tools and technical skills; education
+// levels and majors stated in the education text.
+func (n *Normalizer) jobLists(j *model.Job) {
+	j.Tools = n.Tools.List(j.Tools)
+	j.TechnicalSkills = n.TechnicalSkills.List(j.TechnicalSkills)
+	skills := append([]string{}, j.Skills...)
+	for _, t := range append(append([]string{}, j.Tools...), j.TechnicalSkills...) {
+		if _, ok := n.Skills.Lookup(t); ok {
+			skills = append(skills, t)
+		}
+	}
+	j.Skills = n.Skills.WithUmbrellas(skills)
+	j.SoftSkills = n.SoftSkills.List(j.SoftSkills)
+	j.Benefits = n.Benefits.List(j.Benefits)
+	j.Certifications = n.Certifications.List(j.Certifications)
+	j.VisaSponsorship = n.Visas.List(j.VisaSponsorship)
+	j.VisaRequirements = trimList(j.VisaRequirements)
+	j.Education = trimList(j.Education)
+	text := strings.Join(j.Education, "; ")
+	j.EducationLevels = n.EducationLevels.List(append(j.EducationLevels, n.EducationLevels.FindIn(text)...))
+	j.EducationMajors = n.EducationMajors.List(append(j.EducationMajors, n.EducationMajors.FindIn(text)...))
+	j.Responsibilities = trimList(j.Responsibilities)
+	j.RequiredQualifications = trimList(j.RequiredQualifications)
+	j.PreferredQualifications = trimList(j.PreferredQualifications)
+	if j.SecurityClearances != nil {
+		j.SecurityClearances = n.SecurityClearances.List(j.SecurityClearances)
+		if len(j.SecurityClearances) == 0 {
+			j.SecurityClearances = nil
+		}
+	}
+}
+
+func trimList(in []string) []string {
+	out := make([]string, 0, len(in))
+	for _, s := range in {
+		if s = strings.Join(strings.Fields(s), " "); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// jobCategory spells the given category canonically, fills its missing
+// members from the title's category where they agree, and returns the
+// title's category.
+func (n *Normalizer) jobCategory(j *model.Job) model.Category {
+	c := &j.Category
+	for _, m := range []struct {
+		p    **string
+		norm func(string) string
+	}{{&c.Field, n.CategoryField}, {&c.Role, n.CategoryRole}, {&c.Specialization, n.CategorySpecialization}} {
+		if *m.p = optional(*m.p); *m.p != nil {
+			v := m.norm(**m.p)
+			*m.p = &v
+		}
+	}
+	tc, ok := n.Title(j.Title)
+	if !ok {
+		return model.Category{}
+	}
+	title := model.Category{Field: nonEmpty(tc.Field), Role: nonEmpty(tc.Role), Specialization: nonEmpty(tc.Specialization)}
+	agrees := func(given *string, derived string) bool { return given == nil || *given == derived }
+	if c.Field == nil {
+		c.Field = title.Field
+	}
+	if c.Role == nil && agrees(c.Field, tc.Field) {
+		c.Role = title.Role
+	}
+	if c.Specialization == nil && agrees(c.Field, tc.Field) && agrees(c.Role, tc.Role) {
+		c.Specialization = title.Specialization
+	}
+	return title
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

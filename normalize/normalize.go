@@ -1,0 +1,95 @@
+// Package normalize is jobsd's one normalization package (contract section
+// 5). It interprets filter values at query time and enriches records at
+// import with the same vocabularies, so a value a job was stored with is
+// found by the words a user would type.
+package normalize
+
+import (
+	"embed"
+	"fmt"
+	"strings"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
+)
+
+//go:embed vocab/*.json
+var vocabFS embed.FS
+
+// Normalizer holds the vocabularies. It is safe for concurrent use.
+type Normalizer struct {
+	Skills, Tools, TechnicalSkills, SoftSkills, Certifications *Vocab
+	Benefits, EducationMajors, EducationLevels, Visas          *Vocab
+	SecurityClearances, EmploymentTypes, WorkArrangements      *Vocab
+
+	geo    *gazetteer
+	titles *taxonomy
+}
+
+// New loads the vocabularies written in the project.
+func New() (*Normalizer, error) {
+	n := &Normalizer{}
+	for file, dst := range map[string]**Vocab{
+		"skills.json": &n.Skills, "tools.json": &n.Tools, "technical_skills.json": &n.TechnicalSkills,
+		"soft_skills.json": &n.SoftSkills, "certifications.json": &n.Certifications, "benefits.json": &n.Benefits,
+		"education_majors.json": &n.EducationMajors, "education_levels.json": &n.EducationLevels,
+		"visas.json": &n.Visas, "security_clearances.json": &n.SecurityClearances,
+		"employment_types.json": &n.EmploymentTypes, "work_arrangements.json": &n.WorkArrangements,
+	} {
+		v, err := loadVocab(file)
+		if err != nil {
+			return nil, fmt.Errorf("load vocabulary: %w", err)
+		}
+		*dst = v
+	}
+	var err error
+	if n.geo, err = loadGazetteer(); err != nil {
+		return nil, fmt.Errorf("load gazetteer: %w", err)
+	}
+	if n.titles, err = loadTaxonomy(); err != nil {
+		return nil, fmt.Errorf("load title taxonomy: %w", err)
+	}
+	return n, nil
+}
+
+// WorkArrangement returns the work arrangement s names ("on-site" →
+// onsite), and false when it names none.
+func (n *Normalizer) WorkArrangement(s string) (model.WorkArrangement, bool) {
+	t, ok := n.WorkArrangements.Lookup(s)
+	if !ok {
+		return "", false
+	}
+	return model.WorkArrangement(t.Name), true
+}
+
+// EmploymentType returns the employment type s names ("FT" → full-time),
+// and false when it names none of the contract's.
+func (n *Normalizer) EmploymentType(s string) (string, bool) {
+	t, ok := n.EmploymentTypes.Lookup(s)
+	if !ok {
+		return "", false
+	}
+	return t.Name, true
+}
+
+// EmploymentTypeNames lists the contract's employment types.
+func EmploymentTypeNames() []string {
+	return []string{"full-time", "part-time", "contract", "internship", "temporary", "volunteer"}
+}
+
+// Period returns the canonical salary period of s (annual, monthly, weekly,
+// daily, hourly) and the factor that annualizes an amount paid per it.
+func Period(s string) (period string, factor float64, ok bool) {
+	switch squash(s) {
+	case "annual", "annually", "year", "yearly", "peryear", "ayear", "yr", "pa", "perannum", "annum", "salary":
+		return "annual", 1, true
+	case "monthly", "month", "permonth", "mo", "amonth":
+		return "monthly", 12, true
+	case "weekly", "week", "perweek", "wk", "aweek":
+		return "weekly", 52, true
+	case "daily", "day", "perday", "aday":
+		return "daily", 260, true
+	case "hourly", "hour", "perhour", "hr", "anhour", "ph":
+		return "hourly", 2080, true
+	}
+	return strings.TrimSpace(s), 0, false
+}

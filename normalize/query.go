@@ -1,0 +1,356 @@
+package normalize
+
+import (
+	"math"
+	"strings"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
+)
+
+// Limits of list requests (contract sections 1, 3 and 4).
+const (
+	DefaultJobLimit     = 25
+	DefaultCompanyLimit = 50
+	MaxLimit            = 100
+	MaxListItems        = 50
+	DefaultMinJobs      = 1
+)
+
+// Paging validates limit and offset: limit defaults to def and is clamped to
+// MaxLimit, a limit below 1 or a negative offset is an error.
+func Paging(limit, offset *int, def int) (int, int, error) {
+	l, o := def, 0
+	if limit != nil {
+		if *limit < 1 {
+			return 0, 0, model.InvalidParam("limit", "limit must be an integer ≥ 1")
+		}
+		l = min(*limit, MaxLimit)
+	}
+	if offset != nil {
+		if *offset < 0 {
+			return 0, 0, model.InvalidParam("offset", "offset must be an integer ≥ 0")
+		}
+		o = *offset
+	}
+	return l, o, nil
+}
+
+// CompanyQuery validates a company list request.
+func (n *Normalizer) CompanyQuery(minJobs, limit, offset *int) (model.CompanyQuery, error) {
+	l, o, err := Paging(limit, offset, DefaultCompanyLimit)
+	if err != nil {
+		return model.CompanyQuery{}, err
+	}
+	q := model.CompanyQuery{MinJobs: DefaultMinJobs, Limit: l, Offset: o}
+	if minJobs != nil {
+		if *minJobs < 0 {
+			return q, model.InvalidParam("min_jobs", "min_jobs must be an integer ≥ 0")
+		}
+		q.MinJobs = *minJobs
+	}
+	return q, nil
+}
+
+// queryBuilder collects the parts of a JobQuery and the first error.
+type queryBuilder struct {
+	q   model.JobQuery
+	err error
+}
+
+func (b *queryBuilder) fail(err error) {
+	if b.err == nil {
+		b.err = err
+	}
+}
+
+func (b *queryBuilder) filter(field string, values ...string) {
+	if len(values) == 0 {
+		return
+	}
+	keys := make([]string, len(values))
+	for i, v := range values {
+		keys[i] = FilterKey(field, v)
+	}
+	b.q.Filters = append(b.q.Filters, model.KeyFilter{Field: field, Values: values, Keys: keys})
+}
+
+func (b *queryBuilder) echo(param string, v any) {
+	b.q.Normalized[param] = v
+}
+
+// items trims the items of a list parameter, drops empty ones, and checks
+// their number.
+func (b *queryBuilder) items(param string, in []string) []string {
+	out := make([]string, 0, len(in))
+	for _, s := range in {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	if len(out) > MaxListItems {
+		b.fail(model.InvalidParam(param, "%s takes at most %d items, got %d", param, MaxListItems, len(out)))
+		return nil
+	}
+	return out
+}
+
+// list adds an any-of filter over the canonical spellings of a list
+// parameter's items.
+func (b *queryBuilder) list(param string, in []string, v *Vocab) {
+	values := v.List(b.items(param, in))
+	if len(values) > 0 {
+		b.filter(param, values...)
+		b.echo(param, values)
+	}
+}
+
+// single adds the filter of a one-value parameter, canonicalized by norm.
+func (b *queryBuilder) single(param string, in *string, norm func(string) string) {
+	if in == nil || strings.TrimSpace(*in) == "" {
+		return
+	}
+	v := norm(*in)
+	b.filter(param, v)
+	b.echo(param, []string{v})
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return strings.TrimSpace(*p)
+}
+
+// JobQuery validates and normalizes a job search (contract sections 3 and
+// 4). Errors are *model.Error values naming the REST parameter.
+func (n *Normalizer) JobQuery(f *model.JobFilter, limit, offset *int, sort *model.JobSort, after *string) (model.JobQuery, error) {
+	if f == nil {
+		f = &model.JobFilter{}
+	}
+	b := &queryBuilder{q: model.JobQuery{Normalized: map[string]any{}}}
+	var err error
+	if b.q.Limit, b.q.Offset, err = Paging(limit, offset, DefaultJobLimit); err != nil {
+		return model.JobQuery{}, err
+	}
+	n.title(b, f)
+	if c := str(f.Company); c != "" {
+		b.q.Company = c
+		b.echo("company", c)
+	}
+	b.single(model.FieldCity, f.City, n.City)
+	b.single(model.FieldState, f.State, n.State)
+	b.single(model.FieldCountry, f.Country, n.Country)
+	n.location(b, f.Location)
+	b.list(model.FieldSkills, f.Skills, n.Skills)
+	b.list(model.FieldTools, f.Tools, n.Tools)
+	b.list(model.FieldTechnicalSkills, f.TechnicalSkills, n.TechnicalSkills)
+	b.list(model.FieldSoftSkills, f.SoftSkills, n.SoftSkills)
+	b.list(model.FieldVisas, f.Visas, n.Visas)
+	b.list(model.FieldEducationLevels, f.EducationLevels, n.EducationLevels)
+	b.list(model.FieldEducationMajors, f.EducationMajors, n.EducationMajors)
+	b.list(model.FieldCertifications, f.Certifications, n.Certifications)
+	b.list(model.FieldSecurityClearances, f.SecurityClearances, n.SecurityClearances)
+	b.list(model.FieldBenefits, f.Benefits, n.Benefits)
+	n.arrangements(b, f.WorkArrangement)
+	n.employmentTypes(b, f.EmploymentType)
+	salary(b, f.SalaryMin, f.SalaryMax)
+	b.single(model.FieldCategoryField, f.CategoryField, n.CategoryField)
+	b.single(model.FieldCategoryRole, f.CategoryRole, n.CategoryRole)
+	b.single(model.FieldCategorySpecialization, f.CategorySpecialization, n.CategorySpecialization)
+	if q := str(f.Q); q != "" {
+		b.q.Q = q
+		b.echo("q", q)
+	}
+	sortAndCursor(b, sort, after)
+	if b.err != nil {
+		return model.JobQuery{}, b.err
+	}
+	return b.q, nil
+}
+
+// title reads the title intent: a category at the most specific level the
+// text names, or the text's words when the taxonomy recognizes nothing.
+func (n *Normalizer) title(b *queryBuilder, f *model.JobFilter) {
+	title, jobTitle := str(f.Title), str(f.JobTitle)
+	if title != "" && jobTitle != "" && Fold(title) != Fold(jobTitle) {
+		b.fail(model.InvalidParam("job_title", "title and job_title are aliases; give one, or the same value in both"))
+		return
+	}
+	if title == "" {
+		title = jobTitle
+	}
+	if title == "" {
+		return
+	}
+	c, ok := n.Title(title)
+	switch {
+	case !ok:
+		b.q.TitleText = title
+		b.echo("title", map[string]string{"text": title})
+	case c.Level == LevelSpecialization:
+		b.filter(model.FieldTitleSpecialization, c.Role+"/"+c.Specialization)
+		b.echo("title", map[string]string{"category_field": c.Field, "category_role": c.Role, "category_specialization": c.Specialization})
+	case c.Level == LevelRole:
+		b.filter(model.FieldTitleRole, c.Role)
+		b.echo("title", map[string]string{"category_field": c.Field, "category_role": c.Role})
+	default:
+		b.filter(model.FieldTitleField, c.Field)
+		b.echo("title", map[string]string{"category_field": c.Field})
+	}
+}
+
+// location reads free location text into city, state and country filters
+// (any of the places it names) and the work arrangement it states.
+func (n *Normalizer) location(b *queryBuilder, in *string) {
+	text := str(in)
+	if text == "" {
+		return
+	}
+	loc := n.ParseLocation(text)
+	var cities, states, countries []string
+	for _, p := range loc.Places {
+		cities = appendNew(cities, p.City)
+		states = appendNew(states, p.State)
+		countries = appendNew(countries, p.Country)
+	}
+	echo := map[string]any{}
+	for _, part := range []struct {
+		field  string
+		values []string
+	}{{model.FieldCity, cities}, {model.FieldState, states}, {model.FieldCountry, countries}} {
+		if len(part.values) > 0 {
+			b.filter(part.field, part.values...)
+			echo[part.field] = part.values
+		}
+	}
+	switch {
+	case loc.Remote:
+		b.filter(model.FieldWorkArrangement, string(model.WorkArrangementRemote))
+		echo["work_arrangement"] = []string{string(model.WorkArrangementRemote)}
+	case loc.Hybrid:
+		b.filter(model.FieldWorkArrangement, string(model.WorkArrangementHybrid))
+		echo["work_arrangement"] = []string{string(model.WorkArrangementHybrid)}
+	}
+	if len(echo) == 0 {
+		b.fail(model.InvalidParam("location", "location %q names no city, state, country or remote work", text))
+		return
+	}
+	b.echo("location", echo)
+}
+
+func appendNew(list []string, s string) []string {
+	if s == "" {
+		return list
+	}
+	for _, v := range list {
+		if v == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// arrangements reads work arrangements: GraphQL gives enum values, REST the
+// text a user typed ("on-site"), normalized here for both.
+func (n *Normalizer) arrangements(b *queryBuilder, in []model.WorkArrangement) {
+	raw := make([]string, len(in))
+	for i, w := range in {
+		raw[i] = string(w)
+	}
+	var values []string
+	for _, s := range b.items("work_arrangement", raw) {
+		w, ok := n.WorkArrangement(s)
+		if !ok {
+			b.fail(AllowedError("work_arrangement", s, "remote", "hybrid", "onsite"))
+			return
+		}
+		values = appendNew(values, string(w))
+	}
+	if len(values) > 0 {
+		b.filter(model.FieldWorkArrangement, values...)
+		b.echo("work_arrangement", values)
+	}
+}
+
+func (n *Normalizer) employmentTypes(b *queryBuilder, in []string) {
+	var values []string
+	for _, s := range b.items("employment_type", in) {
+		t, ok := n.EmploymentType(s)
+		if !ok {
+			b.fail(AllowedError("employment_type", s, EmploymentTypeNames()...))
+			return
+		}
+		values = appendNew(values, t)
+	}
+	if len(values) > 0 {
+		b.filter(model.FieldEmploymentType, values...)
+		b.echo("employment_type", values)
+	}
+}
+
+// AllowedError is the invalid_parameter error for a value outside a closed
+// set; it names the allowed values.
+func AllowedError(param, got string, allowed ...string) *model.Error {
+	return model.InvalidParam(param, "%s must be one of %s; got %q", param, strings.Join(allowed, ", "), got)
+}
+
+func salary(b *queryBuilder, lo, hi *float64) {
+	for _, p := range []struct {
+		name string
+		v    *float64
+	}{{"salary_min", lo}, {"salary_max", hi}} {
+		if p.v != nil && (*p.v < 0 || math.IsNaN(*p.v) || math.IsInf(*p.v, 0)) {
+			b.fail(model.InvalidParam(p.name, "%s must be a number ≥ 0", p.name))
+			return
+		}
+	}
+	if lo != nil && hi != nil && *lo > *hi {
+		b.fail(model.InvalidParam("salary_min", "salary_min must not be greater than salary_max"))
+		return
+	}
+	b.q.SalaryMin, b.q.SalaryMax = lo, hi
+	if lo != nil {
+		b.echo("salary_min", *lo)
+	}
+	if hi != nil {
+		b.echo("salary_max", *hi)
+	}
+}
+
+// sortAndCursor picks the order (relevance by default when there is a
+// keyword query, newest otherwise) and reads the cursor of a previous page.
+func sortAndCursor(b *queryBuilder, sort *model.JobSort, after *string) {
+	b.q.Sort = model.JobSortNewest
+	if b.q.Q != "" {
+		b.q.Sort = model.JobSortRelevance
+	}
+	if sort != nil {
+		if !sort.IsValid() {
+			b.fail(AllowedError("sort", string(*sort), "newest", "oldest", "salary_desc", "salary_asc", "relevance"))
+			return
+		}
+		b.q.Sort = *sort
+	}
+	if b.q.Sort == model.JobSortRelevance && b.q.Q == "" {
+		b.fail(model.InvalidParam("sort", "sort=relevance needs a keyword query q"))
+		return
+	}
+	if after == nil || strings.TrimSpace(*after) == "" {
+		return
+	}
+	if b.q.Offset != 0 {
+		b.fail(model.InvalidParam("cursor", "cursor and offset are exclusive; give one of them"))
+		return
+	}
+	if b.q.Sort == model.JobSortRelevance {
+		b.fail(model.InvalidParam("cursor", "cursor pagination is not available with sort=relevance; use offset"))
+		return
+	}
+	c, err := model.DecodeCursor(strings.TrimSpace(*after))
+	if err != nil || c.Sort != b.q.Sort || c.ID == "" || c.Offset < 0 {
+		b.fail(model.InvalidParam("cursor", "cursor is not a cursor of this sort order; pass endCursor of the previous page unchanged"))
+		return
+	}
+	b.q.After = &c
+	b.q.Offset = c.Offset
+}

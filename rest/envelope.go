@@ -1,0 +1,41 @@
+package rest
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+)
+
+// envelope is the body of every REST success: data, and meta for lists.
+type envelope struct {
+	Data any   `json:"data"`
+	Meta *meta `json:"meta,omitempty"`
+}
+
+// meta is the pagination of a list response, with the job list's
+// extensions: how the filters were read and the cursor of the next page.
+type meta struct {
+	Total      int            `json:"total"`
+	Limit      int            `json:"limit"`
+	Offset     int            `json:"offset"`
+	HasMore    bool           `json:"has_more"`
+	NextCursor *string        `json:"next_cursor,omitempty"`
+	Normalized map[string]any `json:"normalized,omitempty"`
+}
+
+// writeJSON writes v as the JSON body with the status; HEAD gets the
+// headers only.
+func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		http.Error(w, `{"error":{"code":"internal","message":"internal error"}}`, http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(buf.Bytes())
+	}
+}

@@ -1,0 +1,64 @@
+package rest
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/go-chi/chi/v5/middleware"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
+)
+
+// statusOf maps the contract's error codes to HTTP statuses (section 7).
+var statusOf = map[string]int{
+	model.CodeInvalidParameter: http.StatusBadRequest,
+	model.CodeUnknownParameter: http.StatusBadRequest,
+	model.CodeQueryTooComplex:  http.StatusBadRequest,
+	model.CodeUnauthorized:     http.StatusUnauthorized,
+	model.CodeNotFound:         http.StatusNotFound,
+	model.CodeMethodNotAllowed: http.StatusMethodNotAllowed,
+	model.CodePayloadTooLarge:  http.StatusRequestEntityTooLarge,
+	model.CodeRateLimited:      http.StatusTooManyRequests,
+	model.CodeInternal:         http.StatusInternalServerError,
+	model.CodeUnavailable:      http.StatusServiceUnavailable,
+}
+
+// Status returns the HTTP status of an error's code.
+func Status(err error) int {
+	code := model.ErrorCode(err)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return http.StatusServiceUnavailable
+	}
+	if s, ok := statusOf[code]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+type errorBody struct {
+	Error errorDetail `json:"error"`
+}
+
+type errorDetail struct {
+	Code      string `json:"code"`
+	Message   string `json:"message"`
+	Param     string `json:"param,omitempty"`
+	RequestID string `json:"request_id"`
+}
+
+// WriteError writes err as the contract's REST error body. Internal errors
+// are logged with the request id and shown to the client only as
+// "internal error".
+func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	code, msg := model.ErrorCode(err), model.ErrorMessage(err)
+	if errors.Is(err, context.DeadlineExceeded) {
+		code, msg = model.CodeUnavailable, "the request took too long"
+	}
+	reqID := middleware.GetReqID(r.Context())
+	if code == model.CodeInternal && !errors.Is(err, context.Canceled) {
+		log.ErrorContext(r.Context(), "internal error", "error", err.Error(), "method", r.Method, "path", r.URL.Path, "request_id", reqID)
+	}
+	writeJSON(w, r, Status(err), errorBody{Error: errorDetail{Code: code, Message: msg, Param: model.ErrorParam(err), RequestID: reqID}})
+}

@@ -1,0 +1,128 @@
+package rest
+
+import (
+	"math"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/agnivade/levenshtein"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
+)
+
+// params reads a query string: syntax only (integers, numbers, comma
+// lists, unknown names). What values mean is decided by package normalize,
+// behind the resolvers.
+type params struct {
+	values url.Values
+	err    error
+}
+
+// readParams checks that every parameter is one of known.
+func readParams(u *url.URL, known ...string) *params {
+	p := &params{values: u.Query()}
+	allowed := map[string]bool{}
+	for _, k := range known {
+		allowed[k] = true
+	}
+	names := make([]string, 0, len(p.values))
+	for name := range p.values {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !allowed[name] {
+			p.fail(unknownParam(name, known))
+			break
+		}
+	}
+	return p
+}
+
+func (p *params) fail(err error) {
+	if p.err == nil {
+		p.err = err
+	}
+}
+
+// unknownParam is the unknown_parameter error, with the closest known name
+// as a suggestion when one is near.
+func unknownParam(name string, known []string) *model.Error {
+	best, bestDist := "", 3
+	for _, k := range known {
+		d := levenshtein.ComputeDistance(strings.ToLower(name), k)
+		if d < bestDist || (strings.Contains(k, strings.ToLower(name)) && len(name) >= 4 && bestDist > 1) {
+			best, bestDist = k, min(d, 2)
+		}
+	}
+	e := &model.Error{Code: model.CodeUnknownParameter, Param: name,
+		Message: "unknown parameter " + strconv.Quote(name) + "; known parameters: " + strings.Join(known, ", ")}
+	if best != "" {
+		e.Message = "unknown parameter " + strconv.Quote(name) + "; did you mean " + strconv.Quote(best) + "?"
+	}
+	return e
+}
+
+// single returns the value of a parameter given at most once.
+func (p *params) single(name string) (string, bool) {
+	vs, ok := p.values[name]
+	if !ok {
+		return "", false
+	}
+	for _, v := range vs[1:] {
+		if v != vs[0] {
+			p.fail(model.InvalidParam(name, "%s is given more than once with different values", name))
+		}
+	}
+	return vs[0], true
+}
+
+// str returns a string parameter, nil when absent.
+func (p *params) str(name string) *string {
+	v, ok := p.single(name)
+	if !ok {
+		return nil
+	}
+	return &v
+}
+
+// list returns a comma-separated list parameter; repeating the parameter
+// adds items.
+func (p *params) list(name string) []string {
+	var out []string
+	for _, v := range p.values[name] {
+		out = append(out, strings.Split(v, ",")...)
+	}
+	return out
+}
+
+// integer returns an integer parameter, nil when absent; msg says what it
+// must be.
+func (p *params) integer(name, msg string) *int {
+	v, ok := p.single(name)
+	if !ok {
+		return nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		p.fail(model.InvalidParam(name, "%s", msg))
+		return nil
+	}
+	return &n
+}
+
+// number returns a numeric parameter, nil when absent.
+func (p *params) number(name string) *float64 {
+	v, ok := p.single(name)
+	if !ok {
+		return nil
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		p.fail(model.InvalidParam(name, "%s must be a number ≥ 0", name))
+		return nil
+	}
+	return &f
+}

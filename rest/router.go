@@ -1,0 +1,127 @@
+// Package rest serves the REST endpoints of the specification under
+// /api/v1. It is a thin layer: it reads query strings into the GraphQL
+// argument types, calls the GraphQL query resolvers (the one query path),
+// and writes the {data, meta} envelope or the contract's error body.
+package rest
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/jobsd-dev/jobsd/graph"
+	"github.com/jobsd-dev/jobsd/graph/model"
+)
+
+// Handler serves the REST endpoints over the query resolvers.
+type Handler struct {
+	q   graph.QueryResolver
+	log *slog.Logger
+}
+
+// NewRouter returns the /api/v1 routes (mount it at /api/v1).
+func NewRouter(q graph.QueryResolver, log *slog.Logger) http.Handler {
+	h := &Handler{q: q, log: log}
+	r := chi.NewRouter()
+	r.Get("/jobs", h.jobs)
+	r.Get("/jobs/{id}", h.job)
+	r.Get("/companies", h.companies)
+	r.NotFound(NotFound(log))
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", "GET, HEAD")
+		WriteError(w, r, log, model.Errorf(model.CodeMethodNotAllowed, "%s is not allowed here; use GET or HEAD", r.Method))
+	})
+	return r
+}
+
+// NotFound answers unknown paths with the contract's not_found error.
+func NotFound(log *slog.Logger) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		WriteError(w, r, log, model.Errorf(model.CodeNotFound, "no such path: %s", r.URL.Path))
+	}
+}
+
+// jobParams are the query parameters of GET /jobs.
+var jobParams = []string{
+	"title", "job_title", "company", "city", "location", "state", "country", "skills", "tools",
+	"technical_skills", "soft_skills", "visas", "education_levels", "education_majors", "certifications",
+	"security_clearances", "benefits", "work_arrangement", "employment_type", "salary_min", "salary_max",
+	"category_field", "category_role", "category_specialization", "q", "sort", "limit", "offset", "cursor",
+}
+
+func (h *Handler) jobs(w http.ResponseWriter, r *http.Request) {
+	p := readParams(r.URL, jobParams...)
+	f := &model.JobFilter{
+		Title: p.str("title"), JobTitle: p.str("job_title"), Company: p.str("company"),
+		City: p.str("city"), Location: p.str("location"), State: p.str("state"), Country: p.str("country"),
+		Skills: p.list("skills"), Tools: p.list("tools"), TechnicalSkills: p.list("technical_skills"),
+		SoftSkills: p.list("soft_skills"), Visas: p.list("visas"), EducationLevels: p.list("education_levels"),
+		EducationMajors: p.list("education_majors"), Certifications: p.list("certifications"),
+		SecurityClearances: p.list("security_clearances"), Benefits: p.list("benefits"),
+		EmploymentType: p.list("employment_type"),
+		SalaryMin:      p.number("salary_min"), SalaryMax: p.number("salary_max"),
+		CategoryField: p.str("category_field"), CategoryRole: p.str("category_role"),
+		CategorySpecialization: p.str("category_specialization"), Q: p.str("q"),
+	}
+	for _, s := range p.list("work_arrangement") {
+		f.WorkArrangement = append(f.WorkArrangement, model.WorkArrangement(s))
+	}
+	var sort *model.JobSort
+	if s := p.str("sort"); s != nil {
+		v := model.JobSort(*s)
+		sort = &v
+	}
+	limit := p.integer("limit", "limit must be an integer ≥ 1")
+	offset := p.integer("offset", "offset must be an integer ≥ 0")
+	cursor := p.str("cursor")
+	if p.err != nil {
+		WriteError(w, r, h.log, p.err)
+		return
+	}
+	page, err := h.q.Jobs(r.Context(), f, limit, offset, sort, cursor)
+	if err != nil {
+		WriteError(w, r, h.log, err)
+		return
+	}
+	writeJSON(w, r, http.StatusOK, envelope{Data: page.Nodes, Meta: &meta{
+		Total: page.PageInfo.Total, Limit: page.PageInfo.Limit, Offset: page.PageInfo.Offset, HasMore: page.PageInfo.HasMore,
+		NextCursor: page.PageInfo.EndCursor, Normalized: page.Normalized,
+	}})
+}
+
+func (h *Handler) job(w http.ResponseWriter, r *http.Request) {
+	if p := readParams(r.URL); p.err != nil {
+		WriteError(w, r, h.log, p.err)
+		return
+	}
+	id := chi.URLParam(r, "id")
+	job, err := h.q.Job(r.Context(), id)
+	if err == nil && job == nil {
+		err = model.Errorf(model.CodeNotFound, "no job has id %s", id)
+	}
+	if err != nil {
+		WriteError(w, r, h.log, err)
+		return
+	}
+	writeJSON(w, r, http.StatusOK, envelope{Data: job})
+}
+
+func (h *Handler) companies(w http.ResponseWriter, r *http.Request) {
+	p := readParams(r.URL, "min_jobs", "limit", "offset")
+	minJobs := p.integer("min_jobs", "min_jobs must be an integer ≥ 0")
+	limit := p.integer("limit", "limit must be an integer ≥ 1")
+	offset := p.integer("offset", "offset must be an integer ≥ 0")
+	if p.err != nil {
+		WriteError(w, r, h.log, p.err)
+		return
+	}
+	page, err := h.q.Companies(r.Context(), minJobs, limit, offset)
+	if err != nil {
+		WriteError(w, r, h.log, err)
+		return
+	}
+	writeJSON(w, r, http.StatusOK, envelope{Data: page.Nodes, Meta: &meta{
+		Total: page.PageInfo.Total, Limit: page.PageInfo.Limit, Offset: page.PageInfo.Offset, HasMore: page.PageInfo.HasMore,
+	}})
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Fails when the committed gqlgen output differs from what `go generate`
+# makes from schema.graphqls and gqlgen.yml.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+files=(graph/generated.go graph/model/models_gen.go graph/schema.resolvers.go)
+before="$(mktemp -d)"
+trap 'rm -rf "$before"' EXIT
+for f in "${files[@]}"; do mkdir -p "$before/$(dirname "$f")"; cp "$f" "$before/$f"; done
+go generate ./...
+status=0
+for f in "${files[@]}"; do
+  if ! diff -u "$before/$f" "$f" >/dev/null; then
+    echo "check-generate: $f is stale: run 'go generate ./...' and commit the result" >&2
+    status=1
+  fi
+done
+untracked="$(git ls-files --others --exclude-standard graph 2>/dev/null || true)"
+if [ -n "$untracked" ]; then
+  echo "check-generate: go generate made files that are not committed: $untracked" >&2
+  status=1
+fi
+exit $status

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# `make run`: a working jobsd on this machine. Uses $DATABASE_URL, or the
+# local PostgreSQL server, or a private cluster under .data/pg; migrates;
+# loads demo data when the database is empty; prints a demo API key and the
+# URLs; then serves until interrupted.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+jobsd=./bin/jobsd
+addr="${JOBSD_ADDR:-127.0.0.1:8080}"
+if [ -z "${DATABASE_URL:-}" ]; then
+  admin="$(scripts/devdb.sh)"
+  export DATABASE_URL="${admin%/postgres\?*}/jobsd?sslmode=disable"
+fi
+
+"$jobsd" migrate --create-database
+"$jobsd" seed --if-empty --n "${JOBSD_DEMO_JOBS:-5000}"
+key="$("$jobsd" apikey create --name demo --replace 2>/dev/null)"
+
+base="http://$addr"
+cat <<MSG
+
+  jobsd is starting on $base
+
+  Demo API key:  $key
+  Playground:    $base/playground   (the key is already in its headers)
+  REST:          curl -H "x-api-key: $key" "$base/api/v1/jobs?skills=golang&city=SF"
+  GraphQL:       curl -H "x-api-key: $key" -H 'content-type: application/json' \\
+                   -d '{"query":"{ jobs(filter:{skills:[\"golang\"], city:\"SF\"}) { pageInfo { total } nodes { id title company } } }"}' $base/graphql
+
+MSG
+exec "$jobsd" serve --addr "$addr" --playground-key "$key"

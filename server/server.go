@@ -1,0 +1,274 @@
+// Package server assembles jobsd's HTTP service: one chi router with the
+// REST endpoints, the GraphQL endpoint and playground, health checks, and
+// the middleware every request passes (request id, logging, recovery,
+// deadline, API key).
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql/playground"
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+
+	"github.com/jobsd-dev/jobsd/auth"
+	"github.com/jobsd-dev/jobsd/graph"
+	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/rest"
+)
+
+// Config is what the server needs.
+type Config struct {
+	Resolver *graph.Resolver
+	Keys     *auth.Checker
+	// Ping reports whether the database answers (/readyz).
+	Ping func(context.Context) error
+	// Touch records that a key was used (at most once a minute per key).
+	Touch func(ctx context.Context, keyID int64) error
+	Log   *slog.Logger
+	// RequestTimeout is every request's deadline (default 10s).
+	RequestTimeout time.Duration
+	// PlaygroundKey prefills the playground's x-api-key header.
+	PlaygroundKey string
+	// Introspection allows GraphQL introspection (the playground needs it).
+	Introspection bool
+}
+
+// New returns the service's http.Handler.
+func New(cfg Config) http.Handler {
+	if cfg.RequestTimeout == 0 {
+		cfg.RequestTimeout = 10 * time.Second
+	}
+	s := &server{cfg: cfg, touched: map[int64]time.Time{}}
+	r := chi.NewRouter()
+	r.Use(requestID, s.logRequests, s.recoverPanics, middleware.GetHead, s.deadline)
+	r.NotFound(rest.NotFound(cfg.Log))
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", "GET, HEAD")
+		rest.WriteError(w, r, cfg.Log, model.Errorf(model.CodeMethodNotAllowed, "%s is not allowed here", r.Method))
+	})
+	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		writeStatus(w, http.StatusOK, "ok")
+	})
+	r.Get("/readyz", func(w http.ResponseWriter, r *http.Request) {
+		if err := cfg.Ping(r.Context()); err != nil {
+			writeStatus(w, http.StatusServiceUnavailable, "database unavailable")
+			return
+		}
+		writeStatus(w, http.StatusOK, "ok")
+	})
+	r.Get("/", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/playground", http.StatusFound)
+	})
+	var headers map[string]string
+	if cfg.PlaygroundKey != "" {
+		headers = map[string]string{"x-api-key": cfg.PlaygroundKey}
+	}
+	r.Get("/playground", playground.Handler("jobsd GraphQL playground", "/graphql", playground.WithGraphiqlUiHeaders(headers)))
+	r.Get("/graphql/schema.graphqls", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte(graph.SDL()))
+	})
+	gql := graph.NewHandler(cfg.Resolver, graph.HandlerOptions{Introspection: cfg.Introspection, RequestID: middleware.GetReqID})
+	r.With(s.requireKey(writeGraphQLError)).Handle("/graphql", gql)
+	r.With(s.requireKey(rest.WriteError)).Mount("/api/v1", rest.NewRouter(cfg.Resolver.Query(), cfg.Log))
+	return r
+}
+
+type server struct {
+	cfg Config
+
+	mu      sync.Mutex
+	touched map[int64]time.Time
+}
+
+func writeStatus(w http.ResponseWriter, status int, text string) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"status": text})
+}
+
+// errorWriter writes an error in one transport's shape.
+type errorWriter func(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error)
+
+type keyCtx struct{}
+
+// KeyName returns the name of the API key of a request's context, or "".
+func KeyName(ctx context.Context) string {
+	if k, ok := ctx.Value(keyCtx{}).(*auth.Key); ok {
+		return k.Name
+	}
+	return ""
+}
+
+// requireKey lets through requests with a valid x-api-key and answers the
+// others with 401 unauthorized (503 when keys cannot be checked).
+func (s *server) requireKey(writeErr errorWriter) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			presented := r.Header.Get("x-api-key")
+			if presented == "" {
+				writeErr(w, r, s.cfg.Log, model.Errorf(model.CodeUnauthorized, "an x-api-key header is required"))
+				return
+			}
+			key, err := s.cfg.Keys.Check(r.Context(), presented)
+			if err != nil {
+				writeErr(w, r, s.cfg.Log, err)
+				return
+			}
+			if key == nil {
+				writeErr(w, r, s.cfg.Log, model.Errorf(model.CodeUnauthorized, "the x-api-key is unknown or revoked"))
+				return
+			}
+			if lrw, ok := w.(*loggingWriter); ok {
+				lrw.key = key.Name
+			}
+			s.touch(key.ID)
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, key)))
+		})
+	}
+}
+
+// touch records a key's use in the background, at most once a minute.
+func (s *server) touch(id int64) {
+	if s.cfg.Touch == nil {
+		return
+	}
+	now := time.Now()
+	s.mu.Lock()
+	last := s.touched[id]
+	due := now.Sub(last) >= time.Minute
+	if due {
+		s.touched[id] = now
+	}
+	s.mu.Unlock()
+	if due {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := s.cfg.Touch(ctx, id); err != nil {
+				s.cfg.Log.Warn("record key use", "error", err.Error())
+			}
+		}()
+	}
+}
+
+// writeGraphQLError writes an HTTP-level error of /graphql in GraphQL's
+// shape, with the status of the contract.
+func writeGraphQLError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	code := model.ErrorCode(err)
+	if code == model.CodeInternal {
+		log.ErrorContext(r.Context(), "internal error", "error", err.Error(), "request_id", middleware.GetReqID(r.Context()))
+	}
+	body := map[string]any{"errors": []map[string]any{{
+		"message":    model.ErrorMessage(err),
+		"extensions": map[string]any{"code": code, "request_id": middleware.GetReqID(r.Context())},
+	}}}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(rest.Status(err))
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+
+// requestID takes the client's X-Request-ID when it is sane, or makes one,
+// and echoes it on the response.
+func requestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("X-Request-ID")
+		if !validRequestID.MatchString(id) {
+			b := make([]byte, 12)
+			_, _ = rand.Read(b)
+			id = hex.EncodeToString(b)
+		}
+		w.Header().Set("X-Request-ID", id)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), middleware.RequestIDKey, id)))
+	})
+}
+
+// loggingWriter remembers the status and the key name for the log line.
+type loggingWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+	key    string
+}
+
+func (l *loggingWriter) WriteHeader(status int) {
+	if l.status == 0 {
+		l.status = status
+	}
+	l.ResponseWriter.WriteHeader(status)
+}
+
+func (l *loggingWriter) Write(b []byte) (int, error) {
+	if l.status == 0 {
+		l.status = http.StatusOK
+	}
+	n, err := l.ResponseWriter.Write(b)
+	l.bytes += n
+	return n, err
+}
+
+func (l *loggingWriter) Unwrap() http.ResponseWriter { return l.ResponseWriter }
+
+// logRequests writes one log line per request: method, path, status,
+// duration, key name and request id (never the key itself).
+func (s *server) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		lw := &loggingWriter{ResponseWriter: w}
+		next.ServeHTTP(lw, r)
+		if lw.status == 0 {
+			lw.status = http.StatusOK
+		}
+		s.cfg.Log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", lw.status),
+			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000), slog.Int("bytes", lw.bytes),
+			slog.String("key", lw.key), slog.String("request_id", middleware.GetReqID(r.Context())))
+	})
+}
+
+// recoverPanics turns a panic into a 500 internal error; the stack goes to
+// the log only, and the process stays up.
+func (s *server) recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.cfg.Log.ErrorContext(r.Context(), "panic", "panic", fmt.Sprint(v), "stack", string(debug.Stack()),
+					"request_id", middleware.GetReqID(r.Context()))
+				err := fmt.Errorf("panic: %v", v)
+				if strings.HasPrefix(r.URL.Path, "/graphql") {
+					writeGraphQLError(w, r, s.cfg.Log, err)
+					return
+				}
+				rest.WriteError(w, r, s.cfg.Log, err)
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// deadline gives every request the configured deadline; the database
+// queries it runs are cancelled when it passes.
+func (s *server) deadline(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}

@@ -1,0 +1,155 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
+)
+
+// cardColumns are the columns a job card needs.
+var cardColumns = []string{
+	"j.id", "j.title", "j.company", "j.location_city", "j.location_state", "j.location_country", "j.location_full",
+	"j.work_arrangement", "j.employment_type", "j.salary_min", "j.salary_max", "j.salary_currency", "j.salary_period",
+	"j.category_field", "j.category_role", "j.category_specialization",
+}
+
+// order is one sort order of job lists: its sort key expression, direction,
+// and the keyset condition that continues after a cursor.
+type order struct {
+	key    string // SQL expression of the sort key
+	desc   bool
+	column string // sort_time or sort_number: where the key is scanned
+}
+
+// orders maps each keyset sort to its SQL; ties are broken by id ascending.
+var orders = map[model.JobSort]order{
+	model.JobSortNewest:     {key: "j.posted_sort", desc: true, column: "sort_time"},
+	model.JobSortOldest:     {key: "j.posted_sort", desc: false, column: "sort_time"},
+	model.JobSortSalaryDesc: {key: "coalesce(j.salary_annual_max, -1)", desc: true, column: "sort_number"},
+	model.JobSortSalaryAsc:  {key: "coalesce(j.salary_annual_min, 1e15)", desc: false, column: "sort_number"},
+}
+
+// applyFilters adds the WHERE clauses of a job query: every key filter is an
+// array overlap on filter_keys (any of its values), and all clauses AND.
+func applyFilters(q model.JobQuery) func(*bun.SelectQuery) *bun.SelectQuery {
+	return func(sq *bun.SelectQuery) *bun.SelectQuery {
+		for _, f := range q.Filters {
+			sq = sq.Where("j.filter_keys && ?", pgdialect.Array(f.Keys))
+		}
+		if q.Company != "" {
+			sq = sq.Where("j.company ILIKE ?", "%"+escapeLike(q.Company)+"%")
+		}
+		if q.TitleText != "" {
+			sq = sq.Where("j.title_tsv @@ plainto_tsquery('english', ?)", q.TitleText)
+		}
+		if q.Q != "" {
+			sq = sq.Where("j.search_tsv @@ websearch_to_tsquery('english', ?)", q.Q)
+		}
+		if q.SalaryMin != nil {
+			sq = sq.Where("j.salary_annual_max >= ?", *q.SalaryMin)
+		}
+		if q.SalaryMax != nil {
+			sq = sq.Where("j.salary_annual_min <= ?", *q.SalaryMax)
+		}
+		return sq
+	}
+}
+
+// escapeLike escapes the LIKE wildcards of s, so that it matches literally.
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// FindJobCards returns a page of the job cards matching q, the exact number
+// of matching jobs, and the cursor after the page's last card (nil on an
+// empty page or with relevance order).
+func (s *Store) FindJobCards(ctx context.Context, q model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
+	total, err := s.db.NewSelect().Model((*cardRow)(nil)).Apply(applyFilters(q)).Count(ctx)
+	if err != nil {
+		return nil, 0, nil, wrap(err, "count jobs")
+	}
+	var rows []cardRow
+	sq := s.db.NewSelect().Model(&rows).Column(cardColumns...).Apply(applyFilters(q)).Limit(int64(q.Limit))
+	ord, keyset := orders[q.Sort]
+	switch {
+	case keyset:
+		sq = sq.ColumnExpr(ord.key + " AS " + ord.column)
+		dir, cmp := "ASC", ">"
+		if ord.desc {
+			dir, cmp = "DESC", "<"
+		}
+		sq = sq.OrderExpr(ord.key + " " + dir).OrderExpr("j.id ASC")
+		if c := q.After; c != nil {
+			var v any = c.Number
+			if ord.column == "sort_time" {
+				v = c.Time
+			}
+			sq = sq.WhereGroup(" AND ", func(g *bun.SelectQuery) *bun.SelectQuery {
+				return g.Where(ord.key+" "+cmp+" ?", v).WhereOr("("+ord.key+" = ? AND j.id > ?)", v, c.ID)
+			})
+		} else {
+			sq = sq.Offset(int64(q.Offset))
+		}
+	case q.Sort == model.JobSortRelevance:
+		sq = sq.OrderExpr("ts_rank(j.search_tsv, websearch_to_tsquery('english', ?)) DESC", q.Q).
+			OrderExpr("j.posted_sort DESC").OrderExpr("j.id ASC").Offset(int64(q.Offset))
+	}
+	if total > int64(q.Offset) {
+		if err := sq.Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, 0, nil, wrap(err, "find job cards")
+		}
+	}
+	cards := make([]model.JobCard, len(rows))
+	for i := range rows {
+		cards[i] = rows[i].toCard()
+	}
+	var next *model.Cursor
+	if keyset && len(rows) > 0 {
+		last := rows[len(rows)-1]
+		next = &model.Cursor{Sort: q.Sort, Time: last.SortTime.UTC(), Number: last.SortNumber, ID: last.ID, Offset: q.Offset + len(rows)}
+	}
+	return cards, int(total), next, nil
+}
+
+// JobByID returns the job with the id, or a not_found error.
+func (s *Store) JobByID(ctx context.Context, id string) (*model.Job, error) {
+	var row jobRow
+	err := s.db.NewSelect().Model(&row).ExcludeColumn("filter_keys").Where("j.id = ?", id).Limit(1).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, model.Errorf(model.CodeNotFound, "no job has id %s", id)
+	}
+	if err != nil {
+		return nil, wrap(err, "find job "+id)
+	}
+	return row.toJob(), nil
+}
+
+// Companies returns a page of the companies with at least q.MinJobs jobs,
+// by job count descending then name, and the exact number of them.
+func (s *Store) Companies(ctx context.Context, q model.CompanyQuery) ([]model.Company, int, error) {
+	var rows []companyRow
+	filter := func(sq *bun.SelectQuery) *bun.SelectQuery { return sq.Where("c.job_count >= ?", q.MinJobs) }
+	total, err := s.db.NewSelect().Model((*companyRow)(nil)).Apply(filter).Count(ctx)
+	if err != nil {
+		return nil, 0, wrap(err, "count companies")
+	}
+	if total > int64(q.Offset) {
+		err = s.db.NewSelect().Model(&rows).Column("c.name", "c.logo_url", "c.job_count").Apply(filter).
+			OrderExpr("c.job_count DESC").OrderExpr("c.name ASC").OrderExpr("c.id ASC").
+			Limit(int64(q.Limit)).Offset(int64(q.Offset)).Scan(ctx)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, 0, wrap(err, "find companies")
+		}
+	}
+	out := make([]model.Company, len(rows))
+	for i, r := range rows {
+		out[i] = model.Company{Name: r.Name, LogoURL: r.LogoURL, JobCount: r.JobCount}
+	}
+	return out, int(total), nil
+}

@@ -1,0 +1,230 @@
+package store
+
+import (
+	"reflect"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
+)
+
+// jobRow is a row of the jobs table, as written by imports and read by the
+// single-job query. Generated columns (posted_sort, title_tsv, search_tsv)
+// are not part of it.
+type jobRow struct {
+	bun.BaseModel `bun:"table:jobs,alias:j"`
+
+	ID                      string     `bun:"id,pk"`
+	CompanyID               int64      `bun:"company_id"`
+	Title                   string     `bun:"title"`
+	Company                 string     `bun:"company"`
+	CompanyLogo             *string    `bun:"company_logo"`
+	URL                     *string    `bun:"url"`
+	PostedAt                *time.Time `bun:"posted_at"`
+	LocationCity            []string   `bun:"location_city,array"`
+	LocationState           []string   `bun:"location_state,array"`
+	LocationCountry         []string   `bun:"location_country,array"`
+	LocationFull            string     `bun:"location_full"`
+	WorkArrangement         *string    `bun:"work_arrangement"`
+	EmploymentType          *string    `bun:"employment_type"`
+	ExperienceLevel         *string    `bun:"experience_level"`
+	SalaryMin               *float64   `bun:"salary_min"`
+	SalaryMax               *float64   `bun:"salary_max"`
+	SalaryCurrency          *string    `bun:"salary_currency"`
+	SalaryPeriod            *string    `bun:"salary_period"`
+	SalaryAnnualMin         *float64   `bun:"salary_annual_min"`
+	SalaryAnnualMax         *float64   `bun:"salary_annual_max"`
+	Summary                 *string    `bun:"summary"`
+	Description             *string    `bun:"description"`
+	DescriptionRaw          *string    `bun:"description_raw"`
+	Responsibilities        []string   `bun:"responsibilities,array"`
+	RequiredQualifications  []string   `bun:"required_qualifications,array"`
+	PreferredQualifications []string   `bun:"preferred_qualifications,array"`
+	Skills                  []string   `bun:"skills,array"`
+	Tools                   []string   `bun:"tools,array"`
+	SoftSkills              []string   `bun:"soft_skills,array"`
+	TechnicalSkills         []string   `bun:"technical_skills,array"`
+	Benefits                []string   `bun:"benefits,array"`
+	Education               []string   `bun:"education,array"`
+	EducationLevels         []string   `bun:"education_levels,array"`
+	EducationMajors         []string   `bun:"education_majors,array"`
+	Certifications          []string   `bun:"certifications,array"`
+	VisaSponsorship         []string   `bun:"visa_sponsorship,array"`
+	VisaRequirements        []string   `bun:"visa_requirements,array"`
+	SecurityClearances      []string   `bun:"security_clearances,array,nullzero"`
+	ClearanceStatus         *string    `bun:"clearance_status"`
+	TravelPercent           *float64   `bun:"travel_percent"`
+	Source                  *string    `bun:"source"`
+	CategoryField           *string    `bun:"category_field"`
+	CategoryRole            *string    `bun:"category_role"`
+	CategorySpecialization  *string    `bun:"category_specialization"`
+	TitleField              *string    `bun:"title_field"`
+	TitleRole               *string    `bun:"title_role"`
+	TitleSpecialization     *string    `bun:"title_specialization"`
+	FilterKeys              []string   `bun:"filter_keys,array"`
+}
+
+// cardRow is what a job list reads of a job.
+type cardRow struct {
+	bun.BaseModel `bun:"table:jobs,alias:j"`
+
+	ID                     string   `bun:"id"`
+	Title                  string   `bun:"title"`
+	Company                string   `bun:"company"`
+	LocationCity           []string `bun:"location_city,array"`
+	LocationState          []string `bun:"location_state,array"`
+	LocationCountry        []string `bun:"location_country,array"`
+	LocationFull           string   `bun:"location_full"`
+	WorkArrangement        *string  `bun:"work_arrangement"`
+	EmploymentType         *string  `bun:"employment_type"`
+	SalaryMin              *float64 `bun:"salary_min"`
+	SalaryMax              *float64 `bun:"salary_max"`
+	SalaryCurrency         *string  `bun:"salary_currency"`
+	SalaryPeriod           *string  `bun:"salary_period"`
+	CategoryField          *string  `bun:"category_field"`
+	CategoryRole           *string  `bun:"category_role"`
+	CategorySpecialization *string  `bun:"category_specialization"`
+	// The sort key of the list's order, for the page's end cursor.
+	SortTime   time.Time `bun:"sort_time,scanonly"`
+	SortNumber float64   `bun:"sort_number,scanonly"`
+}
+
+// companyRow is a row of the companies table.
+type companyRow struct {
+	bun.BaseModel `bun:"table:companies,alias:c"`
+
+	ID       int64   `bun:"id,pk,autoincrement"`
+	Name     string  `bun:"name"`
+	NameKey  string  `bun:"name_key"`
+	LogoURL  *string `bun:"logo_url"`
+	JobCount int     `bun:"job_count"`
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func location(city, state, country []string, full string) model.Location {
+	return model.Location{City: nonNil(city), State: nonNil(state), Country: nonNil(country), Full: full}
+}
+
+func salary(lo, hi *float64, currency, period *string) *model.Salary {
+	if lo == nil && hi == nil {
+		return nil
+	}
+	return &model.Salary{Min: lo, Max: hi, Currency: currency, Period: period}
+}
+
+func arrangement(s *string) *model.WorkArrangement {
+	if s == nil {
+		return nil
+	}
+	w := model.WorkArrangement(*s)
+	return &w
+}
+
+// toCard converts a list row to a job card.
+func (r *cardRow) toCard() model.JobCard {
+	return model.JobCard{
+		ID:              r.ID,
+		Title:           r.Title,
+		Company:         r.Company,
+		Location:        location(r.LocationCity, r.LocationState, r.LocationCountry, r.LocationFull),
+		WorkArrangement: arrangement(r.WorkArrangement),
+		EmploymentType:  r.EmploymentType,
+		Salary:          salary(r.SalaryMin, r.SalaryMax, r.SalaryCurrency, r.SalaryPeriod),
+		Category:        model.Category{Field: r.CategoryField, Role: r.CategoryRole, Specialization: r.CategorySpecialization},
+	}
+}
+
+// toJob converts a row to the full job record.
+func (r *jobRow) toJob() *model.Job {
+	var posted *string
+	if r.PostedAt != nil {
+		s := r.PostedAt.UTC().Format(model.TimeLayout)
+		posted = &s
+	}
+	var clearances []string
+	if len(r.SecurityClearances) > 0 {
+		clearances = r.SecurityClearances
+	}
+	return &model.Job{
+		ID:                      r.ID,
+		Title:                   r.Title,
+		Company:                 r.Company,
+		CompanyLogo:             r.CompanyLogo,
+		URL:                     r.URL,
+		PostedAt:                posted,
+		Location:                location(r.LocationCity, r.LocationState, r.LocationCountry, r.LocationFull),
+		WorkArrangement:         arrangement(r.WorkArrangement),
+		EmploymentType:          r.EmploymentType,
+		ExperienceLevel:         r.ExperienceLevel,
+		Salary:                  salary(r.SalaryMin, r.SalaryMax, r.SalaryCurrency, r.SalaryPeriod),
+		Summary:                 r.Summary,
+		Description:             r.Description,
+		DescriptionRaw:          r.DescriptionRaw,
+		Responsibilities:        nonNil(r.Responsibilities),
+		RequiredQualifications:  nonNil(r.RequiredQualifications),
+		PreferredQualifications: nonNil(r.PreferredQualifications),
+		Skills:                  nonNil(r.Skills),
+		Tools:                   nonNil(r.Tools),
+		SoftSkills:              nonNil(r.SoftSkills),
+		TechnicalSkills:         nonNil(r.TechnicalSkills),
+		Benefits:                nonNil(r.Benefits),
+		Education:               nonNil(r.Education),
+		EducationLevels:         nonNil(r.EducationLevels),
+		EducationMajors:         nonNil(r.EducationMajors),
+		Certifications:          nonNil(r.Certifications),
+		VisaSponsorship:         nonNil(r.VisaSponsorship),
+		VisaRequirements:        nonNil(r.VisaRequirements),
+		SecurityClearances:      clearances,
+		ClearanceStatus:         r.ClearanceStatus,
+		TravelPercent:           r.TravelPercent,
+		Source:                  r.Source,
+		Category:                model.Category{Field: r.CategoryField, Role: r.CategoryRole, Specialization: r.CategorySpecialization},
+	}
+}
+
+// fromRecord converts a normalized record to a row of company companyID.
+func fromRecord(rec *model.JobRecord, companyID int64) jobRow {
+	j := &rec.Job
+	var posted *time.Time
+	if !rec.PostedTime.IsZero() {
+		t := rec.PostedTime
+		posted = &t
+	}
+	var arr *string
+	if j.WorkArrangement != nil {
+		s := string(*j.WorkArrangement)
+		arr = &s
+	}
+	r := jobRow{
+		ID: j.ID, CompanyID: companyID, Title: j.Title, Company: j.Company, CompanyLogo: j.CompanyLogo, URL: j.URL,
+		PostedAt:     posted,
+		LocationCity: nonNil(j.Location.City), LocationState: nonNil(j.Location.State), LocationCountry: nonNil(j.Location.Country),
+		LocationFull:    j.Location.Full,
+		WorkArrangement: arr, EmploymentType: j.EmploymentType, ExperienceLevel: j.ExperienceLevel,
+		SalaryAnnualMin: rec.AnnualMin, SalaryAnnualMax: rec.AnnualMax,
+		Summary: j.Summary, Description: j.Description, DescriptionRaw: j.DescriptionRaw,
+		Responsibilities: nonNil(j.Responsibilities), RequiredQualifications: nonNil(j.RequiredQualifications),
+		PreferredQualifications: nonNil(j.PreferredQualifications), Skills: nonNil(j.Skills), Tools: nonNil(j.Tools),
+		SoftSkills: nonNil(j.SoftSkills), TechnicalSkills: nonNil(j.TechnicalSkills), Benefits: nonNil(j.Benefits),
+		Education: nonNil(j.Education), EducationLevels: nonNil(j.EducationLevels), EducationMajors: nonNil(j.EducationMajors),
+		Certifications: nonNil(j.Certifications), VisaSponsorship: nonNil(j.VisaSponsorship),
+		VisaRequirements: nonNil(j.VisaRequirements), SecurityClearances: j.SecurityClearances,
+		ClearanceStatus: j.ClearanceStatus, TravelPercent: j.TravelPercent, Source: j.Source,
+		CategoryField: j.Category.Field, CategoryRole: j.Category.Role, CategorySpecialization: j.Category.Specialization,
+		TitleField: rec.TitleCategory.Field, TitleRole: rec.TitleCategory.Role, TitleSpecialization: rec.TitleCategory.Specialization,
+		FilterKeys: nonNil(rec.FilterKeys),
+	}
+	if s := j.Salary; s != nil {
+		r.SalaryMin, r.SalaryMax, r.SalaryCurrency, r.SalaryPeriod = s.Min, s.Max, s.Currency, s.Period
+	}
+	return r
+}
+
+var typeOfJobRow = reflect.TypeFor[jobRow]()

@@ -1,0 +1,97 @@
+// Package store implements jobsd's job, company and API key queries on
+// PostgreSQL with bun. It knows SQL and nothing of HTTP or GraphQL; its
+// errors are *model.Error values where the contract names a code.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/driver/pgdriver"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
+)
+
+// Options tune the connection pool.
+type Options struct {
+	// MaxOpenConns caps the pool (default 16).
+	MaxOpenConns int
+	// StatementTimeout is PostgreSQL's backstop for a query (default 30s).
+	StatementTimeout time.Duration
+}
+
+// Open connects to the PostgreSQL database at dsn (a postgres:// URL) and
+// checks that it answers.
+func Open(ctx context.Context, dsn string, opts Options) (*bun.DB, error) {
+	if opts.MaxOpenConns == 0 {
+		opts.MaxOpenConns = 16
+	}
+	if opts.StatementTimeout == 0 {
+		opts.StatementTimeout = 30 * time.Second
+	}
+	connector := pgdriver.NewConnector(
+		pgdriver.WithDSN(dsn),
+		pgdriver.WithConnParams(map[string]any{
+			"statement_timeout": opts.StatementTimeout.Milliseconds(),
+			"TimeZone":          "UTC",
+		}),
+	)
+	sqldb := sql.OpenDB(connector)
+	sqldb.SetMaxOpenConns(opts.MaxOpenConns)
+	sqldb.SetMaxIdleConns(opts.MaxOpenConns)
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	db := bun.NewDB(sqldb, pgdialect.New())
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := db.PingContext(pingCtx); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+	}
+	return db, nil
+}
+
+// Store runs jobsd's queries on a bun database or transaction.
+type Store struct {
+	db bun.IDB
+}
+
+// New returns a Store over db.
+func New(db bun.IDB) *Store {
+	return &Store{db: db}
+}
+
+// Ping reports whether the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	var one int
+	if err := s.db.NewRaw("SELECT 1").Scan(ctx, &one); err != nil {
+		return wrap(err, "ping")
+	}
+	return nil
+}
+
+// wrap adds context to a database error and gives it the contract's code
+// where one applies: unavailable when the database cannot be reached.
+func wrap(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	var netErr net.Error
+	var pgErr pgdriver.Error
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("%s: %w", what, err)
+	case errors.As(err, &pgErr) && pgErr.Field('C') == "57014": // query_canceled (statement timeout)
+		return fmt.Errorf("%s: %w: %w", what, model.Errorf(model.CodeUnavailable, "the query took too long"), err)
+	case errors.As(err, &pgErr) && (pgErr.Field('C')[:2] == "08" || pgErr.Field('C')[:2] == "57"):
+		return fmt.Errorf("%s: %w: %w", what, model.Errorf(model.CodeUnavailable, "the database is unavailable"), err)
+	case errors.As(err, &netErr), errors.Is(err, sql.ErrConnDone), errors.Is(err, net.ErrClosed):
+		return fmt.Errorf("%s: %w: %w", what, model.Errorf(model.CodeUnavailable, "the database is unavailable"), err)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
