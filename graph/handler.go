@@ -144,4 +144,3 @@ func graphQLParam(p string) string {
 	}
 	return strings.Join(parts, "")
 }
-

@@ -11,4 +11,3 @@ func SDL() string {
 	}
 	return b.String()
 }
-

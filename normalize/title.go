@@ -40,11 +40,11 @@ type taxonomyFile []struct {
 
 // taxonomy finds categories by the phrases that name them.
 type taxonomy struct {
-	phrases   map[string]TitleCategory // cleaned phrase → category
-	maxWords  int
-	fields    map[string]string        // folded field name → field
-	roles     map[string]TitleCategory // folded role name → category
-	specs     map[string]TitleCategory // folded specialization name → category (first role that has it)
+	phrases  map[string]TitleCategory // cleaned phrase → category
+	maxWords int
+	fields   map[string]string        // folded field name → field
+	roles    map[string]TitleCategory // folded role name → category
+	specs    map[string]TitleCategory // folded specialization name → category (first role that has it)
 }
 
 func loadTaxonomy() (*taxonomy, error) {

@@ -21,7 +21,7 @@ type Term struct {
 
 // Vocab maps the spellings of a vocabulary's terms to their canonical names.
 type Vocab struct {
-	terms map[string]*Term // by folded and by squashed spelling
+	terms  map[string]*Term // by folded and by squashed spelling
 	byName map[string]*Term
 }
 
