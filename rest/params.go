@@ -50,11 +50,15 @@ func (p *params) fail(err error) {
 // unknownParam is the unknown_parameter error, with the closest known name
 // as a suggestion when one is near.
 func unknownParam(name string, known []string) *model.Error {
-	best, bestDist := "", 3
+	lower := strings.ToLower(name)
+	best, bestDist := "", max(3, len(lower)/3+1)
 	for _, k := range known {
-		d := levenshtein.ComputeDistance(strings.ToLower(name), k)
-		if d < bestDist || (strings.Contains(k, strings.ToLower(name)) && len(name) >= 4 && bestDist > 1) {
-			best, bestDist = k, min(d, 2)
+		d := levenshtein.ComputeDistance(lower, k)
+		if len(lower) >= 3 && strings.HasPrefix(k, lower) {
+			d = min(d, 1) // a cut-off name: "skil", "loc"
+		}
+		if d < bestDist {
+			best, bestDist = k, d
 		}
 	}
 	e := &model.Error{Code: model.CodeUnknownParameter, Param: name,
