@@ -670,4 +670,3 @@ func keys(m map[string]any) []string {
 	sort.Strings(out)
 	return out
 }
-
