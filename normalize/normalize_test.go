@@ -127,3 +127,91 @@ func TestTitle(t *testing.T) {
 		})
 	}
 }
+
+func TestJobQuery(t *testing.T) {
+	n := newNormalizer(t)
+	str := func(s string) *string { return &s }
+	num := func(f float64) *float64 { return &f }
+	integer := func(i int) *int { return &i }
+	filter := func(field string, values ...string) model.KeyFilter {
+		keys := make([]string, len(values))
+		for i, v := range values {
+			keys[i] = normalize.FilterKey(field, v)
+		}
+		return model.KeyFilter{Field: field, Values: values, Keys: keys}
+	}
+	tests := []struct {
+		name   string
+		give   model.JobFilter
+		limit  *int
+		offset *int
+		want   []model.KeyFilter
+		code   string // error code, "" for success
+		param  string
+	}{
+		{name: "skills aliases", give: model.JobFilter{Skills: []string{" golang ", "", "K8s", "Go"}},
+			want: []model.KeyFilter{filter("skills", "Go", "Kubernetes")}},
+		{name: "city alias", give: model.JobFilter{City: str("SF")}, want: []model.KeyFilter{filter("city", "San Francisco")}},
+		{name: "location with remote", give: model.JobFilter{Location: str("Remote - US")},
+			want: []model.KeyFilter{filter("country", "United States"), filter("work_arrangement", "remote")}},
+		{name: "location parts", give: model.JobFilter{Location: str("Austin, TX")},
+			want: []model.KeyFilter{filter("city", "Austin"), filter("state", "Texas")}},
+		{name: "title to specialization", give: model.JobFilter{Title: str("Senior Backend Engineer")},
+			want: []model.KeyFilter{filter("title_specialization", "Software Engineer/Backend")}},
+		{name: "job_title alias", give: model.JobFilter{JobTitle: str("nurse")}, want: []model.KeyFilter{filter("title_role", "Registered Nurse")}},
+		{name: "same title twice", give: model.JobFilter{Title: str("Nurse"), JobTitle: str("nurse")}, want: []model.KeyFilter{filter("title_role", "Registered Nurse")}},
+		{name: "visas", give: model.JobFilter{Visas: []string{"h1b", "H1-B"}}, want: []model.KeyFilter{filter("visas", "H-1B")}},
+		{name: "work arrangements typed", give: model.JobFilter{WorkArrangement: []model.WorkArrangement{"on-site", "remote"}},
+			want: []model.KeyFilter{filter("work_arrangement", "onsite", "remote")}},
+		{name: "employment types", give: model.JobFilter{EmploymentType: []string{"FT", "full time"}}, want: []model.KeyFilter{filter("employment_type", "full-time")}},
+		{name: "clearances", give: model.JobFilter{SecurityClearances: []string{"TS/SCI"}}, want: []model.KeyFilter{filter("security_clearances", "Top Secret/SCI")}},
+		{name: "education levels", give: model.JobFilter{EducationLevels: []string{"BS", "bachelors"}}, want: []model.KeyFilter{filter("education_levels", "Bachelor's")}},
+		{name: "salary range", give: model.JobFilter{SalaryMin: num(100), SalaryMax: num(200)}},
+		{name: "limit 0", limit: integer(0), code: model.CodeInvalidParameter, param: "limit"},
+		{name: "negative offset", offset: integer(-1), code: model.CodeInvalidParameter, param: "offset"},
+		{name: "titles differ", give: model.JobFilter{Title: str("nurse"), JobTitle: str("engineer")}, code: model.CodeInvalidParameter, param: "job_title"},
+		{name: "bad arrangement", give: model.JobFilter{WorkArrangement: []model.WorkArrangement{"sometimes"}}, code: model.CodeInvalidParameter, param: "work_arrangement"},
+		{name: "bad employment type", give: model.JobFilter{EmploymentType: []string{"gig"}}, code: model.CodeInvalidParameter, param: "employment_type"},
+		{name: "salary inverted", give: model.JobFilter{SalaryMin: num(2), SalaryMax: num(1)}, code: model.CodeInvalidParameter, param: "salary_min"},
+		{name: "negative salary", give: model.JobFilter{SalaryMax: num(-1)}, code: model.CodeInvalidParameter, param: "salary_max"},
+		{name: "too many items", give: model.JobFilter{Tools: make([]string, 51)}, want: nil},
+		{name: "51 real items", give: model.JobFilter{Tools: func() []string {
+			s := make([]string, 51)
+			for i := range s {
+				s[i] = "t"
+			}
+			return s
+		}()}, code: model.CodeInvalidParameter, param: "tools"},
+		{name: "empty location", give: model.JobFilter{Location: str("Multiple Locations")}, code: model.CodeInvalidParameter, param: "location"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, err := n.JobQuery(&tt.give, tt.limit, tt.offset, nil, nil)
+			if tt.code != "" {
+				require.Error(t, err)
+				assert.Equal(t, tt.code, model.ErrorCode(err))
+				assert.Equal(t, tt.param, model.ErrorParam(err))
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, q.Filters)
+			assert.Equal(t, 25, q.Limit)
+			assert.Equal(t, model.JobSortNewest, q.Sort)
+		})
+	}
+}
+
+func TestJobQueryPaging(t *testing.T) {
+	n := newNormalizer(t)
+	big := 500
+	q, err := n.JobQuery(nil, &big, nil, nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 100, q.Limit, "clamped")
+	c, err := n.CompanyQuery(nil, nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, model.CompanyQuery{MinJobs: 1, Limit: 50}, c)
+	keyword := "go"
+	q, err = n.JobQuery(&model.JobFilter{Q: &keyword}, nil, nil, nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, model.JobSortRelevance, q.Sort, "relevance is the default with q")
+}
