@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -68,7 +69,25 @@ type service struct {
 	base string
 	key  string
 	cmd  *exec.Cmd
-	logs *bytes.Buffer
+	logs *syncBuffer
+}
+
+// syncBuffer collects the service's log while tests read it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) WriteString(s string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf.WriteString(s)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // startService creates a database, imports the fixture, creates a key, and
@@ -87,7 +106,7 @@ func startService(t *testing.T) *service {
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
-	s := &service{key: key, cmd: cmd, logs: &bytes.Buffer{}}
+	s := &service{key: key, cmd: cmd, logs: &syncBuffer{}}
 	addr := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
