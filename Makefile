@@ -1,7 +1,7 @@
 # jobsd: thin targets over the go tool and scripts/.
 GO ?= go
 
-.PHONY: run build test test-unit generate check-generate vet fmt
+.PHONY: run build test generate check-generate vet fmt playground-assets
 
 ## run: build and serve jobsd with demo data and a demo key (see README)
 run: build
@@ -29,3 +29,7 @@ vet:
 
 fmt:
 	gofmt -s -w $$(git ls-files '*.go')
+
+## playground-assets: vendor GraphiQL's browser assets from npm (see the script)
+playground-assets:
+	scripts/playground-assets.sh

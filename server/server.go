@@ -18,13 +18,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/jobsd-dev/jobsd/auth"
 	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/playground"
 	"github.com/jobsd-dev/jobsd/rest"
 )
 
@@ -71,11 +71,8 @@ func New(cfg Config) http.Handler {
 	r.Get("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/playground", http.StatusFound)
 	})
-	var headers map[string]string
-	if cfg.PlaygroundKey != "" {
-		headers = map[string]string{"x-api-key": cfg.PlaygroundKey}
-	}
-	r.Get("/playground", playground.Handler("jobsd GraphQL playground", "/graphql", playground.WithGraphiqlUiHeaders(headers)))
+	r.Method(http.MethodGet, "/playground", playground.Page(playground.Options{Endpoint: "/graphql", AssetsPath: "/playground/assets", APIKey: cfg.PlaygroundKey}))
+	r.Method(http.MethodGet, "/playground/assets/*", http.StripPrefix("/playground/assets", playground.Assets()))
 	r.Get("/graphql/schema.graphqls", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte(graph.SDL()))

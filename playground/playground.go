@@ -1,0 +1,124 @@
+// Package playground serves the GraphiQL page developers explore the API
+// with. Its browser assets are embedded in the binary (vendored from the
+// npm registry by scripts/playground-assets.sh, licences in
+// assets/LICENSES.md), so the page works without access to a CDN.
+package playground
+
+import (
+	"embed"
+	"html/template"
+	"io/fs"
+	"net/http"
+)
+
+//go:embed assets
+var assets embed.FS
+
+// ExampleQuery is the query the page opens with.
+const ExampleQuery = `# Welcome to jobsd. Press the run button (or Ctrl-Enter) to search.
+# Filters are normalized: "golang" is Go, "SF" is San Francisco.
+query SearchJobs {
+  jobs(filter: { skills: ["golang"], city: "SF" }, limit: 5) {
+    pageInfo { total hasMore endCursor }
+    nodes {
+      id
+      title
+      company
+      location { full }
+      workArrangement
+      salary { min max currency period }
+      category { field role specialization }
+    }
+  }
+}
+
+# More to try:
+#   job(id: "…") { title description skills visaSponsorship }
+#   companies(minJobs: 10, limit: 10) { nodes { name jobCount } }
+#   jobs(filter: { title: "nurse", location: "Austin, TX" }) { … }
+`
+
+// Options configure the page.
+type Options struct {
+	// Endpoint is the GraphQL endpoint's path.
+	Endpoint string
+	// AssetsPath is where Assets is mounted.
+	AssetsPath string
+	// APIKey, when set, fills the x-api-key header of the page.
+	APIKey string
+}
+
+// Page returns the handler of the playground page.
+func Page(opts Options) http.Handler {
+	// The editor shows the key; the fetcher sends it too, so that the schema
+	// introspection GraphiQL makes on load is authorized. Headers typed in
+	// the editor override it.
+	headers := map[string]string{"x-api-key": opts.APIKey}
+	fetcherHeaders := map[string]string{"x-api-key": opts.APIKey}
+	if opts.APIKey == "" {
+		headers["x-api-key"] = "paste your API key here"
+		fetcherHeaders = map[string]string{}
+	}
+	data := struct {
+		Options
+		Headers, FetcherHeaders map[string]string
+		Query                   string
+	}{opts, headers, fetcherHeaders, ExampleQuery}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		if err := page.Execute(w, data); err != nil {
+			http.Error(w, "render playground", http.StatusInternalServerError)
+		}
+	})
+}
+
+// Assets returns the handler of the page's scripts and styles (mount it at
+// AssetsPath with the prefix stripped).
+func Assets() http.Handler {
+	sub, err := fs.Sub(assets, "assets")
+	if err != nil {
+		panic(err) // the embedded folder exists at build time
+	}
+	files := http.FileServer(http.FS(sub))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=86400")
+		files.ServeHTTP(w, r)
+	})
+}
+
+var page = template.Must(template.New("playground").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>jobsd GraphQL playground</title>
+  <style>body { margin: 0; } #graphiql { height: 100vh; } .loading { height: 100%; display: flex; align-items: center; justify-content: center; font: 2rem sans-serif; }</style>
+  <link rel="stylesheet" href="{{.AssetsPath}}/graphiql.min.css">
+  <link rel="stylesheet" href="{{.AssetsPath}}/graphiql-plugin-explorer.css">
+  <script src="{{.AssetsPath}}/react.production.min.js"></script>
+  <script src="{{.AssetsPath}}/react-dom.production.min.js"></script>
+</head>
+<body>
+  <div id="graphiql"><div class="loading">Loading the playground…</div></div>
+  <script src="{{.AssetsPath}}/graphiql.min.js"></script>
+  <script src="{{.AssetsPath}}/graphiql-plugin-explorer.umd.js"></script>
+  <script>
+    const url = location.protocol + '//' + location.host + {{.Endpoint}};
+    const fetcher = GraphiQL.createFetcher({ url, headers: {{.FetcherHeaders}} });
+    ReactDOM.render(
+      React.createElement(GraphiQL, {
+        fetcher,
+        defaultQuery: {{.Query}},
+        headers: JSON.stringify({{.Headers}}, null, 2),
+        isHeadersEditorEnabled: true,
+        defaultEditorToolsVisibility: 'headers',
+        shouldPersistHeaders: false,
+        plugins: [GraphiQLPluginExplorer.explorerPlugin()],
+      }),
+      document.getElementById('graphiql'),
+    );
+  </script>
+</body>
+</html>
+`))
