@@ -26,13 +26,9 @@ func New() (*migrate.Migrations, error) {
 // Up applies every pending migration under the migration lock and returns
 // the names of those it applied.
 func Up(ctx context.Context, db *bun.DB) ([]string, error) {
-	ms, err := New()
+	m, err := newMigrator(ctx, db)
 	if err != nil {
 		return nil, err
-	}
-	m := migrate.NewMigrator(db, ms)
-	if err := m.Init(ctx); err != nil {
-		return nil, fmt.Errorf("init migrations: %w", err)
 	}
 	if err := m.Lock(ctx); err != nil {
 		return nil, fmt.Errorf("lock migrations: %w", err)
@@ -51,6 +47,16 @@ func Up(ctx context.Context, db *bun.DB) ([]string, error) {
 
 // Status lists every migration with whether it is applied.
 func Status(ctx context.Context, db *bun.DB) (migrate.MigrationSlice, error) {
+	m, err := newMigrator(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	return m.MigrationsWithStatus(ctx)
+}
+
+// newMigrator returns a migrator over the embedded migrations, with bun's
+// bookkeeping tables created.
+func newMigrator(ctx context.Context, db *bun.DB) (*migrate.Migrator, error) {
 	ms, err := New()
 	if err != nil {
 		return nil, err
@@ -59,5 +65,5 @@ func Status(ctx context.Context, db *bun.DB) (migrate.MigrationSlice, error) {
 	if err := m.Init(ctx); err != nil {
 		return nil, fmt.Errorf("init migrations: %w", err)
 	}
-	return m.MigrationsWithStatus(ctx)
+	return m, nil
 }

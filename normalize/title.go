@@ -42,9 +42,7 @@ type taxonomyFile []struct {
 type taxonomy struct {
 	phrases  map[string]TitleCategory // cleaned phrase → category
 	maxWords int
-	fields   map[string]string        // folded field name → field
-	roles    map[string]TitleCategory // folded role name → category
-	specs    map[string]TitleCategory // folded specialization name → category (first role that has it)
+	names    map[Level]map[string]string // level → folded name → canonical name
 }
 
 func loadTaxonomy() (*taxonomy, error) {
@@ -56,7 +54,9 @@ func loadTaxonomy() (*taxonomy, error) {
 	if err := json.Unmarshal(b, &file); err != nil {
 		return nil, fmt.Errorf("vocabulary titles.json: %w", err)
 	}
-	t := &taxonomy{phrases: map[string]TitleCategory{}, fields: map[string]string{}, roles: map[string]TitleCategory{}, specs: map[string]TitleCategory{}}
+	t := &taxonomy{phrases: map[string]TitleCategory{}, names: map[Level]map[string]string{
+		LevelField: {}, LevelRole: {}, LevelSpecialization: {},
+	}}
 	add := func(phrase string, c TitleCategory) {
 		words := titleWords(phrase)
 		key := strings.Join(words, " ")
@@ -74,9 +74,7 @@ func loadTaxonomy() (*taxonomy, error) {
 		for _, r := range f.Roles {
 			for _, s := range r.Specializations {
 				c := TitleCategory{Field: f.Field, Role: r.Role, Specialization: s.Name, Level: LevelSpecialization}
-				if _, ok := t.specs[Fold(s.Name)]; !ok {
-					t.specs[Fold(s.Name)] = c
-				}
+				t.names[LevelSpecialization][Fold(s.Name)] = s.Name
 				for _, a := range s.Aliases {
 					add(a, c)
 				}
@@ -86,7 +84,7 @@ func loadTaxonomy() (*taxonomy, error) {
 	for _, f := range file {
 		for _, r := range f.Roles {
 			c := TitleCategory{Field: f.Field, Role: r.Role, Level: LevelRole}
-			t.roles[Fold(r.Role)] = c
+			t.names[LevelRole][Fold(r.Role)] = r.Role
 			add(r.Role, c)
 			for _, a := range r.Aliases {
 				add(a, c)
@@ -95,7 +93,7 @@ func loadTaxonomy() (*taxonomy, error) {
 	}
 	for _, f := range file {
 		c := TitleCategory{Field: f.Field, Level: LevelField}
-		t.fields[Fold(f.Field)] = f.Field
+		t.names[LevelField][Fold(f.Field)] = f.Field
 		add(f.Field, c)
 		for _, a := range f.Aliases {
 			add(a, c)
@@ -181,38 +179,42 @@ func (n *Normalizer) Title(title string) (TitleCategory, bool) {
 	return n.titles.classify(title)
 }
 
-// CategoryField returns the canonical name of a category field, or s
-// trimmed when unknown.
-func (n *Normalizer) CategoryField(s string) string {
-	if f, ok := n.titles.fields[Fold(s)]; ok {
-		return f
-	}
-	if c, ok := n.titles.classify(s); ok && c.Level == LevelField {
+// name returns the member of c at level.
+func (c TitleCategory) name(level Level) string {
+	switch level {
+	case LevelField:
 		return c.Field
+	case LevelRole:
+		return c.Role
+	case LevelSpecialization:
+		return c.Specialization
+	}
+	return ""
+}
+
+// canonical returns the canonical name of a category member at level: by
+// its name, else by a phrase naming exactly that level; s trimmed when
+// unknown.
+func (t *taxonomy) canonical(s string, level Level) string {
+	if name, ok := t.names[level][Fold(s)]; ok {
+		return name
+	}
+	if c, ok := t.classify(s); ok && c.Level == level {
+		return c.name(level)
 	}
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// CategoryField returns the canonical name of a category field, or s
+// trimmed when unknown.
+func (n *Normalizer) CategoryField(s string) string { return n.titles.canonical(s, LevelField) }
+
 // CategoryRole returns the canonical name of a category role, or s trimmed
 // when unknown.
-func (n *Normalizer) CategoryRole(s string) string {
-	if c, ok := n.titles.roles[Fold(s)]; ok {
-		return c.Role
-	}
-	if c, ok := n.titles.classify(s); ok && c.Level == LevelRole {
-		return c.Role
-	}
-	return strings.Join(strings.Fields(s), " ")
-}
+func (n *Normalizer) CategoryRole(s string) string { return n.titles.canonical(s, LevelRole) }
 
 // CategorySpecialization returns the canonical name of a specialization, or
 // s trimmed when unknown.
 func (n *Normalizer) CategorySpecialization(s string) string {
-	if c, ok := n.titles.specs[Fold(s)]; ok {
-		return c.Specialization
-	}
-	if c, ok := n.titles.classify(s); ok && c.Level == LevelSpecialization {
-		return c.Specialization
-	}
-	return strings.Join(strings.Fields(s), " ")
+	return n.titles.canonical(s, LevelSpecialization)
 }
