@@ -24,8 +24,15 @@ import (
 
 // HandlerOptions configure the GraphQL endpoint.
 type HandlerOptions struct {
-	// ComplexityLimit rejects operations of higher complexity (default 1000).
+	// ComplexityLimit rejects operations of higher complexity (default
+	// 10,000: a list costs its page size times its fields, so a page of 100
+	// full cards costs about 2,500).
 	ComplexityLimit int
+	// DepthLimit rejects operations nested deeper (default 10).
+	DepthLimit int
+	// PersistedQueries is the number of automatic persisted queries kept
+	// (default 1,000).
+	PersistedQueries int
 	// Introspection allows schema introspection queries.
 	Introspection bool
 	// RequestID returns the id of the request a context belongs to, for
@@ -46,16 +53,24 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 		errcode.RegisterErrorType(errcode.ParseFailed, errcode.KindUser)
 	})
 	if opts.ComplexityLimit == 0 {
-		opts.ComplexityLimit = 1000
+		opts.ComplexityLimit = 10000
+	}
+	if opts.DepthLimit == 0 {
+		opts.DepthLimit = 10
+	}
+	if opts.PersistedQueries == 0 {
+		opts.PersistedQueries = 1000
 	}
 	if opts.RequestID == nil {
 		opts.RequestID = func(context.Context) string { return "" }
 	}
-	srv := handler.New(NewExecutableSchema(Config{Resolvers: r}))
+	srv := handler.New(NewExecutableSchema(Config{Resolvers: r, Complexity: complexity()}))
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](opts.PersistedQueries)})
+	srv.Use(depthLimit{Max: opts.DepthLimit})
 	srv.Use(extension.FixedComplexityLimit(opts.ComplexityLimit))
 	if opts.Introspection {
 		srv.Use(extension.Introspection{})
@@ -73,6 +88,7 @@ var gqlCodes = map[string]string{
 	errcode.ValidationFailed:                   model.CodeInvalidParameter,
 	errcode.ParseFailed:                        model.CodeInvalidParameter,
 	"COMPLEXITY_LIMIT_EXCEEDED":                model.CodeQueryTooComplex,
+	model.CodeQueryTooComplex:                  model.CodeQueryTooComplex,
 	"PERSISTED_QUERY_NOT_FOUND":                model.CodeInvalidParameter,
 	"PERSISTED_QUERY_NOT_SUPPORTED":            model.CodeInvalidParameter,
 	"GRAPHQL_OPERATION_NOT_FOUND":              model.CodeInvalidParameter,

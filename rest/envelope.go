@@ -23,9 +23,9 @@ type meta struct {
 	Normalized map[string]any `json:"normalized,omitempty"`
 }
 
-// writeJSON writes v as the JSON body with the status; HEAD gets the
-// headers only.
-func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
+// writeJSON writes v as the JSON body with the status (for HEAD, net/http
+// sends the headers only).
+func writeJSON(w http.ResponseWriter, _ *http.Request, status int, v any) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -35,7 +35,5 @@ func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(buf.Bytes())
-	}
+	_, _ = w.Write(buf.Bytes())
 }

@@ -6,6 +6,7 @@ package server
 
 import (
 	"context"
+	"database/sql"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -14,11 +15,12 @@ import (
 	"net/http"
 	"regexp"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/cors"
+	"github.com/klauspost/compress/gzhttp"
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/jobsd-dev/jobsd/auth"
@@ -43,6 +45,15 @@ type Config struct {
 	PlaygroundKey string
 	// Introspection allows GraphQL introspection (the playground needs it).
 	Introspection bool
+	// CORSOrigins are the origins browsers may call the API from ("*" for
+	// any); none turns CORS off.
+	CORSOrigins []string
+	// MaxBodyBytes is the largest request body accepted (default 1 MiB).
+	MaxBodyBytes int64
+	// DB, when set, has its pool statistics exported on /metrics.
+	DB *sql.DB
+	// GraphQL tunes the GraphQL endpoint's limits.
+	GraphQL graph.HandlerOptions
 }
 
 // New returns the service's http.Handler.
@@ -50,9 +61,28 @@ func New(cfg Config) http.Handler {
 	if cfg.RequestTimeout == 0 {
 		cfg.RequestTimeout = 10 * time.Second
 	}
-	s := &server{cfg: cfg, touched: map[int64]time.Time{}}
+	if cfg.MaxBodyBytes == 0 {
+		cfg.MaxBodyBytes = 1 << 20
+	}
+	s := &server{cfg: cfg, touched: map[int64]time.Time{}, metrics: newMetrics(cfg.DB)}
+	gzip, err := gzhttp.NewWrapper(gzhttp.MinSize(1024))
+	if err != nil {
+		panic(err) // the options are constants
+	}
 	r := chi.NewRouter()
-	r.Use(requestID, s.logRequests, s.recoverPanics, middleware.GetHead, s.deadline)
+	r.Use(requestID, s.logRequests, s.recoverPanics)
+	if len(cfg.CORSOrigins) > 0 {
+		r.Use(cors.Handler(cors.Options{
+			AllowedOrigins:   cfg.CORSOrigins,
+			AllowedMethods:   []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodOptions},
+			AllowedHeaders:   []string{"Content-Type", "X-Api-Key", "X-Request-ID", "If-None-Match"},
+			ExposedHeaders:   []string{"X-Request-ID", "ETag", "Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"},
+			AllowCredentials: false,
+			MaxAge:           600,
+		}))
+	}
+	r.Use(etag, func(next http.Handler) http.Handler { return gzip(next) }, middleware.GetHead, s.deadline, s.limitBody(cfg.MaxBodyBytes))
+	r.Get("/metrics", s.metrics.handler().ServeHTTP)
 	r.NotFound(rest.NotFound(cfg.Log))
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, HEAD")
@@ -77,14 +107,17 @@ func New(cfg Config) http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte(graph.SDL()))
 	})
-	gql := graph.NewHandler(cfg.Resolver, graph.HandlerOptions{Introspection: cfg.Introspection, RequestID: middleware.GetReqID})
+	gqlOpts := cfg.GraphQL
+	gqlOpts.Introspection, gqlOpts.RequestID = cfg.Introspection, middleware.GetReqID
+	gql := graph.NewHandler(cfg.Resolver, gqlOpts)
 	r.With(s.requireKey(writeGraphQLError)).Handle("/graphql", gql)
 	r.With(s.requireKey(rest.WriteError)).Mount("/api/v1", rest.NewRouter(cfg.Resolver.Query(), cfg.Log))
 	return r
 }
 
 type server struct {
-	cfg Config
+	cfg     Config
+	metrics *metrics
 
 	mu      sync.Mutex
 	touched map[int64]time.Time
@@ -128,8 +161,8 @@ func (s *server) requireKey(writeErr errorWriter) func(http.Handler) http.Handle
 				writeErr(w, r, s.cfg.Log, model.Errorf(model.CodeUnauthorized, "the x-api-key is unknown or revoked"))
 				return
 			}
-			if lrw, ok := w.(*loggingWriter); ok {
-				lrw.key = key.Name
+			if info, ok := r.Context().Value(requestInfoKey{}).(*requestInfo); ok {
+				info.key = key.Name
 			}
 			s.touch(key.ID)
 			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, key)))
@@ -194,13 +227,17 @@ func requestID(next http.Handler) http.Handler {
 	})
 }
 
-// loggingWriter remembers the status and the key name for the log line.
+// loggingWriter remembers the status and size for the log line.
 type loggingWriter struct {
 	http.ResponseWriter
 	status int
 	bytes  int
-	key    string
 }
+
+// requestInfo is what inner handlers tell the log line: the key's name.
+type requestInfo struct{ key string }
+
+type requestInfoKey struct{}
 
 func (l *loggingWriter) WriteHeader(status int) {
 	if l.status == 0 {
@@ -226,14 +263,16 @@ func (s *server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		lw := &loggingWriter{ResponseWriter: w}
-		next.ServeHTTP(lw, r)
+		info := &requestInfo{}
+		next.ServeHTTP(lw, r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, info)))
 		if lw.status == 0 {
 			lw.status = http.StatusOK
 		}
+		s.metrics.observe(r, lw.status, time.Since(start))
 		s.cfg.Log.LogAttrs(r.Context(), slog.LevelInfo, "request",
 			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", lw.status),
 			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000), slog.Int("bytes", lw.bytes),
-			slog.String("key", lw.key), slog.String("request_id", middleware.GetReqID(r.Context())))
+			slog.String("key", info.key), slog.String("request_id", middleware.GetReqID(r.Context())))
 	})
 }
 
@@ -248,12 +287,7 @@ func (s *server) recoverPanics(next http.Handler) http.Handler {
 				}
 				s.cfg.Log.ErrorContext(r.Context(), "panic", "panic", fmt.Sprint(v), "stack", string(debug.Stack()),
 					"request_id", middleware.GetReqID(r.Context()))
-				err := fmt.Errorf("panic: %v", v)
-				if strings.HasPrefix(r.URL.Path, "/graphql") {
-					writeGraphQLError(w, r, s.cfg.Log, err)
-					return
-				}
-				rest.WriteError(w, r, s.cfg.Log, err)
+				s.writeError(w, r, fmt.Errorf("panic: %v", v))
 			}
 		}()
 		next.ServeHTTP(w, r)

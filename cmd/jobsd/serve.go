@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/jobsd-dev/jobsd/auth"
@@ -25,6 +26,10 @@ func (e env) serve(ctx context.Context, args []string) error {
 	playgroundKey := fs.String("playground-key", e.getenv("JOBSD_PLAYGROUND_KEY"), "API key prefilled in the playground's headers (env JOBSD_PLAYGROUND_KEY)")
 	timeout := fs.Duration("request-timeout", 10*time.Second, "deadline of every request")
 	introspection := fs.Bool("introspection", envOr(e.getenv, "JOBSD_INTROSPECTION", "true") == "true", "allow GraphQL introspection (env JOBSD_INTROSPECTION)")
+	corsOrigins := fs.String("cors-origins", e.getenv("JOBSD_CORS_ORIGINS"), "comma-separated origins browsers may call the API from, * for any (env JOBSD_CORS_ORIGINS); empty: CORS off")
+	maxBody := fs.Int64("max-body-bytes", 1<<20, "largest request body accepted")
+	complexity := fs.Int("graphql-complexity-limit", 10000, "largest GraphQL operation complexity (a list costs its page size times its fields)")
+	depth := fs.Int("graphql-depth-limit", 10, "deepest GraphQL selection nesting")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -64,6 +69,10 @@ func (e env) serve(ctx context.Context, args []string) error {
 		RequestTimeout: *timeout,
 		PlaygroundKey:  *playgroundKey,
 		Introspection:  *introspection,
+		CORSOrigins:    splitList(*corsOrigins),
+		MaxBodyBytes:   *maxBody,
+		DB:             db.DB,
+		GraphQL:        graph.HandlerOptions{ComplexityLimit: *complexity, DepthLimit: *depth},
 	})
 
 	ln, err := net.Listen("tcp", *addr)
@@ -101,4 +110,15 @@ func envOr(getenv func(string) string, name, def string) string {
 		return v
 	}
 	return def
+}
+
+// splitList splits a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }

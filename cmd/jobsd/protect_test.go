@@ -1,0 +1,162 @@
+package main_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestHTTPNiceties(t *testing.T) {
+	s := startService(t, "JOBSD_CORS_ORIGINS=https://app.example.com")
+
+	t.Run("gzip", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodGet, s.base+"/api/v1/jobs?limit=100", nil)
+		req.Header.Set("x-api-key", s.key)
+		req.Header.Set("Accept-Encoding", "gzip")
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		assert.Equal(t, "gzip", resp.Header.Get("Content-Encoding"))
+		zr, err := gzip.NewReader(resp.Body)
+		require.NoError(t, err)
+		var body map[string]any
+		require.NoError(t, json.NewDecoder(zr).Decode(&body))
+		assert.Len(t, body["data"], 12)
+	})
+
+	t.Run("ETag and 304", func(t *testing.T) {
+		status, _, h := s.get(t, "/api/v1/jobs?skills=golang")
+		require.Equal(t, http.StatusOK, status)
+		tag := h.Get("ETag")
+		require.NotEmpty(t, tag)
+		status, _, h = s.get(t, "/api/v1/jobs?skills=golang", "If-None-Match", tag)
+		assert.Equal(t, http.StatusNotModified, status)
+		assert.Equal(t, tag, h.Get("ETag"))
+		status, _, _ = s.get(t, "/api/v1/jobs?skills=python", "If-None-Match", tag)
+		assert.Equal(t, http.StatusOK, status, "another answer, another tag")
+		status, _, _ = s.get(t, "/api/v1/jobs/test-1", "If-None-Match", `"stale", W/`+tag)
+		assert.Equal(t, http.StatusOK, status)
+	})
+
+	t.Run("HEAD", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodHead, s.base+"/api/v1/jobs", nil)
+		req.Header.Set("x-api-key", s.key)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusOK, resp.StatusCode)
+		assert.NotEmpty(t, resp.Header.Get("ETag"))
+	})
+
+	t.Run("CORS", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodOptions, s.base+"/graphql", nil)
+		req.Header.Set("Origin", "https://app.example.com")
+		req.Header.Set("Access-Control-Request-Method", "POST")
+		req.Header.Set("Access-Control-Request-Headers", "content-type, x-api-key")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Less(t, resp.StatusCode, 300, "a preflight needs no key")
+		assert.Equal(t, "https://app.example.com", resp.Header.Get("Access-Control-Allow-Origin"))
+		assert.Contains(t, strings.ToLower(resp.Header.Get("Access-Control-Allow-Headers")), "x-api-key")
+
+		_, _, h := s.get(t, "/api/v1/jobs", "Origin", "https://evil.example.com")
+		assert.Empty(t, h.Get("Access-Control-Allow-Origin"), "origins not configured get no CORS grant")
+		_, _, h = s.get(t, "/api/v1/jobs", "Origin", "https://app.example.com")
+		assert.Equal(t, "https://app.example.com", h.Get("Access-Control-Allow-Origin"))
+	})
+
+	t.Run("body size limit", func(t *testing.T) {
+		big := `{"query":"{ jobs { nodes { id } } }","variables":{"pad":"` + strings.Repeat("x", 2<<20) + `"}}`
+		req, _ := http.NewRequest(http.MethodPost, s.base+"/graphql", strings.NewReader(big))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("x-api-key", s.key)
+		status, body, _ := do(t, req)
+		assert.Equal(t, http.StatusRequestEntityTooLarge, status)
+		ext := body["errors"].([]any)[0].(map[string]any)["extensions"].(map[string]any)
+		assert.Equal(t, "payload_too_large", ext["code"])
+	})
+
+	t.Run("metrics", func(t *testing.T) {
+		s.get(t, "/api/v1/jobs/test-1")
+		resp, err := http.Get(s.base + "/metrics")
+		require.NoError(t, err)
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		text := string(b)
+		assert.True(t, strings.Contains(text, `jobsd_http_requests_total{method="GET",route="/api/v1/jobs/{id}",status="200"}`), "request counts by route")
+		assert.True(t, strings.Contains(text, `jobsd_http_request_duration_seconds_bucket{method="GET",route="/api/v1/jobs/{id}",status="200"`), "latency histogram by route")
+		assert.True(t, strings.Contains(text, `go_sql_max_open_connections{db_name="jobsd"}`), "database pool statistics")
+	})
+}
+
+func TestGraphQLLimits(t *testing.T) {
+	s := startService(t)
+	first := func(body map[string]any) map[string]any {
+		errs, ok := body["errors"].([]any)
+		require.True(t, ok, "%v", body)
+		return errs[0].(map[string]any)
+	}
+
+	t.Run("depth", func(t *testing.T) {
+		deep := `query { jobs { nodes { ...a } } } fragment a on JobCard { location { ...b } } fragment b on Location { city }`
+		_, body := s.graphql(t, deep, nil)
+		assert.Nil(t, body["errors"], "an ordinary query is not too deep")
+		q := "{ __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } }"
+		_, body = s.graphql(t, q, nil)
+		ext := first(body)["extensions"].(map[string]any)
+		assert.Equal(t, "query_too_complex", ext["code"])
+	})
+
+	t.Run("complexity", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range 6 {
+			b.WriteString(" a" + string(rune('0'+i)) + ": jobs(limit: 100) { nodes { id title company location { city state country full } salary { min max currency period } category { field role specialization } } }")
+		}
+		b.WriteString(" }")
+		_, body := s.graphql(t, b.String(), nil)
+		ext := first(body)["extensions"].(map[string]any)
+		assert.Equal(t, "query_too_complex", ext["code"])
+		_, body = s.graphql(t, `{ jobs(limit: 100) { nodes { id title company location { full } } } }`, nil)
+		assert.Nil(t, body["errors"], "one full page is allowed")
+	})
+
+	t.Run("automatic persisted queries", func(t *testing.T) {
+		query := `{ jobs(filter: {skills: ["golang"]}) { pageInfo { total } } }`
+		sum := sha256.Sum256([]byte(query))
+		ext := map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hex.EncodeToString(sum[:])}}
+		post := func(payload map[string]any) map[string]any {
+			b, _ := json.Marshal(payload)
+			req, _ := http.NewRequest(http.MethodPost, s.base+"/graphql", bytes.NewReader(b))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("x-api-key", s.key)
+			_, body, _ := do(t, req)
+			return body
+		}
+		body := post(map[string]any{"extensions": ext})
+		assert.Equal(t, "PersistedQueryNotFound", first(body)["message"], "the hash alone is unknown at first")
+		body = post(map[string]any{"query": query, "extensions": ext})
+		require.Nil(t, body["errors"])
+		body = post(map[string]any{"extensions": ext})
+		require.Nil(t, body["errors"], "now the hash alone runs the query")
+		assert.Equal(t, float64(2), body["data"].(map[string]any)["jobs"].(map[string]any)["pageInfo"].(map[string]any)["total"])
+	})
+}
+
+func TestIntrospectionCanBeTurnedOff(t *testing.T) {
+	s := startService(t, "JOBSD_INTROSPECTION=false")
+	_, body := s.graphql(t, `{ __schema { queryType { name } } }`, nil)
+	require.NotNil(t, body["errors"])
+	_, body = s.graphql(t, `{ jobs { pageInfo { total } } }`, nil)
+	assert.Nil(t, body["errors"])
+}
