@@ -6,8 +6,8 @@ package server
 
 import (
 	"context"
-	"database/sql"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -19,9 +19,9 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 	"github.com/go-chi/cors"
 	"github.com/klauspost/compress/gzhttp"
-	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/jobsd-dev/jobsd/auth"
 	"github.com/jobsd-dev/jobsd/graph"
