@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"encoding/hex"
 	"sync"
 	"time"
 )
@@ -36,15 +37,24 @@ func Hash(key string) []byte {
 type Key struct {
 	ID   int64
 	Name string
-	hash []byte
+	// Rate and Burst override the server's rate limit for this key when > 0.
+	Rate  float64
+	Burst int
+	hash  []byte
+}
+
+// BucketID names the key's rate-limit bucket: unique to the key, wherever
+// its database is, and not the key itself.
+func (k *Key) BucketID() string {
+	return hex.EncodeToString(k.hash[:16])
 }
 
 // Lookup finds the active key with a hash; nil, nil when there is none.
 type Lookup func(ctx context.Context, hash []byte) (*Key, error)
 
 // NewKeyInfo returns the Key of a stored key.
-func NewKeyInfo(id int64, name string, hash []byte) *Key {
-	return &Key{ID: id, Name: name, hash: hash}
+func NewKeyInfo(id int64, name string, hash []byte, rate float64, burst int) *Key {
+	return &Key{ID: id, Name: name, hash: hash, Rate: rate, Burst: burst}
 }
 
 // Checker checks keys, remembering answers (found or not) for TTL so that

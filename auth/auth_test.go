@@ -26,7 +26,7 @@ func TestCheckerCachesAndLearnsOfRevocation(t *testing.T) {
 	c := NewChecker(func(_ context.Context, h []byte) (*Key, error) {
 		lookups++
 		if active && string(h) == string(hash) {
-			return NewKeyInfo(7, "alice", h), nil
+			return NewKeyInfo(7, "alice", h, 0, 0), nil
 		}
 		return nil, nil
 	}, 5*time.Second)

@@ -27,6 +27,7 @@ import (
 	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/playground"
+	"github.com/jobsd-dev/jobsd/ratelimit"
 	"github.com/jobsd-dev/jobsd/rest"
 )
 
@@ -54,6 +55,11 @@ type Config struct {
 	DB *sql.DB
 	// GraphQL tunes the GraphQL endpoint's limits.
 	GraphQL graph.HandlerOptions
+	// Limiter limits each key's requests (default: in process).
+	Limiter ratelimit.Limiter
+	// DefaultLimit is the bucket of keys that set none (default 50/s,
+	// burst 100).
+	DefaultLimit ratelimit.Limit
 }
 
 // New returns the service's http.Handler.
@@ -63,6 +69,12 @@ func New(cfg Config) http.Handler {
 	}
 	if cfg.MaxBodyBytes == 0 {
 		cfg.MaxBodyBytes = 1 << 20
+	}
+	if cfg.Limiter == nil {
+		cfg.Limiter = ratelimit.NewLocal()
+	}
+	if cfg.DefaultLimit.Rate == 0 {
+		cfg.DefaultLimit = ratelimit.Limit{Rate: 50, Burst: 100}
 	}
 	s := &server{cfg: cfg, touched: map[int64]time.Time{}, metrics: newMetrics(cfg.DB)}
 	gzip, err := gzhttp.NewWrapper(gzhttp.MinSize(1024))
@@ -165,6 +177,9 @@ func (s *server) requireKey(writeErr errorWriter) func(http.Handler) http.Handle
 				info.key = key.Name
 			}
 			s.touch(key.ID)
+			if !s.allow(w, r, key, writeErr) {
+				return
+			}
 			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, key)))
 		})
 	}

@@ -66,6 +66,7 @@ func runJobsd(dsn string, stdin io.Reader, args ...string) (string, string, erro
 
 // service is a running jobsd.
 type service struct {
+	dsn  string
 	base string
 	key  string
 	cmd  *exec.Cmd
@@ -98,15 +99,22 @@ func startService(t *testing.T, env ...string) *service {
 	jobsd(t, dsn, "migrate")
 	out := jobsd(t, dsn, "import", pgtest.Fixture(t, "jobs.ndjson"))
 	require.Contains(t, out, "12 jobs written")
-	key := strings.TrimSpace(jobsd(t, dsn, "apikey", "create", "--name", "e2e"))
-	require.True(t, strings.HasPrefix(key, "jobsd_"), key)
+	s := startServiceOn(t, dsn, env...)
+	s.key = strings.TrimSpace(jobsd(t, dsn, "apikey", "create", "--name", "e2e", "--rate", "100000", "--burst", "100000"))
+	require.True(t, strings.HasPrefix(s.key, "jobsd_"), s.key)
+	return s
+}
 
+// startServiceOn starts `jobsd serve` on a free port over the database at
+// dsn, with extra environment variables; it stops it when the test ends.
+func startServiceOn(t *testing.T, dsn string, env ...string) *service {
+	t.Helper()
 	cmd := exec.Command(binary, "serve", "--addr", "127.0.0.1:0", "--no-migrate")
 	cmd.Env = append(append(os.Environ(), "DATABASE_URL="+dsn), env...)
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
-	s := &service{key: key, cmd: cmd, logs: &syncBuffer{}}
+	s := &service{dsn: dsn, cmd: cmd, logs: &syncBuffer{}}
 	addr := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
@@ -177,12 +185,23 @@ func do(t *testing.T, req *http.Request) (int, map[string]any, http.Header) {
 // graphql posts a query with variables and returns the decoded body.
 func (s *service) graphql(t *testing.T, query string, vars map[string]any) (int, map[string]any) {
 	t.Helper()
+	return s.post(t, s.key, query, vars)
+}
+
+// graphqlWithKey posts a query with another key.
+func (s *service) graphqlWithKey(t *testing.T, key, query string) (int, map[string]any) {
+	t.Helper()
+	return s.post(t, key, query, nil)
+}
+
+func (s *service) post(t *testing.T, key, query string, vars map[string]any) (int, map[string]any) {
+	t.Helper()
 	b, err := json.Marshal(map[string]any{"query": query, "variables": vars})
 	require.NoError(t, err)
 	req, err := http.NewRequest(http.MethodPost, s.base+"/graphql", bytes.NewReader(b))
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("x-api-key", s.key)
+	req.Header.Set("x-api-key", key)
 	status, body, _ := do(t, req)
 	return status, body
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/migrations"
 	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/ratelimit"
 	"github.com/jobsd-dev/jobsd/server"
 	"github.com/jobsd-dev/jobsd/store"
 )
@@ -30,10 +32,25 @@ func (e env) serve(ctx context.Context, args []string) error {
 	maxBody := fs.Int64("max-body-bytes", 1<<20, "largest request body accepted")
 	complexity := fs.Int("graphql-complexity-limit", 10000, "largest GraphQL operation complexity (a list costs its page size times its fields)")
 	depth := fs.Int("graphql-depth-limit", 10, "deepest GraphQL selection nesting")
+	rateFlag := fs.Float64("rate", envFloat(e.getenv, "JOBSD_RATE", 50), "requests per second a key may sustain, unless the key says otherwise (env JOBSD_RATE)")
+	burst := fs.Int("burst", int(envFloat(e.getenv, "JOBSD_BURST", 100)), "requests a key may make at once (env JOBSD_BURST)")
+	redisURL := fs.String("redis-url", e.getenv("REDIS_URL"), "Redis holding the rate-limit buckets, shared by every instance (env REDIS_URL); empty: in process")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if *rateFlag <= 0 || *burst < 1 {
+		return usageError{"serve: --rate must be > 0 and --burst ≥ 1"}
+	}
 	log := slog.New(slog.NewJSONHandler(e.stderr, nil))
+	var limiter ratelimit.Limiter = ratelimit.NewLocal()
+	if *redisURL != "" {
+		r, client, err := ratelimit.NewRedis(*redisURL, log)
+		if err != nil {
+			return err
+		}
+		defer client.Close()
+		limiter = r
+	}
 	db, err := openDB(ctx, *dsn)
 	if err != nil {
 		return err
@@ -58,7 +75,15 @@ func (e env) serve(ctx context.Context, args []string) error {
 		if err != nil || k == nil {
 			return nil, err
 		}
-		return auth.NewKeyInfo(k.ID, k.Name, k.Hash), nil
+		var rate float64
+		var burst int
+		if k.RatePerSecond != nil {
+			rate = *k.RatePerSecond
+		}
+		if k.Burst != nil {
+			burst = *k.Burst
+		}
+		return auth.NewKeyInfo(k.ID, k.Name, k.Hash, rate, burst), nil
 	}, 5*time.Second)
 	handler := server.New(server.Config{
 		Resolver:       graph.NewResolver(norm, st, log),
@@ -73,6 +98,8 @@ func (e env) serve(ctx context.Context, args []string) error {
 		MaxBodyBytes:   *maxBody,
 		DB:             db.DB,
 		GraphQL:        graph.HandlerOptions{ComplexityLimit: *complexity, DepthLimit: *depth},
+		Limiter:        limiter,
+		DefaultLimit:   ratelimit.Limit{Rate: *rateFlag, Burst: *burst},
 	})
 
 	ln, err := net.Listen("tcp", *addr)
@@ -103,6 +130,13 @@ func (e env) serve(ctx context.Context, args []string) error {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
+}
+
+func envFloat(getenv func(string) string, name string, def float64) float64 {
+	if v, err := strconv.ParseFloat(getenv(name), 64); err == nil {
+		return v
+	}
+	return def
 }
 
 func envOr(getenv func(string) string, name, def string) string {
