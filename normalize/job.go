@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -189,33 +190,41 @@ func parseTime(s string) (time.Time, error) {
 }
 
 // jobLocation normalizes the location in place: given parts spelled
-// canonically, parts parsed from full when none are given, implied states
-// and countries added, and full rebuilt from the first place.
+// canonically (a state read within its country), parts parsed from full
+// filling what the given parts leave out, implied states and countries
+// added, duplicates dropped, and full rebuilt from the first place.
 func (n *Normalizer) jobLocation(l *model.Location) ParsedLocation {
 	parsed := n.ParseLocation(l.Full)
+	count := max(len(l.City), len(l.State), len(l.Country), len(parsed.Places))
 	var places []Place
-	if len(l.City)+len(l.State)+len(l.Country) > 0 {
-		count := max(len(l.City), len(l.State), len(l.Country))
-		for i := range count {
-			var p Place
-			if i < len(l.City) {
-				p.City = n.City(l.City[i])
+	for i := range count {
+		var p Place
+		if i < len(parsed.Places) {
+			p = parsed.Places[i]
+		}
+		if i < len(l.Country) && strings.TrimSpace(l.Country[i]) != "" {
+			p.Country = n.Country(l.Country[i])
+		}
+		if i < len(l.State) && strings.TrimSpace(l.State[i]) != "" {
+			p.State = n.State(l.State[i])
+			if st, ok := n.geo.state(l.State[i], p.Country); ok {
+				p.State = st.Name
 			}
-			if i < len(l.State) {
-				p.State = n.State(l.State[i])
+		}
+		if i < len(l.City) && strings.TrimSpace(l.City[i]) != "" {
+			p.City = n.City(l.City[i])
+			if c, ok := n.geo.city(l.City[i], p.State, p.Country); ok {
+				p.City = c.Name
 			}
-			if i < len(l.Country) {
-				p.Country = n.Country(l.Country[i])
-			}
+		}
+		p = n.complete(p)
+		if p != (Place{}) && !slices.Contains(places, p) {
 			places = append(places, p)
 		}
-	} else {
-		places = parsed.Places
 	}
 	var full []string
 	city, state, country := []string{}, []string{}, []string{}
 	for i, p := range places {
-		p = n.complete(p)
 		if i == 0 {
 			for _, part := range []string{p.City, p.State, p.Country} {
 				if part != "" {
@@ -267,16 +276,21 @@ func (n *Normalizer) jobSalary(j *model.Job) error {
 	return nil
 }
 
-// AnnualSalary returns the salary's bounds per year (contract section 4:
-// hourly × 2080, daily × 260, weekly × 52, monthly × 12); a missing bound
-// takes the other's value. ok is false without a salary or a known period.
+// AnnualSalary returns the salary's bounds per year, for the salary filter
+// and sorts (contract section 4: hourly × 2080, daily × 260, weekly × 52,
+// monthly × 12). A salary without a period, or with one the vocabulary does
+// not know, counts as annual. "From X" (no max) reaches up to X, as the
+// contract matches it; "up to X" (no min) starts at 0. ok is false without
+// a salary.
 func AnnualSalary(s *model.Salary) (lo, hi float64, ok bool) {
-	if s == nil || s.Period == nil || (s.Min == nil && s.Max == nil) {
+	if s == nil || (s.Min == nil && s.Max == nil) {
 		return 0, 0, false
 	}
-	_, factor, known := Period(*s.Period)
-	if !known {
-		return 0, 0, false
+	factor := 1.0
+	if s.Period != nil {
+		if _, f, known := Period(*s.Period); known {
+			factor = f
+		}
 	}
 	if s.Min != nil {
 		lo = *s.Min * factor
@@ -284,9 +298,6 @@ func AnnualSalary(s *model.Salary) (lo, hi float64, ok bool) {
 	}
 	if s.Max != nil {
 		hi = *s.Max * factor
-		if s.Min == nil {
-			lo = hi
-		}
 	}
 	return lo, hi, true
 }
@@ -335,8 +346,9 @@ func trimList(in []string) []string {
 }
 
 // jobCategory spells the given category canonically, fills its missing
-// members from the title's category where they agree, and returns the
-// title's category.
+// members without contradicting the given ones (the field of a given role;
+// the title's members where they agree with what is given), and returns
+// the title's category.
 func (n *Normalizer) jobCategory(j *model.Job) model.Category {
 	c := &j.Category
 	for _, m := range []struct {
@@ -347,6 +359,9 @@ func (n *Normalizer) jobCategory(j *model.Job) model.Category {
 			v := m.norm(**m.p)
 			*m.p = &v
 		}
+	}
+	if c.Field == nil && c.Role != nil {
+		c.Field = nonEmpty(n.titles.fieldOfRole[*c.Role])
 	}
 	tc, ok := n.Title(j.Title)
 	if !ok {

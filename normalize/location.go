@@ -152,7 +152,7 @@ func (n *Normalizer) Country(s string) string {
 var (
 	remoteWords = map[string]bool{"remote": true, "anywhere": true, "wfh": true, "telecommute": true, "distributed": true, "worldwide": true}
 	hybridWords = map[string]bool{"hybrid": true}
-	fillerWords = map[string]bool{"in": true, "from": true, "within": true, "based": true, "only": true, "-": true, "–": true, "—": true, "or": true, "first": true, "friendly": true, "ok": true, "work": true, "home": true}
+	fillerWords = map[string]bool{"in": true, "from": true, "within": true, "based": true, "only": true, "-": true, "–": true, "—": true, "or": true, "first": true, "friendly": true, "ok": true, "work": true, "home": true, "the": true}
 	noPlace     = map[string]bool{"multiple locations": true, "various locations": true, "many locations": true, "global": true, "n/a": true, "tbd": true}
 )
 
@@ -173,7 +173,9 @@ func (n *Normalizer) ParseLocation(text string) ParsedLocation {
 					out.Remote = true
 				case hybridWords[lw]:
 					out.Hybrid = true
-				case fillerWords[lw]:
+				// A filler word is one in lower case among others: "Remote in
+				// USA"; "IN" or "OR" alone is a place code (Indiana, Oregon).
+				case fillerWords[lw] && w == lw && len(words) > 1:
 				default:
 					kept = append(kept, w)
 				}
@@ -203,10 +205,11 @@ func splitAny(s string, seps ...string) []string {
 
 // resolvePlace reads the parts of one place. The last part is a country or
 // a state, a middle part a state or country, the first a city; a lone part
-// is a city, else a state, else a country.
+// is a city, else a state, else a country. A short code that could be
+// either a state or a country ("CA", "DE", "IN") is read the way that fits
+// the city ("Vancouver, CA" is in Canada, "Austin, CA" in California).
 func (n *Normalizer) resolvePlace(parts []string) Place {
 	g := n.geo
-	var p Place
 	if len(parts) == 1 {
 		s := parts[0]
 		if c, ok := g.city(s, "", ""); ok {
@@ -220,16 +223,25 @@ func (n *Normalizer) resolvePlace(parts []string) Place {
 		}
 		return Place{City: n.City(s)}
 	}
+	var p Place
 	rest := parts
 	last := rest[len(rest)-1]
-	if st, ok := g.state(last, ""); ok && len(strings.TrimSpace(last)) <= 3 {
-		p.State = st.Name // a postal code ("TX", "ON") is a state before a country
-		rest = rest[:len(rest)-1]
-	} else if c, ok := g.country(last); ok {
-		p.Country = c
-		rest = rest[:len(rest)-1]
-	} else if st, ok := g.state(last, ""); ok {
+	st, isState := g.state(last, "")
+	country, isCountry := g.country(last)
+	if isState && isCountry {
+		// Ambiguous: take the reading under which the city is known, the
+		// state when both or neither fit.
+		_, cityInState := g.city(rest[0], st.Name, st.Country)
+		_, cityInCountry := g.city(rest[0], "", country)
+		isCountry = cityInCountry && !cityInState
+		isState = !isCountry
+	}
+	switch {
+	case isState:
 		p.State = st.Name
+		rest = rest[:len(rest)-1]
+	case isCountry:
+		p.Country = country
 		rest = rest[:len(rest)-1]
 	}
 	if len(rest) > 1 && p.State == "" {

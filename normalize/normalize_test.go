@@ -90,6 +90,13 @@ func TestParseLocation(t *testing.T) {
 		{"San Francisco, CA; New York, NY", normalize.ParsedLocation{Places: []normalize.Place{{City: "San Francisco", State: "California"}, {City: "New York", State: "New York"}}}},
 		{"Springfield, MA", normalize.ParsedLocation{Places: []normalize.Place{{City: "Springfield", State: "Massachusetts"}}}},
 		{"München, Deutschland", normalize.ParsedLocation{Places: []normalize.Place{{City: "Munich", Country: "Germany"}}}},
+		{"Portland, OR", normalize.ParsedLocation{Places: []normalize.Place{{City: "Portland", State: "Oregon"}}}},
+		{"IN", normalize.ParsedLocation{Places: []normalize.Place{{State: "Indiana"}}}},
+		{"Anywhere in the US", normalize.ParsedLocation{Places: []normalize.Place{{Country: "United States"}}, Remote: true}},
+		{"Berlin, DE", normalize.ParsedLocation{Places: []normalize.Place{{City: "Berlin", Country: "Germany"}}}},
+		{"Vancouver, CA", normalize.ParsedLocation{Places: []normalize.Place{{City: "Vancouver", Country: "Canada"}}}},
+		{"Austin, CA", normalize.ParsedLocation{Places: []normalize.Place{{City: "Austin", State: "California"}}}},
+		{"London", normalize.ParsedLocation{Places: []normalize.Place{{City: "London"}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.give, func(t *testing.T) {
@@ -151,6 +158,8 @@ func TestJobQuery(t *testing.T) {
 	}{
 		{name: "skills aliases", give: model.JobFilter{Skills: []string{" golang ", "", "K8s", "Go"}},
 			want: []model.KeyFilter{filter("skills", "Go", "Kubernetes")}},
+		{name: "skills to umbrellas", give: model.JobFilter{Skills: []string{"eks", "AWS", "redux", "django"}},
+			want: []model.KeyFilter{filter("skills", "AWS", "React", "Python")}},
 		{name: "city alias", give: model.JobFilter{City: str("SF")}, want: []model.KeyFilter{filter("city", "San Francisco")}},
 		{name: "location with remote", give: model.JobFilter{Location: str("Remote - US")},
 			want: []model.KeyFilter{filter("country", "United States"), filter("work_arrangement", "remote")}},
@@ -213,5 +222,75 @@ func TestJobQueryPaging(t *testing.T) {
 	keyword := "go"
 	q, err = n.JobQuery(&model.JobFilter{Q: &keyword}, nil, nil, nil, nil)
 	require.NoError(t, err)
-	assert.Equal(t, model.JobSortRelevance, q.Sort, "relevance is the default with q")
+	assert.Equal(t, model.JobSortNewest, q.Sort, "newest is the default, with q too (contract section 3)")
+}
+
+func TestJobEnrichment(t *testing.T) {
+	n := newNormalizer(t)
+	str := func(s string) *string { return &s }
+	num := func(f float64) *float64 { return &f }
+	tests := []struct {
+		name  string
+		give  model.Job
+		check func(t *testing.T, r model.JobRecord)
+	}{
+		{"full fills what the parts leave out",
+			model.Job{Location: model.Location{Full: "Austin, TX", Country: []string{"USA"}}},
+			func(t *testing.T, r model.JobRecord) {
+				assert.Equal(t, model.Location{City: []string{"Austin"}, State: []string{"Texas"}, Country: []string{"United States"}, Full: "Austin, Texas, United States"}, r.Location)
+			}},
+		{"a state is read within its country",
+			model.Job{Location: model.Location{City: []string{"Perth"}, State: []string{"WA"}, Country: []string{"Australia"}}},
+			func(t *testing.T, r model.JobRecord) {
+				assert.Equal(t, []string{"Western Australia"}, r.Location.State)
+			}},
+		{"duplicate places count once",
+			model.Job{Location: model.Location{Full: "Austin, TX; Austin, Texas; Boston, MA"}},
+			func(t *testing.T, r model.JobRecord) {
+				assert.Equal(t, "Austin, Texas, United States + 1 more", r.Location.Full)
+			}},
+		{"London is the UK's unless the text says otherwise",
+			model.Job{Location: model.Location{Full: "London"}},
+			func(t *testing.T, r model.JobRecord) {
+				assert.Equal(t, []string{"United Kingdom"}, r.Location.Country)
+			}},
+		{"salary without a period counts as annual",
+			model.Job{Salary: &model.Salary{Min: num(90000), Max: num(120000)}},
+			func(t *testing.T, r model.JobRecord) {
+				assert.Equal(t, 90000.0, *r.AnnualMin)
+				assert.Equal(t, 120000.0, *r.AnnualMax)
+				assert.Nil(t, r.Salary.Period, "shown as given")
+			}},
+		{"up to X starts at 0",
+			model.Job{Salary: &model.Salary{Max: num(20), Period: str("per hour")}},
+			func(t *testing.T, r model.JobRecord) {
+				assert.Equal(t, 0.0, *r.AnnualMin)
+				assert.Equal(t, 41600.0, *r.AnnualMax)
+				assert.Equal(t, "hourly", *r.Salary.Period)
+			}},
+		{"the field follows a given role, not the title",
+			model.Job{Title: "ICU Nurse", Category: model.Category{Role: str("software engineer")}},
+			func(t *testing.T, r model.JobRecord) {
+				assert.Equal(t, "Computer and Mathematical", *r.Category.Field)
+				assert.Equal(t, "Software Engineer", *r.Category.Role)
+				assert.Nil(t, r.Category.Specialization, "the title's specialization is of another role")
+				assert.Equal(t, "Registered Nurse", *r.TitleCategory.Role, "the title filter still sees a nurse")
+			}},
+		{"remote from the location when no arrangement is given",
+			model.Job{Location: model.Location{Full: "Remote - US"}},
+			func(t *testing.T, r model.JobRecord) {
+				assert.Equal(t, model.WorkArrangementRemote, *r.WorkArrangement)
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.give.ID, tt.give.Company = "t-1", "Co"
+			if tt.give.Title == "" {
+				tt.give.Title = "Engineer"
+			}
+			r, err := n.Job(tt.give)
+			require.NoError(t, err)
+			tt.check(t, r)
+		})
+	}
 }

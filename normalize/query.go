@@ -104,6 +104,20 @@ func (b *queryBuilder) list(param string, in []string, v *Vocab) {
 	}
 }
 
+// skills maps each item to its umbrella skill (contract section 4:
+// "golang" → Go, "eks" → AWS): jobs carry the umbrellas of their skills,
+// so a job tagged EKS is found by skills=eks and by skills=aws.
+func (n *Normalizer) skills(b *queryBuilder, in []string) {
+	var values []string
+	for _, s := range b.items(model.FieldSkills, in) {
+		values = appendNew(values, n.Skills.Umbrella(s))
+	}
+	if len(values) > 0 {
+		b.filter(model.FieldSkills, values...)
+		b.echo(model.FieldSkills, values)
+	}
+}
+
 // single adds the filter of a one-value parameter, canonicalized by norm.
 func (b *queryBuilder) single(param string, in *string, norm func(string) string) {
 	if in == nil || strings.TrimSpace(*in) == "" {
@@ -141,7 +155,7 @@ func (n *Normalizer) JobQuery(f *model.JobFilter, limit, offset *int, sort *mode
 	b.single(model.FieldState, f.State, n.State)
 	b.single(model.FieldCountry, f.Country, n.Country)
 	n.location(b, f.Location)
-	b.list(model.FieldSkills, f.Skills, n.Skills)
+	n.skills(b, f.Skills)
 	b.list(model.FieldTools, f.Tools, n.Tools)
 	b.list(model.FieldTechnicalSkills, f.TechnicalSkills, n.TechnicalSkills)
 	b.list(model.FieldSoftSkills, f.SoftSkills, n.SoftSkills)
@@ -317,13 +331,10 @@ func salary(b *queryBuilder, lo, hi *float64) {
 	}
 }
 
-// sortAndCursor picks the order (relevance by default when there is a
-// keyword query, newest otherwise) and reads the cursor of a previous page.
+// sortAndCursor picks the order (newest unless sort says otherwise,
+// contract section 3) and reads the cursor of a previous page.
 func sortAndCursor(b *queryBuilder, sort *model.JobSort, after *string) {
 	b.q.Sort = model.JobSortNewest
-	if b.q.Q != "" {
-		b.q.Sort = model.JobSortRelevance
-	}
 	if sort != nil {
 		if !sort.IsValid() {
 			b.fail(AllowedError("sort", string(*sort), "newest", "oldest", "salary_desc", "salary_asc", "relevance"))

@@ -43,6 +43,8 @@ type taxonomy struct {
 	phrases  map[string]TitleCategory // cleaned phrase → category
 	maxWords int
 	names    map[Level]map[string]string // level → folded name → canonical name
+	// fieldOfRole maps a role to its field.
+	fieldOfRole map[string]string
 }
 
 func loadTaxonomy() (*taxonomy, error) {
@@ -56,7 +58,7 @@ func loadTaxonomy() (*taxonomy, error) {
 	}
 	t := &taxonomy{phrases: map[string]TitleCategory{}, names: map[Level]map[string]string{
 		LevelField: {}, LevelRole: {}, LevelSpecialization: {},
-	}}
+	}, fieldOfRole: map[string]string{}}
 	add := func(phrase string, c TitleCategory) {
 		words := titleWords(phrase)
 		key := strings.Join(words, " ")
@@ -85,6 +87,7 @@ func loadTaxonomy() (*taxonomy, error) {
 		for _, r := range f.Roles {
 			c := TitleCategory{Field: f.Field, Role: r.Role, Level: LevelRole}
 			t.names[LevelRole][Fold(r.Role)] = r.Role
+			t.fieldOfRole[r.Role] = f.Field
 			add(r.Role, c)
 			for _, a := range r.Aliases {
 				add(a, c)

@@ -96,6 +96,20 @@ func (v *Vocab) List(in []string) []string {
 	return out
 }
 
+// Umbrella returns the top umbrella term of s ("EKS" → AWS, "golang" →
+// Go), or its canonical spelling when it has no umbrella.
+func (v *Vocab) Umbrella(s string) string {
+	name := v.Canonical(s)
+	for range 8 { // umbrellas nest a few levels at most; 8 guards against loops
+		t, ok := v.byName[name]
+		if !ok || t.Umbrella == "" {
+			break
+		}
+		name = t.Umbrella
+	}
+	return name
+}
+
 // WithUmbrellas returns List(in) followed by the umbrella terms of its
 // items (transitively) that are not already in it.
 func (v *Vocab) WithUmbrellas(in []string) []string {

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"errors"
 	"math"
 	"net/url"
 	"sort"
@@ -110,6 +111,12 @@ func (p *params) integer(name, msg string) *int {
 		return nil
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(v))
+	var numErr *strconv.NumError
+	if errors.As(err, &numErr) && numErr.Err == strconv.ErrRange && !strings.HasPrefix(strings.TrimSpace(v), "-") {
+		// A whole number too large for an int: as large as it gets, so that
+		// limits clamp and offsets fall past the end.
+		n, err = math.MaxInt32, nil
+	}
 	if err != nil {
 		p.fail(model.InvalidParam(name, "%s", msg))
 		return nil

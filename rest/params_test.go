@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"math"
 	"net/url"
 	"testing"
 
@@ -45,4 +46,12 @@ func TestParamSyntax(t *testing.T) {
 	assert.NoError(t, p.err)
 	p.str("city")
 	assert.Equal(t, "city", model.ErrorParam(p.err), "a single-value parameter given twice differently")
+}
+
+func TestHugeIntegers(t *testing.T) {
+	p := readParams(&url.URL{RawQuery: "limit=99999999999999999999&offset=-99999999999999999999"}, jobParams...)
+	assert.Equal(t, math.MaxInt32, *p.integer("limit", "limit must be an integer ≥ 1"), "clamped later to 100")
+	assert.NoError(t, p.err)
+	p.integer("offset", "offset must be an integer ≥ 0")
+	assert.Equal(t, "offset", model.ErrorParam(p.err), "a huge negative number is still negative")
 }

@@ -32,10 +32,20 @@ func (s *Store) BeginImport(ctx context.Context) (*Import, error) {
 	if err != nil {
 		return nil, wrap(err, "begin import")
 	}
+	// One import at a time: the recount at commit must see every job of
+	// the companies it counts, including jobs another import is moving.
+	if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", importLockID); err != nil {
+		_ = tx.Rollback()
+		return nil, wrap(err, "wait for other imports")
+	}
 	return &Import{tx: tx, companies: map[string]int64{}, touched: map[int64]bool{}}, nil
 }
 
-// Written returns the number of jobs written so far.
+// importLockID names the advisory lock that serializes imports.
+const importLockID = 0x6a6f627364 // "jobsd"
+
+// Written returns the number of jobs written so far (a record repeated in
+// one batch counts once).
 func (im *Import) Written() int { return im.written }
 
 // Write upserts a batch of normalized records. A later record with the
@@ -78,7 +88,7 @@ func (im *Import) Write(ctx context.Context, recs []model.JobRecord) error {
 	if _, err := q.Exec(ctx); err != nil {
 		return wrap(err, "write jobs")
 	}
-	im.written += len(recs)
+	im.written += len(rows)
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -88,7 +89,7 @@ func wrap(err error, what string) error {
 		return fmt.Errorf("%s: %w", what, err)
 	case errors.As(err, &pgErr) && pgErr.Field('C') == "57014": // query_canceled (statement timeout)
 		return fmt.Errorf("%s: %w: %w", what, model.Errorf(model.CodeUnavailable, "the query took too long"), err)
-	case errors.As(err, &pgErr) && (pgErr.Field('C')[:2] == "08" || pgErr.Field('C')[:2] == "57"):
+	case errors.As(err, &pgErr) && (strings.HasPrefix(pgErr.Field('C'), "08") || strings.HasPrefix(pgErr.Field('C'), "57")):
 		return fmt.Errorf("%s: %w: %w", what, model.Errorf(model.CodeUnavailable, "the database is unavailable"), err)
 	case errors.As(err, &netErr), errors.Is(err, sql.ErrConnDone), errors.Is(err, net.ErrClosed):
 		return fmt.Errorf("%s: %w: %w", what, model.Errorf(model.CodeUnavailable, "the database is unavailable"), err)
