@@ -75,12 +75,13 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	if opts.Introspection {
 		srv.Use(extension.Introspection{})
 	}
+	srv.Use(statusOverride{})
 	srv.SetErrorPresenter(presentError(r.log, opts.RequestID))
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		r.log.ErrorContext(ctx, "panic in GraphQL resolver", "panic", fmt.Sprint(v), "stack", string(debug.Stack()), "request_id", opts.RequestID(ctx))
 		return errors.New("internal error")
 	})
-	return srv
+	return withStatusOverride(srv)
 }
 
 // gqlCodes maps gqlgen's own error codes to the contract's.

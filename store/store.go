@@ -6,15 +6,21 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
-	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
 )
@@ -28,7 +34,9 @@ type Options struct {
 }
 
 // Open connects to the PostgreSQL database at dsn (a postgres:// URL) and
-// checks that it answers.
+// checks that it answers. It uses pgx through database/sql: when a
+// request's context ends, pgx sends PostgreSQL a cancel request, so a query
+// the request no longer waits for stops running in the database too.
 func Open(ctx context.Context, dsn string, opts Options) (*bun.DB, error) {
 	if opts.MaxOpenConns == 0 {
 		opts.MaxOpenConns = 16
@@ -36,14 +44,19 @@ func Open(ctx context.Context, dsn string, opts Options) (*bun.DB, error) {
 	if opts.StatementTimeout == 0 {
 		opts.StatementTimeout = 30 * time.Second
 	}
-	connector := pgdriver.NewConnector(
-		pgdriver.WithDSN(dsn),
-		pgdriver.WithConnParams(map[string]any{
-			"statement_timeout": opts.StatementTimeout.Milliseconds(),
-			"TimeZone":          "UTC",
-		}),
-	)
-	sqldb := sql.OpenDB(connector)
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("database URL: %w", err)
+	}
+	cfg.RuntimeParams["statement_timeout"] = strconv.FormatInt(opts.StatementTimeout.Milliseconds(), 10)
+	cfg.RuntimeParams["timezone"] = "UTC"
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = 5 * time.Second
+	}
+	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: time.Second}
+	}
+	sqldb := stdlib.OpenDB(*cfg)
 	sqldb.SetMaxOpenConns(opts.MaxOpenConns)
 	sqldb.SetMaxIdleConns(opts.MaxOpenConns)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
@@ -77,22 +90,29 @@ func (s *Store) Ping(ctx context.Context) error {
 }
 
 // wrap adds context to a database error and gives it the contract's code
-// where one applies: unavailable when the database cannot be reached.
+// where one applies: unavailable when the database cannot be reached or a
+// query ran out of time.
 func wrap(err error, what string) error {
 	if err == nil {
 		return nil
 	}
 	var netErr net.Error
-	var pgErr pgdriver.Error
+	var pgErr *pgconn.PgError
+	var connectErr *pgconn.ConnectError
 	switch {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%s: %w", what, err)
-	case errors.As(err, &pgErr) && pgErr.Field('C') == "57014": // query_canceled (statement timeout)
+	case errors.As(err, &pgErr) && pgErr.Code == "57014": // query_canceled: statement timeout
 		return fmt.Errorf("%s: %w: %w", what, model.Errorf(model.CodeUnavailable, "the query took too long"), err)
-	case errors.As(err, &pgErr) && (strings.HasPrefix(pgErr.Field('C'), "08") || strings.HasPrefix(pgErr.Field('C'), "57")):
-		return fmt.Errorf("%s: %w: %w", what, model.Errorf(model.CodeUnavailable, "the database is unavailable"), err)
-	case errors.As(err, &netErr), errors.Is(err, sql.ErrConnDone), errors.Is(err, net.ErrClosed):
-		return fmt.Errorf("%s: %w: %w", what, model.Errorf(model.CodeUnavailable, "the database is unavailable"), err)
+	case errors.As(err, &pgErr) && (strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57")):
+		return fmt.Errorf("%s: %w: %w", what, unavailable, err)
+	case errors.As(err, &pgErr):
+		return fmt.Errorf("%s: %w", what, err)
+	case errors.As(err, &connectErr), errors.As(err, &netErr), errors.Is(err, sql.ErrConnDone), errors.Is(err, net.ErrClosed),
+		errors.Is(err, driver.ErrBadConn), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), pgconn.SafeToRetry(err):
+		return fmt.Errorf("%s: %w: %w", what, unavailable, err)
 	}
 	return fmt.Errorf("%s: %w", what, err)
 }
+
+var unavailable = model.Errorf(model.CodeUnavailable, "the database is unavailable")

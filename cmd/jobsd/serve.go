@@ -26,7 +26,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 	addr := fs.String("addr", envOr(e.getenv, "JOBSD_ADDR", "127.0.0.1:8080"), "address to listen on (env JOBSD_ADDR); port 0 picks a free port")
 	noMigrate := fs.Bool("no-migrate", false, "do not apply pending migrations at start")
 	playgroundKey := fs.String("playground-key", e.getenv("JOBSD_PLAYGROUND_KEY"), "API key prefilled in the playground's headers (env JOBSD_PLAYGROUND_KEY)")
-	timeout := fs.Duration("request-timeout", 10*time.Second, "deadline of every request")
+	timeout := fs.Duration("request-timeout", envDuration(e.getenv, "JOBSD_REQUEST_TIMEOUT", 10*time.Second), "deadline of every request (env JOBSD_REQUEST_TIMEOUT)")
 	introspection := fs.Bool("introspection", envOr(e.getenv, "JOBSD_INTROSPECTION", "true") == "true", "allow GraphQL introspection (env JOBSD_INTROSPECTION)")
 	corsOrigins := fs.String("cors-origins", e.getenv("JOBSD_CORS_ORIGINS"), "comma-separated origins browsers may call the API from, * for any (env JOBSD_CORS_ORIGINS); empty: CORS off")
 	maxBody := fs.Int64("max-body-bytes", 1<<20, "largest request body accepted")
@@ -130,6 +130,13 @@ func (e env) serve(ctx context.Context, args []string) error {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
+}
+
+func envDuration(getenv func(string) string, name string, def time.Duration) time.Duration {
+	if v, err := time.ParseDuration(getenv(name)); err == nil {
+		return v
+	}
+	return def
 }
 
 func envFloat(getenv func(string) string, name string, def float64) float64 {
