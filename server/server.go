@@ -115,6 +115,7 @@ func New(cfg Config) http.Handler {
 	})
 	r.Method(http.MethodGet, "/playground", playground.Page(playground.Options{Endpoint: "/graphql", AssetsPath: "/playground/assets", APIKey: cfg.PlaygroundKey}))
 	r.Method(http.MethodGet, "/playground/assets/*", http.StripPrefix("/playground/assets", playground.Assets()))
+	r.Get("/api/v1/openapi.json", rest.OpenAPIHandler)
 	r.Get("/graphql/schema.graphqls", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte(graph.SDL()))
