@@ -1,7 +1,7 @@
 # jobsd: thin targets over the go tool and scripts/.
 GO ?= go
 
-.PHONY: run build test generate check-generate vet fmt playground-assets
+.PHONY: run build test generate check-generate vet fmt playground-assets fuzz
 
 ## run: build and serve jobsd with demo data and a demo key (see README)
 run: build
@@ -33,3 +33,13 @@ fmt:
 ## playground-assets: vendor GraphiQL's browser assets from npm (see the script)
 playground-assets:
 	scripts/playground-assets.sh
+
+## fuzz: run each fuzz target for FUZZTIME (their seeds also run in make test)
+FUZZTIME ?= 20s
+fuzz:
+	$(GO) test -run='^$$' -fuzz='^FuzzJobsQuery$$' -fuzztime=$(FUZZTIME) ./rest
+	$(GO) test -run='^$$' -fuzz='^FuzzJobID$$' -fuzztime=$(FUZZTIME) ./rest
+	$(GO) test -run='^$$' -fuzz='^FuzzParseLocation$$' -fuzztime=$(FUZZTIME) ./normalize
+	$(GO) test -run='^$$' -fuzz='^FuzzTitle$$' -fuzztime=$(FUZZTIME) ./normalize
+	$(GO) test -run='^$$' -fuzz='^FuzzJobQuery$$' -fuzztime=$(FUZZTIME) ./normalize
+	$(GO) test -run='^$$' -fuzz='^FuzzDecodeLine$$' -fuzztime=$(FUZZTIME) ./importer

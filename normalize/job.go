@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
 )
@@ -31,6 +33,9 @@ func (n *Normalizer) Job(in model.Job) (model.JobRecord, error) {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 
+	if field := badText(reflect.ValueOf(&in).Elem(), ""); field != "" {
+		bad("%s contains a NUL character or invalid UTF-8", field)
+	}
 	j.ID = strings.TrimSpace(j.ID)
 	j.Title = strings.Join(strings.Fields(j.Title), " ")
 	j.Company = strings.Join(strings.Fields(j.Company), " ")
@@ -167,6 +172,39 @@ func filterKeys(r *model.JobRecord) []string {
 		add(model.FieldTitleSpecialization, *tc.Role+"/"+*tc.Specialization)
 	}
 	return keys
+}
+
+// badText returns the JSON name of the first string in v that PostgreSQL
+// cannot store (NUL, invalid UTF-8), or "".
+func badText(v reflect.Value, name string) string {
+	switch v.Kind() {
+	case reflect.String:
+		if s := v.String(); strings.IndexByte(s, 0) >= 0 || !utf8.ValidString(s) {
+			return name
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			return badText(v.Elem(), name)
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			if f := badText(v.Index(i), name); f != "" {
+				return f
+			}
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			tag, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
+			child := tag
+			if name != "" {
+				child = name + "." + tag
+			}
+			if f := badText(v.Field(i), child); f != "" {
+				return f
+			}
+		}
+	}
+	return ""
 }
 
 func optional(p *string) *string {

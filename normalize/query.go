@@ -3,6 +3,7 @@ package normalize
 import (
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
 )
@@ -79,11 +80,12 @@ func (b *queryBuilder) echo(param string, v any) {
 }
 
 // items trims the items of a list parameter, drops empty ones, and checks
-// their number.
+// their number and text.
 func (b *queryBuilder) items(param string, in []string) []string {
 	out := make([]string, 0, len(in))
 	for _, s := range in {
 		if s = strings.TrimSpace(s); s != "" {
+			b.text(param, s)
 			out = append(out, s)
 		}
 	}
@@ -128,6 +130,22 @@ func (b *queryBuilder) single(param string, in *string, norm func(string) string
 	b.echo(param, []string{v})
 }
 
+// text fails on values no search can mean: invalid UTF-8, NUL and other
+// control characters, or more than MaxTextLength bytes.
+func (b *queryBuilder) text(param, s string) {
+	switch {
+	case !utf8.ValidString(s):
+		b.fail(model.InvalidParam(param, "%s is not valid UTF-8", param))
+	case strings.ContainsFunc(s, func(r rune) bool { return r < ' ' && r != '\t' }):
+		b.fail(model.InvalidParam(param, "%s contains control characters", param))
+	case len(s) > MaxTextLength:
+		b.fail(model.InvalidParam(param, "%s is longer than %d bytes", param, MaxTextLength))
+	}
+}
+
+// MaxTextLength is the longest text a filter value may have.
+const MaxTextLength = 1000
+
 func str(p *string) string {
 	if p == nil {
 		return ""
@@ -142,6 +160,18 @@ func (n *Normalizer) JobQuery(f *model.JobFilter, limit, offset *int, sort *mode
 		f = &model.JobFilter{}
 	}
 	b := &queryBuilder{q: model.JobQuery{Normalized: map[string]any{}}}
+	for param, v := range map[string]*string{
+		"title": f.Title, "job_title": f.JobTitle, "company": f.Company, "city": f.City, "state": f.State,
+		"country": f.Country, "location": f.Location, "category_field": f.CategoryField,
+		"category_role": f.CategoryRole, "category_specialization": f.CategorySpecialization, "q": f.Q,
+	} {
+		if v != nil {
+			b.text(param, *v)
+		}
+	}
+	if b.err != nil {
+		return model.JobQuery{}, b.err
+	}
 	var err error
 	if b.q.Limit, b.q.Offset, err = Paging(limit, offset, DefaultJobLimit); err != nil {
 		return model.JobQuery{}, err
@@ -358,7 +388,7 @@ func sortAndCursor(b *queryBuilder, sort *model.JobSort, after *string) {
 		return
 	}
 	c, err := model.DecodeCursor(strings.TrimSpace(*after))
-	if err != nil || c.Sort != b.q.Sort || c.ID == "" || c.Offset < 0 {
+	if err != nil || c.Sort != b.q.Sort || !ValidJobID(c.ID) || c.Offset < 0 || math.IsNaN(c.Number) {
 		b.fail(model.InvalidParam("cursor", "cursor is not a cursor of this sort order; pass endCursor of the previous page unchanged"))
 		return
 	}

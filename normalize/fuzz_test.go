@@ -1,0 +1,58 @@
+package normalize_test
+
+import (
+	"testing"
+	"unicode/utf8"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
+)
+
+// FuzzParseLocation reads any text without panicking, and every place it
+// finds is valid UTF-8.
+func FuzzParseLocation(f *testing.F) {
+	for _, seed := range []string{"Austin, TX", "Remote - US", "London, UK; Paris", ",,;;|", "IN", "the the in", "São Paulo, Brasil", "\xff\xfe"} {
+		f.Add(seed)
+	}
+	n := newNormalizer(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, p := range n.ParseLocation(text).Places {
+			for _, part := range []string{p.City, p.State, p.Country} {
+				if utf8.ValidString(text) && !utf8.ValidString(part) {
+					t.Fatalf("%q gave invalid UTF-8 %q", text, part)
+				}
+			}
+		}
+	})
+}
+
+// FuzzTitle classifies any title, and the same title always the same way.
+func FuzzTitle(f *testing.F) {
+	for _, seed := range []string{"Senior Backend Engineer (Remote)", "Sr. RN - ICU", "((((", "II III IV", ""} {
+		f.Add(seed)
+	}
+	n := newNormalizer(f)
+	f.Fuzz(func(t *testing.T, title string) {
+		a, okA := n.Title(title)
+		b, okB := n.Title(title)
+		if a != b || okA != okB {
+			t.Fatalf("%q classified two ways", title)
+		}
+	})
+}
+
+// FuzzJobQuery normalizes any filter values: an error is always an
+// invalid_parameter *model.Error.
+func FuzzJobQuery(f *testing.F) {
+	f.Add("golang", "SF", "Austin, TX", "nurse", "on-site", "FT", 10.0, 20.0)
+	f.Add("\x00", "\xff", "", "", "sometimes", "gig", -1.0, 0.0)
+	n := newNormalizer(f)
+	f.Fuzz(func(t *testing.T, skill, city, location, title, arrangement, employment string, lo, hi float64) {
+		filter := &model.JobFilter{Skills: []string{skill}, City: &city, Location: &location, Title: &title,
+			WorkArrangement: []model.WorkArrangement{model.WorkArrangement(arrangement)},
+			EmploymentType:  []string{employment}, SalaryMin: &lo, SalaryMax: &hi}
+		_, err := n.JobQuery(filter, nil, nil, nil, nil)
+		if err != nil && model.ErrorCode(err) != model.CodeInvalidParameter {
+			t.Fatalf("error %v has code %s", err, model.ErrorCode(err))
+		}
+	})
+}

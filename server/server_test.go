@@ -1,0 +1,84 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/auth"
+	"github.com/jobsd-dev/jobsd/graph"
+	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/server"
+)
+
+// panickyStore panics on job lists and answers the rest.
+type panickyStore struct{}
+
+func (panickyStore) FindJobCards(context.Context, model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
+	panic("index out of range in a store bug")
+}
+
+func (panickyStore) JobByID(_ context.Context, id string) (*model.Job, error) {
+	return nil, model.Errorf(model.CodeNotFound, "no job %s", id)
+}
+
+func (panickyStore) Companies(context.Context, model.CompanyQuery) ([]model.Company, int, error) {
+	return []model.Company{}, 0, nil
+}
+
+func TestPanicsBecomeInternalErrors(t *testing.T) {
+	norm, err := normalize.New()
+	require.NoError(t, err)
+	var logs bytes.Buffer
+	log := slog.New(slog.NewJSONHandler(&logs, nil))
+	key, _, hash := auth.NewKey()
+	h := server.New(server.Config{
+		Resolver: graph.NewResolver(norm, panickyStore{}, log),
+		Keys: auth.NewChecker(func(context.Context, []byte) (*auth.Key, error) {
+			return auth.NewKeyInfo(1, "test", hash, 0, 0), nil
+		}, time.Minute),
+		Ping: func(context.Context) error { return nil },
+		Log:  log,
+	})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	get := func(path string) (int, map[string]any) {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+		req.Header.Set("x-api-key", key)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var body map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&body))
+		return resp.StatusCode, body
+	}
+
+	status, body := get("/api/v1/jobs")
+	assert.Equal(t, http.StatusInternalServerError, status)
+	e := body["error"].(map[string]any)
+	assert.Equal(t, "internal", e["code"])
+	assert.Equal(t, "internal error", e["message"], "no details for the client")
+	assert.NotEmpty(t, e["request_id"])
+	assert.Contains(t, logs.String(), "index out of range in a store bug", "the panic is in the log")
+	assert.Contains(t, logs.String(), "goroutine", "with its stack")
+	assert.Contains(t, logs.String(), e["request_id"], "keyed by request id")
+
+	status, body = get("/graphql?query=" + "%7B%20jobs%20%7B%20pageInfo%20%7B%20total%20%7D%20%7D%20%7D")
+	assert.Equal(t, http.StatusOK, status)
+	ext := body["errors"].([]any)[0].(map[string]any)["extensions"].(map[string]any)
+	assert.Equal(t, "internal", ext["code"])
+	assert.False(t, strings.Contains(body["errors"].([]any)[0].(map[string]any)["message"].(string), "index out of range"))
+
+	status, _ = get("/api/v1/companies")
+	assert.Equal(t, http.StatusOK, status, "the process serves on")
+}
