@@ -1,7 +1,7 @@
 # jobsd: thin targets over the go tool and scripts/.
 GO ?= go
 
-.PHONY: run build test generate check-generate vet fmt playground-assets fuzz
+.PHONY: run build test generate check-generate vet fmt playground-assets fuzz loadtest
 
 ## run: build and serve jobsd with demo data and a demo key (see README)
 run: build
@@ -43,3 +43,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzTitle$$' -fuzztime=$(FUZZTIME) ./normalize
 	$(GO) test -run='^$$' -fuzz='^FuzzJobQuery$$' -fuzztime=$(FUZZTIME) ./normalize
 	$(GO) test -run='^$$' -fuzz='^FuzzDecodeLine$$' -fuzztime=$(FUZZTIME) ./importer
+
+## loadtest: RATE (2000) requests/s for DURATION (10s) from one key; only 200s and 429s
+loadtest:
+	scripts/loadtest.sh

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/rest"
 	"github.com/jobsd-dev/jobsd/server"
 )
 
@@ -65,6 +67,9 @@ func TestPanicsBecomeInternalErrors(t *testing.T) {
 
 	status, body := get("/api/v1/jobs")
 	assert.Equal(t, http.StatusInternalServerError, status)
+	doc, err := openapi3.NewLoader().LoadFromData(rest.OpenAPI)
+	require.NoError(t, err)
+	assert.NoError(t, doc.Components.Schemas["Error"].Value.VisitJSON(any(body), openapi3.EnableJSONSchema2020()), "the 500 body is the documented error")
 	e := body["error"].(map[string]any)
 	assert.Equal(t, "internal", e["code"])
 	assert.Equal(t, "internal error", e["message"], "no details for the client")

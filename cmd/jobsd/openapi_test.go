@@ -3,6 +3,7 @@ package main_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
@@ -34,6 +35,14 @@ func openAPI(t *testing.T, s *service) (*openapi3.T, routers.Router) {
 	router, err := gorillamux.NewRouter(doc)
 	require.NoError(t, err)
 	return doc, router
+}
+
+// conformsToSchema checks a body against a schema of the document.
+func conformsToSchema(t *testing.T, doc *openapi3.T, name string, body []byte) {
+	t.Helper()
+	var v any
+	require.NoError(t, json.Unmarshal(body, &v))
+	assert.NoError(t, doc.Components.Schemas[name].Value.VisitJSON(v, openapi3.EnableJSONSchema2020()), "%s", body)
 }
 
 // conforms sends req and checks the response (status, headers, body)
@@ -70,7 +79,7 @@ func conforms(t *testing.T, router routers.Router, req *http.Request, wantStatus
 func TestResponsesMatchOpenAPI(t *testing.T) {
 	c := pgtest.NewCluster(t)
 	s := loadedService(t, c.URL("postgres"))
-	_, router := openAPI(t, s)
+	doc, router := openAPI(t, s)
 	slow := strings.TrimSpace(jobsd(t, s.dsn, "apikey", "create", "--name", "slow", "--rate", "0.01", "--burst", "1"))
 
 	request := func(method, path string, headers ...string) *http.Request {
@@ -120,8 +129,11 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 	// error body's shape are checked for it.
 	resp, err := http.DefaultClient.Do(request(http.MethodPost, "/jobs"))
 	require.NoError(t, err)
+	body405, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode)
+	assert.NotEmpty(t, resp.Header.Get("Allow"))
+	conformsToSchema(t, doc, "Error", body405)
 
 	big := request(http.MethodGet, "/jobs")
 	big.Body = io.NopCloser(strings.NewReader(strings.Repeat("x", 2<<20)))

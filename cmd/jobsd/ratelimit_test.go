@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -87,4 +88,20 @@ func TestRateLimitHoldsAcrossInstances(t *testing.T) {
 	cb := burst(t, b.base, key, 6)
 	assert.Equal(t, 6, ca[http.StatusOK]+cb[http.StatusOK], "one bucket of 6 for both instances: %v %v", ca, cb)
 	assert.Equal(t, 6, ca[http.StatusTooManyRequests]+cb[http.StatusTooManyRequests])
+}
+
+func TestRevokedKeyStopsWorkingWithinSeconds(t *testing.T) {
+	s := startService(t)
+	key := strings.TrimSpace(jobsd(t, s.dsn, "apikey", "create", "--name", "leaked"))
+	status, _, _ := s.get(t, "/api/v1/jobs/test-1", "x-api-key", key)
+	require.Equal(t, http.StatusOK, status)
+	jobsd(t, s.dsn, "apikey", "revoke", "leaked")
+	start := time.Now()
+	require.Eventually(t, func() bool {
+		status, _, _ := s.get(t, "/api/v1/jobs/test-1", "x-api-key", key)
+		return status == http.StatusUnauthorized
+	}, 10*time.Second, 250*time.Millisecond)
+	t.Logf("revocation took effect after %s", time.Since(start).Round(100*time.Millisecond))
+	list := jobsd(t, s.dsn, "apikey", "list")
+	assert.Regexp(t, `leaked\s+jobsd_\S+\s+\S+\s+\d{4}-\d\d-\d\dT\S+\s+\d{4}-\d\d-\d\dT`, list, "last used and revoked dates are listed")
 }
