@@ -15,16 +15,6 @@ import (
 	"github.com/jobsd-dev/jobsd/store"
 )
 
-// loadedService starts jobsd over dsn after importing the fixture there.
-func loadedService(t *testing.T, dsn string, env ...string) *service {
-	t.Helper()
-	jobsd(t, dsn, "migrate")
-	jobsd(t, dsn, "import", pgtest.Fixture(t, "jobs.ndjson"))
-	s := startServiceOn(t, dsn, env...)
-	s.key = strings.TrimSpace(jobsd(t, dsn, "apikey", "create", "--name", "e2e", "--rate", "100000", "--burst", "100000"))
-	return s
-}
-
 func TestDatabaseOutage(t *testing.T) {
 	c := pgtest.NewCluster(t)
 	s := loadedService(t, c.URL("postgres"))

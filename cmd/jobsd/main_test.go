@@ -95,7 +95,13 @@ func (b *syncBuffer) String() string {
 // starts `jobsd serve` on a free port; it stops it when the test ends.
 func startService(t *testing.T, env ...string) *service {
 	t.Helper()
-	dsn := pgtest.NewURL(t)
+	return loadedService(t, pgtest.NewURL(t), env...)
+}
+
+// loadedService imports the fixture into the database at dsn, creates a
+// key with room for every test's requests, and starts jobsd over it.
+func loadedService(t *testing.T, dsn string, env ...string) *service {
+	t.Helper()
 	jobsd(t, dsn, "migrate")
 	out := jobsd(t, dsn, "import", pgtest.Fixture(t, "jobs.ndjson"))
 	require.Contains(t, out, "12 jobs written")
@@ -155,7 +161,14 @@ func startServiceOn(t *testing.T, dsn string, env ...string) *service {
 // get sends a GET with the service's key and decodes the JSON body.
 func (s *service) get(t *testing.T, path string, headers ...string) (int, map[string]any, http.Header) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, s.base+path, nil)
+	return do(t, s.request(t, http.MethodGet, path, headers...))
+}
+
+// request makes a request with the service's key; headers are name, value
+// pairs, an empty value removing the header.
+func (s *service) request(t *testing.T, method, path string, headers ...string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest(method, s.base+path, nil)
 	require.NoError(t, err)
 	req.Header.Set("x-api-key", s.key)
 	for i := 0; i+1 < len(headers); i += 2 {
@@ -165,7 +178,7 @@ func (s *service) get(t *testing.T, path string, headers ...string) (int, map[st
 			req.Header.Set(headers[i], headers[i+1])
 		}
 	}
-	return do(t, req)
+	return req
 }
 
 func do(t *testing.T, req *http.Request) (int, map[string]any, http.Header) {

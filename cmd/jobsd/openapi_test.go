@@ -83,17 +83,7 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 	slow := strings.TrimSpace(jobsd(t, s.dsn, "apikey", "create", "--name", "slow", "--rate", "0.01", "--burst", "1"))
 
 	request := func(method, path string, headers ...string) *http.Request {
-		req, err := http.NewRequest(method, s.base+"/api/v1"+path, nil)
-		require.NoError(t, err)
-		req.Header.Set("x-api-key", s.key)
-		for i := 0; i+1 < len(headers); i += 2 {
-			if headers[i+1] == "" {
-				req.Header.Del(headers[i])
-			} else {
-				req.Header.Set(headers[i], headers[i+1])
-			}
-		}
-		return req
+		return s.request(t, method, "/api/v1"+path, headers...)
 	}
 	for _, tc := range []struct {
 		path   string
