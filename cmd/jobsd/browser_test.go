@@ -1,0 +1,85 @@
+package main_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/internal/pgtest"
+)
+
+// chromium returns the path of an installed Chromium or Chrome, or "".
+func chromium() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// TestPlaygroundInBrowser loads the playground in headless Chromium, runs
+// its example query with the prefilled key, reads the result from the page
+// and saves a screenshot (go test -artifacts keeps it).
+func TestPlaygroundInBrowser(t *testing.T) {
+	browser := chromium()
+	if browser == "" {
+		t.Skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it), so the playground's browser test cannot run here")
+	}
+	dsn := pgtest.NewURL(t)
+	jobsd(t, dsn, "migrate")
+	jobsd(t, dsn, "import", pgtest.Fixture(t, "jobs.ndjson"))
+	key := strings.TrimSpace(jobsd(t, dsn, "apikey", "create", "--name", "playground"))
+	s := startServiceOn(t, dsn, "JOBSD_PLAYGROUND_KEY="+key)
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(browser),
+		chromedp.NoSandbox,
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.WindowSize(1400, 900),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	defer cancel()
+	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	defer cancelTimeout()
+
+	step := func(actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		require.NoError(t, chromedp.Do(ctx, actions...))
+	}
+	step(chromedp.Navigate(s.base+"/playground"), chromedp.WaitVisible(".graphiql-execute-button"))
+	headers, err := chromedp.Run(ctx, chromedp.Text(".graphiql-editor-tool"))
+	require.NoError(t, err)
+	step(chromedp.Click(".graphiql-execute-button"))
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](
+		`(document.querySelector('.result-window') || {innerText: ''}).innerText.includes('pageInfo')`,
+		chromedp.WithPollingTimeout(20*time.Second)))
+	require.NoError(t, err, "the query's result appears on the page")
+	result, err := chromedp.Run(ctx, chromedp.Text(".result-window"))
+	require.NoError(t, err)
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+	require.NoError(t, err)
+	png := filepath.Join(t.ArtifactDir(), "playground.png")
+	require.NoError(t, os.WriteFile(png, shot, 0o644))
+	t.Logf("screenshot: %s", png)
+
+	assert.Contains(t, headers, key, "the key is prefilled in the headers editor")
+	assert.Contains(t, result, `"total": 2`, "skills golang in SF: test-1 and test-9")
+	assert.Contains(t, result, `"id": "test-1"`)
+	assert.Contains(t, result, `"id": "test-9"`)
+	assert.NotContains(t, result, "unauthorized")
+}
