@@ -2,10 +2,14 @@ module github.com/jobsd-dev/jobsd
 
 go 1.26.8
 
-tool github.com/99designs/gqlgen
+tool (
+	github.com/99designs/gqlgen
+	github.com/Khan/genqlient
+)
 
 require (
 	github.com/99designs/gqlgen v0.17.90
+	github.com/Khan/genqlient v0.8.1
 	github.com/agnivade/levenshtein v1.2.2
 	github.com/biter777/countries v1.7.5
 	github.com/chromedp/chromedp v0.23.0
@@ -26,7 +30,10 @@ require (
 )
 
 require (
+	github.com/alexflint/go-arg v1.5.1 // indirect
+	github.com/alexflint/go-scalar v1.2.0 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
+	github.com/bmatcuk/doublestar/v4 v4.6.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
@@ -63,4 +70,5 @@ require (
 	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
+	gopkg.in/yaml.v2 v2.4.0 // indirect
 )

@@ -1,0 +1,70 @@
+package main_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/client"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// TestTypedClient runs the typed client's operations against the real
+// service.
+func TestTypedClient(t *testing.T) {
+	s := startService(t)
+	c := client.New(s.base, s.key)
+	ctx := context.Background()
+
+	page, err := client.SearchJobs(ctx, c, &client.JobFilter{Skills: []string{"golang"}, City: ptr("SF")}, nil, nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 2, page.Jobs.PageInfo.Total)
+	require.Len(t, page.Jobs.Nodes, 2)
+	first := page.Jobs.Nodes[0]
+	assert.Equal(t, "test-1", first.Id)
+	assert.Equal(t, client.WorkArrangementOnsite, *first.WorkArrangement)
+	assert.Equal(t, "San Francisco, California, United States", first.Location.Full)
+	assert.Equal(t, 200000.0, *first.Salary.Max)
+
+	// The search page walks every job with cursors.
+	var ids []string
+	var after *string
+	for {
+		page, err := client.SearchJobs(ctx, c, nil, ptr(5), after, nil)
+		require.NoError(t, err)
+		for _, n := range page.Jobs.Nodes {
+			ids = append(ids, n.Id)
+		}
+		if !page.Jobs.PageInfo.HasMore {
+			break
+		}
+		after = page.Jobs.PageInfo.EndCursor
+	}
+	assert.Equal(t, filterCases[0].want, ids)
+
+	job, err := client.JobDetail(ctx, c, "test-6")
+	require.NoError(t, err)
+	require.NotNil(t, job.Job)
+	assert.Equal(t, []string{"Top Secret/SCI"}, job.Job.SecurityClearances)
+	assert.Equal(t, []string{"EKS", "Terraform", "AWS"}, job.Job.Skills)
+	missing, err := client.JobDetail(ctx, c, "test-404")
+	require.NoError(t, err)
+	assert.Nil(t, missing.Job)
+
+	companies, err := client.Companies(ctx, c, ptr(2), nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 4, companies.Companies.PageInfo.Total)
+	assert.Equal(t, "Acme Cloud", companies.Companies.Nodes[0].Name)
+	assert.Equal(t, 3, companies.Companies.Nodes[0].JobCount)
+
+	acme, err := client.CompanyJobs(ctx, c, "Acme Cloud", nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 3, acme.Jobs.PageInfo.Total)
+
+	_, err = client.SearchJobs(ctx, c, nil, ptr(0), nil, nil)
+	require.Error(t, err, "errors reach the caller")
+	assert.Contains(t, err.Error(), "limit")
+}
