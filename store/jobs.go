@@ -70,40 +70,49 @@ func escapeLike(s string) string {
 // of matching jobs, and the cursor after the page's last card (nil on an
 // empty page or with relevance order).
 func (s *Store) FindJobCards(ctx context.Context, q model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
-	total, err := s.db.NewSelect().Model((*cardRow)(nil)).Apply(applyFilters(q)).Count(ctx)
-	if err != nil {
-		return nil, 0, nil, wrap(err, "count jobs")
-	}
 	var rows []cardRow
-	sq := s.db.NewSelect().Model(&rows).Column(cardColumns...).Apply(applyFilters(q)).Limit(int64(q.Limit))
+	var total int
 	ord, keyset := orders[q.Sort]
-	switch {
-	case keyset:
-		sq = sq.ColumnExpr(ord.key + " AS " + ord.column)
-		dir, cmp := "ASC", ">"
-		if ord.desc {
-			dir, cmp = "DESC", "<"
+	err := s.read(ctx, func(db bun.IDB) error {
+		n, err := db.NewSelect().Model((*cardRow)(nil)).Apply(applyFilters(q)).Count(ctx)
+		if err != nil {
+			return wrap(err, "count jobs")
 		}
-		sq = sq.OrderExpr(ord.key + " " + dir).OrderExpr("j.id ASC")
-		if c := q.After; c != nil {
-			var v any = c.Number
-			if ord.column == "sort_time" {
-				v = c.Time
+		total, rows = int(n), nil
+		if total <= q.Offset {
+			return nil
+		}
+		sq := db.NewSelect().Model(&rows).Column(cardColumns...).Apply(applyFilters(q)).Limit(int64(q.Limit))
+		switch {
+		case keyset:
+			sq = sq.ColumnExpr(ord.key + " AS " + ord.column)
+			dir, cmp := "ASC", ">"
+			if ord.desc {
+				dir, cmp = "DESC", "<"
 			}
-			sq = sq.WhereGroup(" AND ", func(g *bun.SelectQuery) *bun.SelectQuery {
-				return g.Where(ord.key+" "+cmp+" ?", v).WhereOr("("+ord.key+" = ? AND j.id > ?)", v, c.ID)
-			})
-		} else {
-			sq = sq.Offset(int64(q.Offset))
+			sq = sq.OrderExpr(ord.key + " " + dir).OrderExpr("j.id ASC")
+			if c := q.After; c != nil {
+				var v any = c.Number
+				if ord.column == "sort_time" {
+					v = c.Time
+				}
+				sq = sq.WhereGroup(" AND ", func(g *bun.SelectQuery) *bun.SelectQuery {
+					return g.Where(ord.key+" "+cmp+" ?", v).WhereOr("("+ord.key+" = ? AND j.id > ?)", v, c.ID)
+				})
+			} else {
+				sq = sq.Offset(int64(q.Offset))
+			}
+		case q.Sort == model.JobSortRelevance:
+			sq = sq.OrderExpr("ts_rank(j.search_tsv, websearch_to_tsquery('english', ?)) DESC", q.Q).
+				OrderExpr("j.posted_sort DESC").OrderExpr("j.id ASC").Offset(int64(q.Offset))
 		}
-	case q.Sort == model.JobSortRelevance:
-		sq = sq.OrderExpr("ts_rank(j.search_tsv, websearch_to_tsquery('english', ?)) DESC", q.Q).
-			OrderExpr("j.posted_sort DESC").OrderExpr("j.id ASC").Offset(int64(q.Offset))
-	}
-	if total > int64(q.Offset) {
 		if err := sq.Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return nil, 0, nil, wrap(err, "find job cards")
+			return wrap(err, "find job cards")
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, nil, err
 	}
 	cards := make([]model.JobCard, len(rows))
 	for i := range rows {
@@ -114,18 +123,21 @@ func (s *Store) FindJobCards(ctx context.Context, q model.JobQuery) ([]model.Job
 		last := rows[len(rows)-1]
 		next = &model.Cursor{Sort: q.Sort, Time: last.SortTime.UTC(), Number: last.SortNumber, ID: last.ID, Offset: q.Offset + len(rows)}
 	}
-	return cards, int(total), next, nil
+	return cards, total, next, nil
 }
 
 // JobByID returns the job with the id, or a not_found error.
 func (s *Store) JobByID(ctx context.Context, id string) (*model.Job, error) {
 	var row jobRow
-	err := s.db.NewSelect().Model(&row).ExcludeColumn("filter_keys").Where("j.id = ?", id).Limit(1).Scan(ctx)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, model.Errorf(model.CodeNotFound, "no job has id %s", id)
-	}
+	err := s.read(ctx, func(db bun.IDB) error {
+		err := db.NewSelect().Model(&row).ExcludeColumn("filter_keys").Where("j.id = ?", id).Limit(1).Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			return model.Errorf(model.CodeNotFound, "no job has id %s", id)
+		}
+		return wrap(err, "find job "+id)
+	})
 	if err != nil {
-		return nil, wrap(err, "find job "+id)
+		return nil, err
 	}
 	return row.toJob(), nil
 }
@@ -134,22 +146,31 @@ func (s *Store) JobByID(ctx context.Context, id string) (*model.Job, error) {
 // by job count descending then name, and the exact number of them.
 func (s *Store) Companies(ctx context.Context, q model.CompanyQuery) ([]model.Company, int, error) {
 	var rows []companyRow
+	var total int
 	filter := func(sq *bun.SelectQuery) *bun.SelectQuery { return sq.Where("c.job_count >= ?", q.MinJobs) }
-	total, err := s.db.NewSelect().Model((*companyRow)(nil)).Apply(filter).Count(ctx)
-	if err != nil {
-		return nil, 0, wrap(err, "count companies")
-	}
-	if total > int64(q.Offset) {
-		err = s.db.NewSelect().Model(&rows).Column("c.name", "c.logo_url", "c.job_count").Apply(filter).
+	err := s.read(ctx, func(db bun.IDB) error {
+		n, err := db.NewSelect().Model((*companyRow)(nil)).Apply(filter).Count(ctx)
+		if err != nil {
+			return wrap(err, "count companies")
+		}
+		total, rows = int(n), nil
+		if total <= q.Offset {
+			return nil
+		}
+		err = db.NewSelect().Model(&rows).Column("c.name", "c.logo_url", "c.job_count").Apply(filter).
 			OrderExpr("c.job_count DESC").OrderExpr("c.name ASC").OrderExpr("c.id ASC").
 			Limit(int64(q.Limit)).Offset(int64(q.Offset)).Scan(ctx)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return nil, 0, wrap(err, "find companies")
+			return wrap(err, "find companies")
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
 	}
 	out := make([]model.Company, len(rows))
 	for i, r := range rows {
 		out[i] = model.Company{Name: r.Name, LogoURL: r.LogoURL, JobCount: r.JobCount}
 	}
-	return out, int(total), nil
+	return out, total, nil
 }

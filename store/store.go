@@ -31,6 +31,9 @@ type Options struct {
 	MaxOpenConns int
 	// StatementTimeout is PostgreSQL's backstop for a query (default 30s).
 	StatementTimeout time.Duration
+	// Lazy skips the check that the database answers (for replicas, which
+	// may come up after the service).
+	Lazy bool
 }
 
 // Open connects to the PostgreSQL database at dsn (a postgres:// URL) and
@@ -61,6 +64,9 @@ func Open(ctx context.Context, dsn string, opts Options) (*bun.DB, error) {
 	sqldb.SetMaxIdleConns(opts.MaxOpenConns)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	db := bun.NewDB(sqldb, pgdialect.New())
+	if opts.Lazy {
+		return db, nil
+	}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := db.PingContext(pingCtx); err != nil {
@@ -70,9 +76,11 @@ func Open(ctx context.Context, dsn string, opts Options) (*bun.DB, error) {
 	return db, nil
 }
 
-// Store runs jobsd's queries on a bun database or transaction.
+// Store runs jobsd's queries on a bun database or transaction, and its job
+// and company reads on read replicas when it has some.
 type Store struct {
-	db bun.IDB
+	db       bun.IDB
+	replicas *replicaSet
 }
 
 // New returns a Store over db.

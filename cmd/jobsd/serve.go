@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"github.com/jobsd-dev/jobsd/auth"
 	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/migrations"
@@ -34,6 +36,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 	depth := fs.Int("graphql-depth-limit", 10, "deepest GraphQL selection nesting")
 	rateFlag := fs.Float64("rate", envFloat(e.getenv, "JOBSD_RATE", 50), "requests per second a key may sustain, unless the key says otherwise (env JOBSD_RATE)")
 	burst := fs.Int("burst", int(envFloat(e.getenv, "JOBSD_BURST", 100)), "requests a key may make at once (env JOBSD_BURST)")
+	replicaURLs := fs.String("replica-urls", e.getenv("DATABASE_REPLICA_URLS"), "comma-separated PostgreSQL URLs of read replicas for job and company reads, the primary being the fallback (env DATABASE_REPLICA_URLS)")
 	redisURL := fs.String("redis-url", e.getenv("REDIS_URL"), "Redis holding the rate-limit buckets, shared by every instance (env REDIS_URL); empty: in process")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -70,6 +73,19 @@ func (e env) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	st := store.New(db)
+	var replicas []bun.IDB
+	for _, u := range splitList(*replicaURLs) {
+		r, err := store.Open(ctx, u, store.Options{Lazy: true})
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		replicas = append(replicas, r)
+	}
+	if len(replicas) > 0 {
+		log.Info("reading jobs and companies from replicas", "replicas", len(replicas))
+	}
+	st = st.WithReplicas(replicas...)
 	keys := auth.NewChecker(func(ctx context.Context, hash []byte) (*auth.Key, error) {
 		k, err := st.APIKeyByHash(ctx, hash)
 		if err != nil || k == nil {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -45,11 +46,43 @@ func NewCluster(t testing.TB) *Cluster {
 	}
 	c.run("initdb", "-D", c.data(), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale")
 	c.Start()
+	c.cleanup()
+	return c
+}
+
+// NewReplica makes a streaming replica of primary (pg_basebackup) and starts
+// it; it is stopped and removed when the test ends.
+func NewReplica(t testing.TB, primary *Cluster) *Cluster {
+	t.Helper()
+	c := primary.sibling(t)
+	c.run("pg_basebackup", "-h", "127.0.0.1", "-p", strconv.Itoa(primary.port), "-U", "postgres",
+		"-D", c.data(), "-R", "-X", "stream", "--checkpoint=fast")
+	c.Start()
+	c.cleanup()
+	return c
+}
+
+// sibling is a new, empty cluster folder owned like c's.
+func (c *Cluster) sibling(t testing.TB) *Cluster {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "jobsd-pg-")
+	require.NoError(t, err)
+	s := &Cluster{t: t, bin: c.bin, dir: dir, port: freePort(t), owner: c.owner}
+	if len(c.owner) > 0 {
+		info, err := os.Stat(c.dir)
+		require.NoError(t, err)
+		st := info.Sys().(*syscall.Stat_t)
+		require.NoError(t, os.Chown(dir, int(st.Uid), int(st.Gid)))
+	}
+	return s
+}
+
+func (c *Cluster) cleanup() {
+	t := c.t
 	t.Cleanup(func() {
 		_ = c.command("pg_ctl", "-D", c.data(), "-m", "immediate", "stop").Run()
-		_ = os.RemoveAll(dir)
+		_ = os.RemoveAll(c.dir)
 	})
-	return c
 }
 
 func (c *Cluster) data() string { return filepath.Join(c.dir, "data") }
