@@ -55,6 +55,7 @@ Usage:
   jobsd import  [--format ndjson] [--skip-invalid] FILE|-                  import job postings (NDJSON)
   jobsd seed    [--n N] [--seed S] [--if-empty] [--out FILE]               generate demo postings and import them
   jobsd apikey  create --name NAME [--replace] | list | revoke NAME|PREFIX manage API keys
+  jobsd healthcheck [--url URL]                                            exit 0 when a running jobsd is up
 
 Every command that uses the database takes --database-url (default: $DATABASE_URL,
 else postgres://postgres@127.0.0.1:5432/jobsd?sslmode=disable).
@@ -79,6 +80,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return e.seed(ctx, rest)
 	case "apikey":
 		return e.apikey(ctx, rest)
+	case "healthcheck":
+		return e.healthcheck(ctx, rest)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -564,6 +564,14 @@ func TestEndToEnd(t *testing.T) {
 		assert.Equal(t, "/playground", resp.Header.Get("Location"))
 	})
 
+	t.Run("healthcheck command", func(t *testing.T) {
+		out, _, err := runJobsd("", nil, "healthcheck", "--url", s.base+"/healthz")
+		require.NoError(t, err)
+		assert.Equal(t, "ok\n", out)
+		_, _, err = runJobsd("", nil, "healthcheck", "--url", s.base+"/nothing")
+		assert.Error(t, err)
+	})
+
 	t.Run("logs never hold the key", func(t *testing.T) {
 		logs := s.logs.String()
 		assert.True(t, strings.Contains(logs, `"key":"e2e"`), "request lines name the key")
