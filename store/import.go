@@ -2,8 +2,13 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
@@ -16,29 +21,44 @@ import (
 // replaces it. Commit recounts the jobs of every company an import touched,
 // so company job counts stay exact.
 type Import struct {
+	conn      bun.Conn
 	tx        bun.Tx
 	companies map[string]int64 // name_key → id
 	touched   map[int64]bool   // companies whose job count may have changed
 	written   int
 }
 
-// BeginImport starts an import.
+// BeginImport starts an import on a connection of its own, so that rows can
+// be streamed to PostgreSQL with COPY inside the import's transaction.
 func (s *Store) BeginImport(ctx context.Context) (*Import, error) {
 	db, ok := s.db.(*bun.DB)
 	if !ok {
 		return nil, fmt.Errorf("begin import: the store must be over a database, not a transaction")
 	}
-	tx, err := db.BeginTx(ctx, nil)
+	conn, err := db.Conn(ctx)
 	if err != nil {
 		return nil, wrap(err, "begin import")
 	}
-	// One import at a time: the recount at commit must see every job of
-	// the companies it counts, including jobs another import is moving.
-	if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", importLockID); err != nil {
-		_ = tx.Rollback()
-		return nil, wrap(err, "wait for other imports")
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		_ = conn.Close()
+		return nil, wrap(err, "begin import")
 	}
-	return &Import{tx: tx, companies: map[string]int64{}, touched: map[int64]bool{}}, nil
+	im := &Import{conn: conn, tx: tx, companies: map[string]int64{}, touched: map[int64]bool{}}
+	for _, stmt := range []string{
+		// One import at a time: the recount at commit must see every job of
+		// the companies it counts, including jobs another import is moving.
+		fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", importLockID),
+		// GIN indexes take new entries into a pending list first; a larger
+		// list merges them in fewer, larger passes.
+		"SET LOCAL gin_pending_list_limit = '64MB'",
+	} {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			_ = im.Rollback()
+			return nil, wrap(err, "begin import")
+		}
+	}
+	return im, nil
 }
 
 // importLockID names the advisory lock that serializes imports.
@@ -68,39 +88,57 @@ func (im *Import) Write(ctx context.Context, recs []model.JobRecord) error {
 		byID[row.ID] = len(rows)
 		rows = append(rows, row)
 	}
+	for _, r := range rows {
+		im.touched[r.CompanyID] = true
+	}
+	// Replacing a job is deleting it and writing it anew, in this
+	// transaction: set-based, and the rows then stream straight into jobs
+	// with COPY. The companies of the replaced jobs lose a job.
 	ids := make([]string, len(rows))
 	for i, r := range rows {
 		ids[i] = r.ID
-		im.touched[r.CompanyID] = true
 	}
 	var previous []int64
-	if err := im.tx.NewSelect().Table("jobs").Column("company_id").Where("id = ANY(?)", pgdialect.Array(ids)).
-		Scan(ctx, &previous); err != nil {
-		return wrap(err, "find replaced jobs")
+	if err := im.tx.NewRaw(`WITH gone AS (DELETE FROM jobs WHERE id = ANY(?) RETURNING company_id)
+		SELECT DISTINCT company_id FROM gone`, pgdialect.Array(ids)).Scan(ctx, &previous); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return wrap(err, "replace jobs")
 	}
 	for _, id := range previous {
 		im.touched[id] = true
 	}
-	q := im.tx.NewInsert().Model(&rows).On("CONFLICT (id) DO UPDATE")
-	for _, col := range upsertColumns {
-		q = q.Set(col + " = EXCLUDED." + col)
-	}
-	if _, err := q.Exec(ctx); err != nil {
-		return wrap(err, "write jobs")
+	if err := im.copyRows(ctx, rows); err != nil {
+		return err
 	}
 	im.written += len(rows)
 	return nil
 }
 
-// upsertColumns are the columns a re-imported job replaces: all but the id.
-var upsertColumns = func() []string {
+// copyRows streams rows into jobs with COPY (pgx's binary protocol), on the
+// import's connection and so in its transaction.
+func (im *Import) copyRows(ctx context.Context, rows []jobRow) error {
+	values := make([][]any, len(rows))
+	for i := range rows {
+		values[i] = rows[i].copyValues()
+	}
+	err := im.conn.Raw(func(driverConn any) error {
+		c, ok := driverConn.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("the database driver is %T, not pgx", driverConn)
+		}
+		_, err := c.Conn().CopyFrom(ctx, pgx.Identifier{"jobs"}, copyColumns, pgx.CopyFromRows(values))
+		return err
+	})
+	return wrap(err, "copy jobs")
+}
+
+// copyColumns are the columns COPY writes: jobRow's, in its field order
+// (imported_at and the generated columns take their defaults).
+var copyColumns = func() []string {
 	var cols []string
 	for _, f := range bun.NewDB(nil, pgdialect.New()).Table(typeOfJobRow).Fields {
-		if f.Name != "id" {
-			cols = append(cols, f.Name)
-		}
+		cols = append(cols, f.Name)
 	}
-	return append(cols, "imported_at")
+	return cols
 }()
 
 func companyKey(name string) string {
@@ -154,17 +192,18 @@ func (im *Import) Commit(ctx context.Context) error {
 		_, err := im.tx.NewRaw(`UPDATE companies c SET job_count = (SELECT count(*) FROM jobs j WHERE j.company_id = c.id)
 			WHERE c.id = ANY(?)`, pgdialect.Array(ids)).Exec(ctx)
 		if err != nil {
-			_ = im.tx.Rollback()
+			_ = im.Rollback()
 			return wrap(err, "count company jobs")
 		}
 	}
-	if err := im.tx.Commit(); err != nil {
-		return wrap(err, "commit import")
-	}
-	return nil
+	err := im.tx.Commit()
+	_ = im.conn.Close()
+	return wrap(err, "commit import")
 }
 
 // Rollback abandons the import; nothing of it is written.
 func (im *Import) Rollback() error {
-	return im.tx.Rollback()
+	err := im.tx.Rollback()
+	_ = im.conn.Close()
+	return err
 }

@@ -228,3 +228,19 @@ func fromRecord(rec *model.JobRecord, companyID int64) jobRow {
 }
 
 var typeOfJobRow = reflect.TypeFor[jobRow]()
+
+// copyValues returns the row's values in the order of copyColumns.
+func (r *jobRow) copyValues() []any {
+	return []any{
+		r.ID, r.CompanyID, r.Title, r.Company, r.CompanyLogo, r.URL, r.PostedAt,
+		r.LocationCity, r.LocationState, r.LocationCountry, r.LocationFull,
+		r.WorkArrangement, r.EmploymentType, r.ExperienceLevel,
+		r.SalaryMin, r.SalaryMax, r.SalaryCurrency, r.SalaryPeriod, r.SalaryAnnualMin, r.SalaryAnnualMax,
+		r.Summary, r.Description, r.DescriptionRaw,
+		r.Responsibilities, r.RequiredQualifications, r.PreferredQualifications, r.Skills, r.Tools,
+		r.SoftSkills, r.TechnicalSkills, r.Benefits, r.Education, r.EducationLevels, r.EducationMajors,
+		r.Certifications, r.VisaSponsorship, r.VisaRequirements, r.SecurityClearances, r.ClearanceStatus,
+		r.TravelPercent, r.Source, r.CategoryField, r.CategoryRole, r.CategorySpecialization,
+		r.TitleField, r.TitleRole, r.TitleSpecialization, r.FilterKeys,
+	}
+}
