@@ -294,3 +294,17 @@ func TestJobEnrichment(t *testing.T) {
 		})
 	}
 }
+
+func TestHTMLText(t *testing.T) {
+	tests := []struct{ give, want string }{
+		{"<p>Build <b>APIs</b> &amp; services.</p><ul><li>Go</li><li>SQL</li></ul>", "Build APIs & services.\nGo\nSQL"},
+		{"<h2>About</h2>We&#39;re   hiring<br>now", "About\nWe're hiring\nnow"},
+		{"<script>alert('x')</script><style>p{}</style><p>Text</p>", "Text"},
+		{"plain text, no tags", "plain text, no tags"},
+		{"<p>unclosed <b>tags", "unclosed tags"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, normalize.HTMLText(tt.give), tt.give)
+	}
+}

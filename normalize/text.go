@@ -1,24 +1,54 @@
 package normalize
 
 import (
-	"html"
-	"regexp"
 	"strings"
 	"unicode"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
-var (
-	blockTags = regexp.MustCompile(`(?i)<\s*(br|/p|/div|/li|/h[1-6]|/tr|li)\b[^>]*>`)
-	anyTag    = regexp.MustCompile(`(?s)<[^>]*>`)
-	scripts   = regexp.MustCompile(`(?is)<(script|style)\b.*?</(script|style)\s*>`)
-)
+// blockElements end a line of the plain text.
+var blockElements = map[atom.Atom]bool{
+	atom.P: true, atom.Div: true, atom.Br: true, atom.Li: true, atom.Ul: true, atom.Ol: true, atom.Tr: true,
+	atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true,
+	atom.Section: true, atom.Article: true, atom.Table: true, atom.Blockquote: true, atom.Pre: true,
+}
 
 // HTMLText returns the plain text of an HTML fragment: tags removed,
-// entities decoded, one line per block element.
+// entities decoded, scripts and styles dropped, one line per block element.
 func HTMLText(s string) string {
-	s = scripts.ReplaceAllString(s, "")
-	s = blockTags.ReplaceAllString(s, "\n")
-	s = html.UnescapeString(anyTag.ReplaceAllString(s, ""))
+	z := html.NewTokenizer(strings.NewReader(s))
+	var b strings.Builder
+	skip := 0 // inside <script> or <style>
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return tidyLines(b.String())
+		case html.TextToken:
+			if skip == 0 {
+				b.Write(z.Text())
+			}
+		case html.StartTagToken, html.EndTagToken, html.SelfClosingTagToken:
+			name, _ := z.TagName()
+			tag := atom.Lookup(name)
+			switch {
+			case tag == atom.Script || tag == atom.Style:
+				if tt == html.StartTagToken {
+					skip++
+				} else if tt == html.EndTagToken && skip > 0 {
+					skip--
+				}
+			case blockElements[tag]:
+				b.WriteByte('\n')
+			}
+		}
+	}
+}
+
+// tidyLines collapses the spaces of each line and drops empty lines.
+func tidyLines(s string) string {
 	var lines []string
 	for _, line := range strings.Split(s, "\n") {
 		if line = strings.Join(strings.Fields(line), " "); line != "" {

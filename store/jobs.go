@@ -43,7 +43,9 @@ func applyFilters(q model.JobQuery) func(*bun.SelectQuery) *bun.SelectQuery {
 			sq = sq.Where("j.filter_keys && ?", pgdialect.Array(f.Keys))
 		}
 		if q.Company != "" {
-			sq = sq.Where("j.company ILIKE ?", "%"+escapeLike(q.Company)+"%")
+			// Companies are one row a name (their trigram index serves the
+			// substring); a job's company is its company's name in any case.
+			sq = sq.Where("j.company_id IN (SELECT c.id FROM companies AS c WHERE c.name ILIKE ?)", "%"+escapeLike(q.Company)+"%")
 		}
 		if q.TitleText != "" {
 			sq = sq.Where("j.title_tsv @@ plainto_tsquery('english', ?)", q.TitleText)
