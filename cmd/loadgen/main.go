@@ -48,6 +48,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	path := fs.String("path", "/api/v1/jobs?limit=10", "path to request")
 	pathsFile := fs.String("paths", "", "file of paths, one a line, requested in turn (instead of -path)")
 	allowed := fs.String("allow", "200,429", "statuses that are not a failure")
+	closed := fs.Int("connections", 0, "closed loop: this many connections send back to back for -duration (then -rate is ignored)")
+	method := fs.String("method", http.MethodGet, "GET, or POST to send each path's line as a GraphQL body to -base/graphql")
+	checkHeaders := fs.Bool("check-headers", true, "check the rate-limit headers of every answer")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -74,18 +77,40 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("read /metrics: %w", err)
 	}
+	sender := func(path string, due time.Time) result {
+		r := send(client, *method, *base, path, *key, due)
+		if !*checkHeaders && !strings.HasPrefix(r.problem, "transport") {
+			r.problem = ""
+		}
+		return r
+	}
+	if *closed > 0 {
+		*rate = 0
+		*workers = *closed
+	}
 	total := int(*rate * duration.Seconds())
+	if *closed > 0 {
+		total = 1 << 30 // bounded by -duration below
+	}
 	type job struct {
 		when time.Time
 		path string
 	}
-	due := make(chan job, *workers)
-	results := make(chan result, total)
+	queue := *workers
+	if *closed > 0 {
+		queue = 0 // a request is made when a connection is free: latency counts from then
+	}
+	due := make(chan job, queue)
+	var mu sync.Mutex
+	var collected []result
 	var wg sync.WaitGroup
 	for range *workers {
 		wg.Go(func() {
 			for j := range due {
-				results <- send(client, *base+j.path, *key, j.when)
+				res := sender(j.path, j.when)
+				mu.Lock()
+				collected = append(collected, res)
+				mu.Unlock()
 			}
 		})
 	}
@@ -112,6 +137,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	start := time.Now()
 	late := 0
 	for i := range total {
+		if *closed > 0 {
+			if time.Since(start) >= *duration || ctx.Err() != nil {
+				break
+			}
+			due <- job{when: time.Now(), path: paths[i%len(paths)]}
+			continue
+		}
 		when := start.Add(time.Duration(float64(i) / *rate * float64(time.Second)))
 		if d := time.Until(when); d > 0 {
 			select {
@@ -136,13 +168,12 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	elapsed := time.Since(start)
 	stopSampling()
 	sampled.Wait()
-	close(results)
 	rssAfter, _ := rss(client, *base)
 
 	counts := map[int]int{}
 	var latencies []time.Duration
 	problems := map[string]int{}
-	for r := range results {
+	for _, r := range collected {
 		counts[r.status]++
 		latencies = append(latencies, r.latency)
 		if r.problem != "" {
@@ -159,7 +190,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 		return latencies[min(len(latencies)-1, int(p*float64(len(latencies))))]
 	}
-	fmt.Fprintf(out, "sent %d requests in %.1fs (%.0f/s; %d sent late, all workers busy)\n", len(latencies), elapsed.Seconds(), float64(len(latencies))/elapsed.Seconds(), late)
+	if *closed > 0 {
+		fmt.Fprintf(out, "sent %d requests in %.1fs on %d connections: %.0f/s\n", len(latencies), elapsed.Seconds(), *closed, float64(len(latencies))/elapsed.Seconds())
+	} else {
+		fmt.Fprintf(out, "sent %d requests in %.1fs (%.0f/s; %d sent late, all workers busy)\n", len(latencies), elapsed.Seconds(), float64(len(latencies))/elapsed.Seconds(), late)
+	}
 	keys := make([]int, 0, len(counts))
 	for k := range counts {
 		keys = append(keys, k)
@@ -182,8 +217,18 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 }
 
 // send makes one request and checks the rate-limit headers of the answer.
-func send(client *http.Client, url, key string, due time.Time) result {
-	req, err := http.NewRequest(http.MethodGet, url, nil)
+// With POST, path is a GraphQL request body sent to base/graphql.
+func send(client *http.Client, method, base, path, key string, due time.Time) result {
+	var req *http.Request
+	var err error
+	if method == http.MethodPost {
+		req, err = http.NewRequest(http.MethodPost, base+"/graphql", strings.NewReader(path))
+		if err == nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+	} else {
+		req, err = http.NewRequest(method, base+path, nil)
+	}
 	if err != nil {
 		return result{problem: err.Error()}
 	}
@@ -192,9 +237,12 @@ func send(client *http.Client, url, key string, due time.Time) result {
 	if err != nil {
 		return result{latency: time.Since(due), problem: "transport: " + err.Error()}
 	}
-	_, _ = io.Copy(io.Discard, resp.Body)
+	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	r := result{status: resp.StatusCode, latency: time.Since(due)}
+	if method == http.MethodPost && resp.StatusCode == http.StatusOK && strings.Contains(string(body), `"errors":`) {
+		r.problem = "GraphQL errors: " + string(body[:min(len(body), 200)])
+	}
 	for _, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} {
 		if _, err := strconv.ParseFloat(resp.Header.Get(h), 64); err != nil {
 			r.problem = "missing or bad " + h
