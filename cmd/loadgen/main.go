@@ -79,7 +79,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	sender := func(path string, due time.Time) result {
 		r := send(client, *method, *base, path, *key, due)
-		if !*checkHeaders && !strings.HasPrefix(r.problem, "transport") {
+		if !*checkHeaders && strings.HasPrefix(r.problem, "header: ") {
 			r.problem = ""
 		}
 		return r
@@ -245,12 +245,12 @@ func send(client *http.Client, method, base, path, key string, due time.Time) re
 	}
 	for _, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} {
 		if _, err := strconv.ParseFloat(resp.Header.Get(h), 64); err != nil {
-			r.problem = "missing or bad " + h
+			r.problem = "header: missing or bad " + h
 		}
 	}
 	if resp.StatusCode == http.StatusTooManyRequests {
 		if n, err := strconv.Atoi(resp.Header.Get("Retry-After")); err != nil || n < 1 {
-			r.problem = "429 without a whole-seconds Retry-After"
+			r.problem = "header: 429 without a whole-seconds Retry-After"
 		}
 	}
 	return r
