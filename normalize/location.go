@@ -3,6 +3,7 @@ package normalize
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/biter777/countries"
@@ -26,6 +27,17 @@ type city struct {
 	State   string   `json:"state"`
 	Country string   `json:"country"`
 	Aliases []string `json:"aliases"`
+	// population ranks reference-data cities; curated ones have none and
+	// rank first.
+	population int
+}
+
+// rank orders a name's candidates: curated cities, then by population.
+func (c *city) rank() int {
+	if c.population == 0 {
+		return math.MaxInt32
+	}
+	return c.population
 }
 
 type state struct {

@@ -21,13 +21,23 @@ type Normalizer struct {
 	Benefits, EducationMajors, EducationLevels, Visas          *Vocab
 	SecurityClearances, EmploymentTypes, WorkArrangements      *Vocab
 
-	geo    *gazetteer
-	titles *taxonomy
+	geo     *gazetteer
+	titles  *taxonomy
+	sources []Source
 }
 
-// New loads the vocabularies written in the project.
-func New() (*Normalizer, error) {
-	n := &Normalizer{}
+// New loads the vocabularies written in the project and, with
+// WithRefData, the reference data of a directory.
+func New(opts ...Option) (*Normalizer, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	n := &Normalizer{sources: []Source{{
+		Name:        "jobsd's own vocabularies (normalize/vocab)",
+		Licence:     "the project's",
+		Attribution: "Written by the jobsd team.",
+	}}}
 	for file, dst := range map[string]**Vocab{
 		"skills.json": &n.Skills, "tools.json": &n.Tools, "technical_skills.json": &n.TechnicalSkills,
 		"soft_skills.json": &n.SoftSkills, "certifications.json": &n.Certifications, "benefits.json": &n.Benefits,
@@ -47,6 +57,11 @@ func New() (*Normalizer, error) {
 	}
 	if n.titles, err = loadTaxonomy(); err != nil {
 		return nil, fmt.Errorf("load title taxonomy: %w", err)
+	}
+	if o.refData != "" {
+		if err := n.loadRefData(o.refData); err != nil {
+			return nil, err
+		}
 	}
 	return n, nil
 }

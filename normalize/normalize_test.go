@@ -308,3 +308,8 @@ func TestHTMLText(t *testing.T) {
 		assert.Equal(t, tt.want, normalize.HTMLText(tt.give), tt.give)
 	}
 }
+
+// jobAt is a minimal valid record at a location.
+func jobAt(location string) model.Job {
+	return model.Job{ID: "t-1", Title: "Engineer", Company: "Co", Location: model.Location{Full: location}}
+}

@@ -7,6 +7,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 jobsd=./bin/jobsd
+# The reference data beside the repository, when there is a copy.
+if [ -z "${JOBSD_REFDATA:-}" ] && [ -d ../shared/data/locations ]; then
+  JOBSD_REFDATA="$(cd ../shared/data && pwd)"
+  export JOBSD_REFDATA
+fi
 addr="${JOBSD_ADDR:-127.0.0.1:8080}"
 if [ -z "${DATABASE_URL:-}" ]; then
   admin="$(scripts/devdb.sh)"

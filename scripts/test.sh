@@ -4,6 +4,11 @@
 # detector on. Tests create and drop their own databases.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The reference data beside the repository, when there is a copy.
+if [ -z "${JOBSD_REFDATA:-}" ] && [ -d ../shared/data/locations ]; then
+  JOBSD_REFDATA="$(cd ../shared/data && pwd)"
+  export JOBSD_REFDATA
+fi
 if [ -z "${JOBSD_TEST_DATABASE_URL:-}" ]; then
   JOBSD_TEST_DATABASE_URL="$(scripts/devdb.sh)"
   export JOBSD_TEST_DATABASE_URL

@@ -26,6 +26,7 @@ import (
 	"github.com/jobsd-dev/jobsd/auth"
 	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/playground"
 	"github.com/jobsd-dev/jobsd/ratelimit"
 	"github.com/jobsd-dev/jobsd/rest"
@@ -53,6 +54,8 @@ type Config struct {
 	MaxBodyBytes int64
 	// DB, when set, has its pool statistics exported on /metrics.
 	DB *sql.DB
+	// Attributions are the data sources served at /attributions.
+	Attributions []normalize.Source
 	// GraphQL tunes the GraphQL endpoint's limits.
 	GraphQL graph.HandlerOptions
 	// Limiter limits each key's requests (default: in process).
@@ -116,6 +119,10 @@ func New(cfg Config) http.Handler {
 	r.Method(http.MethodGet, "/playground", playground.Page(playground.Options{Endpoint: "/graphql", AssetsPath: "/playground/assets", APIKey: cfg.PlaygroundKey}))
 	r.Method(http.MethodGet, "/playground/assets/*", http.StripPrefix("/playground/assets", playground.Assets()))
 	r.Get("/api/v1/openapi.json", rest.OpenAPIHandler)
+	r.Get("/attributions", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		_ = json.NewEncoder(w).Encode(map[string]any{"data": cfg.Attributions})
+	})
 	r.Get("/graphql/schema.graphqls", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte(graph.SDL()))

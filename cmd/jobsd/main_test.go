@@ -549,7 +549,8 @@ func TestEndToEnd(t *testing.T) {
 
 	t.Run("open pages", func(t *testing.T) {
 		for path, want := range map[string]string{"/healthz": "ok", "/readyz": "ok", "/playground": "/playground/assets/graphiql.min.js",
-			"/playground/assets/graphiql.min.js": "graphiql", "/playground/assets/react.production.min.js": "react", "/graphql/schema.graphqls": "input JobFilter"} {
+			"/playground/assets/graphiql.min.js": "graphiql", "/playground/assets/react.production.min.js": "react", "/graphql/schema.graphqls": "input JobFilter",
+			"/attributions": "jobsd's own vocabularies"} {
 			resp, err := http.Get(s.base + path)
 			require.NoError(t, err)
 			b, _ := io.ReadAll(resp.Body)

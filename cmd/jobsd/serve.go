@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -36,6 +37,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 	depth := fs.Int("graphql-depth-limit", 10, "deepest GraphQL selection nesting")
 	rateFlag := fs.Float64("rate", envFloat(e.getenv, "JOBSD_RATE", 50), "requests per second a key may sustain, unless the key says otherwise (env JOBSD_RATE)")
 	burst := fs.Int("burst", int(envFloat(e.getenv, "JOBSD_BURST", 100)), "requests a key may make at once (env JOBSD_BURST)")
+	refData := refDataFlag(fs, e.getenv)
 	replicaURLs := fs.String("replica-urls", e.getenv("DATABASE_REPLICA_URLS"), "comma-separated PostgreSQL URLs of read replicas for job and company reads, the primary being the fallback (env DATABASE_REPLICA_URLS)")
 	redisURL := fs.String("redis-url", e.getenv("REDIS_URL"), "Redis holding the rate-limit buckets, shared by every instance (env REDIS_URL); empty: in process")
 	if err := parse(fs, args); err != nil {
@@ -68,7 +70,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 			log.Info("applied migrations", "migrations", applied)
 		}
 	}
-	norm, err := normalize.New()
+	norm, err := normalize.New(normalize.WithRefData(*refData))
 	if err != nil {
 		return err
 	}
@@ -110,6 +112,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 		RequestTimeout: *timeout,
 		PlaygroundKey:  *playgroundKey,
 		Introspection:  *introspection,
+		Attributions:   norm.Sources(),
 		CORSOrigins:    splitList(*corsOrigins),
 		MaxBodyBytes:   *maxBody,
 		DB:             db.DB,
@@ -178,4 +181,10 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// refDataFlag adds --refdata: the reference-data directory (contract
+// section 5), by default $JOBSD_REFDATA; empty reads none.
+func refDataFlag(fs *flag.FlagSet, getenv func(string) string) *string {
+	return fs.String("refdata", getenv("JOBSD_REFDATA"), "reference-data directory (GeoNames, O*NET, …; env JOBSD_REFDATA); empty: the built-in vocabularies only")
 }

@@ -1,0 +1,78 @@
+package normalize_test
+
+import (
+	"os"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/normalize"
+)
+
+// refData returns the reference-data directory of the tests: JOBSD_REFDATA,
+// or ../shared/data beside the repository.
+func refData(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("JOBSD_REFDATA")
+	if dir == "" {
+		dir = "../../shared/data"
+	}
+	if _, err := os.Stat(dir + "/locations/geonames_cities15000.txt.gz"); err != nil {
+		t.Skipf("no reference data at %s (set JOBSD_REFDATA to a copy of the shared data); the curated vocabularies are tested without it", dir)
+	}
+	return dir
+}
+
+func TestGeoNamesGazetteer(t *testing.T) {
+	dir := refData(t)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	n, err := normalize.New(normalize.WithRefData(dir))
+	require.NoError(t, err)
+	took := time.Since(start)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	t.Logf("loaded in %s, %.0f MiB of heap", took.Round(time.Millisecond), float64(after.HeapAlloc-before.HeapAlloc)/(1<<20))
+
+	tests := []struct {
+		give string
+		want normalize.Place
+	}{
+		{"Cambridge, ON", normalize.Place{City: "Cambridge", State: "Ontario"}},
+		{"Boise, ID", normalize.Place{City: "Boise", State: "Idaho"}},
+		{"Springfield, MO", normalize.Place{City: "Springfield", State: "Missouri"}},
+		{"Krakow, Poland", normalize.Place{City: "Kraków", Country: "Poland"}},
+		{"Portland", normalize.Place{City: "Portland"}},
+		{"London", normalize.Place{City: "London"}},
+		{"Nairobi", normalize.Place{City: "Nairobi"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.give, func(t *testing.T) {
+			got := n.ParseLocation(tt.give)
+			require.Len(t, got.Places, 1)
+			assert.Equal(t, tt.want, got.Places[0])
+		})
+	}
+	// Parts a job is stored with: the country and state a city implies.
+	for give, want := range map[string][]string{
+		"Portland":  {"Oregon", "United States"},
+		"London":    {"England", "United Kingdom"},
+		"Nairobi":   {"Nairobi County", "Kenya"},
+		"Boise, ID": {"Idaho", "United States"},
+	} {
+		rec, err := n.Job(jobAt(give))
+		require.NoError(t, err, give)
+		assert.Equal(t, []string{want[0]}, rec.Location.State, give)
+		assert.Equal(t, []string{want[1]}, rec.Location.Country, give)
+	}
+	lyon, err := n.Job(jobAt("Lyon"))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"France"}, lyon.Location.Country, "GeoNames still files Lyon under its pre-2016 region")
+	assert.Len(t, n.Sources(), 2, "the curated vocabularies and GeoNames")
+	assert.Contains(t, n.Sources()[1].Attribution, "GeoNames")
+}
