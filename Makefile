@@ -43,6 +43,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzTitle$$' -fuzztime=$(FUZZTIME) ./normalize
 	$(GO) test -run='^$$' -fuzz='^FuzzJobQuery$$' -fuzztime=$(FUZZTIME) ./normalize
 	$(GO) test -run='^$$' -fuzz='^FuzzDecodeLine$$' -fuzztime=$(FUZZTIME) ./importer
+	$(GO) test -run='^$$' -fuzz='^FuzzFormats$$' -fuzztime=$(FUZZTIME) ./importer
+	$(GO) test -run='^$$' -fuzz='^FuzzTextFacts$$' -fuzztime=$(FUZZTIME) ./normalize
 
 ## loadtest: RATE (2000) requests/s for DURATION (10s) from one key; only 200s and 429s
 loadtest:

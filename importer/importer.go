@@ -1,14 +1,14 @@
-// Package importer reads job records from files (NDJSON in the contract's
-// full-record shape), normalizes them, and writes them in one transaction:
-// an invalid record means nothing is written, unless invalid records are to
-// be skipped.
+// Package importer reads job records from files, normalizes them, and
+// writes them in one transaction: an invalid record means nothing is
+// written, unless invalid records are to be skipped. The input formats
+// (NDJSON in the contract's full-record shape, schema.org JobPosting
+// JSON-LD, Greenhouse and Lever job-board JSON) differ only in how the
+// input splits into records and how a record maps onto a model.Job; the
+// normalization, the batches, the transaction and the report are the same.
 package importer
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,26 +22,51 @@ import (
 
 // Options tune an import.
 type Options struct {
+	// Format is the input format: ndjson (the default when empty), jsonld,
+	// greenhouse or lever (see Formats).
+	Format string
+	// DefaultCompany is the company of the records that name none (a
+	// Greenhouse board without company_name, Lever postings).
+	DefaultCompany string
 	// SkipInvalid writes the valid records and reports the invalid ones,
 	// instead of writing nothing when any record is invalid.
 	SkipInvalid bool
-	// BatchSize is how many records one INSERT writes (default 500).
+	// BatchSize is how many records one COPY writes (default 2,000).
 	BatchSize int
 	// Progress, when set, receives a line now and then on large inputs.
 	Progress io.Writer
 }
 
-// LineError is an invalid record: its line number and why.
+// LineError is an invalid record: where it is and why. Line is the line
+// number for formats read line by line, else the record's position in the
+// input (1 for the first record), as Unit says.
 type LineError struct {
 	Line   int
 	Reason string
+	// Unit is what Line counts: "line" (also when empty) or "record".
+	Unit string
+	// ID is the record's job id, when it is known and Unit is "record".
+	ID string
 }
 
-func (e LineError) String() string { return fmt.Sprintf("line %d: %s", e.Line, e.Reason) }
+func (e LineError) String() string {
+	unit := e.Unit
+	if unit == "" {
+		unit = unitLine
+	}
+	if e.ID != "" {
+		return fmt.Sprintf("%s %d (%s): %s", unit, e.Line, e.ID, e.Reason)
+	}
+	return fmt.Sprintf("%s %d: %s", unit, e.Line, e.Reason)
+}
 
 // Result tells what an import did.
 type Result struct {
-	Lines    int // non-blank lines read
+	// Lines is how many records were read: non-blank lines for the formats
+	// read line by line, records (postings) for the others.
+	Lines int
+	// Unit is what Lines counts: "line" or "record".
+	Unit     string
 	Imported int // records written (0 when the import was rolled back)
 	Invalid  []LineError
 	Elapsed  time.Duration
@@ -50,14 +75,23 @@ type Result struct {
 // ErrInvalid is returned, wrapped, when invalid records stopped an import.
 var ErrInvalid = errors.New("invalid records")
 
-// maxLine is the longest record line accepted.
-const maxLine = 16 << 20
-
-// NDJSON imports one JSON object per line from r. Reading and normalizing
-// run alongside the database writes.
+// NDJSON imports one JSON object per line from r, in the contract's
+// full-record shape: Import with the ndjson format.
 func NDJSON(ctx context.Context, r io.Reader, n *normalize.Normalizer, st *store.Store, opts Options) (Result, error) {
+	opts.Format = formatNDJSON
+	return Import(ctx, r, n, st, opts)
+}
+
+// Import reads the records of r in opts.Format, normalizes them and writes
+// them in one transaction. Reading and normalizing run alongside the
+// database writes.
+func Import(ctx context.Context, r io.Reader, n *normalize.Normalizer, st *store.Store, opts Options) (Result, error) {
+	f, err := lookupFormat(opts.Format)
+	if err != nil {
+		return Result{}, err
+	}
 	if opts.BatchSize <= 0 {
-		opts.BatchSize = 500
+		opts.BatchSize = 2000
 	}
 	start := time.Now()
 	im, err := st.BeginImport(ctx)
@@ -74,13 +108,13 @@ func NDJSON(ctx context.Context, r io.Reader, n *normalize.Normalizer, st *store
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	batches := make(chan []model.JobRecord, 2)
-	var res Result
+	res := Result{Unit: f.unit}
 	var readErr error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		defer close(batches)
-		readErr = read(ctx, r, n, opts, &res, batches)
+		readErr = read(ctx, r, f, &mapper{n: n, company: opts.DefaultCompany}, opts, &res, batches)
 	}()
 
 	lastReport := start
@@ -108,7 +142,7 @@ func NDJSON(ctx context.Context, r io.Reader, n *normalize.Normalizer, st *store
 		return res, readErr
 	}
 	if len(res.Invalid) > 0 && !opts.SkipInvalid {
-		return res, fmt.Errorf("%w: %d of %d lines; nothing was written", ErrInvalid, len(res.Invalid), res.Lines)
+		return res, fmt.Errorf("%w: %d of %d %ss; nothing was written", ErrInvalid, len(res.Invalid), res.Lines, res.Unit)
 	}
 	if err := im.Commit(ctx); err != nil {
 		return res, err
@@ -119,12 +153,10 @@ func NDJSON(ctx context.Context, r io.Reader, n *normalize.Normalizer, st *store
 	return res, nil
 }
 
-// read decodes and normalizes the lines of r into batches. Once a line is
-// invalid (and invalid lines are not skipped), it goes on reading only to
-// report every invalid line.
-func read(ctx context.Context, r io.Reader, n *normalize.Normalizer, opts Options, res *Result, out chan<- []model.JobRecord) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<20), maxLine)
+// read splits r into records, maps and normalizes them, and sends them in
+// batches. Once a record is invalid (and invalid records are not
+// skipped), it goes on reading only to report every invalid record.
+func read(ctx context.Context, r io.Reader, f *format, m *mapper, opts Options, res *Result, out chan<- []model.JobRecord) error {
 	batch := make([]model.JobRecord, 0, opts.BatchSize)
 	send := func() error {
 		if len(batch) > 0 && (opts.SkipInvalid || len(res.Invalid) == 0) {
@@ -137,78 +169,68 @@ func read(ctx context.Context, r io.Reader, n *normalize.Normalizer, opts Option
 		batch = make([]model.JobRecord, 0, opts.BatchSize)
 		return nil
 	}
-	lineNo := 0
-	for sc.Scan() {
-		lineNo++
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
+	err := f.split(r, func(rec record) error {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 		res.Lines++
-		rec, reason := decode(line, n)
-		if reason != "" {
-			res.Invalid = append(res.Invalid, LineError{Line: lineNo, Reason: reason})
-			continue
+		res.Unit = rec.unit
+		job, bad := prepare(f, rec, m)
+		if bad != nil {
+			res.Invalid = append(res.Invalid, *bad)
+			return nil
 		}
-		batch = append(batch, rec)
+		batch = append(batch, job)
 		if len(batch) == opts.BatchSize {
-			if err := send(); err != nil {
-				return err
-			}
+			return send()
 		}
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return fmt.Errorf("line %d is longer than %d bytes", lineNo+1, maxLine)
-		}
-		return fmt.Errorf("read input: %w", err)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read %s input: %w", f.name, err)
 	}
 	return send()
 }
 
-// decode reads and normalizes one record, or says why it cannot.
-func decode(line []byte, n *normalize.Normalizer) (model.JobRecord, string) {
-	var job model.Job
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&job); err != nil {
-		return model.JobRecord{}, jsonReason(err)
+// prepare maps one record onto a job and normalizes it, or says why it
+// cannot.
+func prepare(f *format, rec record, m *mapper) (model.JobRecord, *LineError) {
+	job, bad := mapRecord(f, rec, m)
+	if bad != nil {
+		return model.JobRecord{}, bad
 	}
-	if dec.More() {
-		return model.JobRecord{}, "more than one JSON value on the line"
-	}
-	rec, err := n.Job(job)
+	out, err := m.n.Job(job)
 	if err != nil {
-		return model.JobRecord{}, strings.ReplaceAll(err.Error(), "\n", "; ")
+		return model.JobRecord{}, rec.invalid(job.ID, strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
-	return rec, ""
+	return out, nil
 }
 
-// jsonReason explains a decoding error in the record's terms.
-func jsonReason(err error) string {
-	var typeErr *json.UnmarshalTypeError
-	var syntaxErr *json.SyntaxError
-	switch {
-	case errors.As(err, &typeErr):
-		return fmt.Sprintf("%s must be %s, not a JSON %s", typeErr.Field, jsonTypeName(typeErr.Type.Kind().String()), typeErr.Value)
-	case errors.As(err, &syntaxErr):
-		return fmt.Sprintf("not valid JSON (offset %d): %v", syntaxErr.Offset, err)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ") + " (see the import format in the README)"
+// mapRecord maps one record onto a job, with the default company filled
+// in, or says why it cannot: the record is not readable, or it lacks the
+// title or company every job needs.
+func mapRecord(f *format, rec record, m *mapper) (model.Job, *LineError) {
+	if rec.err != "" {
+		return model.Job{}, rec.invalid("", rec.err)
 	}
-	return "not a JSON object: " + err.Error()
-}
-
-func jsonTypeName(kind string) string {
-	switch kind {
-	case "slice":
-		return "an array"
-	case "float64", "int":
-		return "a number"
-	case "struct", "map":
-		return "an object"
-	case "ptr":
-		return "a value of another type"
+	job, err := f.mapJob(rec.data, m)
+	if err != nil {
+		return model.Job{}, rec.invalid(job.ID, err.Error())
 	}
-	return "a " + kind
+	if strings.TrimSpace(job.Company) == "" && m.company != "" {
+		job.Company = m.company
+	}
+	if f.requireHint != "" {
+		var missing []string
+		if strings.TrimSpace(job.Title) == "" {
+			missing = append(missing, "title is required: the "+f.recordName+" has no title")
+		}
+		if strings.TrimSpace(job.Company) == "" {
+			missing = append(missing, "company is required: "+f.requireHint+"; give --company NAME")
+		}
+		if len(missing) > 0 {
+			return job, rec.invalid(job.ID, strings.Join(missing, "; "))
+		}
+	}
+	return job, nil
 }

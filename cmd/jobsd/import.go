@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/jobsd-dev/jobsd/importer"
 	"github.com/jobsd-dev/jobsd/migrations"
@@ -15,16 +17,19 @@ import (
 func (e env) importJobs(ctx context.Context, args []string) error {
 	fs := e.flagSet("import")
 	dsn := e.dbFlag(fs)
-	format := fs.String("format", "ndjson", "input format: ndjson")
+	formats := strings.Join(importer.Formats(), ", ")
+	format := fs.String("format", "ndjson", "input format: "+formats)
+	company := fs.String("company", "", "company of the records that name none (Lever postings, Greenhouse boards without company_name)")
 	skip := fs.Bool("skip-invalid", false, "write the valid records and report the invalid ones, instead of writing nothing")
+	refData := refDataFlag(fs, e.getenv)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		return usageError{"import: give one FILE, or - for standard input"}
 	}
-	if *format != "ndjson" {
-		return usageError{fmt.Sprintf("import: unknown format %q (ndjson)", *format)}
+	if !slices.Contains(importer.Formats(), *format) {
+		return usageError{fmt.Sprintf("import: unknown format %q (%s)", *format, formats)}
 	}
 	in := e.stdin
 	if name := fs.Arg(0); name != "-" {
@@ -35,12 +40,13 @@ func (e env) importJobs(ctx context.Context, args []string) error {
 		defer f.Close()
 		in = f
 	}
-	return e.runImport(ctx, *dsn, in, importer.Options{SkipInvalid: *skip})
+	return e.runImport(ctx, *dsn, *refData, in, importer.Options{Format: *format, DefaultCompany: strings.TrimSpace(*company), SkipInvalid: *skip})
 }
 
-// runImport imports NDJSON from in into the database at dsn (migrating it
-// first) and reports the result.
-func (e env) runImport(ctx context.Context, dsn string, in io.Reader, opts importer.Options) error {
+// runImport imports the records of in (in opts.Format, NDJSON by default)
+// into the database at dsn (migrating it first), normalized with the
+// reference data of refData (none when empty), and reports the result.
+func (e env) runImport(ctx context.Context, dsn, refData string, in io.Reader, opts importer.Options) error {
 	db, err := openDB(ctx, dsn)
 	if err != nil {
 		return err
@@ -49,12 +55,12 @@ func (e env) runImport(ctx context.Context, dsn string, in io.Reader, opts impor
 	if _, err := migrations.Up(ctx, db); err != nil {
 		return err
 	}
-	norm, err := normalize.New()
+	norm, err := normalize.New(normalize.WithRefData(refData))
 	if err != nil {
 		return err
 	}
 	opts.Progress = e.stderr
-	res, err := importer.NDJSON(ctx, in, norm, store.New(db), opts)
+	res, err := importer.Import(ctx, in, norm, store.New(db), opts)
 	for _, bad := range res.Invalid {
 		fmt.Fprintln(e.stderr, "invalid:", bad)
 	}
@@ -62,7 +68,7 @@ func (e env) runImport(ctx context.Context, dsn string, in io.Reader, opts impor
 		return fmt.Errorf("import: %w", err)
 	}
 	rate := float64(res.Imported) / max(res.Elapsed.Seconds(), 1e-9)
-	fmt.Fprintf(e.stdout, "import: %d jobs written from %d lines, %d invalid skipped, in %.1fs (%.0f jobs/s)\n",
-		res.Imported, res.Lines, len(res.Invalid), res.Elapsed.Seconds(), rate)
+	fmt.Fprintf(e.stdout, "import: %d jobs written from %d %ss, %d invalid skipped, in %.1fs (%.0f jobs/s)\n",
+		res.Imported, res.Lines, res.Unit, len(res.Invalid), res.Elapsed.Seconds(), rate)
 	return nil
 }

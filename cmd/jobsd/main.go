@@ -52,11 +52,13 @@ const usage = `jobsd — the Job Discovery Service
 Usage:
   jobsd serve   [--addr HOST:PORT] [--no-migrate] [--playground-key KEY]   serve GraphQL, REST and the playground
   jobsd migrate [up|status]                                                apply or list schema migrations
-  jobsd import  [--format ndjson] [--skip-invalid] FILE|-                  import job postings (NDJSON)
+  jobsd import  [--format ndjson|jsonld|greenhouse|lever] [--company NAME] [--skip-invalid] FILE|-
+                                                                           import job postings
   jobsd seed    [--n N] [--seed S] [--if-empty] [--out FILE]               generate demo postings and import them
   jobsd apikey  create --name NAME [--replace] | list | revoke NAME|PREFIX manage API keys
   jobsd healthcheck [--url URL]                                            exit 0 when a running jobsd is up
 
+serve, import and seed take --refdata DIR (default: $JOBSD_REFDATA), the reference data.
 Every command that uses the database takes --database-url (default: $DATABASE_URL,
 else postgres://postgres@127.0.0.1:5432/jobsd?sslmode=disable).
 Run "jobsd COMMAND -h" for the flags of a command.

@@ -17,6 +17,7 @@ func (e env) seed(ctx context.Context, args []string) error {
 	seedValue := fs.Uint64("seed", 1, "generator seed: the same seed gives the same postings")
 	ifEmpty := fs.Bool("if-empty", false, "do nothing when the database already has jobs")
 	out := fs.String("out", "", "write the postings to this NDJSON file (- for standard output) instead of importing them")
+	refData := refDataFlag(fs, e.getenv)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -56,5 +57,5 @@ func (e env) seed(ctx context.Context, args []string) error {
 	pr, pw := io.Pipe()
 	go func() { pw.CloseWithError(seed.Write(pw, opts)) }()
 	defer pr.Close()
-	return e.runImport(ctx, *dsn, pr, importer.Options{BatchSize: 500})
+	return e.runImport(ctx, *dsn, *refData, pr, importer.Options{})
 }
