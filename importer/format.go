@@ -372,3 +372,14 @@ func places(texts ...string) string {
 func (m *mapper) fillFromText(job *model.Job, texts ...string) {
 	m.n.TextFacts(strings.Join(texts, "\n")).Fill(job)
 }
+
+// decodeRecord decodes a record's JSON into v, keeping numbers as written,
+// and explains a failure in the record's terms.
+func decodeRecord(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return errors.New(jsonReason(err))
+	}
+	return nil
+}

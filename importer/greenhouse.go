@@ -1,10 +1,8 @@
 package importer
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -54,10 +52,8 @@ func splitGreenhouse(r io.Reader, yield func(record) error) error {
 // mapGreenhouse maps a Greenhouse job onto a job (see the README's table).
 func mapGreenhouse(data []byte, m *mapper) (model.Job, error) {
 	var g greenhouseJob
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&g); err != nil {
-		return model.Job{}, errors.New(jsonReason(err))
+	if err := decodeRecord(data, &g); err != nil {
+		return model.Job{}, err
 	}
 	var job model.Job
 	raw := strings.Trim(string(g.ID), `"`) // a number, or a string of one

@@ -399,10 +399,8 @@ func (d ld) items(v any) []string {
 // mapJSONLD maps a JobPosting onto a job (see the README's table).
 func mapJSONLD(data []byte, m *mapper) (model.Job, error) {
 	var rec ldRecord
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&rec); err != nil {
-		return model.Job{}, errors.New(jsonReason(err))
+	if err := decodeRecord(data, &rec); err != nil {
+		return model.Job{}, err
 	}
 	d, node := ld{refs: rec.Refs}, rec.Posting
 	var job model.Job

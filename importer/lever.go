@@ -1,9 +1,7 @@
 package importer
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -56,10 +54,8 @@ func splitLever(r io.Reader, yield func(record) error) error {
 // mapLever maps a Lever posting onto a job (see the README's table).
 func mapLever(data []byte, m *mapper) (model.Job, error) {
 	var p leverPosting
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&p); err != nil {
-		return model.Job{}, errors.New(jsonReason(err))
+	if err := decodeRecord(data, &p); err != nil {
+		return model.Job{}, err
 	}
 	var job model.Job
 	id, err := leverID(p.ID)
