@@ -3,6 +3,7 @@ package normalize
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -16,19 +17,21 @@ var blockElements = map[atom.Atom]bool{
 }
 
 // HTMLText returns the plain text of an HTML fragment: tags removed,
-// entities decoded, scripts and styles dropped, one line per block element.
+// entities decoded, scripts and styles dropped, one line per block element,
+// spaces collapsed, in one pass over the tokens.
 func HTMLText(s string) string {
 	z := html.NewTokenizer(strings.NewReader(s))
-	var b strings.Builder
+	t := textWriter{}
+	t.b.Grow(len(s) / 2)
 	skip := 0 // inside <script> or <style>
 	for {
 		tt := z.Next()
 		switch tt {
 		case html.ErrorToken:
-			return tidyLines(b.String())
+			return t.b.String()
 		case html.TextToken:
 			if skip == 0 {
-				b.Write(z.Text())
+				t.write(z.Text())
 			}
 		case html.StartTagToken, html.EndTagToken, html.SelfClosingTagToken:
 			name, _ := z.TagName()
@@ -41,21 +44,41 @@ func HTMLText(s string) string {
 					skip--
 				}
 			case blockElements[tag]:
-				b.WriteByte('\n')
+				t.lineEnds = true
 			}
 		}
 	}
 }
 
-// tidyLines collapses the spaces of each line and drops empty lines.
-func tidyLines(s string) string {
-	var lines []string
-	for _, line := range strings.Split(s, "\n") {
-		if line = strings.Join(strings.Fields(line), " "); line != "" {
-			lines = append(lines, line)
+// textWriter collapses white space as it writes: one space between words,
+// one newline between lines with text, none at the ends.
+type textWriter struct {
+	b        strings.Builder
+	space    bool // a space is due before the next word
+	lineEnds bool // a newline is due before the next word
+}
+
+func (t *textWriter) write(p []byte) {
+	for len(p) > 0 {
+		r, size := rune(p[0]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRune(p)
 		}
+		p = p[size:]
+		if unicode.IsSpace(r) {
+			t.space = true
+			continue
+		}
+		switch {
+		case t.b.Len() == 0:
+		case t.lineEnds:
+			t.b.WriteByte('\n')
+		case t.space:
+			t.b.WriteByte(' ')
+		}
+		t.space, t.lineEnds = false, false
+		t.b.WriteRune(r)
 	}
-	return strings.Join(lines, "\n")
 }
 
 // FindIn returns the terms whose names or aliases stand in text as whole

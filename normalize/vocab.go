@@ -135,13 +135,53 @@ var accentRemover = transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn))
 // accents, with single spaces.
 func Fold(s string) string {
 	if isPlainASCII(s) {
-		return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+		return foldASCII(s)
 	}
 	out, _, err := transform.String(accentRemover, s)
 	if err != nil {
 		out = s
 	}
 	return strings.Join(strings.Fields(strings.ToLower(out)), " ")
+}
+
+// foldASCII is Fold for ASCII text in one pass, without allocating when s
+// is folded already (the common case for lookups of canonical values).
+func foldASCII(s string) string {
+	folded := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if ('A' <= c && c <= 'Z') || (asciiSpace(c) && (c != ' ' || i == 0 || i == len(s)-1 || s[i-1] == ' ')) {
+			folded = false
+			break
+		}
+	}
+	if folded {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if asciiSpace(c) {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// asciiSpace reports the ASCII bytes strings.Fields splits on.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 func isPlainASCII(s string) bool {
