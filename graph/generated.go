@@ -120,9 +120,10 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Companies func(childComplexity int, minJobs *int, limit *int, offset *int) int
-		Job       func(childComplexity int, id string) int
-		Jobs      func(childComplexity int, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) int
+		Companies       func(childComplexity int, minJobs *int, limit *int, offset *int) int
+		InterpretFilter func(childComplexity int, filter model.JobFilter) int
+		Job             func(childComplexity int, id string) int
+		Jobs            func(childComplexity int, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) int
 	}
 
 	Salary struct {
@@ -137,6 +138,7 @@ type QueryResolver interface {
 	Jobs(ctx context.Context, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) (*model.JobCardPage, error)
 	Job(ctx context.Context, id string) (*model.Job, error)
 	Companies(ctx context.Context, minJobs *int, limit *int, offset *int) (*model.CompanyPage, error)
+	InterpretFilter(ctx context.Context, filter model.JobFilter) (map[string]any, error)
 }
 
 type executableSchema graphql.ExecutableSchemaState[ResolverRoot, DirectiveRoot, ComplexityRoot]
@@ -532,6 +534,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Companies(childComplexity, args["minJobs"].(*int), args["limit"].(*int), args["offset"].(*int)), true
+	case "Query.interpretFilter":
+		if e.ComplexityRoot.Query.InterpretFilter == nil {
+			break
+		}
+
+		args, err := ec.field_Query_interpretFilter_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InterpretFilter(childComplexity, args["filter"].(model.JobFilter)), true
 
 	case "Query.job":
 		if e.ComplexityRoot.Query.Job == nil {
@@ -668,7 +681,17 @@ type Query {
   descending, then name. ` + "`" + `limit` + "`" + ` defaults to 50 and is clamped to 100.
   """
   companies(minJobs: Int, limit: Int, offset: Int): CompanyPage!
+  """
+  How the service reads a filter, without searching: for each given member,
+  the normalized values a search would match ("k8s" → ["Kubernetes"],
+  "Austin, TX" → {city: ["Austin"], state: ["Texas"]}), keyed by the REST
+  parameter name. Errors are those a search with the filter would give.
+  """
+  interpretFilter(filter: JobFilter!): Map!
 }
+
+"A JSON object."
+scalar Map
 
 """
 Filters of a job search. All given members must match (AND); within a list,
@@ -1200,6 +1223,20 @@ func (ec *executionContext) field_Query_companies_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["offset"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_interpretFilter_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (model.JobFilter, error) {
+			return ec.unmarshalNJobFilter2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
 	return args, nil
 }
 
@@ -2923,6 +2960,50 @@ func (ec *executionContext) fieldContext_Query_companies(ctx context.Context, fi
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_companies_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_interpretFilter(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_interpretFilter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().InterpretFilter(ctx, fc.Args["filter"].(model.JobFilter))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_interpretFilter(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Map does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_interpretFilter_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -4950,6 +5031,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "interpretFilter":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_interpretFilter(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -5478,8 +5581,35 @@ func (ec *executionContext) marshalNJobCardPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋ
 	return ec._JobCardPage(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNJobFilter2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobFilter(ctx context.Context, v any) (model.JobFilter, error) {
+	res, err := ec.unmarshalInputJobFilter(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNLocation2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐLocation(ctx context.Context, sel ast.SelectionSet, v model.Location) graphql.Marshaler {
 	return ec._Location(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNMap2map(ctx context.Context, v any) (map[string]any, error) {
+	res, err := graphql.UnmarshalMap(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.SelectionSet, v map[string]any) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalMap(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
 }
 
 func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v model.PageInfo) graphql.Marshaler {

@@ -55,6 +55,15 @@ func (r *queryResolver) Companies(ctx context.Context, minJobs *int, limit *int,
 	return &model.CompanyPage{Nodes: companies, PageInfo: pageInfo(total, q.Limit, q.Offset, len(companies))}, nil
 }
 
+// InterpretFilter is the resolver for the interpretFilter field.
+func (r *queryResolver) InterpretFilter(ctx context.Context, filter model.JobFilter) (map[string]any, error) {
+	q, err := r.norm.JobQuery(&filter, nil, nil, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return q.Normalized, nil
+}
+
 // Query returns QueryResolver implementation.
 func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 

@@ -7,6 +7,8 @@ package rest
 import (
 	"log/slog"
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -27,6 +29,7 @@ func NewRouter(q graph.QueryResolver, log *slog.Logger) http.Handler {
 	r.Get("/jobs", h.jobs)
 	r.Get("/jobs/{id}", h.job)
 	r.Get("/companies", h.companies)
+	r.Get("/normalize", h.normalize)
 	r.NotFound(NotFound(log))
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, HEAD")
@@ -42,31 +45,20 @@ func NotFound(log *slog.Logger) http.HandlerFunc {
 	}
 }
 
-// jobParams are the query parameters of GET /jobs.
-var jobParams = []string{
+// filterParams are the parameters of GET /jobs that filter.
+var filterParams = []string{
 	"title", "job_title", "company", "city", "location", "state", "country", "skills", "tools",
 	"technical_skills", "soft_skills", "visas", "education_levels", "education_majors", "certifications",
 	"security_clearances", "benefits", "work_arrangement", "employment_type", "salary_min", "salary_max",
-	"category_field", "category_role", "category_specialization", "q", "sort", "limit", "offset", "cursor",
+	"category_field", "category_role", "category_specialization", "q",
 }
+
+// jobParams are the query parameters of GET /jobs.
+var jobParams = append(slices.Clone(filterParams), "sort", "limit", "offset", "cursor")
 
 func (h *Handler) jobs(w http.ResponseWriter, r *http.Request) {
 	p := readParams(r.URL, jobParams...)
-	f := &model.JobFilter{
-		Title: p.str("title"), JobTitle: p.str("job_title"), Company: p.str("company"),
-		City: p.str("city"), Location: p.str("location"), State: p.str("state"), Country: p.str("country"),
-		Skills: p.list("skills"), Tools: p.list("tools"), TechnicalSkills: p.list("technical_skills"),
-		SoftSkills: p.list("soft_skills"), Visas: p.list("visas"), EducationLevels: p.list("education_levels"),
-		EducationMajors: p.list("education_majors"), Certifications: p.list("certifications"),
-		SecurityClearances: p.list("security_clearances"), Benefits: p.list("benefits"),
-		EmploymentType: p.list("employment_type"),
-		SalaryMin:      p.number("salary_min"), SalaryMax: p.number("salary_max"),
-		CategoryField: p.str("category_field"), CategoryRole: p.str("category_role"),
-		CategorySpecialization: p.str("category_specialization"), Q: p.str("q"),
-	}
-	for _, s := range p.list("work_arrangement") {
-		f.WorkArrangement = append(f.WorkArrangement, model.WorkArrangement(s))
-	}
+	f := filterOf(p)
 	var sort *model.JobSort
 	if s := p.str("sort"); s != nil {
 		v := model.JobSort(*s)
@@ -88,6 +80,60 @@ func (h *Handler) jobs(w http.ResponseWriter, r *http.Request) {
 		Total: page.PageInfo.Total, Limit: page.PageInfo.Limit, Offset: page.PageInfo.Offset, HasMore: page.PageInfo.HasMore,
 		NextCursor: page.PageInfo.EndCursor, Normalized: page.Normalized,
 	}})
+}
+
+// filterOf reads the filter parameters into the GraphQL filter type.
+func filterOf(p *params) *model.JobFilter {
+	f := &model.JobFilter{
+		Title: p.str("title"), JobTitle: p.str("job_title"), Company: p.str("company"),
+		City: p.str("city"), Location: p.str("location"), State: p.str("state"), Country: p.str("country"),
+		Skills: p.list("skills"), Tools: p.list("tools"), TechnicalSkills: p.list("technical_skills"),
+		SoftSkills: p.list("soft_skills"), Visas: p.list("visas"), EducationLevels: p.list("education_levels"),
+		EducationMajors: p.list("education_majors"), Certifications: p.list("certifications"),
+		SecurityClearances: p.list("security_clearances"), Benefits: p.list("benefits"),
+		EmploymentType: p.list("employment_type"),
+		SalaryMin:      p.number("salary_min"), SalaryMax: p.number("salary_max"),
+		CategoryField: p.str("category_field"), CategoryRole: p.str("category_role"),
+		CategorySpecialization: p.str("category_specialization"), Q: p.str("q"),
+	}
+	for _, s := range p.list("work_arrangement") {
+		f.WorkArrangement = append(f.WorkArrangement, model.WorkArrangement(s))
+	}
+	return f
+}
+
+// normalize shows how filter values are read: GET /normalize?skills=k8s,
+// or ?field=skills&value=k8s, answers {"data": {"skills": ["Kubernetes"]}}.
+func (h *Handler) normalize(w http.ResponseWriter, r *http.Request) {
+	p := readParams(r.URL, append([]string{"field", "value"}, filterParams...)...)
+	field, hasField := p.single("field")
+	value, hasValue := p.single("value")
+	switch {
+	case p.err != nil:
+	case hasField != hasValue:
+		p.fail(model.InvalidParam("field", "field and value go together"))
+	case hasField:
+		if !slices.Contains(filterParams, field) {
+			p.fail(model.InvalidParam("field", "field must be one of %s", strings.Join(filterParams, ", ")))
+			break
+		}
+		if _, given := p.values[field]; given {
+			p.fail(model.InvalidParam("field", "%s is given both as field and as a parameter", field))
+			break
+		}
+		p.values.Set(field, value)
+	}
+	f := filterOf(p)
+	if p.err != nil {
+		WriteError(w, r, h.log, p.err)
+		return
+	}
+	normalized, err := h.q.InterpretFilter(r.Context(), *f)
+	if err != nil {
+		WriteError(w, r, h.log, err)
+		return
+	}
+	writeJSON(w, r, http.StatusOK, envelope{Data: normalized})
 }
 
 func (h *Handler) job(w http.ResponseWriter, r *http.Request) {
