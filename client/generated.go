@@ -470,8 +470,25 @@ type JobFilter struct {
 	CategoryField          *string  `json:"categoryField"`
 	CategoryRole           *string  `json:"categoryRole"`
 	CategorySpecialization *string  `json:"categorySpecialization"`
-	// Keyword search over title, company, skills, summary and description.
+	// Keyword search over title, company, skills and summary.
 	Q *string `json:"q"`
+	// Jobs posted at or after this RFC 3339 date or date-time (a date is midnight UTC).
+	PostedAfter *string `json:"postedAfter"`
+	// Jobs posted within this span before now: a number and h or d ("24h", "3d", "7d", "30d").
+	PostedWithin *string `json:"postedWithin"`
+	// With a salary filter, keep postings that state no salary too.
+	IncludeUnknownSalary *bool `json:"includeUnknownSalary"`
+	// How the items of a list filter combine (default ANY).
+	SkillsMatch             *MatchMode `json:"skillsMatch"`
+	ToolsMatch              *MatchMode `json:"toolsMatch"`
+	TechnicalSkillsMatch    *MatchMode `json:"technicalSkillsMatch"`
+	SoftSkillsMatch         *MatchMode `json:"softSkillsMatch"`
+	VisasMatch              *MatchMode `json:"visasMatch"`
+	EducationLevelsMatch    *MatchMode `json:"educationLevelsMatch"`
+	EducationMajorsMatch    *MatchMode `json:"educationMajorsMatch"`
+	CertificationsMatch     *MatchMode `json:"certificationsMatch"`
+	SecurityClearancesMatch *MatchMode `json:"securityClearancesMatch"`
+	BenefitsMatch           *MatchMode `json:"benefitsMatch"`
 }
 
 // GetTitle returns JobFilter.Title, and is useful for accessing the field via an interface.
@@ -549,6 +566,45 @@ func (v *JobFilter) GetCategorySpecialization() *string { return v.CategorySpeci
 // GetQ returns JobFilter.Q, and is useful for accessing the field via an interface.
 func (v *JobFilter) GetQ() *string { return v.Q }
 
+// GetPostedAfter returns JobFilter.PostedAfter, and is useful for accessing the field via an interface.
+func (v *JobFilter) GetPostedAfter() *string { return v.PostedAfter }
+
+// GetPostedWithin returns JobFilter.PostedWithin, and is useful for accessing the field via an interface.
+func (v *JobFilter) GetPostedWithin() *string { return v.PostedWithin }
+
+// GetIncludeUnknownSalary returns JobFilter.IncludeUnknownSalary, and is useful for accessing the field via an interface.
+func (v *JobFilter) GetIncludeUnknownSalary() *bool { return v.IncludeUnknownSalary }
+
+// GetSkillsMatch returns JobFilter.SkillsMatch, and is useful for accessing the field via an interface.
+func (v *JobFilter) GetSkillsMatch() *MatchMode { return v.SkillsMatch }
+
+// GetToolsMatch returns JobFilter.ToolsMatch, and is useful for accessing the field via an interface.
+func (v *JobFilter) GetToolsMatch() *MatchMode { return v.ToolsMatch }
+
+// GetTechnicalSkillsMatch returns JobFilter.TechnicalSkillsMatch, and is useful for accessing the field via an interface.
+func (v *JobFilter) GetTechnicalSkillsMatch() *MatchMode { return v.TechnicalSkillsMatch }
+
+// GetSoftSkillsMatch returns JobFilter.SoftSkillsMatch, and is useful for accessing the field via an interface.
+func (v *JobFilter) GetSoftSkillsMatch() *MatchMode { return v.SoftSkillsMatch }
+
+// GetVisasMatch returns JobFilter.VisasMatch, and is useful for accessing the field via an interface.
+func (v *JobFilter) GetVisasMatch() *MatchMode { return v.VisasMatch }
+
+// GetEducationLevelsMatch returns JobFilter.EducationLevelsMatch, and is useful for accessing the field via an interface.
+func (v *JobFilter) GetEducationLevelsMatch() *MatchMode { return v.EducationLevelsMatch }
+
+// GetEducationMajorsMatch returns JobFilter.EducationMajorsMatch, and is useful for accessing the field via an interface.
+func (v *JobFilter) GetEducationMajorsMatch() *MatchMode { return v.EducationMajorsMatch }
+
+// GetCertificationsMatch returns JobFilter.CertificationsMatch, and is useful for accessing the field via an interface.
+func (v *JobFilter) GetCertificationsMatch() *MatchMode { return v.CertificationsMatch }
+
+// GetSecurityClearancesMatch returns JobFilter.SecurityClearancesMatch, and is useful for accessing the field via an interface.
+func (v *JobFilter) GetSecurityClearancesMatch() *MatchMode { return v.SecurityClearancesMatch }
+
+// GetBenefitsMatch returns JobFilter.BenefitsMatch, and is useful for accessing the field via an interface.
+func (v *JobFilter) GetBenefitsMatch() *MatchMode { return v.BenefitsMatch }
+
 // Order of a job list; ties are broken by id.
 type JobSort string
 
@@ -571,6 +627,21 @@ var AllJobSort = []JobSort{
 	JobSortSalaryDesc,
 	JobSortSalaryAsc,
 	JobSortRelevance,
+}
+
+// How the items of a list filter combine.
+type MatchMode string
+
+const (
+	// a job matches when it has any of the values
+	MatchModeAny MatchMode = "ANY"
+	// a job matches when it has every value
+	MatchModeAll MatchMode = "ALL"
+)
+
+var AllMatchMode = []MatchMode{
+	MatchModeAny,
+	MatchModeAll,
 }
 
 // SearchJobsJobsJobCardPage includes the requested fields of the GraphQL type JobCardPage.

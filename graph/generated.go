@@ -732,8 +732,33 @@ input JobFilter {
   categoryField: String
   categoryRole: String
   categorySpecialization: String
-  "Keyword search over title, company, skills, summary and description."
+  "Keyword search over title, company, skills and summary."
   q: String
+  "Jobs posted at or after this RFC 3339 date or date-time (a date is midnight UTC)."
+  postedAfter: String
+  "Jobs posted within this span before now: a number and h or d (\"24h\", \"3d\", \"7d\", \"30d\")."
+  postedWithin: String
+  "With a salary filter, keep postings that state no salary too."
+  includeUnknownSalary: Boolean
+  "How the items of a list filter combine (default ANY)."
+  skillsMatch: MatchMode
+  toolsMatch: MatchMode
+  technicalSkillsMatch: MatchMode
+  softSkillsMatch: MatchMode
+  visasMatch: MatchMode
+  educationLevelsMatch: MatchMode
+  educationMajorsMatch: MatchMode
+  certificationsMatch: MatchMode
+  securityClearancesMatch: MatchMode
+  benefitsMatch: MatchMode
+}
+
+"How the items of a list filter combine."
+enum MatchMode {
+  "a job matches when it has any of the values"
+  ANY
+  "a job matches when it has every value"
+  ALL
 }
 
 "Where the work happens."
@@ -4248,7 +4273,7 @@ func (ec *executionContext) unmarshalInputJobFilter(ctx context.Context, obj any
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "jobTitle", "company", "location", "city", "state", "country", "skills", "tools", "technicalSkills", "softSkills", "visas", "educationLevels", "educationMajors", "certifications", "securityClearances", "benefits", "workArrangement", "employmentType", "salaryMin", "salaryMax", "categoryField", "categoryRole", "categorySpecialization", "q"}
+	fieldsInOrder := [...]string{"title", "jobTitle", "company", "location", "city", "state", "country", "skills", "tools", "technicalSkills", "softSkills", "visas", "educationLevels", "educationMajors", "certifications", "securityClearances", "benefits", "workArrangement", "employmentType", "salaryMin", "salaryMax", "categoryField", "categoryRole", "categorySpecialization", "q", "postedAfter", "postedWithin", "includeUnknownSalary", "skillsMatch", "toolsMatch", "technicalSkillsMatch", "softSkillsMatch", "visasMatch", "educationLevelsMatch", "educationMajorsMatch", "certificationsMatch", "securityClearancesMatch", "benefitsMatch"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -4430,6 +4455,97 @@ func (ec *executionContext) unmarshalInputJobFilter(ctx context.Context, obj any
 				return it, err
 			}
 			it.Q = data
+		case "postedAfter":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("postedAfter"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PostedAfter = data
+		case "postedWithin":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("postedWithin"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PostedWithin = data
+		case "includeUnknownSalary":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("includeUnknownSalary"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IncludeUnknownSalary = data
+		case "skillsMatch":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("skillsMatch"))
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SkillsMatch = data
+		case "toolsMatch":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("toolsMatch"))
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ToolsMatch = data
+		case "technicalSkillsMatch":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("technicalSkillsMatch"))
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TechnicalSkillsMatch = data
+		case "softSkillsMatch":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("softSkillsMatch"))
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SoftSkillsMatch = data
+		case "visasMatch":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("visasMatch"))
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VisasMatch = data
+		case "educationLevelsMatch":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("educationLevelsMatch"))
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EducationLevelsMatch = data
+		case "educationMajorsMatch":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("educationMajorsMatch"))
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EducationMajorsMatch = data
+		case "certificationsMatch":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("certificationsMatch"))
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CertificationsMatch = data
+		case "securityClearancesMatch":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("securityClearancesMatch"))
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SecurityClearancesMatch = data
+		case "benefitsMatch":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("benefitsMatch"))
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BenefitsMatch = data
 		}
 	}
 	return it, nil
@@ -5903,6 +6019,22 @@ func (ec *executionContext) unmarshalOJobSort2ᚖgithubᚗcomᚋjobsdᚑdevᚋjo
 }
 
 func (ec *executionContext) marshalOJobSort2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobSort(ctx context.Context, sel ast.SelectionSet, v *model.JobSort) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx context.Context, v any) (*model.MatchMode, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.MatchMode)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx context.Context, sel ast.SelectionSet, v *model.MatchMode) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

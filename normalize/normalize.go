@@ -8,6 +8,7 @@ import (
 	"embed"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
 )
@@ -24,6 +25,7 @@ type Normalizer struct {
 	geo     *gazetteer
 	titles  *taxonomy
 	sources []Source
+	now     func() time.Time // the clock of posted_within
 }
 
 // New loads the vocabularies written in the project and, with
@@ -37,7 +39,7 @@ func New(opts ...Option) (*Normalizer, error) {
 		Name:        "jobsd's own vocabularies (normalize/vocab)",
 		Licence:     "the project's",
 		Attribution: "Written by the jobsd team.",
-	}}}
+	}}, now: time.Now}
 	for file, dst := range map[string]**Vocab{
 		"skills.json": &n.Skills, "tools.json": &n.Tools, "technical_skills.json": &n.TechnicalSkills,
 		"soft_skills.json": &n.SoftSkills, "certifications.json": &n.Certifications, "benefits.json": &n.Benefits,
@@ -57,6 +59,9 @@ func New(opts ...Option) (*Normalizer, error) {
 	}
 	if n.titles, err = loadTaxonomy(); err != nil {
 		return nil, fmt.Errorf("load title taxonomy: %w", err)
+	}
+	if o.now != nil {
+		n.now = o.now
 	}
 	if o.refData != "" {
 		if err := n.loadRefData(o.refData); err != nil {

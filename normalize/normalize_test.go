@@ -2,6 +2,7 @@ package normalize_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -312,4 +313,46 @@ func TestHTMLText(t *testing.T) {
 // jobAt is a minimal valid record at a location.
 func jobAt(location string) model.Job {
 	return model.Job{ID: "t-1", Title: "Engineer", Company: "Co", Location: model.Location{Full: location}}
+}
+
+func TestFreshnessAndMatchModes(t *testing.T) {
+	now := time.Date(2026, 11, 20, 15, 30, 45, 0, time.UTC)
+	n, err := normalize.New(normalize.WithClock(func() time.Time { return now }))
+	require.NoError(t, err)
+	str := func(s string) *string { return &s }
+	all := model.MatchAll
+	tests := []struct {
+		name  string
+		give  model.JobFilter
+		after string // want PostedAfter, "" for none
+		param string // want an error about it
+	}{
+		{name: "7 days", give: model.JobFilter{PostedWithin: str("7d")}, after: "2026-11-13T15:30:45Z"},
+		{name: "24 hours", give: model.JobFilter{PostedWithin: str("24H")}, after: "2026-11-19T15:30:45Z"},
+		{name: "a date", give: model.JobFilter{PostedAfter: str("2026-11-01")}, after: "2026-11-01T00:00:00Z"},
+		{name: "a date-time with offset", give: model.JobFilter{PostedAfter: str("2026-11-01T09:00:00+02:00")}, after: "2026-11-01T07:00:00Z"},
+		{name: "the later bound holds", give: model.JobFilter{PostedAfter: str("2026-11-19"), PostedWithin: str("30d")}, after: "2026-11-19T00:00:00Z"},
+		{name: "weeks are no unit", give: model.JobFilter{PostedWithin: str("2w")}, param: "posted_within"},
+		{name: "zero", give: model.JobFilter{PostedWithin: str("0d")}, param: "posted_within"},
+		{name: "too long", give: model.JobFilter{PostedWithin: str("9999d")}, param: "posted_within"},
+		{name: "not a date", give: model.JobFilter{PostedAfter: str("last week")}, param: "posted_after"},
+		{name: "bad match mode", give: model.JobFilter{Skills: []string{"go"}, SkillsMatch: (*model.MatchMode)(str("most"))}, param: "skills_match"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, err := n.JobQuery(&tt.give, nil, nil, nil, nil)
+			if tt.param != "" {
+				assert.Equal(t, tt.param, model.ErrorParam(err))
+				return
+			}
+			require.NoError(t, err)
+			require.NotNil(t, q.PostedAfter)
+			assert.Equal(t, tt.after, q.PostedAfter.Format(time.RFC3339))
+		})
+	}
+	q, err := n.JobQuery(&model.JobFilter{Skills: []string{"golang", "k8s"}, SkillsMatch: &all, Tools: []string{"docker"}}, nil, nil, nil, nil)
+	require.NoError(t, err)
+	assert.True(t, q.Filters[0].All, "skills: every value")
+	assert.False(t, q.Filters[1].All, "tools: any value, the default")
+	assert.Equal(t, "all", q.Normalized["skills_match"])
 }

@@ -2,7 +2,10 @@ package normalize
 
 import (
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
@@ -96,28 +99,45 @@ func (b *queryBuilder) items(param string, in []string) []string {
 	return out
 }
 
-// list adds an any-of filter over the canonical spellings of a list
-// parameter's items.
-func (b *queryBuilder) list(param string, in []string, v *Vocab) {
-	values := v.List(b.items(param, in))
-	if len(values) > 0 {
-		b.filter(param, values...)
-		b.echo(param, values)
+// list adds a filter over the canonical spellings of a list parameter's
+// items: any of them, or all with match mode all.
+func (b *queryBuilder) list(param string, in []string, v *Vocab, mode *model.MatchMode) {
+	b.listOf(param, v.List(b.items(param, in)), mode)
+}
+
+// listOf adds the filter of a list parameter's normalized values.
+func (b *queryBuilder) listOf(param string, values []string, mode *model.MatchMode) {
+	all := false
+	if mode != nil {
+		switch m := model.MatchMode(strings.ToLower(strings.TrimSpace(string(*mode)))); m {
+		case model.MatchAny:
+		case model.MatchAll:
+			all = true
+		default:
+			b.fail(AllowedError(param+"_match", string(*mode), "any", "all"))
+			return
+		}
+	}
+	if len(values) == 0 {
+		return
+	}
+	b.filter(param, values...)
+	b.q.Filters[len(b.q.Filters)-1].All = all
+	b.echo(param, values)
+	if all {
+		b.echo(param+"_match", string(model.MatchAll))
 	}
 }
 
 // skills maps each item to its umbrella skill (contract section 4:
 // "golang" → Go, "eks" → AWS): jobs carry the umbrellas of their skills,
 // so a job tagged EKS is found by skills=eks and by skills=aws.
-func (n *Normalizer) skills(b *queryBuilder, in []string) {
+func (n *Normalizer) skills(b *queryBuilder, in []string, mode *model.MatchMode) {
 	var values []string
 	for _, s := range b.items(model.FieldSkills, in) {
 		values = appendNew(values, n.Skills.Umbrella(s))
 	}
-	if len(values) > 0 {
-		b.filter(model.FieldSkills, values...)
-		b.echo(model.FieldSkills, values)
-	}
+	b.listOf(model.FieldSkills, values, mode)
 }
 
 // single adds the filter of a one-value parameter, canonicalized by norm.
@@ -164,6 +184,7 @@ func (n *Normalizer) JobQuery(f *model.JobFilter, limit, offset *int, sort *mode
 		"title": f.Title, "job_title": f.JobTitle, "company": f.Company, "city": f.City, "state": f.State,
 		"country": f.Country, "location": f.Location, "category_field": f.CategoryField,
 		"category_role": f.CategoryRole, "category_specialization": f.CategorySpecialization, "q": f.Q,
+		"posted_after": f.PostedAfter, "posted_within": f.PostedWithin,
 	} {
 		if v != nil {
 			b.text(param, *v)
@@ -185,19 +206,24 @@ func (n *Normalizer) JobQuery(f *model.JobFilter, limit, offset *int, sort *mode
 	b.single(model.FieldState, f.State, n.State)
 	b.single(model.FieldCountry, f.Country, n.Country)
 	n.location(b, f.Location)
-	n.skills(b, f.Skills)
-	b.list(model.FieldTools, f.Tools, n.Tools)
-	b.list(model.FieldTechnicalSkills, f.TechnicalSkills, n.TechnicalSkills)
-	b.list(model.FieldSoftSkills, f.SoftSkills, n.SoftSkills)
-	b.list(model.FieldVisas, f.Visas, n.Visas)
-	b.list(model.FieldEducationLevels, f.EducationLevels, n.EducationLevels)
-	b.list(model.FieldEducationMajors, f.EducationMajors, n.EducationMajors)
-	b.list(model.FieldCertifications, f.Certifications, n.Certifications)
-	b.list(model.FieldSecurityClearances, f.SecurityClearances, n.SecurityClearances)
-	b.list(model.FieldBenefits, f.Benefits, n.Benefits)
+	n.skills(b, f.Skills, f.SkillsMatch)
+	b.list(model.FieldTools, f.Tools, n.Tools, f.ToolsMatch)
+	b.list(model.FieldTechnicalSkills, f.TechnicalSkills, n.TechnicalSkills, f.TechnicalSkillsMatch)
+	b.list(model.FieldSoftSkills, f.SoftSkills, n.SoftSkills, f.SoftSkillsMatch)
+	b.list(model.FieldVisas, f.Visas, n.Visas, f.VisasMatch)
+	b.list(model.FieldEducationLevels, f.EducationLevels, n.EducationLevels, f.EducationLevelsMatch)
+	b.list(model.FieldEducationMajors, f.EducationMajors, n.EducationMajors, f.EducationMajorsMatch)
+	b.list(model.FieldCertifications, f.Certifications, n.Certifications, f.CertificationsMatch)
+	b.list(model.FieldSecurityClearances, f.SecurityClearances, n.SecurityClearances, f.SecurityClearancesMatch)
+	b.list(model.FieldBenefits, f.Benefits, n.Benefits, f.BenefitsMatch)
 	n.arrangements(b, f.WorkArrangement)
 	n.employmentTypes(b, f.EmploymentType)
 	salary(b, f.SalaryMin, f.SalaryMax)
+	if f.IncludeUnknownSalary != nil && *f.IncludeUnknownSalary {
+		b.q.IncludeUnknownSalary = true
+		b.echo("include_unknown_salary", true)
+	}
+	n.posted(b, f.PostedAfter, f.PostedWithin)
 	b.single(model.FieldCategoryField, f.CategoryField, n.CategoryField)
 	b.single(model.FieldCategoryRole, f.CategoryRole, n.CategoryRole)
 	b.single(model.FieldCategorySpecialization, f.CategorySpecialization, n.CategorySpecialization)
@@ -331,6 +357,47 @@ func (n *Normalizer) employmentTypes(b *queryBuilder, in []string) {
 		b.echo("employment_type", values)
 	}
 }
+
+// posted reads the freshness filters: a date or date-time, and a span
+// before now ("24h", "7d"); given both, the later bound holds.
+func (n *Normalizer) posted(b *queryBuilder, after, within *string) {
+	var bound *time.Time
+	later := func(t time.Time) {
+		if bound == nil || t.After(*bound) {
+			bound = &t
+		}
+	}
+	if s := str(after); s != "" {
+		t, err := parseTime(s)
+		if err != nil {
+			b.fail(model.InvalidParam("posted_after", "posted_after must be an RFC 3339 date (2026-11-01) or date-time (2026-11-01T09:00:00Z); got %q", s))
+			return
+		}
+		later(t)
+	}
+	if s := str(within); s != "" {
+		m := spanPattern.FindStringSubmatch(strings.ToLower(s))
+		count := 0
+		if m != nil {
+			count, _ = strconv.Atoi(m[1])
+		}
+		if m == nil || count < 1 || (m[2] == "d" && count > 3650) || (m[2] == "h" && count > 3650*24) {
+			b.fail(model.InvalidParam("posted_within", "posted_within must be a number of hours or days up to 10 years, like 24h, 3d, 7d or 30d; got %q", s))
+			return
+		}
+		unit := 24 * time.Hour
+		if m[2] == "h" {
+			unit = time.Hour
+		}
+		later(n.now().Add(-time.Duration(count) * unit).Truncate(time.Second))
+	}
+	if bound != nil {
+		b.q.PostedAfter = bound
+		b.echo("posted_after", bound.UTC().Format(model.TimeLayout))
+	}
+}
+
+var spanPattern = regexp.MustCompile(`^(\d{1,6})(h|d)$`)
 
 // AllowedError is the invalid_parameter error for a value outside a closed
 // set; it names the allowed values.

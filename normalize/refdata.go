@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/biter777/countries"
@@ -33,6 +34,13 @@ type Option func(*options)
 
 type options struct {
 	refData string
+	now     func() time.Time
+}
+
+// WithClock sets the clock that relative filters (posted_within) count
+// from; tests use it.
+func WithClock(now func() time.Time) Option {
+	return func(o *options) { o.now = now }
 }
 
 // WithRefData makes New read the reference data under dir (contract

@@ -137,3 +137,21 @@ func (p *params) number(name string) *float64 {
 	}
 	return &f
 }
+
+// boolean returns a true/false parameter (also 1/0), nil when absent.
+func (p *params) boolean(name string) *bool {
+	v, ok := p.single(name)
+	if !ok {
+		return nil
+	}
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "1", "yes":
+		b := true
+		return &b
+	case "false", "0", "no":
+		b := false
+		return &b
+	}
+	p.fail(model.InvalidParam(name, "%s must be true or false", name))
+	return nil
+}

@@ -51,6 +51,10 @@ var filterParams = []string{
 	"technical_skills", "soft_skills", "visas", "education_levels", "education_majors", "certifications",
 	"security_clearances", "benefits", "work_arrangement", "employment_type", "salary_min", "salary_max",
 	"category_field", "category_role", "category_specialization", "q",
+	"posted_after", "posted_within", "include_unknown_salary",
+	"skills_match", "tools_match", "technical_skills_match", "soft_skills_match", "visas_match",
+	"education_levels_match", "education_majors_match", "certifications_match", "security_clearances_match",
+	"benefits_match",
 }
 
 // jobParams are the query parameters of GET /jobs.
@@ -99,6 +103,20 @@ func filterOf(p *params) *model.JobFilter {
 	for _, s := range p.list("work_arrangement") {
 		f.WorkArrangement = append(f.WorkArrangement, model.WorkArrangement(s))
 	}
+	f.PostedAfter, f.PostedWithin = p.str("posted_after"), p.str("posted_within")
+	f.IncludeUnknownSalary = p.boolean("include_unknown_salary")
+	match := func(name string) *model.MatchMode {
+		if v := p.str(name); v != nil {
+			m := model.MatchMode(*v)
+			return &m
+		}
+		return nil
+	}
+	f.SkillsMatch, f.ToolsMatch = match("skills_match"), match("tools_match")
+	f.TechnicalSkillsMatch, f.SoftSkillsMatch = match("technical_skills_match"), match("soft_skills_match")
+	f.VisasMatch, f.EducationLevelsMatch = match("visas_match"), match("education_levels_match")
+	f.EducationMajorsMatch, f.CertificationsMatch = match("education_majors_match"), match("certifications_match")
+	f.SecurityClearancesMatch, f.BenefitsMatch = match("security_clearances_match"), match("benefits_match")
 	return f
 }
 

@@ -40,7 +40,11 @@ var orders = map[model.JobSort]order{
 func applyFilters(q model.JobQuery) func(*bun.SelectQuery) *bun.SelectQuery {
 	return func(sq *bun.SelectQuery) *bun.SelectQuery {
 		for _, f := range q.Filters {
-			sq = sq.Where("j.filter_keys && ?", pgdialect.Array(f.Keys))
+			op := "&&" // any of the values
+			if f.All {
+				op = "@>" // every value
+			}
+			sq = sq.Where("j.filter_keys "+op+" ?", pgdialect.Array(f.Keys))
 		}
 		if q.Company != "" {
 			// Companies are one row a name (their trigram index serves the
@@ -53,11 +57,25 @@ func applyFilters(q model.JobQuery) func(*bun.SelectQuery) *bun.SelectQuery {
 		if q.Q != "" {
 			sq = sq.Where("j.search_tsv @@ websearch_to_tsquery('english', ?)", q.Q)
 		}
-		if q.SalaryMin != nil {
-			sq = sq.Where("j.salary_annual_max >= ?", *q.SalaryMin)
+		if q.SalaryMin != nil || q.SalaryMax != nil {
+			sq = sq.WhereGroup(" AND ", func(g *bun.SelectQuery) *bun.SelectQuery {
+				g = g.WhereGroup(" AND ", func(o *bun.SelectQuery) *bun.SelectQuery {
+					if q.SalaryMin != nil {
+						o = o.Where("j.salary_annual_max >= ?", *q.SalaryMin)
+					}
+					if q.SalaryMax != nil {
+						o = o.Where("j.salary_annual_min <= ?", *q.SalaryMax)
+					}
+					return o
+				})
+				if q.IncludeUnknownSalary {
+					g = g.WhereOr("j.salary_annual_max IS NULL")
+				}
+				return g
+			})
 		}
-		if q.SalaryMax != nil {
-			sq = sq.Where("j.salary_annual_min <= ?", *q.SalaryMax)
+		if q.PostedAfter != nil {
+			sq = sq.Where("j.posted_at >= ?", *q.PostedAfter)
 		}
 		return sq
 	}

@@ -284,6 +284,13 @@ var filterCases = []struct {
 	{"category_specialization=backend", []string{"test-1", "test-9"}},
 	{"skills=python&work_arrangement=remote&country=UK", []string{"test-4"}},
 	{"q=data", []string{"test-5"}},
+	{"posted_after=2026-10-25", []string{"test-1", "test-2", "test-3", "test-4", "test-5", "test-6"}},
+	{"posted_after=2026-10-24T04:00:00Z", []string{"test-1", "test-2", "test-3", "test-4", "test-5", "test-6", "test-7", "test-8"}},
+	{"posted_within=3650d", []string{"test-1", "test-2", "test-3", "test-4", "test-5", "test-6", "test-7", "test-8", "test-9", "test-11", "test-12"}},
+	{"skills=python,ml&skills_match=all", []string{"test-5"}},
+	{"visas=h1b,tn&visas_match=all", []string{"test-9"}},
+	{"benefits=401k,dental&benefits_match=ALL", []string{"test-1"}},
+	{"salary_min=150000&include_unknown_salary=true", []string{"test-1", "test-2", "test-4", "test-5", "test-6", "test-9", "test-12"}},
 }
 
 func TestEndToEnd(t *testing.T) {
@@ -433,6 +440,10 @@ func TestEndToEnd(t *testing.T) {
 			{"/api/v1/jobs?sort=relevance", nil, 400, "invalid_parameter", "sort"},
 			{"/api/v1/jobs?sort=cheapest", nil, 400, "invalid_parameter", "sort"},
 			{"/api/v1/jobs?cursor=garbage", nil, 400, "invalid_parameter", "cursor"},
+			{"/api/v1/jobs?posted_within=2w", nil, 400, "invalid_parameter", "posted_within"},
+			{"/api/v1/jobs?posted_after=yesterday", nil, 400, "invalid_parameter", "posted_after"},
+			{"/api/v1/jobs?skills=go&skills_match=some", nil, 400, "invalid_parameter", "skills_match"},
+			{"/api/v1/jobs?include_unknown_salary=maybe", nil, 400, "invalid_parameter", "include_unknown_salary"},
 			{"/api/v1/jobs?skil=go", nil, 400, "unknown_parameter", "skil"},
 			{"/api/v1/jobs?foo=bar", nil, 400, "unknown_parameter", "foo"},
 			{"/api/v1/jobs/Not%20An%20Id", nil, 400, "invalid_parameter", "id"},
@@ -666,6 +677,10 @@ func graphQLFilter(t *testing.T, query string) map[string]any {
 		v := vs[0]
 		key := camel(name)
 		switch {
+		case strings.HasSuffix(name, "_match"):
+			f[key] = strings.ToUpper(v)
+		case name == "include_unknown_salary":
+			f[key] = v == "true"
 		case name == "work_arrangement":
 			var enums []string
 			for _, s := range strings.Split(v, ",") {

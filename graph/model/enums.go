@@ -90,3 +90,31 @@ func (s *JobSort) UnmarshalGQL(v any) error {
 func (s JobSort) MarshalGQL(out io.Writer) {
 	_, _ = io.WriteString(out, strconv.Quote(strings.ToUpper(string(s))))
 }
+
+// MatchMode is how the items of a list filter combine: any (the default)
+// or all of them.
+type MatchMode string
+
+// The match modes.
+const (
+	MatchAny MatchMode = "any"
+	MatchAll MatchMode = "all"
+)
+
+// UnmarshalGQL reads the GraphQL enum value (ANY, ALL).
+func (m *MatchMode) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("MatchMode must be a string")
+	}
+	*m = MatchMode(strings.ToLower(str))
+	if *m != MatchAny && *m != MatchAll {
+		return fmt.Errorf("%s is not a valid MatchMode", str)
+	}
+	return nil
+}
+
+// MarshalGQL writes the GraphQL enum value.
+func (m MatchMode) MarshalGQL(out io.Writer) {
+	_, _ = io.WriteString(out, strconv.Quote(strings.ToUpper(string(m))))
+}

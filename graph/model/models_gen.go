@@ -39,8 +39,25 @@ type JobFilter struct {
 	CategoryField          *string  `json:"categoryField,omitempty"`
 	CategoryRole           *string  `json:"categoryRole,omitempty"`
 	CategorySpecialization *string  `json:"categorySpecialization,omitempty"`
-	// Keyword search over title, company, skills, summary and description.
+	// Keyword search over title, company, skills and summary.
 	Q *string `json:"q,omitempty"`
+	// Jobs posted at or after this RFC 3339 date or date-time (a date is midnight UTC).
+	PostedAfter *string `json:"postedAfter,omitempty"`
+	// Jobs posted within this span before now: a number and h or d ("24h", "3d", "7d", "30d").
+	PostedWithin *string `json:"postedWithin,omitempty"`
+	// With a salary filter, keep postings that state no salary too.
+	IncludeUnknownSalary *bool `json:"includeUnknownSalary,omitempty"`
+	// How the items of a list filter combine (default ANY).
+	SkillsMatch             *MatchMode `json:"skillsMatch,omitempty"`
+	ToolsMatch              *MatchMode `json:"toolsMatch,omitempty"`
+	TechnicalSkillsMatch    *MatchMode `json:"technicalSkillsMatch,omitempty"`
+	SoftSkillsMatch         *MatchMode `json:"softSkillsMatch,omitempty"`
+	VisasMatch              *MatchMode `json:"visasMatch,omitempty"`
+	EducationLevelsMatch    *MatchMode `json:"educationLevelsMatch,omitempty"`
+	EducationMajorsMatch    *MatchMode `json:"educationMajorsMatch,omitempty"`
+	CertificationsMatch     *MatchMode `json:"certificationsMatch,omitempty"`
+	SecurityClearancesMatch *MatchMode `json:"securityClearancesMatch,omitempty"`
+	BenefitsMatch           *MatchMode `json:"benefitsMatch,omitempty"`
 }
 
 // jobsd: job postings collected from employers' sources, searchable by

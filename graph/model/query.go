@@ -41,6 +41,8 @@ type KeyFilter struct {
 	Field  string
 	Values []string
 	Keys   []string
+	// All requires every value instead of any.
+	All bool
 }
 
 // JobQuery is a validated, normalized job search: every KeyFilter, the
@@ -53,10 +55,14 @@ type JobQuery struct {
 	Q         string
 	SalaryMin *float64
 	SalaryMax *float64
-	Sort      JobSort
-	Limit     int
-	Offset    int
-	After     *Cursor
+	// IncludeUnknownSalary keeps jobs without a salary in a salary filter.
+	IncludeUnknownSalary bool
+	// PostedAfter keeps jobs posted at or after it (undated jobs never).
+	PostedAfter *time.Time
+	Sort        JobSort
+	Limit       int
+	Offset      int
+	After       *Cursor
 	// Normalized tells how each filter was interpreted (REST meta.normalized).
 	Normalized map[string]any
 }
