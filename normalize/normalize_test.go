@@ -302,6 +302,7 @@ func TestHTMLText(t *testing.T) {
 		{"<h2>About</h2>We&#39;re   hiring<br>now", "About\nWe're hiring\nnow"},
 		{"<script>alert('x')</script><style>p{}</style><p>Text</p>", "Text"},
 		{"plain text, no tags", "plain text, no tags"},
+		{"plain text\n\n  on two   lines\n", "plain text\non two lines"},
 		{"<p>unclosed <b>tags", "unclosed tags"},
 		{"", ""},
 	}

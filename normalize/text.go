@@ -51,7 +51,8 @@ func HTMLText(s string) string {
 }
 
 // textWriter collapses white space as it writes: one space between words,
-// one newline between lines with text, none at the ends.
+// one newline between lines with text (a block element or a newline in the
+// text ends a line), none at the ends.
 type textWriter struct {
 	b        strings.Builder
 	space    bool // a space is due before the next word
@@ -65,7 +66,12 @@ func (t *textWriter) write(p []byte) {
 			r, size = utf8.DecodeRune(p)
 		}
 		p = p[size:]
-		if unicode.IsSpace(r) {
+		switch {
+		case r == '\n':
+			// Text that is plain already keeps its lines.
+			t.lineEnds = true
+			continue
+		case unicode.IsSpace(r):
 			t.space = true
 			continue
 		}
