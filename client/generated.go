@@ -77,6 +77,8 @@ func (v *CompaniesCompaniesCompanyPagePageInfo) GetHasMore() bool { return v.Has
 type CompaniesResponse struct {
 	// Companies with at least `minJobs` jobs (default 1), by job count
 	// descending, then name. `limit` defaults to 50 and is clamped to 100.
+	// With a `filter`, only the jobs that match it count ("companies hiring
+	// remote Go engineers").
 	Companies CompaniesCompaniesCompanyPage `json:"companies"`
 }
 

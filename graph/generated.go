@@ -120,7 +120,7 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Companies       func(childComplexity int, minJobs *int, limit *int, offset *int) int
+		Companies       func(childComplexity int, minJobs *int, limit *int, offset *int, filter *model.JobFilter) int
 		InterpretFilter func(childComplexity int, filter model.JobFilter) int
 		Job             func(childComplexity int, id string) int
 		Jobs            func(childComplexity int, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) int
@@ -137,7 +137,7 @@ type ComplexityRoot struct {
 type QueryResolver interface {
 	Jobs(ctx context.Context, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) (*model.JobCardPage, error)
 	Job(ctx context.Context, id string) (*model.Job, error)
-	Companies(ctx context.Context, minJobs *int, limit *int, offset *int) (*model.CompanyPage, error)
+	Companies(ctx context.Context, minJobs *int, limit *int, offset *int, filter *model.JobFilter) (*model.CompanyPage, error)
 	InterpretFilter(ctx context.Context, filter model.JobFilter) (map[string]any, error)
 }
 
@@ -533,7 +533,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Companies(childComplexity, args["minJobs"].(*int), args["limit"].(*int), args["offset"].(*int)), true
+		return e.ComplexityRoot.Query.Companies(childComplexity, args["minJobs"].(*int), args["limit"].(*int), args["offset"].(*int), args["filter"].(*model.JobFilter)), true
 	case "Query.interpretFilter":
 		if e.ComplexityRoot.Query.InterpretFilter == nil {
 			break
@@ -679,8 +679,10 @@ type Query {
   """
   Companies with at least ` + "`" + `minJobs` + "`" + ` jobs (default 1), by job count
   descending, then name. ` + "`" + `limit` + "`" + ` defaults to 50 and is clamped to 100.
+  With a ` + "`" + `filter` + "`" + `, only the jobs that match it count ("companies hiring
+  remote Go engineers").
   """
-  companies(minJobs: Int, limit: Int, offset: Int): CompanyPage!
+  companies(minJobs: Int, limit: Int, offset: Int, filter: JobFilter): CompanyPage!
   """
   How the service reads a filter, without searching: for each given member,
   the normalized values a search would match ("k8s" → ["Kubernetes"],
@@ -1248,6 +1250,14 @@ func (ec *executionContext) field_Query_companies_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*model.JobFilter, error) {
+			return ec.unmarshalOJobFilter2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg3
 	return args, nil
 }
 
@@ -2957,7 +2967,7 @@ func (ec *executionContext) _Query_companies(ctx context.Context, field graphql.
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Companies(ctx, fc.Args["minJobs"].(*int), fc.Args["limit"].(*int), fc.Args["offset"].(*int))
+			return ec.Resolvers.Query().Companies(ctx, fc.Args["minJobs"].(*int), fc.Args["limit"].(*int), fc.Args["offset"].(*int), fc.Args["filter"].(*model.JobFilter))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CompanyPage) graphql.Marshaler {

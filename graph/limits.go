@@ -80,7 +80,7 @@ func complexity() ComplexityRoot {
 	c.Query.Jobs = func(child int, _ *model.JobFilter, limit, _ *int, _ *model.JobSort, _ *string) int {
 		return 1 + child*pageSize(limit, normalize.DefaultJobLimit)
 	}
-	c.Query.Companies = func(child int, _, limit, _ *int) int {
+	c.Query.Companies = func(child int, _, limit, _ *int, _ *model.JobFilter) int {
 		return 1 + child*pageSize(limit, normalize.DefaultCompanyLimit)
 	}
 	return c

@@ -43,8 +43,8 @@ func (r *queryResolver) Job(ctx context.Context, id string) (*model.Job, error) 
 }
 
 // Companies is the resolver for the companies field.
-func (r *queryResolver) Companies(ctx context.Context, minJobs *int, limit *int, offset *int) (*model.CompanyPage, error) {
-	q, err := r.norm.CompanyQuery(minJobs, limit, offset)
+func (r *queryResolver) Companies(ctx context.Context, minJobs *int, limit *int, offset *int, filter *model.JobFilter) (*model.CompanyPage, error) {
+	q, err := r.norm.CompanyQuery(minJobs, limit, offset, filter)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +52,11 @@ func (r *queryResolver) Companies(ctx context.Context, minJobs *int, limit *int,
 	if err != nil {
 		return nil, err
 	}
-	return &model.CompanyPage{Nodes: companies, PageInfo: pageInfo(total, q.Limit, q.Offset, len(companies))}, nil
+	page := &model.CompanyPage{Nodes: companies, PageInfo: pageInfo(total, q.Limit, q.Offset, len(companies))}
+	if q.Jobs != nil {
+		page.Normalized = q.Jobs.Normalized
+	}
+	return page, nil
 }
 
 // InterpretFilter is the resolver for the interpretFilter field.

@@ -217,7 +217,7 @@ func TestJobQueryPaging(t *testing.T) {
 	q, err := n.JobQuery(nil, &big, nil, nil, nil)
 	require.NoError(t, err)
 	assert.Equal(t, 100, q.Limit, "clamped")
-	c, err := n.CompanyQuery(nil, nil, nil)
+	c, err := n.CompanyQuery(nil, nil, nil, nil)
 	require.NoError(t, err)
 	assert.Equal(t, model.CompanyQuery{MinJobs: 1, Limit: 50}, c)
 	keyword := "go"

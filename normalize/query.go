@@ -39,8 +39,9 @@ func Paging(limit, offset *int, def int) (int, int, error) {
 	return l, o, nil
 }
 
-// CompanyQuery validates a company list request.
-func (n *Normalizer) CompanyQuery(minJobs, limit, offset *int) (model.CompanyQuery, error) {
+// CompanyQuery validates a company list request; a job filter with any
+// member set makes only the matching jobs count.
+func (n *Normalizer) CompanyQuery(minJobs, limit, offset *int, filter *model.JobFilter) (model.CompanyQuery, error) {
 	l, o, err := Paging(limit, offset, DefaultCompanyLimit)
 	if err != nil {
 		return model.CompanyQuery{}, err
@@ -51,6 +52,15 @@ func (n *Normalizer) CompanyQuery(minJobs, limit, offset *int) (model.CompanyQue
 			return q, model.InvalidParam("min_jobs", "min_jobs must be an integer ≥ 0")
 		}
 		q.MinJobs = *minJobs
+	}
+	if filter != nil {
+		jq, err := n.JobQuery(filter, nil, nil, nil, nil)
+		if err != nil {
+			return q, err
+		}
+		if len(jq.Normalized) > 0 {
+			q.Jobs = &jq
+		}
 	}
 	return q, nil
 }

@@ -172,20 +172,22 @@ func (h *Handler) job(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) companies(w http.ResponseWriter, r *http.Request) {
-	p := readParams(r.URL, "min_jobs", "limit", "offset")
+	p := readParams(r.URL, append([]string{"min_jobs", "limit", "offset"}, filterParams...)...)
 	minJobs := p.integer("min_jobs", "min_jobs must be an integer ≥ 0")
 	limit := p.integer("limit", "limit must be an integer ≥ 1")
 	offset := p.integer("offset", "offset must be an integer ≥ 0")
+	f := filterOf(p)
 	if p.err != nil {
 		WriteError(w, r, h.log, p.err)
 		return
 	}
-	page, err := h.q.Companies(r.Context(), minJobs, limit, offset)
+	page, err := h.q.Companies(r.Context(), minJobs, limit, offset, f)
 	if err != nil {
 		WriteError(w, r, h.log, err)
 		return
 	}
 	writeJSON(w, r, http.StatusOK, envelope{Data: page.Nodes, Meta: &meta{
 		Total: page.PageInfo.Total, Limit: page.PageInfo.Limit, Offset: page.PageInfo.Offset, HasMore: page.PageInfo.HasMore,
+		Normalized: page.Normalized,
 	}})
 }

@@ -163,11 +163,25 @@ func (s *Store) JobByID(ctx context.Context, id string) (*model.Job, error) {
 }
 
 // Companies returns a page of the companies with at least q.MinJobs jobs,
-// by job count descending then name, and the exact number of them.
+// by job count descending then name, and the exact number of them. With
+// q.Jobs, only the jobs that match it count.
 func (s *Store) Companies(ctx context.Context, q model.CompanyQuery) ([]model.Company, int, error) {
 	var rows []companyRow
 	var total int
-	filter := func(sq *bun.SelectQuery) *bun.SelectQuery { return sq.Where("c.job_count >= ?", q.MinJobs) }
+	// count is the job count of c: its kept count, or its matching jobs.
+	count := "c.job_count"
+	withCounts := func(sq *bun.SelectQuery) *bun.SelectQuery { return sq }
+	if q.Jobs != nil {
+		count = "coalesce(m.n, 0)"
+		withCounts = func(sq *bun.SelectQuery) *bun.SelectQuery {
+			matching := s.db.NewSelect().Model((*cardRow)(nil)).ColumnExpr("j.company_id, count(*) AS n").
+				Apply(applyFilters(*q.Jobs)).GroupExpr("j.company_id")
+			return sq.Join("LEFT JOIN (?) AS m ON m.company_id = c.id", matching)
+		}
+	}
+	filter := func(sq *bun.SelectQuery) *bun.SelectQuery {
+		return withCounts(sq).Where(count+" >= ?", q.MinJobs)
+	}
 	err := s.read(ctx, func(db bun.IDB) error {
 		n, err := db.NewSelect().Model((*companyRow)(nil)).Apply(filter).Count(ctx)
 		if err != nil {
@@ -177,8 +191,8 @@ func (s *Store) Companies(ctx context.Context, q model.CompanyQuery) ([]model.Co
 		if total <= q.Offset {
 			return nil
 		}
-		err = db.NewSelect().Model(&rows).Column("c.name", "c.logo_url", "c.job_count").Apply(filter).
-			OrderExpr("c.job_count DESC").OrderExpr("c.name ASC").OrderExpr("c.id ASC").
+		err = db.NewSelect().Model(&rows).Column("c.name", "c.logo_url").ColumnExpr(count + " AS job_count").Apply(filter).
+			OrderExpr("job_count DESC").OrderExpr("c.name ASC").OrderExpr("c.id ASC").
 			Limit(int64(q.Limit)).Offset(int64(q.Offset)).Scan(ctx)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return wrap(err, "find companies")

@@ -72,6 +72,9 @@ type CompanyQuery struct {
 	MinJobs int
 	Limit   int
 	Offset  int
+	// Jobs, when set, counts only the jobs that match it (its paging and
+	// order are not used).
+	Jobs *JobQuery
 }
 
 // Cursor is a position in a sorted job list: the sort key and id of the last
@@ -124,6 +127,8 @@ type JobCardPage struct {
 type CompanyPage struct {
 	Nodes    []Company
 	PageInfo PageInfo
+	// Normalized echoes how a job filter was interpreted (REST only).
+	Normalized map[string]any
 }
 
 // JobRecord is a job ready to store: the public record plus what the

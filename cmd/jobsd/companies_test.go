@@ -1,0 +1,69 @@
+package main_test
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestCompaniesUnderJobFilters counts only the jobs that match a filter.
+func TestCompaniesUnderJobFilters(t *testing.T) {
+	s := startService(t)
+	type company struct {
+		name  string
+		count float64
+	}
+	for _, tc := range []struct {
+		query string
+		want  []company
+	}{
+		{"work_arrangement=remote", []company{{"Globex", 2}, {"Acme Cloud", 1}, {"Hooli", 1}}},
+		{"skills=golang", []company{{"Acme Cloud", 1}, {"Hooli", 1}}},
+		{"skills=golang&min_jobs=2", []company{}},
+		{"work_arrangement=remote&min_jobs=0", []company{{"Globex", 2}, {"Acme Cloud", 1}, {"Hooli", 1},
+			{"Alphacorp", 0}, {"Initech Defense", 0}, {"St. Mary Hospital", 0}, {"Umbrella Corp", 0}}},
+		{"country=UK&employment_type=contract,internship", []company{{"Alphacorp", 1}, {"Globex", 1}}},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			status, body, _ := s.get(t, "/api/v1/companies?limit=100&"+tc.query)
+			require.Equal(t, http.StatusOK, status, "%v", body)
+			got := []company{}
+			for _, c := range body["data"].([]any) {
+				m := c.(map[string]any)
+				got = append(got, company{m["name"].(string), m["job_count"].(float64)})
+			}
+			assert.Equal(t, tc.want, got)
+			meta := body["meta"].(map[string]any)
+			assert.Equal(t, float64(len(tc.want)), meta["total"])
+			assert.NotEmpty(t, meta["normalized"], "how the filter was read")
+
+			_, gql := s.graphql(t, `query($f: JobFilter, $m: Int) { companies(filter: $f, minJobs: $m, limit: 100) { nodes { name jobCount } pageInfo { total } } }`,
+				map[string]any{"f": graphQLFilter(t, tc.query), "m": minJobs(tc.query)})
+			require.Nil(t, gql["errors"])
+			page := gql["data"].(map[string]any)["companies"].(map[string]any)
+			assert.Equal(t, float64(len(tc.want)), page["pageInfo"].(map[string]any)["total"], "GraphQL agrees")
+			for i, n := range page["nodes"].([]any) {
+				assert.Equal(t, tc.want[i].name, n.(map[string]any)["name"])
+				assert.Equal(t, tc.want[i].count, n.(map[string]any)["jobCount"])
+			}
+		})
+	}
+	status, body, _ := s.get(t, "/api/v1/companies?skills=golang&foo=1")
+	assert.Equal(t, http.StatusBadRequest, status)
+	assert.Equal(t, "unknown_parameter", body["error"].(map[string]any)["code"])
+	status, _, _ = s.get(t, "/api/v1/companies?work_arrangement=sometimes")
+	assert.Equal(t, http.StatusBadRequest, status)
+}
+
+// minJobs reads min_jobs out of a query string for the GraphQL side.
+func minJobs(query string) any {
+	values, _ := url.ParseQuery(query)
+	if n, err := strconv.Atoi(values.Get("min_jobs")); err == nil {
+		return n
+	}
+	return nil
+}
