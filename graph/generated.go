@@ -28,6 +28,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	CompanyProfile() CompanyProfileResolver
 	Query() QueryResolver
 }
 
@@ -45,11 +46,22 @@ type ComplexityRoot struct {
 		JobCount func(childComplexity int) int
 		LogoURL  func(childComplexity int) int
 		Name     func(childComplexity int) int
+		Slug     func(childComplexity int) int
 	}
 
 	CompanyPage struct {
 		Nodes    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
+	}
+
+	CompanyProfile struct {
+		ByCategory        func(childComplexity int) int
+		ByWorkArrangement func(childComplexity int) int
+		JobCount          func(childComplexity int) int
+		Jobs              func(childComplexity int, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) int
+		LogoURL           func(childComplexity int) int
+		Name              func(childComplexity int) int
+		Slug              func(childComplexity int) int
 	}
 
 	Job struct {
@@ -121,6 +133,7 @@ type ComplexityRoot struct {
 
 	Query struct {
 		Companies       func(childComplexity int, minJobs *int, limit *int, offset *int, filter *model.JobFilter) int
+		Company         func(childComplexity int, slug string) int
 		InterpretFilter func(childComplexity int, filter model.JobFilter) int
 		Job             func(childComplexity int, id string) int
 		Jobs            func(childComplexity int, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) int
@@ -132,12 +145,21 @@ type ComplexityRoot struct {
 		Min      func(childComplexity int) int
 		Period   func(childComplexity int) int
 	}
+
+	ValueCount struct {
+		Count func(childComplexity int) int
+		Value func(childComplexity int) int
+	}
 }
 
+type CompanyProfileResolver interface {
+	Jobs(ctx context.Context, obj *model.CompanyProfile, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) (*model.JobCardPage, error)
+}
 type QueryResolver interface {
 	Jobs(ctx context.Context, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) (*model.JobCardPage, error)
 	Job(ctx context.Context, id string) (*model.Job, error)
 	Companies(ctx context.Context, minJobs *int, limit *int, offset *int, filter *model.JobFilter) (*model.CompanyPage, error)
+	Company(ctx context.Context, slug string) (*model.CompanyProfile, error)
 	InterpretFilter(ctx context.Context, filter model.JobFilter) (map[string]any, error)
 }
 
@@ -192,6 +214,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Company.Name(childComplexity), true
+	case "Company.slug":
+		if e.ComplexityRoot.Company.Slug == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Company.Slug(childComplexity), true
 
 	case "CompanyPage.nodes":
 		if e.ComplexityRoot.CompanyPage.Nodes == nil {
@@ -205,6 +233,54 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CompanyPage.PageInfo(childComplexity), true
+
+	case "CompanyProfile.byCategory":
+		if e.ComplexityRoot.CompanyProfile.ByCategory == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompanyProfile.ByCategory(childComplexity), true
+	case "CompanyProfile.byWorkArrangement":
+		if e.ComplexityRoot.CompanyProfile.ByWorkArrangement == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompanyProfile.ByWorkArrangement(childComplexity), true
+	case "CompanyProfile.jobCount":
+		if e.ComplexityRoot.CompanyProfile.JobCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompanyProfile.JobCount(childComplexity), true
+	case "CompanyProfile.jobs":
+		if e.ComplexityRoot.CompanyProfile.Jobs == nil {
+			break
+		}
+
+		args, err := ec.field_CompanyProfile_jobs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.CompanyProfile.Jobs(childComplexity, args["filter"].(*model.JobFilter), args["limit"].(*int), args["offset"].(*int), args["sort"].(*model.JobSort), args["after"].(*string)), true
+	case "CompanyProfile.logoUrl":
+		if e.ComplexityRoot.CompanyProfile.LogoURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompanyProfile.LogoURL(childComplexity), true
+	case "CompanyProfile.name":
+		if e.ComplexityRoot.CompanyProfile.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompanyProfile.Name(childComplexity), true
+	case "CompanyProfile.slug":
+		if e.ComplexityRoot.CompanyProfile.Slug == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompanyProfile.Slug(childComplexity), true
 
 	case "Job.benefits":
 		if e.ComplexityRoot.Job.Benefits == nil {
@@ -534,6 +610,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Companies(childComplexity, args["minJobs"].(*int), args["limit"].(*int), args["offset"].(*int), args["filter"].(*model.JobFilter)), true
+	case "Query.company":
+		if e.ComplexityRoot.Query.Company == nil {
+			break
+		}
+
+		args, err := ec.field_Query_company_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Company(childComplexity, args["slug"].(string)), true
 	case "Query.interpretFilter":
 		if e.ComplexityRoot.Query.InterpretFilter == nil {
 			break
@@ -593,6 +680,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Salary.Period(childComplexity), true
+
+	case "ValueCount.count":
+		if e.ComplexityRoot.ValueCount.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ValueCount.Count(childComplexity), true
+	case "ValueCount.value":
+		if e.ComplexityRoot.ValueCount.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ValueCount.Value(childComplexity), true
 
 	}
 	return 0, false
@@ -683,6 +783,8 @@ type Query {
   remote Go engineers").
   """
   companies(minJobs: Int, limit: Int, offset: Int, filter: JobFilter): CompanyPage!
+  "A company's page by its slug (Company.slug), or null when none has it."
+  company(slug: String!): CompanyProfile
   """
   How the service reads a filter, without searching: for each given member,
   the normalized values a search would match ("k8s" → ["Kubernetes"],
@@ -902,6 +1004,28 @@ type Company {
   name: String!
   logoUrl: String
   jobCount: Int!
+  "Names the company's page: company(slug:)."
+  slug: String!
+}
+
+"A company's page: the company, how its jobs divide, and its jobs."
+type CompanyProfile {
+  name: String!
+  slug: String!
+  logoUrl: String
+  jobCount: Int!
+  "Jobs by category field, most first (value null: no category)."
+  byCategory: [ValueCount!]!
+  "Jobs by work arrangement, most first (value null: not stated)."
+  byWorkArrangement: [ValueCount!]!
+  "The company's jobs, with the filters, order and paging of Query.jobs."
+  jobs(filter: JobFilter, limit: Int, offset: Int, sort: JobSort, after: String): JobCardPage!
+}
+
+"How many jobs have a value."
+type ValueCount {
+  value: String
+  count: Int!
 }
 `, BuiltIn: false},
 }
@@ -931,6 +1055,8 @@ func (ec *executionContext) childFields_Company(ctx context.Context, field graph
 		return ec.fieldContext_Company_logoUrl(ctx, field)
 	case "jobCount":
 		return ec.fieldContext_Company_jobCount(ctx, field)
+	case "slug":
+		return ec.fieldContext_Company_slug(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Company", field.Name)
 }
@@ -943,6 +1069,26 @@ func (ec *executionContext) childFields_CompanyPage(ctx context.Context, field g
 		return ec.fieldContext_CompanyPage_pageInfo(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CompanyPage", field.Name)
+}
+
+func (ec *executionContext) childFields_CompanyProfile(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_CompanyProfile_name(ctx, field)
+	case "slug":
+		return ec.fieldContext_CompanyProfile_slug(ctx, field)
+	case "logoUrl":
+		return ec.fieldContext_CompanyProfile_logoUrl(ctx, field)
+	case "jobCount":
+		return ec.fieldContext_CompanyProfile_jobCount(ctx, field)
+	case "byCategory":
+		return ec.fieldContext_CompanyProfile_byCategory(ctx, field)
+	case "byWorkArrangement":
+		return ec.fieldContext_CompanyProfile_byWorkArrangement(ctx, field)
+	case "jobs":
+		return ec.fieldContext_CompanyProfile_jobs(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CompanyProfile", field.Name)
 }
 
 func (ec *executionContext) childFields_Job(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1093,6 +1239,16 @@ func (ec *executionContext) childFields_Salary(ctx context.Context, field graphq
 	return nil, fmt.Errorf("no field named %q was found under type Salary", field.Name)
 }
 
+func (ec *executionContext) childFields_ValueCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "value":
+		return ec.fieldContext_ValueCount_value(ctx, field)
+	case "count":
+		return ec.fieldContext_ValueCount_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ValueCount", field.Name)
+}
+
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "name":
@@ -1209,6 +1365,52 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_CompanyProfile_jobs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*model.JobFilter, error) {
+			return ec.unmarshalOJobFilter2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*model.JobSort, error) {
+			return ec.unmarshalOJobSort2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobSort(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg4
+	return args, nil
+}
+
 func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1258,6 +1460,20 @@ func (ec *executionContext) field_Query_companies_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["filter"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_company_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "slug",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["slug"] = arg0
 	return args, nil
 }
 
@@ -1537,6 +1753,29 @@ func (ec *executionContext) fieldContext_Company_jobCount(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Company", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _Company_slug(ctx context.Context, field graphql.CollectedField, obj *model.Company) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Company_slug(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Slug, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Company_slug(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Company", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _CompanyPage_nodes(ctx context.Context, field graphql.CollectedField, obj *model.CompanyPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1597,6 +1836,206 @@ func (ec *executionContext) fieldContext_CompanyPage_pageInfo(_ context.Context,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_PageInfo(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CompanyProfile_name(ctx context.Context, field graphql.CollectedField, obj *model.CompanyProfile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CompanyProfile_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CompanyProfile_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CompanyProfile", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CompanyProfile_slug(ctx context.Context, field graphql.CollectedField, obj *model.CompanyProfile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CompanyProfile_slug(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Slug, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CompanyProfile_slug(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CompanyProfile", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CompanyProfile_logoUrl(ctx context.Context, field graphql.CollectedField, obj *model.CompanyProfile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CompanyProfile_logoUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LogoURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CompanyProfile_logoUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CompanyProfile", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CompanyProfile_jobCount(ctx context.Context, field graphql.CollectedField, obj *model.CompanyProfile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CompanyProfile_jobCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.JobCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CompanyProfile_jobCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CompanyProfile", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CompanyProfile_byCategory(ctx context.Context, field graphql.CollectedField, obj *model.CompanyProfile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CompanyProfile_byCategory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ByCategory, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.ValueCount) graphql.Marshaler {
+			return ec.marshalNValueCount2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐValueCountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CompanyProfile_byCategory(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CompanyProfile",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ValueCount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CompanyProfile_byWorkArrangement(ctx context.Context, field graphql.CollectedField, obj *model.CompanyProfile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CompanyProfile_byWorkArrangement(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ByWorkArrangement, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.ValueCount) graphql.Marshaler {
+			return ec.marshalNValueCount2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐValueCountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CompanyProfile_byWorkArrangement(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CompanyProfile",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ValueCount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CompanyProfile_jobs(ctx context.Context, field graphql.CollectedField, obj *model.CompanyProfile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CompanyProfile_jobs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.CompanyProfile().Jobs(ctx, obj, fc.Args["filter"].(*model.JobFilter), fc.Args["limit"].(*int), fc.Args["offset"].(*int), fc.Args["sort"].(*model.JobSort), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.JobCardPage) graphql.Marshaler {
+			return ec.marshalNJobCardPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobCardPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CompanyProfile_jobs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CompanyProfile",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JobCardPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_CompanyProfile_jobs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -3001,6 +3440,50 @@ func (ec *executionContext) fieldContext_Query_companies(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_company(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_company(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Company(ctx, fc.Args["slug"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CompanyProfile) graphql.Marshaler {
+			return ec.marshalOCompanyProfile2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompanyProfile(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_company(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CompanyProfile(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_company_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_interpretFilter(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3211,6 +3694,52 @@ func (ec *executionContext) _Salary_period(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_Salary_period(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Salary", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ValueCount_value(ctx context.Context, field graphql.CollectedField, obj *model.ValueCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ValueCount_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ValueCount_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ValueCount", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ValueCount_count(ctx context.Context, field graphql.CollectedField, obj *model.ValueCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ValueCount_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ValueCount_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ValueCount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -4632,6 +5161,11 @@ func (ec *executionContext) _Company(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "slug":
+			out.Values[i] = ec._Company_slug(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -4676,6 +5210,103 @@ func (ec *executionContext) _CompanyPage(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var companyProfileImplementors = []string{"CompanyProfile"}
+
+func (ec *executionContext) _CompanyProfile(ctx context.Context, sel ast.SelectionSet, obj *model.CompanyProfile) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, companyProfileImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CompanyProfile")
+		case "name":
+			out.Values[i] = ec._CompanyProfile_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "slug":
+			out.Values[i] = ec._CompanyProfile_slug(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "logoUrl":
+			out.Values[i] = ec._CompanyProfile_logoUrl(ctx, field, obj)
+		case "jobCount":
+			out.Values[i] = ec._CompanyProfile_jobCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "byCategory":
+			out.Values[i] = ec._CompanyProfile_byCategory(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "byWorkArrangement":
+			out.Values[i] = ec._CompanyProfile_byWorkArrangement(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "jobs":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CompanyProfile_jobs(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -5157,6 +5788,25 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "company":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_company(ctx, field)
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "interpretFilter":
 			field := field
 
@@ -5229,6 +5879,47 @@ func (ec *executionContext) _Salary(ctx context.Context, sel ast.SelectionSet, o
 			out.Values[i] = ec._Salary_currency(ctx, field, obj)
 		case "period":
 			out.Values[i] = ec._Salary_period(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var valueCountImplementors = []string{"ValueCount"}
+
+func (ec *executionContext) _ValueCount(ctx context.Context, sel ast.SelectionSet, obj *model.ValueCount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, valueCountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ValueCount")
+		case "value":
+			out.Values[i] = ec._ValueCount_value(ctx, field, obj)
+		case "count":
+			out.Values[i] = ec._ValueCount_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -5788,6 +6479,26 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	return ret
 }
 
+func (ec *executionContext) marshalNValueCount2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐValueCount(ctx context.Context, sel ast.SelectionSet, v model.ValueCount) graphql.Marshaler {
+	return ec._ValueCount(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNValueCount2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐValueCountᚄ(ctx context.Context, sel ast.SelectionSet, v []model.ValueCount) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNValueCount2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐValueCount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNWorkArrangement2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐWorkArrangement(ctx context.Context, v any) (model.WorkArrangement, error) {
 	var res model.WorkArrangement
 	err := res.UnmarshalGQL(v)
@@ -5967,6 +6678,13 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	_ = ctx
 	res := graphql.MarshalBoolean(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOCompanyProfile2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompanyProfile(ctx context.Context, sel ast.SelectionSet, v *model.CompanyProfile) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CompanyProfile(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOFloat2ᚖfloat64(ctx context.Context, v any) (*float64, error) {

@@ -23,6 +23,9 @@ type JobStore interface {
 	JobByID(ctx context.Context, id string) (*model.Job, error)
 	// Companies returns a page of companies and their exact total.
 	Companies(ctx context.Context, q model.CompanyQuery) ([]model.Company, int, error)
+	// CompanyBySlug returns a company's page, or an error with code
+	// not_found.
+	CompanyBySlug(ctx context.Context, slug string) (*model.CompanyProfile, error)
 }
 
 // Resolver is the root of the GraphQL resolvers.

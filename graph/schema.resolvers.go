@@ -13,21 +13,22 @@ import (
 )
 
 // Jobs is the resolver for the jobs field.
+func (r *companyProfileResolver) Jobs(ctx context.Context, obj *model.CompanyProfile, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) (*model.JobCardPage, error) {
+	q, err := r.norm.JobQuery(filter, limit, offset, sort, after)
+	if err != nil {
+		return nil, err
+	}
+	q.CompanyID = &obj.ID
+	return r.jobPage(ctx, q)
+}
+
+// Jobs is the resolver for the jobs field.
 func (r *queryResolver) Jobs(ctx context.Context, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) (*model.JobCardPage, error) {
 	q, err := r.norm.JobQuery(filter, limit, offset, sort, after)
 	if err != nil {
 		return nil, err
 	}
-	cards, total, next, err := r.store.FindJobCards(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	page := &model.JobCardPage{Nodes: cards, Normalized: q.Normalized, PageInfo: pageInfo(total, q.Limit, q.Offset, len(cards))}
-	if next != nil {
-		cursor := next.Encode()
-		page.PageInfo.EndCursor = &cursor
-	}
-	return page, nil
+	return r.jobPage(ctx, q)
 }
 
 // Job is the resolver for the job field.
@@ -59,6 +60,15 @@ func (r *queryResolver) Companies(ctx context.Context, minJobs *int, limit *int,
 	return page, nil
 }
 
+// Company is the resolver for the company field.
+func (r *queryResolver) Company(ctx context.Context, slug string) (*model.CompanyProfile, error) {
+	p, err := r.store.CompanyBySlug(ctx, normalize.Slug(slug))
+	if model.ErrorCode(err) == model.CodeNotFound {
+		return nil, nil
+	}
+	return p, err
+}
+
 // InterpretFilter is the resolver for the interpretFilter field.
 func (r *queryResolver) InterpretFilter(ctx context.Context, filter model.JobFilter) (map[string]any, error) {
 	q, err := r.norm.JobQuery(&filter, nil, nil, nil, nil)
@@ -68,7 +78,11 @@ func (r *queryResolver) InterpretFilter(ctx context.Context, filter model.JobFil
 	return q.Normalized, nil
 }
 
+// CompanyProfile returns CompanyProfileResolver implementation.
+func (r *Resolver) CompanyProfile() CompanyProfileResolver { return &companyProfileResolver{r} }
+
 // Query returns QueryResolver implementation.
 func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 
+type companyProfileResolver struct{ *Resolver }
 type queryResolver struct{ *Resolver }

@@ -118,6 +118,7 @@ func (n *Normalizer) Job(in model.Job) (model.JobRecord, error) {
 		rec.AnnualMin, rec.AnnualMax = &lo, &hi
 	}
 	rec.FilterKeys = filterKeys(&rec)
+	rec.CompanySlug = Slug(j.Company)
 	return rec, nil
 }
 

@@ -193,6 +193,25 @@ func isPlainASCII(s string) bool {
 	return true
 }
 
+// Slug returns a URL-safe name of s: its folded words of ASCII letters and
+// digits joined by '-' ("Société Générale" → "societe-generale").
+func Slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range Fold(s) {
+		if ('a' <= r && r <= 'z') || ('0' <= r && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	return b.String()
+}
+
 // squash is Fold without the punctuation and spaces that spellings of one
 // term differ by ("React.js" = "reactjs", "H1-B" = "h-1b"); + and # stay,
 // since they tell C, C++ and C# apart.

@@ -36,6 +36,10 @@ func (emptyStore) Companies(context.Context, model.CompanyQuery) ([]model.Compan
 	return []model.Company{}, 0, nil
 }
 
+func (emptyStore) CompanyBySlug(_ context.Context, slug string) (*model.CompanyProfile, error) {
+	return nil, model.Errorf(model.CodeNotFound, "no company %s", slug)
+}
+
 func newRouter(t testing.TB) http.Handler {
 	t.Helper()
 	norm, err := normalize.New()

@@ -29,6 +29,7 @@ func NewRouter(q graph.QueryResolver, log *slog.Logger) http.Handler {
 	r.Get("/jobs", h.jobs)
 	r.Get("/jobs/{id}", h.job)
 	r.Get("/companies", h.companies)
+	r.Get("/companies/{slug}", h.company)
 	r.Get("/normalize", h.normalize)
 	r.NotFound(NotFound(log))
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
@@ -169,6 +170,24 @@ func (h *Handler) job(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, r, http.StatusOK, envelope{Data: job})
+}
+
+// company serves a company's page by its slug.
+func (h *Handler) company(w http.ResponseWriter, r *http.Request) {
+	if p := readParams(r.URL); p.err != nil {
+		WriteError(w, r, h.log, p.err)
+		return
+	}
+	slug := chi.URLParam(r, "slug")
+	p, err := h.q.Company(r.Context(), slug)
+	if err == nil && p == nil {
+		err = model.Errorf(model.CodeNotFound, "no company has the slug %s", slug)
+	}
+	if err != nil {
+		WriteError(w, r, h.log, err)
+		return
+	}
+	writeJSON(w, r, http.StatusOK, envelope{Data: p})
 }
 
 func (h *Handler) companies(w http.ResponseWriter, r *http.Request) {

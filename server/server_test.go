@@ -38,6 +38,10 @@ func (panickyStore) Companies(context.Context, model.CompanyQuery) ([]model.Comp
 	return []model.Company{}, 0, nil
 }
 
+func (panickyStore) CompanyBySlug(_ context.Context, slug string) (*model.CompanyProfile, error) {
+	return nil, model.Errorf(model.CodeNotFound, "no company %s", slug)
+}
+
 func TestPanicsBecomeInternalErrors(t *testing.T) {
 	norm, err := normalize.New()
 	require.NoError(t, err)

@@ -163,7 +163,7 @@ func (im *Import) ensureCompanies(ctx context.Context, recs []model.JobRecord) e
 			continue
 		}
 		seen[key] = len(rows)
-		rows = append(rows, companyRow{Name: recs[i].Company, NameKey: key, LogoURL: logo})
+		rows = append(rows, companyRow{Name: recs[i].Company, NameKey: key, LogoURL: logo, Slug: recs[i].CompanySlug})
 	}
 	if len(rows) == 0 {
 		return nil
@@ -171,6 +171,7 @@ func (im *Import) ensureCompanies(ctx context.Context, recs []model.JobRecord) e
 	_, err := im.tx.NewInsert().Model(&rows).
 		On("CONFLICT (name_key) DO UPDATE").
 		Set("logo_url = coalesce(EXCLUDED.logo_url, c.logo_url)").
+		Set("slug = EXCLUDED.slug").
 		Returning("id, name_key").
 		Exec(ctx)
 	if err != nil {

@@ -77,6 +77,9 @@ func applyFilters(q model.JobQuery) func(*bun.SelectQuery) *bun.SelectQuery {
 		if q.PostedAfter != nil {
 			sq = sq.Where("j.posted_at >= ?", *q.PostedAfter)
 		}
+		if q.CompanyID != nil {
+			sq = sq.Where("j.company_id = ?", *q.CompanyID)
+		}
 		return sq
 	}
 }
@@ -191,7 +194,7 @@ func (s *Store) Companies(ctx context.Context, q model.CompanyQuery) ([]model.Co
 		if total <= q.Offset {
 			return nil
 		}
-		err = db.NewSelect().Model(&rows).Column("c.name", "c.logo_url").ColumnExpr(count + " AS job_count").Apply(filter).
+		err = db.NewSelect().Model(&rows).Column("c.name", "c.logo_url", "c.slug").ColumnExpr(count + " AS job_count").Apply(filter).
 			OrderExpr("job_count DESC").OrderExpr("c.name ASC").OrderExpr("c.id ASC").
 			Limit(int64(q.Limit)).Offset(int64(q.Offset)).Scan(ctx)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -204,7 +207,65 @@ func (s *Store) Companies(ctx context.Context, q model.CompanyQuery) ([]model.Co
 	}
 	out := make([]model.Company, len(rows))
 	for i, r := range rows {
-		out[i] = model.Company{Name: r.Name, LogoURL: r.LogoURL, JobCount: r.JobCount}
+		out[i] = model.Company{Name: r.Name, LogoURL: r.LogoURL, JobCount: r.JobCount, Slug: r.Slug}
 	}
 	return out, total, nil
+}
+
+// CompanyBySlug returns the company page of slug (the company with the
+// most jobs, should two names fold to one slug), or a not_found error.
+func (s *Store) CompanyBySlug(ctx context.Context, slug string) (*model.CompanyProfile, error) {
+	var p model.CompanyProfile
+	err := s.read(ctx, func(db bun.IDB) error {
+		var row companyRow
+		err := db.NewSelect().Model(&row).Where("c.slug = ?", slug).
+			OrderExpr("c.job_count DESC").OrderExpr("c.id ASC").Limit(1).Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			return model.Errorf(model.CodeNotFound, "no company has the slug %s", slug)
+		}
+		if err != nil {
+			return wrap(err, "find company "+slug)
+		}
+		p = model.CompanyProfile{ID: row.ID, Name: row.Name, Slug: row.Slug, LogoURL: row.LogoURL, JobCount: row.JobCount}
+		for _, c := range []struct {
+			column string
+			dst    *[]model.ValueCount
+		}{{"category_field", &p.ByCategory}, {"work_arrangement", &p.ByWorkArrangement}} {
+			var counts []model.ValueCount
+			err := db.NewSelect().TableExpr("jobs AS j").ColumnExpr("j."+c.column+" AS value, count(*) AS count").
+				Where("j.company_id = ?", row.ID).GroupExpr("j."+c.column).
+				OrderExpr("count DESC").OrderExpr("value ASC NULLS LAST").Scan(ctx, &counts)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return wrap(err, "count company jobs")
+			}
+			*c.dst = append([]model.ValueCount{}, counts...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// FillSlugs gives the companies stored without a slug the one slugOf makes
+// of their name, and returns how many it filled.
+func (s *Store) FillSlugs(ctx context.Context, slugOf func(string) string) (int, error) {
+	var rows []companyRow
+	if err := s.db.NewSelect().Model(&rows).Column("c.id", "c.name").Where("c.slug = ''").Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, wrap(err, "find companies without a slug")
+	}
+	for i := range rows {
+		rows[i].Slug = slugOf(rows[i].Name)
+	}
+	if len(rows) == 0 {
+		return 0, nil
+	}
+	values := s.db.NewValues(&rows).Column("id", "slug")
+	_, err := s.db.NewUpdate().With("_data", values).Model((*companyRow)(nil)).TableExpr("_data").
+		Set("slug = _data.slug").Where("c.id = _data.id").Exec(ctx)
+	if err != nil {
+		return 0, wrap(err, "fill company slugs")
+	}
+	return len(rows), nil
 }

@@ -99,6 +99,7 @@ type companyRow struct {
 	NameKey  string  `bun:"name_key"`
 	LogoURL  *string `bun:"logo_url"`
 	JobCount int     `bun:"job_count"`
+	Slug     string  `bun:"slug"`
 }
 
 func nonNil(s []string) []string {

@@ -111,7 +111,7 @@ func TestImportThenRead(t *testing.T) {
 	companies, total, err := e.st.Companies(e.ctx, model.CompanyQuery{MinJobs: 1, Limit: 50})
 	require.NoError(t, err)
 	assert.Equal(t, 7, total)
-	assert.Equal(t, model.Company{Name: "Acme Cloud", LogoURL: ptr("https://logos.example.com/acme.png"), JobCount: 3}, companies[0])
+	assert.Equal(t, model.Company{Name: "Acme Cloud", LogoURL: ptr("https://logos.example.com/acme.png"), JobCount: 3, Slug: "acme-cloud"}, companies[0])
 	var names []string
 	for _, c := range companies {
 		names = append(names, c.Name)
@@ -199,4 +199,30 @@ func TestPagination(t *testing.T) {
 	ids, _, _ = e.ids(model.JobFilter{}, ptr(100), nil, &salaryDesc, nil)
 	assert.Equal(t, "test-9", ids[0], "highest annualized salary first")
 	assert.Equal(t, "test-5", ids[len(ids)-1], "no salary last")
+}
+
+func TestCompanySlugs(t *testing.T) {
+	e := newEnv(t)
+	e.importFixture("jobs.ndjson")
+	assert.Equal(t, "st-mary-hospital", e.slugOf("St. Mary Hospital"), "imports write slugs")
+	_, err := e.db.ExecContext(e.ctx, "UPDATE companies SET slug = ''")
+	require.NoError(t, err)
+	n, err := e.st.FillSlugs(e.ctx, normalize.Slug)
+	require.NoError(t, err)
+	assert.Equal(t, 7, n)
+	assert.Equal(t, "st-mary-hospital", e.slugOf("St. Mary Hospital"), "filled from the name")
+	n, err = e.st.FillSlugs(e.ctx, normalize.Slug)
+	require.NoError(t, err)
+	assert.Equal(t, 0, n, "nothing left to fill")
+	p, err := e.st.CompanyBySlug(e.ctx, "initech-defense")
+	require.NoError(t, err)
+	assert.Equal(t, 1, p.JobCount)
+	assert.Equal(t, []model.ValueCount{{Value: ptr("Computer and Mathematical"), Count: 1}}, p.ByCategory)
+}
+
+func (e *env) slugOf(name string) string {
+	e.t.Helper()
+	var slug string
+	require.NoError(e.t, e.db.NewRaw("SELECT slug FROM companies WHERE name = ?", name).Scan(e.ctx, &slug))
+	return slug
 }

@@ -67,3 +67,41 @@ func minJobs(query string) any {
 	}
 	return nil
 }
+
+func TestCompanyPage(t *testing.T) {
+	s := startService(t)
+	status, body, _ := s.get(t, "/api/v1/companies/ACME-cloud")
+	require.Equal(t, http.StatusOK, status, "%v", body)
+	assert.Equal(t, map[string]any{
+		"name": "Acme Cloud", "slug": "acme-cloud", "logo_url": "https://logos.example.com/acme.png", "job_count": float64(3),
+		"by_category": []any{
+			map[string]any{"value": "Computer and Mathematical", "count": float64(2)},
+			map[string]any{"value": "Management", "count": float64(1)},
+		},
+		"by_work_arrangement": []any{
+			map[string]any{"value": "hybrid", "count": float64(1)},
+			map[string]any{"value": "onsite", "count": float64(1)},
+			map[string]any{"value": "remote", "count": float64(1)},
+		},
+	}, body["data"])
+	status, body, _ = s.get(t, "/api/v1/companies/nobody-here")
+	assert.Equal(t, http.StatusNotFound, status)
+	assert.Equal(t, "not_found", body["error"].(map[string]any)["code"])
+
+	_, body, _ = s.get(t, "/api/v1/companies?limit=1")
+	assert.Equal(t, "acme-cloud", body["data"].([]any)[0].(map[string]any)["slug"], "lists link to the pages")
+
+	_, gql := s.graphql(t, `{ company(slug: "acme-cloud") { name jobCount byWorkArrangement { value count }
+		jobs(limit: 2) { pageInfo { total hasMore } nodes { id } }
+		remote: jobs(filter: {workArrangement: [REMOTE]}) { nodes { id } } } }`, nil)
+	require.Nil(t, gql["errors"])
+	c := gql["data"].(map[string]any)["company"].(map[string]any)
+	assert.Equal(t, float64(3), c["jobCount"])
+	jobs := c["jobs"].(map[string]any)
+	assert.Equal(t, map[string]any{"total": float64(3), "hasMore": true}, jobs["pageInfo"])
+	assert.Equal(t, []string{"test-1", "test-2"}, ids(jobs["nodes"]))
+	assert.Equal(t, []string{"test-12"}, ids(c["remote"].(map[string]any)["nodes"]), "the company's jobs take job filters")
+
+	_, gql = s.graphql(t, `{ company(slug: "nobody-here") { name } }`, nil)
+	assert.Equal(t, map[string]any{"company": nil}, gql["data"])
+}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/jobsd-dev/jobsd/migrations"
+	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/store"
 )
 
 func (e env) migrate(ctx context.Context, args []string) error {
@@ -34,6 +36,9 @@ func (e env) migrate(ctx context.Context, args []string) error {
 	case "up":
 		applied, err := migrations.Up(ctx, db)
 		if err != nil {
+			return err
+		}
+		if _, err := store.New(db).FillSlugs(ctx, normalize.Slug); err != nil {
 			return err
 		}
 		if len(applied) == 0 {

@@ -69,6 +69,11 @@ func (e env) serve(ctx context.Context, args []string) error {
 		if len(applied) > 0 {
 			log.Info("applied migrations", "migrations", applied)
 		}
+		if n, err := store.New(db).FillSlugs(ctx, normalize.Slug); err != nil {
+			return err
+		} else if n > 0 {
+			log.Info("filled company slugs", "companies", n)
+		}
 	}
 	norm, err := normalize.New(normalize.WithRefData(*refData))
 	if err != nil {

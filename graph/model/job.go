@@ -97,4 +97,25 @@ type Company struct {
 	Name     string  `json:"name"`
 	LogoURL  *string `json:"logo_url"`
 	JobCount int     `json:"job_count"`
+	// Slug names the company's page (extension).
+	Slug string `json:"slug"`
+}
+
+// CompanyProfile is a company's page: the company and how its jobs divide
+// by category field and work arrangement.
+type CompanyProfile struct {
+	ID                int64        `json:"-"`
+	Name              string       `json:"name"`
+	Slug              string       `json:"slug"`
+	LogoURL           *string      `json:"logo_url"`
+	JobCount          int          `json:"job_count"`
+	ByCategory        []ValueCount `json:"by_category"`
+	ByWorkArrangement []ValueCount `json:"by_work_arrangement"`
+}
+
+// ValueCount is how many jobs have a value; Value is nil for jobs without
+// one.
+type ValueCount struct {
+	Value *string `json:"value"`
+	Count int     `json:"count"`
 }

@@ -59,10 +59,12 @@ type JobQuery struct {
 	IncludeUnknownSalary bool
 	// PostedAfter keeps jobs posted at or after it (undated jobs never).
 	PostedAfter *time.Time
-	Sort        JobSort
-	Limit       int
-	Offset      int
-	After       *Cursor
+	// CompanyID keeps the jobs of one company (a company page's jobs).
+	CompanyID *int64
+	Sort      JobSort
+	Limit     int
+	Offset    int
+	After     *Cursor
 	// Normalized tells how each filter was interpreted (REST meta.normalized).
 	Normalized map[string]any
 }
@@ -144,4 +146,6 @@ type JobRecord struct {
 	AnnualMin, AnnualMax *float64
 	// FilterKeys are the match keys of every filterable value of the job.
 	FilterKeys []string
+	// CompanySlug names the company's page.
+	CompanySlug string
 }
