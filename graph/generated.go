@@ -29,6 +29,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	CompanyProfile() CompanyProfileResolver
+	Job() JobResolver
 	Query() QueryResolver
 }
 
@@ -86,6 +87,7 @@ type ComplexityRoot struct {
 		Responsibilities        func(childComplexity int) int
 		Salary                  func(childComplexity int) int
 		SecurityClearances      func(childComplexity int) int
+		Similar                 func(childComplexity int, limit *int) int
 		Skills                  func(childComplexity int) int
 		SoftSkills              func(childComplexity int) int
 		Source                  func(childComplexity int) int
@@ -133,7 +135,7 @@ type ComplexityRoot struct {
 
 	Query struct {
 		Companies       func(childComplexity int, minJobs *int, limit *int, offset *int, filter *model.JobFilter) int
-		Company         func(childComplexity int, slug string) int
+		Company         func(childComplexity int, slug *string, name *string) int
 		InterpretFilter func(childComplexity int, filter model.JobFilter) int
 		Job             func(childComplexity int, id string) int
 		Jobs            func(childComplexity int, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) int
@@ -155,11 +157,14 @@ type ComplexityRoot struct {
 type CompanyProfileResolver interface {
 	Jobs(ctx context.Context, obj *model.CompanyProfile, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) (*model.JobCardPage, error)
 }
+type JobResolver interface {
+	Similar(ctx context.Context, obj *model.Job, limit *int) ([]*model.JobCard, error)
+}
 type QueryResolver interface {
 	Jobs(ctx context.Context, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) (*model.JobCardPage, error)
 	Job(ctx context.Context, id string) (*model.Job, error)
 	Companies(ctx context.Context, minJobs *int, limit *int, offset *int, filter *model.JobFilter) (*model.CompanyPage, error)
-	Company(ctx context.Context, slug string) (*model.CompanyProfile, error)
+	Company(ctx context.Context, slug *string, name *string) (*model.CompanyProfile, error)
 	InterpretFilter(ctx context.Context, filter model.JobFilter) (map[string]any, error)
 }
 
@@ -408,6 +413,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Job.SecurityClearances(childComplexity), true
+	case "Job.similar":
+		if e.ComplexityRoot.Job.Similar == nil {
+			break
+		}
+
+		args, err := ec.field_Job_similar_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Job.Similar(childComplexity, args["limit"].(*int)), true
 	case "Job.skills":
 		if e.ComplexityRoot.Job.Skills == nil {
 			break
@@ -620,7 +636,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Company(childComplexity, args["slug"].(string)), true
+		return e.ComplexityRoot.Query.Company(childComplexity, args["slug"].(*string), args["name"].(*string)), true
 	case "Query.interpretFilter":
 		if e.ComplexityRoot.Query.InterpretFilter == nil {
 			break
@@ -783,8 +799,8 @@ type Query {
   remote Go engineers").
   """
   companies(minJobs: Int, limit: Int, offset: Int, filter: JobFilter): CompanyPage!
-  "A company's page by its slug (Company.slug), or null when none has it."
-  company(slug: String!): CompanyProfile
+  "A company's page by its slug (Company.slug) or its name (give one), or null when none has it."
+  company(slug: String, name: String): CompanyProfile
   """
   How the service reads a filter, without searching: for each given member,
   the normalized values a search would match ("k8s" → ["Kubernetes"],
@@ -971,6 +987,12 @@ type Job {
   "Originating source label."
   source: String
   category: Category!
+  """
+  Postings of the same role (and specialization, when the job has one),
+  most shared skills first, then in the same city, then newest; never the
+  job itself. limit defaults to 10, at most 50.
+  """
+  similar(limit: Int): [JobCard!]!
 }
 
 "Where a job is."
@@ -1159,6 +1181,8 @@ func (ec *executionContext) childFields_Job(ctx context.Context, field graphql.C
 		return ec.fieldContext_Job_source(ctx, field)
 	case "category":
 		return ec.fieldContext_Job_category(ctx, field)
+	case "similar":
+		return ec.fieldContext_Job_similar(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Job", field.Name)
 }
@@ -1411,6 +1435,20 @@ func (ec *executionContext) field_CompanyProfile_jobs_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Job_similar_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1467,13 +1505,21 @@ func (ec *executionContext) field_Query_company_args(ctx context.Context, rawArg
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "slug",
-		func(ctx context.Context, v any) (string, error) {
-			return ec.unmarshalNString2string(ctx, v)
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
 	args["slug"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg1
 	return args, nil
 }
 
@@ -2826,6 +2872,50 @@ func (ec *executionContext) fieldContext_Job_category(_ context.Context, field g
 	return fc, nil
 }
 
+func (ec *executionContext) _Job_similar(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Job_similar(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Job().Similar(ctx, obj, fc.Args["limit"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.JobCard) graphql.Marshaler {
+			return ec.marshalNJobCard2ᚕᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobCardᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Job_similar(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Job",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JobCard(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Job_similar_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _JobCard_id(ctx context.Context, field graphql.CollectedField, obj *model.JobCard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3450,7 +3540,7 @@ func (ec *executionContext) _Query_company(ctx context.Context, field graphql.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Company(ctx, fc.Args["slug"].(string))
+			return ec.Resolvers.Query().Company(ctx, fc.Args["slug"].(*string), fc.Args["name"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CompanyProfile) graphql.Marshaler {
@@ -5344,17 +5434,17 @@ func (ec *executionContext) _Job(ctx context.Context, sel ast.SelectionSet, obj 
 		case "id":
 			out.Values[i] = ec._Job_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "title":
 			out.Values[i] = ec._Job_title(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "company":
 			out.Values[i] = ec._Job_company(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "companyLogo":
 			out.Values[i] = ec._Job_companyLogo(ctx, field, obj)
@@ -5365,7 +5455,7 @@ func (ec *executionContext) _Job(ctx context.Context, sel ast.SelectionSet, obj 
 		case "location":
 			out.Values[i] = ec._Job_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "workArrangement":
 			out.Values[i] = ec._Job_workArrangement(ctx, field, obj)
@@ -5384,72 +5474,72 @@ func (ec *executionContext) _Job(ctx context.Context, sel ast.SelectionSet, obj 
 		case "responsibilities":
 			out.Values[i] = ec._Job_responsibilities(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "requiredQualifications":
 			out.Values[i] = ec._Job_requiredQualifications(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "preferredQualifications":
 			out.Values[i] = ec._Job_preferredQualifications(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "skills":
 			out.Values[i] = ec._Job_skills(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tools":
 			out.Values[i] = ec._Job_tools(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "softSkills":
 			out.Values[i] = ec._Job_softSkills(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "technicalSkills":
 			out.Values[i] = ec._Job_technicalSkills(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "benefits":
 			out.Values[i] = ec._Job_benefits(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "education":
 			out.Values[i] = ec._Job_education(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "educationLevels":
 			out.Values[i] = ec._Job_educationLevels(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "educationMajors":
 			out.Values[i] = ec._Job_educationMajors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "certifications":
 			out.Values[i] = ec._Job_certifications(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "visaSponsorship":
 			out.Values[i] = ec._Job_visaSponsorship(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "visaRequirements":
 			out.Values[i] = ec._Job_visaRequirements(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "securityClearances":
 			out.Values[i] = ec._Job_securityClearances(ctx, field, obj)
@@ -5462,8 +5552,44 @@ func (ec *executionContext) _Job(ctx context.Context, sel ast.SelectionSet, obj 
 		case "category":
 			out.Values[i] = ec._Job_category(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "similar":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Job_similar(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -6382,6 +6508,32 @@ func (ec *executionContext) marshalNJobCard2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobs
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNJobCard2ᚕᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobCardᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.JobCard) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNJobCard2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobCard(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNJobCard2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobCard(ctx context.Context, sel ast.SelectionSet, v *model.JobCard) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._JobCard(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNJobCardPage2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobCardPage(ctx context.Context, sel ast.SelectionSet, v model.JobCardPage) graphql.Marshaler {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/normalize"
 )
 
 // pageInfo describes a page of n items at offset among total.
@@ -24,4 +25,36 @@ func (r *Resolver) jobPage(ctx context.Context, q model.JobQuery) (*model.JobCar
 		page.PageInfo.EndCursor = &cursor
 	}
 	return page, nil
+}
+
+// Limits of similar-job lists.
+const (
+	defaultSimilar = 10
+	maxSimilar     = 50
+)
+
+// similarLimit validates the size of a similar-job list.
+func similarLimit(limit *int) (int, error) {
+	if limit == nil {
+		return defaultSimilar, nil
+	}
+	if *limit < 1 {
+		return 0, model.InvalidParam("limit", "limit must be an integer ≥ 1")
+	}
+	return min(*limit, maxSimilar), nil
+}
+
+// SimilarJobs returns the postings similar to the job with the id (see
+// Job.similar) and how many there are, or not_found; REST's
+// /jobs/{id}/similar calls it.
+func (r *Resolver) SimilarJobs(ctx context.Context, id string, limit *int) ([]model.JobCard, int, int, error) {
+	if !normalize.ValidJobID(id) {
+		return nil, 0, 0, model.InvalidParam("id", "id %q is not shaped <source>-<number>", id)
+	}
+	n, err := similarLimit(limit)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	cards, total, err := r.store.SimilarJobs(ctx, id, n)
+	return cards, total, n, err
 }

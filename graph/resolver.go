@@ -26,6 +26,9 @@ type JobStore interface {
 	// CompanyBySlug returns a company's page, or an error with code
 	// not_found.
 	CompanyBySlug(ctx context.Context, slug string) (*model.CompanyProfile, error)
+	// SimilarJobs returns up to limit cards similar to the job with the id
+	// and how many similar jobs there are, or an error with code not_found.
+	SimilarJobs(ctx context.Context, id string, limit int) ([]model.JobCard, int, error)
 }
 
 // Resolver is the root of the GraphQL resolvers.
@@ -41,3 +44,13 @@ func NewResolver(norm *normalize.Normalizer, store JobStore, log *slog.Logger) *
 }
 
 var _ ResolverRoot = (*Resolver)(nil)
+
+// Queries are the query resolvers and the queries REST serves beyond them
+// (GET /jobs/{id}/similar, which GraphQL serves as Job.similar).
+type Queries interface {
+	QueryResolver
+	SimilarJobs(ctx context.Context, id string, limit *int) ([]model.JobCard, int, int, error)
+}
+
+// Queries returns what the REST layer calls.
+func (r *Resolver) Queries() Queries { return &queryResolver{r} }

@@ -22,6 +22,23 @@ func (r *companyProfileResolver) Jobs(ctx context.Context, obj *model.CompanyPro
 	return r.jobPage(ctx, q)
 }
 
+// Similar is the resolver for the similar field.
+func (r *jobResolver) Similar(ctx context.Context, obj *model.Job, limit *int) ([]*model.JobCard, error) {
+	n, err := similarLimit(limit)
+	if err != nil {
+		return nil, err
+	}
+	cards, _, err := r.store.SimilarJobs(ctx, obj.ID, n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*model.JobCard, len(cards))
+	for i := range cards {
+		out[i] = &cards[i]
+	}
+	return out, nil
+}
+
 // Jobs is the resolver for the jobs field.
 func (r *queryResolver) Jobs(ctx context.Context, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) (*model.JobCardPage, error) {
 	q, err := r.norm.JobQuery(filter, limit, offset, sort, after)
@@ -61,8 +78,15 @@ func (r *queryResolver) Companies(ctx context.Context, minJobs *int, limit *int,
 }
 
 // Company is the resolver for the company field.
-func (r *queryResolver) Company(ctx context.Context, slug string) (*model.CompanyProfile, error) {
-	p, err := r.store.CompanyBySlug(ctx, normalize.Slug(slug))
+func (r *queryResolver) Company(ctx context.Context, slug *string, name *string) (*model.CompanyProfile, error) {
+	if (slug == nil) == (name == nil) {
+		return nil, model.InvalidParam("slug", "give the company's slug or its name, one of them")
+	}
+	key := slug
+	if name != nil {
+		key = name
+	}
+	p, err := r.store.CompanyBySlug(ctx, normalize.Slug(*key))
 	if model.ErrorCode(err) == model.CodeNotFound {
 		return nil, nil
 	}
@@ -81,8 +105,12 @@ func (r *queryResolver) InterpretFilter(ctx context.Context, filter model.JobFil
 // CompanyProfile returns CompanyProfileResolver implementation.
 func (r *Resolver) CompanyProfile() CompanyProfileResolver { return &companyProfileResolver{r} }
 
+// Job returns JobResolver implementation.
+func (r *Resolver) Job() JobResolver { return &jobResolver{r} }
+
 // Query returns QueryResolver implementation.
 func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 
 type companyProfileResolver struct{ *Resolver }
+type jobResolver struct{ *Resolver }
 type queryResolver struct{ *Resolver }

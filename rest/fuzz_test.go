@@ -36,6 +36,10 @@ func (emptyStore) Companies(context.Context, model.CompanyQuery) ([]model.Compan
 	return []model.Company{}, 0, nil
 }
 
+func (emptyStore) SimilarJobs(_ context.Context, id string, _ int) ([]model.JobCard, int, error) {
+	return nil, 0, model.Errorf(model.CodeNotFound, "no job %s", id)
+}
+
 func (emptyStore) CompanyBySlug(_ context.Context, slug string) (*model.CompanyProfile, error) {
 	return nil, model.Errorf(model.CodeNotFound, "no company %s", slug)
 }
@@ -45,7 +49,7 @@ func newRouter(t testing.TB) http.Handler {
 	norm, err := normalize.New()
 	require.NoError(t, err)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	return rest.NewRouter(graph.NewResolver(norm, emptyStore{}, log).Query(), log)
+	return rest.NewRouter(graph.NewResolver(norm, emptyStore{}, log).Queries(), log)
 }
 
 // FuzzJobsQuery sends any query string to GET /jobs: the answer is 200 or

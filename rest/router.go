@@ -18,16 +18,17 @@ import (
 
 // Handler serves the REST endpoints over the query resolvers.
 type Handler struct {
-	q   graph.QueryResolver
+	q   graph.Queries
 	log *slog.Logger
 }
 
 // NewRouter returns the /api/v1 routes (mount it at /api/v1).
-func NewRouter(q graph.QueryResolver, log *slog.Logger) http.Handler {
+func NewRouter(q graph.Queries, log *slog.Logger) http.Handler {
 	h := &Handler{q: q, log: log}
 	r := chi.NewRouter()
 	r.Get("/jobs", h.jobs)
 	r.Get("/jobs/{id}", h.job)
+	r.Get("/jobs/{id}/similar", h.similar)
 	r.Get("/companies", h.companies)
 	r.Get("/companies/{slug}", h.company)
 	r.Get("/normalize", h.normalize)
@@ -172,6 +173,24 @@ func (h *Handler) job(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, r, http.StatusOK, envelope{Data: job})
 }
 
+// similar serves the postings similar to a job (Job.similar in GraphQL).
+func (h *Handler) similar(w http.ResponseWriter, r *http.Request) {
+	p := readParams(r.URL, "limit")
+	limit := p.integer("limit", "limit must be an integer ≥ 1")
+	if p.err != nil {
+		WriteError(w, r, h.log, p.err)
+		return
+	}
+	cards, total, n, err := h.q.SimilarJobs(r.Context(), chi.URLParam(r, "id"), limit)
+	if err != nil {
+		WriteError(w, r, h.log, err)
+		return
+	}
+	writeJSON(w, r, http.StatusOK, envelope{Data: cards, Meta: &meta{
+		Total: total, Limit: n, Offset: 0, HasMore: len(cards) < total,
+	}})
+}
+
 // company serves a company's page by its slug.
 func (h *Handler) company(w http.ResponseWriter, r *http.Request) {
 	if p := readParams(r.URL); p.err != nil {
@@ -179,7 +198,7 @@ func (h *Handler) company(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	slug := chi.URLParam(r, "slug")
-	p, err := h.q.Company(r.Context(), slug)
+	p, err := h.q.Company(r.Context(), &slug, nil)
 	if err == nil && p == nil {
 		err = model.Errorf(model.CodeNotFound, "no company has the slug %s", slug)
 	}

@@ -131,7 +131,7 @@ func New(cfg Config) http.Handler {
 	gqlOpts.Introspection, gqlOpts.RequestID = cfg.Introspection, middleware.GetReqID
 	gql := graph.NewHandler(cfg.Resolver, gqlOpts)
 	r.With(s.requireKey(writeGraphQLError)).Handle("/graphql", gql)
-	r.With(s.requireKey(rest.WriteError)).Mount("/api/v1", rest.NewRouter(cfg.Resolver.Query(), cfg.Log))
+	r.With(s.requireKey(rest.WriteError)).Mount("/api/v1", rest.NewRouter(cfg.Resolver.Queries(), cfg.Log))
 	return r
 }
 

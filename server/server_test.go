@@ -38,6 +38,10 @@ func (panickyStore) Companies(context.Context, model.CompanyQuery) ([]model.Comp
 	return []model.Company{}, 0, nil
 }
 
+func (panickyStore) SimilarJobs(_ context.Context, id string, _ int) ([]model.JobCard, int, error) {
+	return nil, 0, model.Errorf(model.CodeNotFound, "no job %s", id)
+}
+
 func (panickyStore) CompanyBySlug(_ context.Context, slug string) (*model.CompanyProfile, error) {
 	return nil, model.Errorf(model.CodeNotFound, "no company %s", slug)
 }

@@ -269,3 +269,59 @@ func (s *Store) FillSlugs(ctx context.Context, slugOf func(string) string) (int,
 	}
 	return len(rows), nil
 }
+
+// SimilarJobs returns up to limit cards of the postings similar to the job
+// with the id: the same title role, and specialization when it has one;
+// most shared skills first, then those in one of its cities, then newest,
+// then by id; never the job itself. It also returns how many there are.
+func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]model.JobCard, int, error) {
+	var rows []cardRow
+	var total int
+	err := s.read(ctx, func(db bun.IDB) error {
+		var me jobRow
+		err := db.NewSelect().Model(&me).Column("j.id", "j.title_role", "j.title_specialization", "j.skills", "j.location_city", "j.filter_keys").
+			Where("j.id = ?", id).Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			return model.Errorf(model.CodeNotFound, "no job has id %s", id)
+		}
+		if err != nil {
+			return wrap(err, "find job "+id)
+		}
+		total, rows = 0, nil
+		if me.TitleRole == nil {
+			return nil // a title the taxonomy does not know has no peers
+		}
+		// The title keys of the job, as its filter keys spell them: the
+		// GIN index finds the peers.
+		var keys []string
+		for _, k := range me.FilterKeys {
+			if strings.HasPrefix(k, model.FieldTitleRole+":") || (me.TitleSpecialization != nil && strings.HasPrefix(k, model.FieldTitleSpecialization+":")) {
+				keys = append(keys, k)
+			}
+		}
+		peers := func(sq *bun.SelectQuery) *bun.SelectQuery {
+			return sq.Where("j.filter_keys @> ?", pgdialect.Array(keys)).Where("j.id <> ?", id)
+		}
+		n, err := db.NewSelect().Model((*cardRow)(nil)).Apply(peers).Count(ctx)
+		if err != nil {
+			return wrap(err, "count similar jobs")
+		}
+		total = int(n)
+		err = db.NewSelect().Model(&rows).Column(cardColumns...).Apply(peers).
+			OrderExpr("cardinality(ARRAY(SELECT unnest(j.skills) INTERSECT SELECT unnest(?::text[]))) DESC", pgdialect.Array(nonNil(me.Skills))).
+			OrderExpr("(j.location_city && ?::text[]) DESC", pgdialect.Array(nonNil(me.LocationCity))).
+			OrderExpr("j.posted_sort DESC").OrderExpr("j.id ASC").Limit(int64(limit)).Scan(ctx)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return wrap(err, "find similar jobs")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	cards := make([]model.JobCard, len(rows))
+	for i := range rows {
+		cards[i] = rows[i].toCard()
+	}
+	return cards, total, nil
+}
