@@ -30,6 +30,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	CompanyProfile() CompanyProfileResolver
 	Job() JobResolver
+	JobCard() JobCardResolver
 	Query() QueryResolver
 }
 
@@ -77,6 +78,7 @@ type ComplexityRoot struct {
 		Education               func(childComplexity int) int
 		EducationLevels         func(childComplexity int) int
 		EducationMajors         func(childComplexity int) int
+		Employer                func(childComplexity int) int
 		EmploymentType          func(childComplexity int) int
 		ExperienceLevel         func(childComplexity int) int
 		ID                      func(childComplexity int) int
@@ -105,6 +107,7 @@ type ComplexityRoot struct {
 	JobCard struct {
 		Category        func(childComplexity int) int
 		Company         func(childComplexity int) int
+		Employer        func(childComplexity int) int
 		EmploymentType  func(childComplexity int) int
 		ID              func(childComplexity int) int
 		Location        func(childComplexity int) int
@@ -159,6 +162,10 @@ type CompanyProfileResolver interface {
 }
 type JobResolver interface {
 	Similar(ctx context.Context, obj *model.Job, limit *int) ([]*model.JobCard, error)
+	Employer(ctx context.Context, obj *model.Job) (*model.Company, error)
+}
+type JobCardResolver interface {
+	Employer(ctx context.Context, obj *model.JobCard) (*model.Company, error)
 }
 type QueryResolver interface {
 	Jobs(ctx context.Context, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) (*model.JobCardPage, error)
@@ -353,6 +360,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Job.EducationMajors(childComplexity), true
+	case "Job.employer":
+		if e.ComplexityRoot.Job.Employer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.Employer(childComplexity), true
 	case "Job.employmentType":
 		if e.ComplexityRoot.Job.EmploymentType == nil {
 			break
@@ -509,6 +522,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.JobCard.Company(childComplexity), true
+	case "JobCard.employer":
+		if e.ComplexityRoot.JobCard.Employer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobCard.Employer(childComplexity), true
 	case "JobCard.employmentType":
 		if e.ComplexityRoot.JobCard.EmploymentType == nil {
 			break
@@ -939,6 +958,8 @@ type JobCard {
   "Null when the posting states no salary."
   salary: Salary
   category: Category!
+  "The hiring company (batched: a page costs one company query)."
+  employer: Company!
 }
 
 "A job posting in full."
@@ -993,6 +1014,8 @@ type Job {
   job itself. limit defaults to 10, at most 50.
   """
   similar(limit: Int): [JobCard!]!
+  "The hiring company (batched: a page costs one company query)."
+  employer: Company!
 }
 
 "Where a job is."
@@ -1183,6 +1206,8 @@ func (ec *executionContext) childFields_Job(ctx context.Context, field graphql.C
 		return ec.fieldContext_Job_category(ctx, field)
 	case "similar":
 		return ec.fieldContext_Job_similar(ctx, field)
+	case "employer":
+		return ec.fieldContext_Job_employer(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Job", field.Name)
 }
@@ -1205,6 +1230,8 @@ func (ec *executionContext) childFields_JobCard(ctx context.Context, field graph
 		return ec.fieldContext_JobCard_salary(ctx, field)
 	case "category":
 		return ec.fieldContext_JobCard_category(ctx, field)
+	case "employer":
+		return ec.fieldContext_JobCard_employer(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type JobCard", field.Name)
 }
@@ -2916,6 +2943,38 @@ func (ec *executionContext) fieldContext_Job_similar(ctx context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _Job_employer(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Job_employer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Job().Employer(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Company) graphql.Marshaler {
+			return ec.marshalNCompany2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompany(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Job_employer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Job",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Company(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _JobCard_id(ctx context.Context, field graphql.CollectedField, obj *model.JobCard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3122,6 +3181,38 @@ func (ec *executionContext) fieldContext_JobCard_category(_ context.Context, fie
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Category(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _JobCard_employer(ctx context.Context, field graphql.CollectedField, obj *model.JobCard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobCard_employer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.JobCard().Employer(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Company) graphql.Marshaler {
+			return ec.marshalNCompany2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompany(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobCard_employer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JobCard",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Company(ctx, field)
 		},
 	}
 	return fc, nil
@@ -5590,6 +5681,42 @@ func (ec *executionContext) _Job(ctx context.Context, sel ast.SelectionSet, obj 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "employer":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Job_employer(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -5627,22 +5754,22 @@ func (ec *executionContext) _JobCard(ctx context.Context, sel ast.SelectionSet, 
 		case "id":
 			out.Values[i] = ec._JobCard_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "title":
 			out.Values[i] = ec._JobCard_title(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "company":
 			out.Values[i] = ec._JobCard_company(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "location":
 			out.Values[i] = ec._JobCard_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "workArrangement":
 			out.Values[i] = ec._JobCard_workArrangement(ctx, field, obj)
@@ -5653,8 +5780,44 @@ func (ec *executionContext) _JobCard(ctx context.Context, sel ast.SelectionSet, 
 		case "category":
 			out.Values[i] = ec._JobCard_category(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "employer":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._JobCard_employer(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -6442,6 +6605,16 @@ func (ec *executionContext) marshalNCompany2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobs
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNCompany2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompany(ctx context.Context, sel ast.SelectionSet, v *model.Company) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Company(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNCompanyPage2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompanyPage(ctx context.Context, sel ast.SelectionSet, v model.CompanyPage) graphql.Marshaler {

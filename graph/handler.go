@@ -81,7 +81,7 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 		r.log.ErrorContext(ctx, "panic in GraphQL resolver", "panic", fmt.Sprint(v), "stack", string(debug.Stack()), "request_id", opts.RequestID(ctx))
 		return errors.New("internal error")
 	})
-	return withStatusOverride(srv)
+	return withStatusOverride(r.withLoaders(srv))
 }
 
 // gqlCodes maps gqlgen's own error codes to the contract's.

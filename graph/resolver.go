@@ -26,6 +26,8 @@ type JobStore interface {
 	// CompanyBySlug returns a company's page, or an error with code
 	// not_found.
 	CompanyBySlug(ctx context.Context, slug string) (*model.CompanyProfile, error)
+	// CompaniesByID returns the companies with the ids, by id.
+	CompaniesByID(ctx context.Context, ids []int64) (map[int64]*model.Company, error)
 	// SimilarJobs returns up to limit cards similar to the job with the id
 	// and how many similar jobs there are, or an error with code not_found.
 	SimilarJobs(ctx context.Context, id string, limit int) ([]model.JobCard, int, error)

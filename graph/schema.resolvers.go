@@ -39,6 +39,16 @@ func (r *jobResolver) Similar(ctx context.Context, obj *model.Job, limit *int) (
 	return out, nil
 }
 
+// Employer is the resolver for the employer field.
+func (r *jobResolver) Employer(ctx context.Context, obj *model.Job) (*model.Company, error) {
+	return r.employer(ctx, obj.CompanyID)
+}
+
+// Employer is the resolver for the employer field.
+func (r *jobCardResolver) Employer(ctx context.Context, obj *model.JobCard) (*model.Company, error) {
+	return r.employer(ctx, obj.CompanyID)
+}
+
 // Jobs is the resolver for the jobs field.
 func (r *queryResolver) Jobs(ctx context.Context, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) (*model.JobCardPage, error) {
 	q, err := r.norm.JobQuery(filter, limit, offset, sort, after)
@@ -108,9 +118,13 @@ func (r *Resolver) CompanyProfile() CompanyProfileResolver { return &companyProf
 // Job returns JobResolver implementation.
 func (r *Resolver) Job() JobResolver { return &jobResolver{r} }
 
+// JobCard returns JobCardResolver implementation.
+func (r *Resolver) JobCard() JobCardResolver { return &jobCardResolver{r} }
+
 // Query returns QueryResolver implementation.
 func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 
 type companyProfileResolver struct{ *Resolver }
 type jobResolver struct{ *Resolver }
+type jobCardResolver struct{ *Resolver }
 type queryResolver struct{ *Resolver }

@@ -42,6 +42,10 @@ func (panickyStore) SimilarJobs(_ context.Context, id string, _ int) ([]model.Jo
 	return nil, 0, model.Errorf(model.CodeNotFound, "no job %s", id)
 }
 
+func (panickyStore) CompaniesByID(context.Context, []int64) (map[int64]*model.Company, error) {
+	return map[int64]*model.Company{}, nil
+}
+
 func (panickyStore) CompanyBySlug(_ context.Context, slug string) (*model.CompanyProfile, error) {
 	return nil, model.Errorf(model.CodeNotFound, "no company %s", slug)
 }

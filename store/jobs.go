@@ -16,7 +16,7 @@ import (
 var cardColumns = []string{
 	"j.id", "j.title", "j.company", "j.location_city", "j.location_state", "j.location_country", "j.location_full",
 	"j.work_arrangement", "j.employment_type", "j.salary_min", "j.salary_max", "j.salary_currency", "j.salary_period",
-	"j.category_field", "j.category_role", "j.category_specialization",
+	"j.category_field", "j.category_role", "j.category_specialization", "j.company_id",
 }
 
 // order is one sort order of job lists: its sort key expression, direction,
@@ -324,4 +324,27 @@ func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]model.
 		cards[i] = rows[i].toCard()
 	}
 	return cards, total, nil
+}
+
+// CompaniesByID returns the companies with the ids, by id (one query for a
+// whole page's employers).
+func (s *Store) CompaniesByID(ctx context.Context, ids []int64) (map[int64]*model.Company, error) {
+	var rows []companyRow
+	err := s.read(ctx, func(db bun.IDB) error {
+		rows = nil
+		err := db.NewSelect().Model(&rows).Column("c.id", "c.name", "c.logo_url", "c.job_count", "c.slug").
+			Where("c.id = ANY(?)", pgdialect.Array(ids)).Scan(ctx)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return wrap(err, "find companies by id")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]*model.Company, len(rows))
+	for _, r := range rows {
+		out[r.ID] = &model.Company{Name: r.Name, LogoURL: r.LogoURL, JobCount: r.JobCount, Slug: r.Slug}
+	}
+	return out, nil
 }

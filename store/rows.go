@@ -85,6 +85,7 @@ type cardRow struct {
 	CategoryField          *string  `bun:"category_field"`
 	CategoryRole           *string  `bun:"category_role"`
 	CategorySpecialization *string  `bun:"category_specialization"`
+	CompanyID              int64    `bun:"company_id"`
 	// The sort key of the list's order, for the page's end cursor.
 	SortTime   time.Time `bun:"sort_time,scanonly"`
 	SortNumber float64   `bun:"sort_number,scanonly"`
@@ -139,6 +140,7 @@ func (r *cardRow) toCard() model.JobCard {
 		EmploymentType:  r.EmploymentType,
 		Salary:          salary(r.SalaryMin, r.SalaryMax, r.SalaryCurrency, r.SalaryPeriod),
 		Category:        model.Category{Field: r.CategoryField, Role: r.CategoryRole, Specialization: r.CategorySpecialization},
+		CompanyID:       r.CompanyID,
 	}
 }
 
@@ -187,6 +189,7 @@ func (r *jobRow) toJob() *model.Job {
 		TravelPercent:           r.TravelPercent,
 		Source:                  r.Source,
 		Category:                model.Category{Field: r.CategoryField, Role: r.CategoryRole, Specialization: r.CategorySpecialization},
+		CompanyID:               r.CompanyID,
 	}
 }
 

@@ -105,3 +105,16 @@ func TestCompanyPage(t *testing.T) {
 	_, gql = s.graphql(t, `{ company(slug: "nobody-here") { name } }`, nil)
 	assert.Equal(t, map[string]any{"company": nil}, gql["data"])
 }
+
+func TestEmployer(t *testing.T) {
+	s := startService(t)
+	_, gql := s.graphql(t, `{ jobs(filter: {skills: ["golang"]}) { nodes { id employer { name slug jobCount } } }
+		job(id: "test-7") { employer { name jobCount } } }`, nil)
+	require.Nil(t, gql["errors"])
+	data := gql["data"].(map[string]any)
+	assert.Equal(t, []any{
+		map[string]any{"id": "test-1", "employer": map[string]any{"name": "Acme Cloud", "slug": "acme-cloud", "jobCount": float64(3)}},
+		map[string]any{"id": "test-9", "employer": map[string]any{"name": "Hooli", "slug": "hooli", "jobCount": float64(2)}},
+	}, data["jobs"].(map[string]any)["nodes"])
+	assert.Equal(t, map[string]any{"employer": map[string]any{"name": "Umbrella Corp", "jobCount": float64(2)}}, data["job"])
+}

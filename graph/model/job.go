@@ -39,6 +39,8 @@ type JobCard struct {
 	EmploymentType  *string          `json:"employment_type"`
 	Salary          *Salary          `json:"salary"`
 	Category        Category         `json:"category"`
+	// CompanyID is the stored company's id, for GraphQL's employer.
+	CompanyID int64 `json:"-"`
 }
 
 // Job is the full record of one posting (specification 2.1).
@@ -76,6 +78,8 @@ type Job struct {
 	TravelPercent           *float64         `json:"travel_percent"`
 	Source                  *string          `json:"source"`
 	Category                Category         `json:"category"`
+	// CompanyID is the stored company's id, for GraphQL's employer.
+	CompanyID int64 `json:"-"`
 }
 
 // Card returns the job card view of the job.
@@ -89,6 +93,7 @@ func (j *Job) Card() JobCard {
 		EmploymentType:  j.EmploymentType,
 		Salary:          j.Salary,
 		Category:        j.Category,
+		CompanyID:       j.CompanyID,
 	}
 }
 
