@@ -31,6 +31,7 @@ type ResolverRoot interface {
 	CompanyProfile() CompanyProfileResolver
 	Job() JobResolver
 	JobCard() JobCardResolver
+	JobCardPage() JobCardPageResolver
 	Query() QueryResolver
 }
 
@@ -64,6 +65,17 @@ type ComplexityRoot struct {
 		LogoURL           func(childComplexity int) int
 		Name              func(childComplexity int) int
 		Slug              func(childComplexity int) int
+	}
+
+	Facet struct {
+		Buckets func(childComplexity int) int
+		Field   func(childComplexity int) int
+		Values  func(childComplexity int) int
+	}
+
+	FacetValue struct {
+		Count func(childComplexity int) int
+		Value func(childComplexity int) int
 	}
 
 	Job struct {
@@ -117,6 +129,7 @@ type ComplexityRoot struct {
 	}
 
 	JobCardPage struct {
+		Facets   func(childComplexity int, fields []model.FacetField, limit *int) int
 		Nodes    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
 	}
@@ -151,6 +164,12 @@ type ComplexityRoot struct {
 		Period   func(childComplexity int) int
 	}
 
+	SalaryBucket struct {
+		Count func(childComplexity int) int
+		Max   func(childComplexity int) int
+		Min   func(childComplexity int) int
+	}
+
 	ValueCount struct {
 		Count func(childComplexity int) int
 		Value func(childComplexity int) int
@@ -166,6 +185,9 @@ type JobResolver interface {
 }
 type JobCardResolver interface {
 	Employer(ctx context.Context, obj *model.JobCard) (*model.Company, error)
+}
+type JobCardPageResolver interface {
+	Facets(ctx context.Context, obj *model.JobCardPage, fields []model.FacetField, limit *int) ([]*model.Facet, error)
 }
 type QueryResolver interface {
 	Jobs(ctx context.Context, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) (*model.JobCardPage, error)
@@ -293,6 +315,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CompanyProfile.Slug(childComplexity), true
+
+	case "Facet.buckets":
+		if e.ComplexityRoot.Facet.Buckets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Facet.Buckets(childComplexity), true
+	case "Facet.field":
+		if e.ComplexityRoot.Facet.Field == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Facet.Field(childComplexity), true
+	case "Facet.values":
+		if e.ComplexityRoot.Facet.Values == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Facet.Values(childComplexity), true
+
+	case "FacetValue.count":
+		if e.ComplexityRoot.FacetValue.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FacetValue.Count(childComplexity), true
+	case "FacetValue.value":
+		if e.ComplexityRoot.FacetValue.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FacetValue.Value(childComplexity), true
 
 	case "Job.benefits":
 		if e.ComplexityRoot.Job.Benefits == nil {
@@ -565,6 +619,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.JobCard.WorkArrangement(childComplexity), true
 
+	case "JobCardPage.facets":
+		if e.ComplexityRoot.JobCardPage.Facets == nil {
+			break
+		}
+
+		args, err := ec.field_JobCardPage_facets_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.JobCardPage.Facets(childComplexity, args["fields"].([]model.FacetField), args["limit"].(*int)), true
 	case "JobCardPage.nodes":
 		if e.ComplexityRoot.JobCardPage.Nodes == nil {
 			break
@@ -715,6 +780,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Salary.Period(childComplexity), true
+
+	case "SalaryBucket.count":
+		if e.ComplexityRoot.SalaryBucket.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SalaryBucket.Count(childComplexity), true
+	case "SalaryBucket.max":
+		if e.ComplexityRoot.SalaryBucket.Max == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SalaryBucket.Max(childComplexity), true
+	case "SalaryBucket.min":
+		if e.ComplexityRoot.SalaryBucket.Min == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SalaryBucket.Min(childComplexity), true
 
 	case "ValueCount.count":
 		if e.ComplexityRoot.ValueCount.Count == nil {
@@ -925,6 +1009,53 @@ enum JobSort {
 type JobCardPage {
   nodes: [JobCard!]!
   pageInfo: PageInfo!
+  """
+  Exact counts of the matching jobs by the values of each field, the top
+  ` + "`" + `limit` + "`" + ` (default 10, at most 100) most first. A field's own filter is left
+  out when counting it, so choosing REMOTE still shows the hybrid jobs.
+  SALARY is a histogram of annualized salaries in buckets of 25,000.
+  """
+  facets(fields: [FacetField!]!, limit: Int): [Facet!]!
+}
+
+"A field jobs can be counted by."
+enum FacetField {
+  WORK_ARRANGEMENT
+  EMPLOYMENT_TYPE
+  CATEGORY_FIELD
+  CATEGORY_ROLE
+  SKILLS
+  COMPANY
+  EDUCATION_LEVELS
+  VISAS
+  SECURITY_CLEARANCES
+  COUNTRY
+  STATE
+  CITY
+  SALARY
+}
+
+"The counts of one field."
+type Facet {
+  field: FacetField!
+  "Values, most jobs first (empty for SALARY)."
+  values: [FacetValue!]!
+  "The salary histogram (SALARY only)."
+  buckets: [SalaryBucket!]
+}
+
+"How many matching jobs have a value."
+type FacetValue {
+  value: String!
+  count: Int!
+}
+
+"How many matching jobs have an annualized salary in [min, max)."
+type SalaryBucket {
+  min: Float!
+  "null for the last, open-ended bucket"
+  max: Float
+  count: Int!
 }
 
 "A page of companies."
@@ -1136,6 +1267,28 @@ func (ec *executionContext) childFields_CompanyProfile(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type CompanyProfile", field.Name)
 }
 
+func (ec *executionContext) childFields_Facet(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "field":
+		return ec.fieldContext_Facet_field(ctx, field)
+	case "values":
+		return ec.fieldContext_Facet_values(ctx, field)
+	case "buckets":
+		return ec.fieldContext_Facet_buckets(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Facet", field.Name)
+}
+
+func (ec *executionContext) childFields_FacetValue(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "value":
+		return ec.fieldContext_FacetValue_value(ctx, field)
+	case "count":
+		return ec.fieldContext_FacetValue_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FacetValue", field.Name)
+}
+
 func (ec *executionContext) childFields_Job(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -1242,6 +1395,8 @@ func (ec *executionContext) childFields_JobCardPage(ctx context.Context, field g
 		return ec.fieldContext_JobCardPage_nodes(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_JobCardPage_pageInfo(ctx, field)
+	case "facets":
+		return ec.fieldContext_JobCardPage_facets(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type JobCardPage", field.Name)
 }
@@ -1288,6 +1443,18 @@ func (ec *executionContext) childFields_Salary(ctx context.Context, field graphq
 		return ec.fieldContext_Salary_period(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Salary", field.Name)
+}
+
+func (ec *executionContext) childFields_SalaryBucket(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "min":
+		return ec.fieldContext_SalaryBucket_min(ctx, field)
+	case "max":
+		return ec.fieldContext_SalaryBucket_max(ctx, field)
+	case "count":
+		return ec.fieldContext_SalaryBucket_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SalaryBucket", field.Name)
 }
 
 func (ec *executionContext) childFields_ValueCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1459,6 +1626,28 @@ func (ec *executionContext) field_CompanyProfile_jobs_args(ctx context.Context, 
 		return nil, err
 	}
 	args["after"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_JobCardPage_facets_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "fields",
+		func(ctx context.Context, v any) ([]model.FacetField, error) {
+			return ec.unmarshalNFacetField2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetFieldᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["fields"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
 	return args, nil
 }
 
@@ -2111,6 +2300,139 @@ func (ec *executionContext) fieldContext_CompanyProfile_jobs(ctx context.Context
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Facet_field(ctx context.Context, field graphql.CollectedField, obj *model.Facet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Facet_field(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Field, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.FacetField) graphql.Marshaler {
+			return ec.marshalNFacetField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetField(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Facet_field(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Facet", field, false, false, errors.New("field of type FacetField does not have child fields"))
+}
+
+func (ec *executionContext) _Facet_values(ctx context.Context, field graphql.CollectedField, obj *model.Facet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Facet_values(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Values, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.FacetValue) graphql.Marshaler {
+			return ec.marshalNFacetValue2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetValueᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Facet_values(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Facet",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FacetValue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Facet_buckets(ctx context.Context, field graphql.CollectedField, obj *model.Facet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Facet_buckets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Buckets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.SalaryBucket) graphql.Marshaler {
+			return ec.marshalOSalaryBucket2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐSalaryBucketᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Facet_buckets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Facet",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SalaryBucket(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FacetValue_value(ctx context.Context, field graphql.CollectedField, obj *model.FacetValue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FacetValue_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FacetValue_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FacetValue", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FacetValue_count(ctx context.Context, field graphql.CollectedField, obj *model.FacetValue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FacetValue_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FacetValue_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FacetValue", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Job_id(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
@@ -3282,6 +3604,50 @@ func (ec *executionContext) fieldContext_JobCardPage_pageInfo(_ context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _JobCardPage_facets(ctx context.Context, field graphql.CollectedField, obj *model.JobCardPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobCardPage_facets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.JobCardPage().Facets(ctx, obj, fc.Args["fields"].([]model.FacetField), fc.Args["limit"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Facet) graphql.Marshaler {
+			return ec.marshalNFacet2ᚕᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobCardPage_facets(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JobCardPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Facet(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_JobCardPage_facets_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Location_city(ctx context.Context, field graphql.CollectedField, obj *model.Location) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3875,6 +4241,75 @@ func (ec *executionContext) _Salary_period(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_Salary_period(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Salary", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SalaryBucket_min(ctx context.Context, field graphql.CollectedField, obj *model.SalaryBucket) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SalaryBucket_min(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Min, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SalaryBucket_min(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SalaryBucket", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _SalaryBucket_max(ctx context.Context, field graphql.CollectedField, obj *model.SalaryBucket) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SalaryBucket_max(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Max, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SalaryBucket_max(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SalaryBucket", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _SalaryBucket_count(ctx context.Context, field graphql.CollectedField, obj *model.SalaryBucket) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SalaryBucket_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SalaryBucket_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SalaryBucket", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ValueCount_value(ctx context.Context, field graphql.CollectedField, obj *model.ValueCount) (ret graphql.Marshaler) {
@@ -5511,6 +5946,96 @@ func (ec *executionContext) _CompanyProfile(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var facetImplementors = []string{"Facet"}
+
+func (ec *executionContext) _Facet(ctx context.Context, sel ast.SelectionSet, obj *model.Facet) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, facetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Facet")
+		case "field":
+			out.Values[i] = ec._Facet_field(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "values":
+			out.Values[i] = ec._Facet_values(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "buckets":
+			out.Values[i] = ec._Facet_buckets(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var facetValueImplementors = []string{"FacetValue"}
+
+func (ec *executionContext) _FacetValue(ctx context.Context, sel ast.SelectionSet, obj *model.FacetValue) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, facetValueImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FacetValue")
+		case "value":
+			out.Values[i] = ec._FacetValue_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._FacetValue_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var jobImplementors = []string{"Job"}
 
 func (ec *executionContext) _Job(ctx context.Context, sel ast.SelectionSet, obj *model.Job) graphql.Marshaler {
@@ -5855,13 +6380,49 @@ func (ec *executionContext) _JobCardPage(ctx context.Context, sel ast.SelectionS
 		case "nodes":
 			out.Values[i] = ec._JobCardPage_nodes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "pageInfo":
 			out.Values[i] = ec._JobCardPage_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "facets":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._JobCardPage_facets(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -6168,6 +6729,52 @@ func (ec *executionContext) _Salary(ctx context.Context, sel ast.SelectionSet, o
 			out.Values[i] = ec._Salary_currency(ctx, field, obj)
 		case "period":
 			out.Values[i] = ec._Salary_period(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var salaryBucketImplementors = []string{"SalaryBucket"}
+
+func (ec *executionContext) _SalaryBucket(ctx context.Context, sel ast.SelectionSet, obj *model.SalaryBucket) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, salaryBucketImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SalaryBucket")
+		case "min":
+			out.Values[i] = ec._SalaryBucket_min(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "max":
+			out.Values[i] = ec._SalaryBucket_max(ctx, field, obj)
+		case "count":
+			out.Values[i] = ec._SalaryBucket_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -6631,6 +7238,109 @@ func (ec *executionContext) marshalNCompanyPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋ
 	return ec._CompanyPage(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNFacet2ᚕᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Facet) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFacet2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacet(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNFacet2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacet(ctx context.Context, sel ast.SelectionSet, v *model.Facet) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Facet(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNFacetField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetField(ctx context.Context, v any) (model.FacetField, error) {
+	var res model.FacetField
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFacetField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetField(ctx context.Context, sel ast.SelectionSet, v model.FacetField) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNFacetField2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetFieldᚄ(ctx context.Context, v any) ([]model.FacetField, error) {
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]model.FacetField, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNFacetField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetField(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNFacetField2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetFieldᚄ(ctx context.Context, sel ast.SelectionSet, v []model.FacetField) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFacetField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetField(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNFacetValue2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetValue(ctx context.Context, sel ast.SelectionSet, v model.FacetValue) graphql.Marshaler {
+	return ec._FacetValue(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFacetValue2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetValueᚄ(ctx context.Context, sel ast.SelectionSet, v []model.FacetValue) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFacetValue2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetValue(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalFloatContext(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
+}
+
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -6756,6 +7466,10 @@ func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.Selecti
 
 func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
 	return ec._PageInfo(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSalaryBucket2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐSalaryBucket(ctx context.Context, sel ast.SelectionSet, v model.SalaryBucket) graphql.Marshaler {
+	return ec._SalaryBucket(ctx, sel, &v)
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
@@ -7099,6 +7813,25 @@ func (ec *executionContext) marshalOSalary2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsd
 		return graphql.Null
 	}
 	return ec._Salary(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSalaryBucket2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐSalaryBucketᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SalaryBucket) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSalaryBucket2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐSalaryBucket(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {

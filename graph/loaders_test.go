@@ -52,6 +52,10 @@ func (s *pageStore) SimilarJobs(_ context.Context, id string, _ int) ([]model.Jo
 	return nil, 0, nil
 }
 
+func (s *pageStore) Facets(context.Context, model.JobQuery, []string, int) ([]model.Facet, error) {
+	return nil, nil
+}
+
 func (s *pageStore) CompaniesByID(_ context.Context, ids []int64) (map[int64]*model.Company, error) {
 	s.mu.Lock()
 	s.batches = append(s.batches, append([]int64(nil), ids...))

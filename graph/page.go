@@ -19,7 +19,7 @@ func (r *Resolver) jobPage(ctx context.Context, q model.JobQuery) (*model.JobCar
 	if err != nil {
 		return nil, err
 	}
-	page := &model.JobCardPage{Nodes: cards, Normalized: q.Normalized, PageInfo: pageInfo(total, q.Limit, q.Offset, len(cards))}
+	page := &model.JobCardPage{Nodes: cards, Normalized: q.Normalized, Query: q, PageInfo: pageInfo(total, q.Limit, q.Offset, len(cards))}
 	if next != nil {
 		cursor := next.Encode()
 		page.PageInfo.EndCursor = &cursor
@@ -57,4 +57,14 @@ func (r *Resolver) SimilarJobs(ctx context.Context, id string, limit *int) ([]mo
 	}
 	cards, total, err := r.store.SimilarJobs(ctx, id, n)
 	return cards, total, n, err
+}
+
+// PageFacets counts the jobs of a page's query by the fields (REST names);
+// JobCardPage.facets and REST's facets parameter both call it.
+func (r *Resolver) PageFacets(ctx context.Context, page *model.JobCardPage, fields []string, limit *int) ([]model.Facet, error) {
+	names, n, err := normalize.Facets(fields, limit)
+	if err != nil {
+		return nil, err
+	}
+	return r.store.Facets(ctx, page.Query, names, n)
 }

@@ -26,6 +26,8 @@ type JobStore interface {
 	// CompanyBySlug returns a company's page, or an error with code
 	// not_found.
 	CompanyBySlug(ctx context.Context, slug string) (*model.CompanyProfile, error)
+	// Facets counts the jobs matching q by each field's values.
+	Facets(ctx context.Context, q model.JobQuery, fields []string, limit int) ([]model.Facet, error)
 	// CompaniesByID returns the companies with the ids, by id.
 	CompaniesByID(ctx context.Context, ids []int64) (map[int64]*model.Company, error)
 	// SimilarJobs returns up to limit cards similar to the job with the id
@@ -52,6 +54,7 @@ var _ ResolverRoot = (*Resolver)(nil)
 type Queries interface {
 	QueryResolver
 	SimilarJobs(ctx context.Context, id string, limit *int) ([]model.JobCard, int, int, error)
+	PageFacets(ctx context.Context, page *model.JobCardPage, fields []string, limit *int) ([]model.Facet, error)
 }
 
 // Queries returns what the REST layer calls.

@@ -49,6 +49,23 @@ func (r *jobCardResolver) Employer(ctx context.Context, obj *model.JobCard) (*mo
 	return r.employer(ctx, obj.CompanyID)
 }
 
+// Facets is the resolver for the facets field.
+func (r *jobCardPageResolver) Facets(ctx context.Context, obj *model.JobCardPage, fields []model.FacetField, limit *int) ([]*model.Facet, error) {
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = string(f)
+	}
+	facets, err := r.PageFacets(ctx, obj, names, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*model.Facet, len(facets))
+	for i := range facets {
+		out[i] = &facets[i]
+	}
+	return out, nil
+}
+
 // Jobs is the resolver for the jobs field.
 func (r *queryResolver) Jobs(ctx context.Context, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) (*model.JobCardPage, error) {
 	q, err := r.norm.JobQuery(filter, limit, offset, sort, after)
@@ -121,10 +138,14 @@ func (r *Resolver) Job() JobResolver { return &jobResolver{r} }
 // JobCard returns JobCardResolver implementation.
 func (r *Resolver) JobCard() JobCardResolver { return &jobCardResolver{r} }
 
+// JobCardPage returns JobCardPageResolver implementation.
+func (r *Resolver) JobCardPage() JobCardPageResolver { return &jobCardPageResolver{r} }
+
 // Query returns QueryResolver implementation.
 func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 
 type companyProfileResolver struct{ *Resolver }
 type jobResolver struct{ *Resolver }
 type jobCardResolver struct{ *Resolver }
+type jobCardPageResolver struct{ *Resolver }
 type queryResolver struct{ *Resolver }

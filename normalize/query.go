@@ -3,6 +3,7 @@ package normalize
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -471,4 +472,34 @@ func sortAndCursor(b *queryBuilder, sort *model.JobSort, after *string) {
 	}
 	b.q.After = &c
 	b.q.Offset = c.Offset
+}
+
+// Facet limits.
+const (
+	DefaultFacetLimit = 10
+	MaxFacetLimit     = 100
+)
+
+// Facets validates a facet request: known fields, without repeats, and a
+// number of values per field (default 10, at most 100).
+func Facets(fields []string, limit *int) ([]string, int, error) {
+	n := DefaultFacetLimit
+	if limit != nil {
+		if *limit < 1 {
+			return nil, 0, model.InvalidParam("facet_limit", "facet_limit must be an integer ≥ 1")
+		}
+		n = min(*limit, MaxFacetLimit)
+	}
+	var out []string
+	for _, f := range fields {
+		f = strings.ToLower(strings.TrimSpace(f))
+		if f == "" || slices.Contains(out, f) {
+			continue
+		}
+		if !slices.Contains(model.FacetFields, f) {
+			return nil, 0, AllowedError("facets", f, model.FacetFields...)
+		}
+		out = append(out, f)
+	}
+	return out, n, nil
 }

@@ -21,6 +21,8 @@ type meta struct {
 	HasMore    bool           `json:"has_more"`
 	NextCursor *string        `json:"next_cursor,omitempty"`
 	Normalized map[string]any `json:"normalized,omitempty"`
+	// Facets are the counts by field, when asked for.
+	Facets map[string]any `json:"facets,omitempty"`
 }
 
 // writeJSON writes v as the JSON body with the status (for HEAD, net/http

@@ -40,6 +40,10 @@ func (emptyStore) SimilarJobs(_ context.Context, id string, _ int) ([]model.JobC
 	return nil, 0, model.Errorf(model.CodeNotFound, "no job %s", id)
 }
 
+func (emptyStore) Facets(context.Context, model.JobQuery, []string, int) ([]model.Facet, error) {
+	return nil, nil
+}
+
 func (emptyStore) CompaniesByID(context.Context, []int64) (map[int64]*model.Company, error) {
 	return map[int64]*model.Company{}, nil
 }

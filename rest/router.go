@@ -60,7 +60,7 @@ var filterParams = []string{
 }
 
 // jobParams are the query parameters of GET /jobs.
-var jobParams = append(slices.Clone(filterParams), "sort", "limit", "offset", "cursor")
+var jobParams = append(slices.Clone(filterParams), "sort", "limit", "offset", "cursor", "facets", "facet_limit")
 
 func (h *Handler) jobs(w http.ResponseWriter, r *http.Request) {
 	p := readParams(r.URL, jobParams...)
@@ -73,6 +73,8 @@ func (h *Handler) jobs(w http.ResponseWriter, r *http.Request) {
 	limit := p.integer("limit", "limit must be an integer ≥ 1")
 	offset := p.integer("offset", "offset must be an integer ≥ 0")
 	cursor := p.str("cursor")
+	facetFields := p.list("facets")
+	facetLimit := p.integer("facet_limit", "facet_limit must be an integer ≥ 1")
 	if p.err != nil {
 		WriteError(w, r, h.log, p.err)
 		return
@@ -82,10 +84,26 @@ func (h *Handler) jobs(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, h.log, err)
 		return
 	}
-	writeJSON(w, r, http.StatusOK, envelope{Data: page.Nodes, Meta: &meta{
+	m := &meta{
 		Total: page.PageInfo.Total, Limit: page.PageInfo.Limit, Offset: page.PageInfo.Offset, HasMore: page.PageInfo.HasMore,
 		NextCursor: page.PageInfo.EndCursor, Normalized: page.Normalized,
-	}})
+	}
+	if len(facetFields) > 0 || facetLimit != nil {
+		facets, err := h.q.PageFacets(r.Context(), page, facetFields, facetLimit)
+		if err != nil {
+			WriteError(w, r, h.log, err)
+			return
+		}
+		m.Facets = map[string]any{}
+		for _, f := range facets {
+			if f.Field == model.FacetSalary {
+				m.Facets[string(f.Field)] = f.Buckets
+			} else {
+				m.Facets[string(f.Field)] = f.Values
+			}
+		}
+	}
+	writeJSON(w, r, http.StatusOK, envelope{Data: page.Nodes, Meta: m})
 }
 
 // filterOf reads the filter parameters into the GraphQL filter type.

@@ -42,6 +42,10 @@ func (panickyStore) SimilarJobs(_ context.Context, id string, _ int) ([]model.Jo
 	return nil, 0, model.Errorf(model.CodeNotFound, "no job %s", id)
 }
 
+func (panickyStore) Facets(context.Context, model.JobQuery, []string, int) ([]model.Facet, error) {
+	return nil, nil
+}
+
 func (panickyStore) CompaniesByID(context.Context, []int64) (map[int64]*model.Company, error) {
 	return map[int64]*model.Company{}, nil
 }

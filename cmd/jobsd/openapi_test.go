@@ -92,7 +92,7 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 		{"/jobs", 200}, {"/jobs?skills=golang,k8s&city=SF&limit=2", 200}, {"/jobs?limit=500&offset=3&sort=salary_desc", 200},
 		{"/jobs?offset=100", 200}, {"/jobs/test-1", 200}, {"/jobs/test-5", 200}, {"/jobs/test-10", 200},
 		{"/companies", 200}, {"/companies?min_jobs=0&limit=2", 200},
-		{"/normalize?field=skills&value=k8s", 200}, {"/companies?work_arrangement=remote&min_jobs=0", 200}, {"/companies/acme-cloud", 200}, {"/jobs/test-1/similar?limit=2", 200}, {"/normalize?location=Austin,%20TX&title=nurse", 200},
+		{"/normalize?field=skills&value=k8s", 200}, {"/companies?work_arrangement=remote&min_jobs=0", 200}, {"/companies/acme-cloud", 200}, {"/jobs/test-1/similar?limit=2", 200}, {"/jobs?work_arrangement=remote&facets=skills,salary,company", 200}, {"/normalize?location=Austin,%20TX&title=nurse", 200},
 	} {
 		conforms(t, router, request(http.MethodGet, tc.path), tc.status, true)
 	}

@@ -123,6 +123,8 @@ type JobCardPage struct {
 	PageInfo PageInfo
 	// Normalized echoes how the filters were interpreted (REST only).
 	Normalized map[string]any
+	// Query is the query of the page, for its facets.
+	Query JobQuery `json:"-"`
 }
 
 // CompanyPage is one page of companies.
