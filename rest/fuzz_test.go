@@ -1,7 +1,6 @@
 package rest_test
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -13,51 +12,18 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/graph"
+	"github.com/jobsd-dev/jobsd/graph/graphtest"
 	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/rest"
 )
-
-// emptyStore answers every query with nothing, so that tests exercise the
-// request path up to the store.
-type emptyStore struct{}
-
-var _ graph.JobStore = emptyStore{}
-
-func (emptyStore) FindJobCards(context.Context, model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
-	return []model.JobCard{}, 0, nil, nil
-}
-
-func (emptyStore) JobByID(_ context.Context, id string) (*model.Job, error) {
-	return nil, model.Errorf(model.CodeNotFound, "no job has id %s", id)
-}
-
-func (emptyStore) Companies(context.Context, model.CompanyQuery) ([]model.Company, int, error) {
-	return []model.Company{}, 0, nil
-}
-
-func (emptyStore) SimilarJobs(_ context.Context, id string, _ int) ([]model.JobCard, int, error) {
-	return nil, 0, model.Errorf(model.CodeNotFound, "no job %s", id)
-}
-
-func (emptyStore) Facets(context.Context, model.JobQuery, []string, int) ([]model.Facet, error) {
-	return nil, nil
-}
-
-func (emptyStore) CompaniesByID(context.Context, []int64) (map[int64]*model.Company, error) {
-	return map[int64]*model.Company{}, nil
-}
-
-func (emptyStore) CompanyBySlug(_ context.Context, slug string) (*model.CompanyProfile, error) {
-	return nil, model.Errorf(model.CodeNotFound, "no company %s", slug)
-}
 
 func newRouter(t testing.TB) http.Handler {
 	t.Helper()
 	norm, err := normalize.New()
 	require.NoError(t, err)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	return rest.NewRouter(graph.NewResolver(norm, emptyStore{}, log).Queries(), log)
+	return rest.NewRouter(graph.NewResolver(norm, &graphtest.Store{}, log).Queries(), log)
 }
 
 // FuzzJobsQuery sends any query string to GET /jobs: the answer is 200 or

@@ -181,14 +181,20 @@ func (h *Handler) job(w http.ResponseWriter, r *http.Request) {
 	}
 	id := chi.URLParam(r, "id")
 	job, err := h.q.Job(r.Context(), id)
-	if err == nil && job == nil {
-		err = model.Errorf(model.CodeNotFound, "no job has id %s", id)
+	writeOne(h, w, r, job, err, "no job has id "+id)
+}
+
+// writeOne writes one record, or not_found (with notFound as the message)
+// when the resolver found none, or the error.
+func writeOne[T any](h *Handler, w http.ResponseWriter, r *http.Request, v *T, err error, notFound string) {
+	if err == nil && v == nil {
+		err = model.Errorf(model.CodeNotFound, "%s", notFound)
 	}
 	if err != nil {
 		WriteError(w, r, h.log, err)
 		return
 	}
-	writeJSON(w, r, http.StatusOK, envelope{Data: job})
+	writeJSON(w, r, http.StatusOK, envelope{Data: v})
 }
 
 // similar serves the postings similar to a job (Job.similar in GraphQL).
@@ -216,15 +222,8 @@ func (h *Handler) company(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	slug := chi.URLParam(r, "slug")
-	p, err := h.q.Company(r.Context(), &slug, nil)
-	if err == nil && p == nil {
-		err = model.Errorf(model.CodeNotFound, "no company has the slug %s", slug)
-	}
-	if err != nil {
-		WriteError(w, r, h.log, err)
-		return
-	}
-	writeJSON(w, r, http.StatusOK, envelope{Data: p})
+	company, err := h.q.Company(r.Context(), &slug, nil)
+	writeOne(h, w, r, company, err, "no company has the slug "+slug)
 }
 
 func (h *Handler) companies(w http.ResponseWriter, r *http.Request) {

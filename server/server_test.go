@@ -17,42 +17,12 @@ import (
 
 	"github.com/jobsd-dev/jobsd/auth"
 	"github.com/jobsd-dev/jobsd/graph"
+	"github.com/jobsd-dev/jobsd/graph/graphtest"
 	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/rest"
 	"github.com/jobsd-dev/jobsd/server"
 )
-
-// panickyStore panics on job lists and answers the rest.
-type panickyStore struct{}
-
-func (panickyStore) FindJobCards(context.Context, model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
-	panic("index out of range in a store bug")
-}
-
-func (panickyStore) JobByID(_ context.Context, id string) (*model.Job, error) {
-	return nil, model.Errorf(model.CodeNotFound, "no job %s", id)
-}
-
-func (panickyStore) Companies(context.Context, model.CompanyQuery) ([]model.Company, int, error) {
-	return []model.Company{}, 0, nil
-}
-
-func (panickyStore) SimilarJobs(_ context.Context, id string, _ int) ([]model.JobCard, int, error) {
-	return nil, 0, model.Errorf(model.CodeNotFound, "no job %s", id)
-}
-
-func (panickyStore) Facets(context.Context, model.JobQuery, []string, int) ([]model.Facet, error) {
-	return nil, nil
-}
-
-func (panickyStore) CompaniesByID(context.Context, []int64) (map[int64]*model.Company, error) {
-	return map[int64]*model.Company{}, nil
-}
-
-func (panickyStore) CompanyBySlug(_ context.Context, slug string) (*model.CompanyProfile, error) {
-	return nil, model.Errorf(model.CodeNotFound, "no company %s", slug)
-}
 
 func TestPanicsBecomeInternalErrors(t *testing.T) {
 	norm, err := normalize.New()
@@ -61,7 +31,11 @@ func TestPanicsBecomeInternalErrors(t *testing.T) {
 	log := slog.New(slog.NewJSONHandler(&logs, nil))
 	key, _, hash := auth.NewKey()
 	h := server.New(server.Config{
-		Resolver: graph.NewResolver(norm, panickyStore{}, log),
+		Resolver: graph.NewResolver(norm, &graphtest.Store{
+			FindJobCardsFunc: func(context.Context, model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
+				panic("index out of range in a store bug")
+			},
+		}, log),
 		Keys: auth.NewChecker(func(context.Context, []byte) (*auth.Key, error) {
 			return auth.NewKeyInfo(1, "test", hash, 0, 0), nil
 		}, time.Minute),
