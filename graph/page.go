@@ -68,3 +68,9 @@ func (r *Resolver) PageFacets(ctx context.Context, page *model.JobCardPage, fiel
 	}
 	return r.store.Facets(ctx, page.Query, names, n)
 }
+
+// CheckFacets validates a facet request before a search runs for it.
+func (r *Resolver) CheckFacets(fields []string, limit *int) error {
+	_, _, err := normalize.Facets(fields, limit)
+	return err
+}

@@ -55,6 +55,7 @@ type Queries interface {
 	QueryResolver
 	SimilarJobs(ctx context.Context, id string, limit *int) ([]model.JobCard, int, int, error)
 	PageFacets(ctx context.Context, page *model.JobCardPage, fields []string, limit *int) ([]model.Facet, error)
+	CheckFacets(fields []string, limit *int) error
 }
 
 // Queries returns what the REST layer calls.

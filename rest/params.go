@@ -43,7 +43,7 @@ func readParams(u *url.URL, known ...string) *params {
 }
 
 func (p *params) fail(err error) {
-	if p.err == nil {
+	if p.err == nil && err != nil {
 		p.err = err
 	}
 }

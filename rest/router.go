@@ -75,6 +75,9 @@ func (h *Handler) jobs(w http.ResponseWriter, r *http.Request) {
 	cursor := p.str("cursor")
 	facetFields := p.list("facets")
 	facetLimit := p.integer("facet_limit", "facet_limit must be an integer ≥ 1")
+	if p.err == nil {
+		p.fail(h.q.CheckFacets(facetFields, facetLimit))
+	}
 	if p.err != nil {
 		WriteError(w, r, h.log, p.err)
 		return
