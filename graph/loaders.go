@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/vikstrous/dataloadgen"
@@ -12,13 +13,60 @@ import (
 )
 
 // The employers of a page are loaded together: each request gets a
-// company loader that gathers the ids its resolvers ask for during a
-// millisecond and fetches them in one query.
+// company loader. A page of job cards notes its company ids, and the first
+// employer asked for on the page loads them all in one query, whatever the
+// order and timing of the resolvers; other ids are gathered for a
+// millisecond and fetched together.
 
 type loadersKey struct{}
 
 type loaders struct {
 	companies *dataloadgen.Loader[int64, *model.Company]
+
+	mu    sync.Mutex
+	pages []*pageCompanies
+}
+
+// pageCompanies are the company ids of one page, loaded at most once.
+type pageCompanies struct {
+	ids  map[int64]bool
+	list []int64
+	once sync.Once
+}
+
+// notePage records the company ids of a page of cards, so that their
+// employers load in one query.
+func notePage(ctx context.Context, cards []model.JobCard) {
+	l, ok := ctx.Value(loadersKey{}).(*loaders)
+	if !ok || len(cards) == 0 {
+		return
+	}
+	p := &pageCompanies{ids: map[int64]bool{}}
+	for _, c := range cards {
+		if !p.ids[c.CompanyID] {
+			p.ids[c.CompanyID] = true
+			p.list = append(p.list, c.CompanyID)
+		}
+	}
+	l.mu.Lock()
+	l.pages = append(l.pages, p)
+	l.mu.Unlock()
+}
+
+// preload loads, once, the companies of the page id belongs to.
+func (l *loaders) preload(ctx context.Context, id int64) {
+	l.mu.Lock()
+	var page *pageCompanies
+	for _, p := range l.pages {
+		if p.ids[id] {
+			page = p
+			break
+		}
+	}
+	l.mu.Unlock()
+	if page != nil {
+		page.once.Do(func() { _, _ = l.companies.LoadAll(ctx, page.list) })
+	}
 }
 
 // withLoaders gives each request its own loaders, so that nothing is
@@ -41,6 +89,7 @@ func (r *Resolver) employer(ctx context.Context, companyID int64) (*model.Compan
 		}
 		return found(m[companyID], companyID)
 	}
+	l.preload(ctx, companyID)
 	c, err := l.companies.Load(ctx, companyID)
 	if err != nil {
 		return nil, err

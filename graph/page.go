@@ -19,6 +19,7 @@ func (r *Resolver) jobPage(ctx context.Context, q model.JobQuery) (*model.JobCar
 	if err != nil {
 		return nil, err
 	}
+	notePage(ctx, cards)
 	page := &model.JobCardPage{Nodes: cards, Normalized: q.Normalized, Query: q, PageInfo: pageInfo(total, q.Limit, q.Offset, len(cards))}
 	if next != nil {
 		cursor := next.Encode()
