@@ -85,76 +85,156 @@ type CompaniesResponse struct {
 // GetCompanies returns CompaniesResponse.Companies, and is useful for accessing the field via an interface.
 func (v *CompaniesResponse) GetCompanies() CompaniesCompaniesCompanyPage { return v.Companies }
 
-// CompanyJobsJobsJobCardPage includes the requested fields of the GraphQL type JobCardPage.
+// CompanyPageCompanyCompanyProfile includes the requested fields of the GraphQL type CompanyProfile.
+// The GraphQL type's documentation follows.
+//
+// A company's page: the company, how its jobs divide, and its jobs.
+type CompanyPageCompanyCompanyProfile struct {
+	Name     string  `json:"name"`
+	Slug     string  `json:"slug"`
+	LogoUrl  *string `json:"logoUrl"`
+	JobCount int     `json:"jobCount"`
+	// Jobs by category field, most first (value null: no category).
+	ByCategory []CompanyPageCompanyCompanyProfileByCategoryValueCount `json:"byCategory"`
+	// Jobs by work arrangement, most first (value null: not stated).
+	ByWorkArrangement []CompanyPageCompanyCompanyProfileByWorkArrangementValueCount `json:"byWorkArrangement"`
+	// The company's jobs, with the filters, order and paging of Query.jobs.
+	Jobs CompanyPageCompanyCompanyProfileJobsJobCardPage `json:"jobs"`
+}
+
+// GetName returns CompanyPageCompanyCompanyProfile.Name, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfile) GetName() string { return v.Name }
+
+// GetSlug returns CompanyPageCompanyCompanyProfile.Slug, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfile) GetSlug() string { return v.Slug }
+
+// GetLogoUrl returns CompanyPageCompanyCompanyProfile.LogoUrl, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfile) GetLogoUrl() *string { return v.LogoUrl }
+
+// GetJobCount returns CompanyPageCompanyCompanyProfile.JobCount, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfile) GetJobCount() int { return v.JobCount }
+
+// GetByCategory returns CompanyPageCompanyCompanyProfile.ByCategory, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfile) GetByCategory() []CompanyPageCompanyCompanyProfileByCategoryValueCount {
+	return v.ByCategory
+}
+
+// GetByWorkArrangement returns CompanyPageCompanyCompanyProfile.ByWorkArrangement, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfile) GetByWorkArrangement() []CompanyPageCompanyCompanyProfileByWorkArrangementValueCount {
+	return v.ByWorkArrangement
+}
+
+// GetJobs returns CompanyPageCompanyCompanyProfile.Jobs, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfile) GetJobs() CompanyPageCompanyCompanyProfileJobsJobCardPage {
+	return v.Jobs
+}
+
+// CompanyPageCompanyCompanyProfileByCategoryValueCount includes the requested fields of the GraphQL type ValueCount.
+// The GraphQL type's documentation follows.
+//
+// How many jobs have a value.
+type CompanyPageCompanyCompanyProfileByCategoryValueCount struct {
+	Value *string `json:"value"`
+	Count int     `json:"count"`
+}
+
+// GetValue returns CompanyPageCompanyCompanyProfileByCategoryValueCount.Value, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileByCategoryValueCount) GetValue() *string { return v.Value }
+
+// GetCount returns CompanyPageCompanyCompanyProfileByCategoryValueCount.Count, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileByCategoryValueCount) GetCount() int { return v.Count }
+
+// CompanyPageCompanyCompanyProfileByWorkArrangementValueCount includes the requested fields of the GraphQL type ValueCount.
+// The GraphQL type's documentation follows.
+//
+// How many jobs have a value.
+type CompanyPageCompanyCompanyProfileByWorkArrangementValueCount struct {
+	Value *string `json:"value"`
+	Count int     `json:"count"`
+}
+
+// GetValue returns CompanyPageCompanyCompanyProfileByWorkArrangementValueCount.Value, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileByWorkArrangementValueCount) GetValue() *string {
+	return v.Value
+}
+
+// GetCount returns CompanyPageCompanyCompanyProfileByWorkArrangementValueCount.Count, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileByWorkArrangementValueCount) GetCount() int { return v.Count }
+
+// CompanyPageCompanyCompanyProfileJobsJobCardPage includes the requested fields of the GraphQL type JobCardPage.
 // The GraphQL type's documentation follows.
 //
 // A page of job cards.
-type CompanyJobsJobsJobCardPage struct {
-	PageInfo CompanyJobsJobsJobCardPagePageInfo       `json:"pageInfo"`
-	Nodes    []CompanyJobsJobsJobCardPageNodesJobCard `json:"nodes"`
+type CompanyPageCompanyCompanyProfileJobsJobCardPage struct {
+	PageInfo CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo       `json:"pageInfo"`
+	Nodes    []CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard `json:"nodes"`
 }
 
-// GetPageInfo returns CompanyJobsJobsJobCardPage.PageInfo, and is useful for accessing the field via an interface.
-func (v *CompanyJobsJobsJobCardPage) GetPageInfo() CompanyJobsJobsJobCardPagePageInfo {
+// GetPageInfo returns CompanyPageCompanyCompanyProfileJobsJobCardPage.PageInfo, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardPage) GetPageInfo() CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo {
 	return v.PageInfo
 }
 
-// GetNodes returns CompanyJobsJobsJobCardPage.Nodes, and is useful for accessing the field via an interface.
-func (v *CompanyJobsJobsJobCardPage) GetNodes() []CompanyJobsJobsJobCardPageNodesJobCard {
+// GetNodes returns CompanyPageCompanyCompanyProfileJobsJobCardPage.Nodes, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardPage) GetNodes() []CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard {
 	return v.Nodes
 }
 
-// CompanyJobsJobsJobCardPageNodesJobCard includes the requested fields of the GraphQL type JobCard.
+// CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard includes the requested fields of the GraphQL type JobCard.
 // The GraphQL type's documentation follows.
 //
 // The lightweight view of a job, for lists.
-type CompanyJobsJobsJobCardPageNodesJobCard struct {
-	Id              string                                         `json:"id"`
-	Title           string                                         `json:"title"`
-	Location        CompanyJobsJobsJobCardPageNodesJobCardLocation `json:"location"`
-	WorkArrangement *WorkArrangement                               `json:"workArrangement"`
+type CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard struct {
+	Id              string                                                              `json:"id"`
+	Title           string                                                              `json:"title"`
+	Location        CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardLocation `json:"location"`
+	WorkArrangement *WorkArrangement                                                    `json:"workArrangement"`
 	// Null when the posting states no salary.
-	Salary *CompanyJobsJobsJobCardPageNodesJobCardSalary `json:"salary"`
+	Salary *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary `json:"salary"`
 }
 
-// GetId returns CompanyJobsJobsJobCardPageNodesJobCard.Id, and is useful for accessing the field via an interface.
-func (v *CompanyJobsJobsJobCardPageNodesJobCard) GetId() string { return v.Id }
+// GetId returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard.Id, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard) GetId() string { return v.Id }
 
-// GetTitle returns CompanyJobsJobsJobCardPageNodesJobCard.Title, and is useful for accessing the field via an interface.
-func (v *CompanyJobsJobsJobCardPageNodesJobCard) GetTitle() string { return v.Title }
+// GetTitle returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard.Title, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard) GetTitle() string {
+	return v.Title
+}
 
-// GetLocation returns CompanyJobsJobsJobCardPageNodesJobCard.Location, and is useful for accessing the field via an interface.
-func (v *CompanyJobsJobsJobCardPageNodesJobCard) GetLocation() CompanyJobsJobsJobCardPageNodesJobCardLocation {
+// GetLocation returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard.Location, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard) GetLocation() CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardLocation {
 	return v.Location
 }
 
-// GetWorkArrangement returns CompanyJobsJobsJobCardPageNodesJobCard.WorkArrangement, and is useful for accessing the field via an interface.
-func (v *CompanyJobsJobsJobCardPageNodesJobCard) GetWorkArrangement() *WorkArrangement {
+// GetWorkArrangement returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard.WorkArrangement, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard) GetWorkArrangement() *WorkArrangement {
 	return v.WorkArrangement
 }
 
-// GetSalary returns CompanyJobsJobsJobCardPageNodesJobCard.Salary, and is useful for accessing the field via an interface.
-func (v *CompanyJobsJobsJobCardPageNodesJobCard) GetSalary() *CompanyJobsJobsJobCardPageNodesJobCardSalary {
+// GetSalary returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard.Salary, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard) GetSalary() *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary {
 	return v.Salary
 }
 
-// CompanyJobsJobsJobCardPageNodesJobCardLocation includes the requested fields of the GraphQL type Location.
+// CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardLocation includes the requested fields of the GraphQL type Location.
 // The GraphQL type's documentation follows.
 //
 // Where a job is.
-type CompanyJobsJobsJobCardPageNodesJobCardLocation struct {
+type CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardLocation struct {
 	// "city, state, country" of the first location, then " + N more".
 	Full string `json:"full"`
 }
 
-// GetFull returns CompanyJobsJobsJobCardPageNodesJobCardLocation.Full, and is useful for accessing the field via an interface.
-func (v *CompanyJobsJobsJobCardPageNodesJobCardLocation) GetFull() string { return v.Full }
+// GetFull returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardLocation.Full, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardLocation) GetFull() string {
+	return v.Full
+}
 
-// CompanyJobsJobsJobCardPageNodesJobCardSalary includes the requested fields of the GraphQL type Salary.
+// CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary includes the requested fields of the GraphQL type Salary.
 // The GraphQL type's documentation follows.
 //
 // Pay range; max is null for "from X" ranges.
-type CompanyJobsJobsJobCardPageNodesJobCardSalary struct {
+type CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary struct {
 	Min *float64 `json:"min"`
 	Max *float64 `json:"max"`
 	// ISO 4217 code.
@@ -163,23 +243,31 @@ type CompanyJobsJobsJobCardPageNodesJobCardSalary struct {
 	Period *string `json:"period"`
 }
 
-// GetMin returns CompanyJobsJobsJobCardPageNodesJobCardSalary.Min, and is useful for accessing the field via an interface.
-func (v *CompanyJobsJobsJobCardPageNodesJobCardSalary) GetMin() *float64 { return v.Min }
+// GetMin returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary.Min, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary) GetMin() *float64 {
+	return v.Min
+}
 
-// GetMax returns CompanyJobsJobsJobCardPageNodesJobCardSalary.Max, and is useful for accessing the field via an interface.
-func (v *CompanyJobsJobsJobCardPageNodesJobCardSalary) GetMax() *float64 { return v.Max }
+// GetMax returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary.Max, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary) GetMax() *float64 {
+	return v.Max
+}
 
-// GetCurrency returns CompanyJobsJobsJobCardPageNodesJobCardSalary.Currency, and is useful for accessing the field via an interface.
-func (v *CompanyJobsJobsJobCardPageNodesJobCardSalary) GetCurrency() *string { return v.Currency }
+// GetCurrency returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary.Currency, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary) GetCurrency() *string {
+	return v.Currency
+}
 
-// GetPeriod returns CompanyJobsJobsJobCardPageNodesJobCardSalary.Period, and is useful for accessing the field via an interface.
-func (v *CompanyJobsJobsJobCardPageNodesJobCardSalary) GetPeriod() *string { return v.Period }
+// GetPeriod returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary.Period, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary) GetPeriod() *string {
+	return v.Period
+}
 
-// CompanyJobsJobsJobCardPagePageInfo includes the requested fields of the GraphQL type PageInfo.
+// CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo includes the requested fields of the GraphQL type PageInfo.
 // The GraphQL type's documentation follows.
 //
 // Where a page sits in its list.
-type CompanyJobsJobsJobCardPagePageInfo struct {
+type CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo struct {
 	// Exact number of matching items.
 	Total int `json:"total"`
 	// True when items exist beyond this page.
@@ -188,25 +276,60 @@ type CompanyJobsJobsJobCardPagePageInfo struct {
 	EndCursor *string `json:"endCursor"`
 }
 
-// GetTotal returns CompanyJobsJobsJobCardPagePageInfo.Total, and is useful for accessing the field via an interface.
-func (v *CompanyJobsJobsJobCardPagePageInfo) GetTotal() int { return v.Total }
+// GetTotal returns CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo.Total, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo) GetTotal() int { return v.Total }
 
-// GetHasMore returns CompanyJobsJobsJobCardPagePageInfo.HasMore, and is useful for accessing the field via an interface.
-func (v *CompanyJobsJobsJobCardPagePageInfo) GetHasMore() bool { return v.HasMore }
+// GetHasMore returns CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo.HasMore, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo) GetHasMore() bool { return v.HasMore }
 
-// GetEndCursor returns CompanyJobsJobsJobCardPagePageInfo.EndCursor, and is useful for accessing the field via an interface.
-func (v *CompanyJobsJobsJobCardPagePageInfo) GetEndCursor() *string { return v.EndCursor }
-
-// CompanyJobsResponse is returned by CompanyJobs on success.
-type CompanyJobsResponse struct {
-	// Job cards matching every given filter, newest first unless `sort` says
-	// otherwise. `limit` defaults to 25 and is clamped to 100; `offset` and
-	// `after` (the `endCursor` of the previous page) are exclusive.
-	Jobs CompanyJobsJobsJobCardPage `json:"jobs"`
+// GetEndCursor returns CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo.EndCursor, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo) GetEndCursor() *string {
+	return v.EndCursor
 }
 
-// GetJobs returns CompanyJobsResponse.Jobs, and is useful for accessing the field via an interface.
-func (v *CompanyJobsResponse) GetJobs() CompanyJobsJobsJobCardPage { return v.Jobs }
+// CompanyPageResponse is returned by CompanyPage on success.
+type CompanyPageResponse struct {
+	// A company's page by its slug (Company.slug) or its name (give one), or null when none has it.
+	Company *CompanyPageCompanyCompanyProfile `json:"company"`
+}
+
+// GetCompany returns CompanyPageResponse.Company, and is useful for accessing the field via an interface.
+func (v *CompanyPageResponse) GetCompany() *CompanyPageCompanyCompanyProfile { return v.Company }
+
+// A field jobs can be counted by.
+type FacetField string
+
+const (
+	FacetFieldWorkArrangement    FacetField = "WORK_ARRANGEMENT"
+	FacetFieldEmploymentType     FacetField = "EMPLOYMENT_TYPE"
+	FacetFieldCategoryField      FacetField = "CATEGORY_FIELD"
+	FacetFieldCategoryRole       FacetField = "CATEGORY_ROLE"
+	FacetFieldSkills             FacetField = "SKILLS"
+	FacetFieldCompany            FacetField = "COMPANY"
+	FacetFieldEducationLevels    FacetField = "EDUCATION_LEVELS"
+	FacetFieldVisas              FacetField = "VISAS"
+	FacetFieldSecurityClearances FacetField = "SECURITY_CLEARANCES"
+	FacetFieldCountry            FacetField = "COUNTRY"
+	FacetFieldState              FacetField = "STATE"
+	FacetFieldCity               FacetField = "CITY"
+	FacetFieldSalary             FacetField = "SALARY"
+)
+
+var AllFacetField = []FacetField{
+	FacetFieldWorkArrangement,
+	FacetFieldEmploymentType,
+	FacetFieldCategoryField,
+	FacetFieldCategoryRole,
+	FacetFieldSkills,
+	FacetFieldCompany,
+	FacetFieldEducationLevels,
+	FacetFieldVisas,
+	FacetFieldSecurityClearances,
+	FacetFieldCountry,
+	FacetFieldState,
+	FacetFieldCity,
+	FacetFieldSalary,
+}
 
 // JobDetailJob includes the requested fields of the GraphQL type Job.
 // The GraphQL type's documentation follows.
@@ -651,8 +774,13 @@ var AllMatchMode = []MatchMode{
 //
 // A page of job cards.
 type SearchJobsJobsJobCardPage struct {
-	PageInfo SearchJobsJobsJobCardPagePageInfo       `json:"pageInfo"`
-	Nodes    []SearchJobsJobsJobCardPageNodesJobCard `json:"nodes"`
+	PageInfo SearchJobsJobsJobCardPagePageInfo `json:"pageInfo"`
+	// Exact counts of the matching jobs by the values of each field, the top
+	// `limit` (default 10, at most 100) most first. A field's own filter is left
+	// out when counting it, so choosing REMOTE still shows the hybrid jobs.
+	// SALARY is a histogram of annualized salaries in buckets of 25,000.
+	Facets []SearchJobsJobsJobCardPageFacetsFacet  `json:"facets"`
+	Nodes  []SearchJobsJobsJobCardPageNodesJobCard `json:"nodes"`
 }
 
 // GetPageInfo returns SearchJobsJobsJobCardPage.PageInfo, and is useful for accessing the field via an interface.
@@ -660,10 +788,75 @@ func (v *SearchJobsJobsJobCardPage) GetPageInfo() SearchJobsJobsJobCardPagePageI
 	return v.PageInfo
 }
 
+// GetFacets returns SearchJobsJobsJobCardPage.Facets, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardPage) GetFacets() []SearchJobsJobsJobCardPageFacetsFacet {
+	return v.Facets
+}
+
 // GetNodes returns SearchJobsJobsJobCardPage.Nodes, and is useful for accessing the field via an interface.
 func (v *SearchJobsJobsJobCardPage) GetNodes() []SearchJobsJobsJobCardPageNodesJobCard {
 	return v.Nodes
 }
+
+// SearchJobsJobsJobCardPageFacetsFacet includes the requested fields of the GraphQL type Facet.
+// The GraphQL type's documentation follows.
+//
+// The counts of one field.
+type SearchJobsJobsJobCardPageFacetsFacet struct {
+	Field FacetField `json:"field"`
+	// Values, most jobs first (empty for SALARY).
+	Values []SearchJobsJobsJobCardPageFacetsFacetValuesFacetValue `json:"values"`
+	// The salary histogram (SALARY only).
+	Buckets []SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket `json:"buckets"`
+}
+
+// GetField returns SearchJobsJobsJobCardPageFacetsFacet.Field, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardPageFacetsFacet) GetField() FacetField { return v.Field }
+
+// GetValues returns SearchJobsJobsJobCardPageFacetsFacet.Values, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardPageFacetsFacet) GetValues() []SearchJobsJobsJobCardPageFacetsFacetValuesFacetValue {
+	return v.Values
+}
+
+// GetBuckets returns SearchJobsJobsJobCardPageFacetsFacet.Buckets, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardPageFacetsFacet) GetBuckets() []SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket {
+	return v.Buckets
+}
+
+// SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket includes the requested fields of the GraphQL type SalaryBucket.
+// The GraphQL type's documentation follows.
+//
+// How many matching jobs have an annualized salary in [min, max).
+type SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket struct {
+	Min float64 `json:"min"`
+	// null for the last, open-ended bucket
+	Max   *float64 `json:"max"`
+	Count int      `json:"count"`
+}
+
+// GetMin returns SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket.Min, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket) GetMin() float64 { return v.Min }
+
+// GetMax returns SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket.Max, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket) GetMax() *float64 { return v.Max }
+
+// GetCount returns SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket.Count, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket) GetCount() int { return v.Count }
+
+// SearchJobsJobsJobCardPageFacetsFacetValuesFacetValue includes the requested fields of the GraphQL type FacetValue.
+// The GraphQL type's documentation follows.
+//
+// How many matching jobs have a value.
+type SearchJobsJobsJobCardPageFacetsFacetValuesFacetValue struct {
+	Value string `json:"value"`
+	Count int    `json:"count"`
+}
+
+// GetValue returns SearchJobsJobsJobCardPageFacetsFacetValuesFacetValue.Value, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardPageFacetsFacetValuesFacetValue) GetValue() string { return v.Value }
+
+// GetCount returns SearchJobsJobsJobCardPageFacetsFacetValuesFacetValue.Count, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardPageFacetsFacetValuesFacetValue) GetCount() int { return v.Count }
 
 // SearchJobsJobsJobCardPageNodesJobCard includes the requested fields of the GraphQL type JobCard.
 // The GraphQL type's documentation follows.
@@ -857,21 +1050,21 @@ func (v *__CompaniesInput) GetLimit() *int { return v.Limit }
 // GetOffset returns __CompaniesInput.Offset, and is useful for accessing the field via an interface.
 func (v *__CompaniesInput) GetOffset() *int { return v.Offset }
 
-// __CompanyJobsInput is used internally by genqlient
-type __CompanyJobsInput struct {
-	Company string  `json:"company"`
-	Limit   *int    `json:"limit"`
-	After   *string `json:"after"`
+// __CompanyPageInput is used internally by genqlient
+type __CompanyPageInput struct {
+	Slug  string  `json:"slug"`
+	Limit *int    `json:"limit"`
+	After *string `json:"after"`
 }
 
-// GetCompany returns __CompanyJobsInput.Company, and is useful for accessing the field via an interface.
-func (v *__CompanyJobsInput) GetCompany() string { return v.Company }
+// GetSlug returns __CompanyPageInput.Slug, and is useful for accessing the field via an interface.
+func (v *__CompanyPageInput) GetSlug() string { return v.Slug }
 
-// GetLimit returns __CompanyJobsInput.Limit, and is useful for accessing the field via an interface.
-func (v *__CompanyJobsInput) GetLimit() *int { return v.Limit }
+// GetLimit returns __CompanyPageInput.Limit, and is useful for accessing the field via an interface.
+func (v *__CompanyPageInput) GetLimit() *int { return v.Limit }
 
-// GetAfter returns __CompanyJobsInput.After, and is useful for accessing the field via an interface.
-func (v *__CompanyJobsInput) GetAfter() *string { return v.After }
+// GetAfter returns __CompanyPageInput.After, and is useful for accessing the field via an interface.
+func (v *__CompanyPageInput) GetAfter() *string { return v.After }
 
 // __JobDetailInput is used internally by genqlient
 type __JobDetailInput struct {
@@ -883,10 +1076,11 @@ func (v *__JobDetailInput) GetId() string { return v.Id }
 
 // __SearchJobsInput is used internally by genqlient
 type __SearchJobsInput struct {
-	Filter *JobFilter `json:"filter"`
-	Limit  *int       `json:"limit"`
-	After  *string    `json:"after"`
-	Sort   *JobSort   `json:"sort"`
+	Filter *JobFilter   `json:"filter"`
+	Limit  *int         `json:"limit"`
+	After  *string      `json:"after"`
+	Sort   *JobSort     `json:"sort"`
+	Facets []FacetField `json:"facets,omitempty"`
 }
 
 // GetFilter returns __SearchJobsInput.Filter, and is useful for accessing the field via an interface.
@@ -900,6 +1094,9 @@ func (v *__SearchJobsInput) GetAfter() *string { return v.After }
 
 // GetSort returns __SearchJobsInput.Sort, and is useful for accessing the field via an interface.
 func (v *__SearchJobsInput) GetSort() *JobSort { return v.Sort }
+
+// GetFacets returns __SearchJobsInput.Facets, and is useful for accessing the field via an interface.
+func (v *__SearchJobsInput) GetFacets() []FacetField { return v.Facets }
 
 // The query executed by Companies.
 const Companies_Operation = `
@@ -950,52 +1147,67 @@ func Companies(
 	return data_, err_
 }
 
-// The query executed by CompanyJobs.
-const CompanyJobs_Operation = `
-query CompanyJobs ($company: String!, $limit: Int, $after: String) {
-	jobs(filter: {company:$company}, limit: $limit, after: $after) {
-		pageInfo {
-			total
-			hasMore
-			endCursor
+// The query executed by CompanyPage.
+const CompanyPage_Operation = `
+query CompanyPage ($slug: String!, $limit: Int, $after: String) {
+	company(slug: $slug) {
+		name
+		slug
+		logoUrl
+		jobCount
+		byCategory {
+			value
+			count
 		}
-		nodes {
-			id
-			title
-			location {
-				full
+		byWorkArrangement {
+			value
+			count
+		}
+		jobs(limit: $limit, after: $after) {
+			pageInfo {
+				total
+				hasMore
+				endCursor
 			}
-			workArrangement
-			salary {
-				min
-				max
-				currency
-				period
+			nodes {
+				id
+				title
+				location {
+					full
+				}
+				workArrangement
+				salary {
+					min
+					max
+					currency
+					period
+				}
 			}
 		}
 	}
 }
 `
 
-// CompanyJobs is a company page: the company's jobs, newest first.
-func CompanyJobs(
+// CompanyPage is a company's page by its slug: the company, how its jobs
+// divide, and its jobs (newest first), or null.
+func CompanyPage(
 	ctx_ context.Context,
 	client_ graphql.Client,
-	company string,
+	slug string,
 	limit *int,
 	after *string,
-) (data_ *CompanyJobsResponse, err_ error) {
+) (data_ *CompanyPageResponse, err_ error) {
 	req_ := &graphql.Request{
-		OpName: "CompanyJobs",
-		Query:  CompanyJobs_Operation,
-		Variables: &__CompanyJobsInput{
-			Company: company,
-			Limit:   limit,
-			After:   after,
+		OpName: "CompanyPage",
+		Query:  CompanyPage_Operation,
+		Variables: &__CompanyPageInput{
+			Slug:  slug,
+			Limit: limit,
+			After: after,
 		},
 	}
 
-	data_ = &CompanyJobsResponse{}
+	data_ = &CompanyPageResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
@@ -1090,7 +1302,7 @@ func JobDetail(
 
 // The query executed by SearchJobs.
 const SearchJobs_Operation = `
-query SearchJobs ($filter: JobFilter, $limit: Int, $after: String, $sort: JobSort) {
+query SearchJobs ($filter: JobFilter, $limit: Int, $after: String, $sort: JobSort, $facets: [FacetField!] = []) {
 	jobs(filter: $filter, limit: $limit, after: $after, sort: $sort) {
 		pageInfo {
 			total
@@ -1098,6 +1310,18 @@ query SearchJobs ($filter: JobFilter, $limit: Int, $after: String, $sort: JobSor
 			offset
 			hasMore
 			endCursor
+		}
+		facets(fields: $facets) {
+			field
+			values {
+				value
+				count
+			}
+			buckets {
+				min
+				max
+				count
+			}
 		}
 		nodes {
 			id
@@ -1128,7 +1352,8 @@ query SearchJobs ($filter: JobFilter, $limit: Int, $after: String, $sort: JobSor
 `
 
 // SearchJobs is the search page: cards for a filter, one page at a time
-// (pass the previous page's endCursor as after).
+// (pass the previous page's endCursor as after), and the counts for the
+// filter chips (facets; none when facets is empty).
 func SearchJobs(
 	ctx_ context.Context,
 	client_ graphql.Client,
@@ -1136,6 +1361,7 @@ func SearchJobs(
 	limit *int,
 	after *string,
 	sort *JobSort,
+	facets []FacetField,
 ) (data_ *SearchJobsResponse, err_ error) {
 	req_ := &graphql.Request{
 		OpName: "SearchJobs",
@@ -1145,6 +1371,7 @@ func SearchJobs(
 			Limit:  limit,
 			After:  after,
 			Sort:   sort,
+			Facets: facets,
 		},
 	}
 

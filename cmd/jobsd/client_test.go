@@ -19,7 +19,8 @@ func TestTypedClient(t *testing.T) {
 	c := client.New(s.base, s.key)
 	ctx := context.Background()
 
-	page, err := client.SearchJobs(ctx, c, &client.JobFilter{Skills: []string{"golang"}, City: ptr("SF")}, nil, nil, nil)
+	page, err := client.SearchJobs(ctx, c, &client.JobFilter{Skills: []string{"golang"}, City: ptr("SF")}, nil, nil, nil,
+		[]client.FacetField{client.FacetFieldWorkArrangement})
 	require.NoError(t, err)
 	assert.Equal(t, 2, page.Jobs.PageInfo.Total)
 	require.Len(t, page.Jobs.Nodes, 2)
@@ -28,12 +29,15 @@ func TestTypedClient(t *testing.T) {
 	assert.Equal(t, client.WorkArrangementOnsite, *first.WorkArrangement)
 	assert.Equal(t, "San Francisco, California, United States", first.Location.Full)
 	assert.Equal(t, 200000.0, *first.Salary.Max)
+	require.Len(t, page.Jobs.Facets, 1)
+	assert.Equal(t, client.FacetFieldWorkArrangement, page.Jobs.Facets[0].Field)
+	assert.Len(t, page.Jobs.Facets[0].Values, 2, "onsite and remote among SF Go jobs")
 
 	// The search page walks every job with cursors.
 	var ids []string
 	var after *string
 	for {
-		page, err := client.SearchJobs(ctx, c, nil, ptr(5), after, nil)
+		page, err := client.SearchJobs(ctx, c, nil, ptr(5), after, nil, nil)
 		require.NoError(t, err)
 		for _, n := range page.Jobs.Nodes {
 			ids = append(ids, n.Id)
@@ -60,11 +64,17 @@ func TestTypedClient(t *testing.T) {
 	assert.Equal(t, "Acme Cloud", companies.Companies.Nodes[0].Name)
 	assert.Equal(t, 3, companies.Companies.Nodes[0].JobCount)
 
-	acme, err := client.CompanyJobs(ctx, c, "Acme Cloud", nil, nil)
+	acme, err := client.CompanyPage(ctx, c, "acme-cloud", ptr(2), nil)
 	require.NoError(t, err)
-	assert.Equal(t, 3, acme.Jobs.PageInfo.Total)
+	require.NotNil(t, acme.Company)
+	assert.Equal(t, 3, acme.Company.Jobs.PageInfo.Total)
+	assert.Len(t, acme.Company.Jobs.Nodes, 2)
+	assert.Len(t, acme.Company.ByWorkArrangement, 3)
+	none, err := client.CompanyPage(ctx, c, "nobody", nil, nil)
+	require.NoError(t, err)
+	assert.Nil(t, none.Company)
 
-	_, err = client.SearchJobs(ctx, c, nil, ptr(0), nil, nil)
+	_, err = client.SearchJobs(ctx, c, nil, ptr(0), nil, nil, nil)
 	require.Error(t, err, "errors reach the caller")
 	assert.Contains(t, err.Error(), "limit")
 }

@@ -40,7 +40,8 @@ func main() {
 	if *skills != "" {
 		filter.Skills = strings.Split(*skills, ",")
 	}
-	page, err := client.SearchJobs(context.Background(), client.New(*base, *key), filter, limit, nil, nil)
+	page, err := client.SearchJobs(context.Background(), client.New(*base, *key), filter, limit, nil, nil,
+		[]client.FacetField{client.FacetFieldWorkArrangement})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "search:", err)
 		os.Exit(1)
@@ -52,6 +53,13 @@ func main() {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", j.Id, j.Title, j.Company, j.Location.Full, salary(j.Salary))
 	}
 	_ = tw.Flush()
+	for _, f := range page.Jobs.Facets {
+		fmt.Printf("\nby work arrangement:")
+		for _, v := range f.Values {
+			fmt.Printf(" %s %d", v.Value, v.Count)
+		}
+		fmt.Println()
+	}
 }
 
 func salary(s *client.SearchJobsJobsJobCardPageNodesJobCardSalary) string {
