@@ -78,8 +78,10 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	srv.Use(statusOverride{})
 	srv.SetErrorPresenter(presentError(r.log, opts.RequestID))
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
+		// Logged here, with the stack; the presenter then shows the client
+		// the internal code without logging it again.
 		r.log.ErrorContext(ctx, "panic in GraphQL resolver", "panic", fmt.Sprint(v), "stack", string(debug.Stack()), "request_id", opts.RequestID(ctx))
-		return errors.New("internal error")
+		return model.Errorf(model.CodeInternal, "internal error")
 	})
 	return withStatusOverride(r.withLoaders(srv))
 }

@@ -152,16 +152,6 @@ func writeStatus(w http.ResponseWriter, status int, text string) {
 // errorWriter writes an error in one transport's shape.
 type errorWriter func(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error)
 
-type keyCtx struct{}
-
-// KeyName returns the name of the API key of a request's context, or "".
-func KeyName(ctx context.Context) string {
-	if k, ok := ctx.Value(keyCtx{}).(*auth.Key); ok {
-		return k.Name
-	}
-	return ""
-}
-
 // requireKey lets through requests with a valid x-api-key and answers the
 // others with 401 unauthorized (503 when keys cannot be checked).
 func (s *server) requireKey(writeErr errorWriter) func(http.Handler) http.Handler {
@@ -188,7 +178,7 @@ func (s *server) requireKey(writeErr errorWriter) func(http.Handler) http.Handle
 			if !s.allow(w, r, key, writeErr) {
 				return
 			}
-			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, key)))
+			next.ServeHTTP(w, r)
 		})
 	}
 }
@@ -308,9 +298,9 @@ func (s *server) recoverPanics(next http.Handler) http.Handler {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				s.cfg.Log.ErrorContext(r.Context(), "panic", "panic", fmt.Sprint(v), "stack", string(debug.Stack()),
-					"request_id", middleware.GetReqID(r.Context()))
-				s.writeError(w, r, fmt.Errorf("panic: %v", v))
+				// The error writer logs internal errors once, with the request
+				// id; the stack goes into that log line, never to the client.
+				s.writeError(w, r, fmt.Errorf("panic: %v\n%s", v, debug.Stack()))
 			}
 		}()
 		next.ServeHTTP(w, r)

@@ -67,12 +67,17 @@ func TestPanicsBecomeInternalErrors(t *testing.T) {
 	assert.Contains(t, logs.String(), "index out of range in a store bug", "the panic is in the log")
 	assert.Contains(t, logs.String(), "goroutine", "with its stack")
 	assert.Contains(t, logs.String(), e["request_id"], "keyed by request id")
+	panicLines := func() int { return strings.Count(logs.String(), "index out of range in a store bug") }
+	assert.Equal(t, 1, panicLines(), "the panic is logged once")
 
 	status, body = get("/graphql?query=" + "%7B%20jobs%20%7B%20pageInfo%20%7B%20total%20%7D%20%7D%20%7D")
 	assert.Equal(t, http.StatusOK, status)
 	ext := body["errors"].([]any)[0].(map[string]any)["extensions"].(map[string]any)
 	assert.Equal(t, "internal", ext["code"])
 	assert.False(t, strings.Contains(body["errors"].([]any)[0].(map[string]any)["message"].(string), "index out of range"))
+	assert.Equal(t, 2, panicLines(), "the GraphQL panic is logged once too")
+	assert.Equal(t, 1, strings.Count(logs.String(), `"msg":"panic in GraphQL resolver"`))
+	assert.NotContains(t, logs.String(), "internal error in GraphQL request", "not again by the presenter")
 
 	status, _ = get("/api/v1/companies")
 	assert.Equal(t, http.StatusOK, status, "the process serves on")

@@ -173,19 +173,19 @@ func (s *Store) Companies(ctx context.Context, q model.CompanyQuery) ([]model.Co
 	var total int
 	// count is the job count of c: its kept count, or its matching jobs.
 	count := "c.job_count"
-	withCounts := func(sq *bun.SelectQuery) *bun.SelectQuery { return sq }
 	if q.Jobs != nil {
 		count = "coalesce(m.n, 0)"
-		withCounts = func(sq *bun.SelectQuery) *bun.SelectQuery {
-			matching := s.db.NewSelect().Model((*cardRow)(nil)).ColumnExpr("j.company_id, count(*) AS n").
-				Apply(applyFilters(*q.Jobs)).GroupExpr("j.company_id")
-			return sq.Join("LEFT JOIN (?) AS m ON m.company_id = c.id", matching)
-		}
-	}
-	filter := func(sq *bun.SelectQuery) *bun.SelectQuery {
-		return withCounts(sq).Where(count+" >= ?", q.MinJobs)
 	}
 	err := s.read(ctx, func(db bun.IDB) error {
+		// With a job filter, a company's count is that of its matching jobs.
+		filter := func(sq *bun.SelectQuery) *bun.SelectQuery {
+			if q.Jobs != nil {
+				matching := db.NewSelect().Model((*cardRow)(nil)).ColumnExpr("j.company_id, count(*) AS n").
+					Apply(applyFilters(*q.Jobs)).GroupExpr("j.company_id")
+				sq = sq.Join("LEFT JOIN (?) AS m ON m.company_id = c.id", matching)
+			}
+			return sq.Where(count+" >= ?", q.MinJobs)
+		}
 		n, err := db.NewSelect().Model((*companyRow)(nil)).Apply(filter).Count(ctx)
 		if err != nil {
 			return wrap(err, "count companies")
