@@ -38,6 +38,9 @@ type Config struct {
 	Keys     *auth.Checker
 	// Ping reports whether the database answers (/readyz).
 	Ping func(context.Context) error
+	// Ready, when set, reports whether the service has what it needs to
+	// answer fast (its first index); /readyz fails until then.
+	Ready func() bool
 	// Touch records that a key was used (at most once a minute per key).
 	Touch func(ctx context.Context, keyID int64) error
 	Log   *slog.Logger
@@ -109,6 +112,10 @@ func New(cfg Config) http.Handler {
 	r.Get("/readyz", func(w http.ResponseWriter, r *http.Request) {
 		if err := cfg.Ping(r.Context()); err != nil {
 			writeStatus(w, http.StatusServiceUnavailable, "database unavailable")
+			return
+		}
+		if cfg.Ready != nil && !cfg.Ready() {
+			writeStatus(w, http.StatusServiceUnavailable, "index building")
 			return
 		}
 		writeStatus(w, http.StatusOK, "ok")

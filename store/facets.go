@@ -8,6 +8,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/index"
 )
 
 // facetColumns says where each facet field's values are: an array column
@@ -29,23 +30,29 @@ var facetColumns = map[string]struct {
 	model.FieldCity:               {"j.location_city", true},
 }
 
-// Salary histogram: annualized salary (the middle of a posting's range) in
-// buckets of salaryBucketWidth from 0, the last one open-ended.
-const (
-	salaryBucketWidth = 25000
-	salaryBuckets     = 12 // 0–300,000, then 300,000 and more
-)
-
 // Facets counts the jobs matching q by the values of each field, the top
 // limit values most first (then by value). Counting a field leaves out that
 // field's own filter (disjunctive faceting): with remote chosen, the
 // work-arrangement facet still shows how many hybrid jobs there are.
 func (s *Store) Facets(ctx context.Context, q model.JobQuery, fields []string, limit int) ([]model.Facet, error) {
+	if ix := s.index.index(); ix != nil {
+		if out, ok := ix.Facets(q, fields, limit); ok {
+			err := s.read(ctx, func(db bun.IDB) error { return s.checkVersion(ctx, db, ix.Version()) })
+			switch {
+			case err == nil:
+				s.index.answered.Add(1)
+				return out, nil
+			case !errors.Is(err, errStale):
+				return nil, err
+			}
+			s.index.stale()
+		}
+	}
 	out := make([]model.Facet, 0, len(fields))
 	err := s.read(ctx, func(db bun.IDB) error {
 		out = out[:0]
 		for _, field := range fields {
-			f, err := facet(ctx, db, without(q, field), field, limit)
+			f, err := facet(ctx, db, q.Without(field), field, limit)
 			if err != nil {
 				return err
 			}
@@ -54,25 +61,6 @@ func (s *Store) Facets(ctx context.Context, q model.JobQuery, fields []string, l
 		return nil
 	})
 	return out, err
-}
-
-// without returns q without the filters of a field: its key filters, and
-// for company and salary their own clauses.
-func without(q model.JobQuery, field string) model.JobQuery {
-	filters := q.Filters
-	q.Filters = make([]model.KeyFilter, 0, len(filters))
-	for _, f := range filters {
-		if f.Field != field {
-			q.Filters = append(q.Filters, f)
-		}
-	}
-	switch field {
-	case model.FacetCompany:
-		q.Company = ""
-	case model.FacetSalary:
-		q.SalaryMin, q.SalaryMax, q.IncludeUnknownSalary = nil, nil, false
-	}
-	return q
 }
 
 func facet(ctx context.Context, db bun.IDB, q model.JobQuery, field string, limit int) (model.Facet, error) {
@@ -84,20 +72,21 @@ func facet(ctx context.Context, db bun.IDB, q model.JobQuery, field string, limi
 			Bucket int `bun:"bucket"`
 			Count  int `bun:"count"`
 		}
-		err := sq.ColumnExpr("width_bucket((j.salary_annual_min + j.salary_annual_max) / 2, 0, ?, ?) - 1 AS bucket, count(*) AS count",
-			salaryBucketWidth*salaryBuckets, salaryBuckets).
+		// index.SalaryBucket's arithmetic, to the bit.
+		err := sq.ColumnExpr("least(greatest(floor((coalesce(j.salary_annual_min, j.salary_annual_max) + j.salary_annual_max) / 2 / ?), 0), ?)::int AS bucket, count(*) AS count",
+			index.SalaryBucketWidth, index.SalaryBuckets).
 			Where("j.salary_annual_max IS NOT NULL").GroupExpr("bucket").OrderExpr("bucket").Scan(ctx, &rows)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return f, wrap(err, "count salaries")
 		}
-		counts := make([]int, salaryBuckets+1)
+		counts := make([]int, index.SalaryBuckets+1)
 		for _, r := range rows {
-			counts[min(max(r.Bucket, 0), salaryBuckets)] += r.Count
+			counts[min(max(r.Bucket, 0), index.SalaryBuckets)] += r.Count
 		}
 		for i, n := range counts {
-			b := model.SalaryBucket{Min: float64(i * salaryBucketWidth), Count: n}
-			if i < salaryBuckets {
-				top := float64((i + 1) * salaryBucketWidth)
+			b := model.SalaryBucket{Min: float64(i * index.SalaryBucketWidth), Count: n}
+			if i < index.SalaryBuckets {
+				top := float64((i + 1) * index.SalaryBucketWidth)
 				b.Max = &top
 			}
 			f.Buckets = append(f.Buckets, b)

@@ -93,6 +93,19 @@ func escapeLike(s string) string {
 // of matching jobs, and the cursor after the page's last card (nil on an
 // empty page or with relevance order).
 func (s *Store) FindJobCards(ctx context.Context, q model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
+	if ix := s.index.index(); ix != nil {
+		if page, ok := ix.Search(q); ok {
+			rows, err := s.cardsByID(ctx, ix.Version(), q.Sort, page.IDs)
+			switch {
+			case err == nil:
+				s.index.answered.Add(1)
+				return pageOf(q, rows, page.Total)
+			case !errors.Is(err, errStale):
+				return nil, 0, nil, err
+			}
+			s.index.stale()
+		}
+	}
 	var rows []cardRow
 	var total int
 	ord, keyset := orders[q.Sort]
@@ -137,6 +150,13 @@ func (s *Store) FindJobCards(ctx context.Context, q model.JobQuery) ([]model.Job
 	if err != nil {
 		return nil, 0, nil, err
 	}
+	return pageOf(q, rows, total)
+}
+
+// pageOf makes the cards of a page's rows, and the cursor after its last
+// card (nil on an empty page or with relevance order).
+func pageOf(q model.JobQuery, rows []cardRow, total int) ([]model.JobCard, int, *model.Cursor, error) {
+	_, keyset := orders[q.Sort]
 	cards := make([]model.JobCard, len(rows))
 	for i := range rows {
 		cards[i] = rows[i].toCard()
@@ -147,6 +167,57 @@ func (s *Store) FindJobCards(ctx context.Context, q model.JobQuery) ([]model.Job
 		next = &model.Cursor{Sort: q.Sort, Time: last.SortTime.UTC(), Number: last.SortNumber, ID: last.ID, Offset: q.Offset + len(rows)}
 	}
 	return cards, total, next, nil
+}
+
+// cardsByID returns the card rows of the jobs with the ids, in their
+// order, with the sort's key for the cursor; errStale when the data
+// version is no longer the one given (the same statement checks it, so the
+// rows and the version are of one snapshot).
+func (s *Store) cardsByID(ctx context.Context, version int64, sort model.JobSort, ids []string) ([]cardRow, error) {
+	var rows []cardRow
+	err := s.read(ctx, func(db bun.IDB) error {
+		rows = nil
+		if len(ids) == 0 {
+			return s.checkVersion(ctx, db, version)
+		}
+		sq := db.NewSelect().Model(&rows).Column(cardColumns...).
+			Where("j.id = ANY(?)", pgdialect.Array(ids)).
+			Where("(SELECT d.version FROM jobsd_dataset AS d) = ?", version)
+		if ord, ok := orders[sort]; ok {
+			sq = sq.ColumnExpr(ord.key + " AS " + ord.column)
+		}
+		if err := sq.Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return wrap(err, "find job cards")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) != len(ids) {
+		return nil, errStale
+	}
+	at := make(map[string]int, len(ids))
+	for i, id := range ids {
+		at[id] = i
+	}
+	out := make([]cardRow, len(rows))
+	for _, r := range rows {
+		out[at[r.ID]] = r
+	}
+	return out, nil
+}
+
+// checkVersion returns errStale unless the data version is the one given.
+func (s *Store) checkVersion(ctx context.Context, db bun.IDB, version int64) error {
+	var v int64
+	if err := db.NewRaw("SELECT version FROM jobsd_dataset").Scan(ctx, &v); err != nil {
+		return wrap(err, "read the data version")
+	}
+	if v != version {
+		return errStale
+	}
+	return nil
 }
 
 // JobByID returns the job with the id, or a not_found error.

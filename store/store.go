@@ -81,6 +81,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*bun.DB, error) {
 type Store struct {
 	db       bun.IDB
 	replicas *replicaSet
+	index    *Indexer
 }
 
 // New returns a Store over db.

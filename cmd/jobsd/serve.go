@@ -39,6 +39,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 	burst := fs.Int("burst", int(envFloat(e.getenv, "JOBSD_BURST", 100)), "requests a key may make at once (env JOBSD_BURST)")
 	refData := refDataFlag(fs, e.getenv)
 	replicaURLs := fs.String("replica-urls", e.getenv("DATABASE_REPLICA_URLS"), "comma-separated PostgreSQL URLs of read replicas for job and company reads, the primary being the fallback (env DATABASE_REPLICA_URLS)")
+	useIndex := fs.Bool("index", envOr(e.getenv, "JOBSD_INDEX", "true") == "true", "keep an in-process count and facet index of the jobs (env JOBSD_INDEX); false: every list is answered in SQL alone")
 	redisURL := fs.String("redis-url", e.getenv("REDIS_URL"), "Redis holding the rate-limit buckets, shared by every instance (env REDIS_URL); empty: in process")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -80,6 +81,14 @@ func (e env) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	st := store.New(db)
+	ready := func() bool { return true }
+	if *useIndex {
+		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log})
+		if err != nil {
+			return err
+		}
+		ready = ix.Ready
+	}
 	var replicas []bun.IDB
 	for _, u := range splitList(*replicaURLs) {
 		r, err := store.Open(ctx, u, store.Options{Lazy: true})
@@ -112,6 +121,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 		Resolver:       graph.NewResolver(norm, st, log),
 		Keys:           keys,
 		Ping:           st.Ping,
+		Ready:          ready,
 		Touch:          st.TouchAPIKey,
 		Log:            log,
 		RequestTimeout: *timeout,

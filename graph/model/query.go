@@ -151,3 +151,23 @@ type JobRecord struct {
 	// CompanySlug names the company's page.
 	CompanySlug string
 }
+
+// Without returns q without the filters of a facet field: its key
+// filters, and for company and salary their own clauses (disjunctive
+// faceting counts a field without its own filter).
+func (q JobQuery) Without(field string) JobQuery {
+	filters := q.Filters
+	q.Filters = make([]KeyFilter, 0, len(filters))
+	for _, f := range filters {
+		if f.Field != field {
+			q.Filters = append(q.Filters, f)
+		}
+	}
+	switch field {
+	case FacetCompany:
+		q.Company = ""
+	case FacetSalary:
+		q.SalaryMin, q.SalaryMax, q.IncludeUnknownSalary = nil, nil, false
+	}
+	return q
+}

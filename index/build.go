@@ -1,0 +1,202 @@
+package index
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
+)
+
+// Builder makes an Index from jobs given in the default order (posted_sort
+// descending, then id as the database orders ids).
+type Builder struct {
+	ix        *Index
+	idRank    []uint32
+	facets    map[string]map[string]*value
+	companies map[int64]*company
+}
+
+// NewBuilder starts the index of a data version.
+func NewBuilder(version int64) *Builder {
+	return &Builder{
+		ix: &Index{
+			version: version,
+			undated: roaring.New(),
+			keys:    map[string]*roaring.Bitmap{},
+			facets:  map[string][]*value{},
+			orders:  map[model.JobSort]*ordering{},
+		},
+		facets:    map[string]map[string]*value{},
+		companies: map[int64]*company{},
+	}
+}
+
+// AddCompany adds a company row (before or after its jobs).
+func (b *Builder) AddCompany(id int64, name string) {
+	c := b.company(id)
+	c.name, c.lower = name, strings.ToLower(name)
+}
+
+func (b *Builder) company(id int64) *company {
+	c := b.companies[id]
+	if c == nil {
+		c = &company{id: id, value: value{docs: roaring.New()}}
+		b.companies[id] = c
+	}
+	return c
+}
+
+// Add adds the next job of the default order.
+func (b *Builder) Add(d *Doc) {
+	ix := b.ix
+	doc := ix.n
+	ix.n++
+	ix.ids = append(ix.ids, d.ID)
+	ix.posted = append(ix.posted, d.Posted)
+	if !d.Dated {
+		ix.undated.Add(doc)
+	}
+	ix.salMin = append(ix.salMin, d.SalaryMin)
+	ix.salMax = append(ix.salMax, d.SalaryMax)
+	b.idRank = append(b.idRank, d.IDRank)
+	for _, k := range d.Keys {
+		bm := ix.keys[k]
+		if bm == nil {
+			bm = roaring.New()
+			ix.keys[k] = bm
+		}
+		bm.Add(doc)
+	}
+	for field, names := range d.Facets {
+		vs := b.facets[field]
+		if vs == nil {
+			vs = map[string]*value{}
+			b.facets[field] = vs
+		}
+		for _, name := range names {
+			v := vs[name]
+			if v == nil {
+				v = &value{name: name, docs: roaring.New()}
+				vs[name] = v
+			}
+			v.docs.Add(doc)
+		}
+	}
+	b.company(d.CompanyID).docs.Add(doc)
+}
+
+// Names returns every facet value and company name, for the caller to
+// order by the database's collation (Build's argument).
+func (b *Builder) Names() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, vs := range b.facets {
+		for name := range vs {
+			add(name)
+		}
+	}
+	for _, c := range b.companies {
+		add(c.name)
+	}
+	return out
+}
+
+// Build finishes the index. collated is Names in the database's collation
+// order: facet values with equal counts are listed in it, as SQL's ORDER
+// BY does.
+func (b *Builder) Build(collated []string) *Index {
+	ix := b.ix
+	rank := make(map[string]int, len(collated))
+	for i, s := range collated {
+		rank[s] = i
+	}
+	ix.all = roaring.New()
+	ix.all.AddRange(0, uint64(ix.n))
+	byCount := func(a, b *value) int {
+		if c := cmp.Compare(b.n, a.n); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.collate, b.collate)
+	}
+	finish := func(v *value) {
+		v.docs.RunOptimize()
+		v.n = v.docs.GetCardinality()
+		v.collate = rank[v.name]
+	}
+	for field, vs := range b.facets {
+		list := make([]*value, 0, len(vs))
+		for _, v := range vs {
+			finish(v)
+			list = append(list, v)
+		}
+		slices.SortFunc(list, byCount)
+		ix.facets[field] = list
+	}
+	for _, c := range b.companies {
+		finish(&c.value)
+		ix.companies = append(ix.companies, c)
+	}
+	slices.SortFunc(ix.companies, func(a, b *company) int { return byCount(&a.value, &b.value) })
+	for _, bm := range ix.keys {
+		bm.RunOptimize()
+	}
+	ix.undated.RunOptimize()
+
+	ix.salary = make([]*roaring.Bitmap, SalaryBuckets+1)
+	for i := range ix.salary {
+		ix.salary[i] = roaring.New()
+	}
+	for d := range ix.n {
+		if !math.IsNaN(ix.salMax[d]) {
+			ix.salary[SalaryBucket(ix.salMin[d], ix.salMax[d])].Add(d)
+		}
+	}
+
+	posted := func(d uint32) float64 { return float64(ix.posted[d]) }
+	ix.orders[model.JobSortNewest] = &ordering{desc: true, key: posted}
+	ix.orders[model.JobSortOldest] = b.ordering(false, posted)
+	ix.orders[model.JobSortSalaryDesc] = b.ordering(true, func(d uint32) float64 { return coalesce(ix.salMax[d], -1) })
+	ix.orders[model.JobSortSalaryAsc] = b.ordering(false, func(d uint32) float64 { return coalesce(ix.salMin[d], 1e15) })
+	b.ix, b.idRank = nil, nil
+	return ix
+}
+
+// ordering sorts the jobs by key, then by id as the database orders them.
+func (b *Builder) ordering(desc bool, key func(uint32) float64) *ordering {
+	n := b.ix.n
+	o := &ordering{docs: make([]uint32, n), rank: make([]uint32, n), desc: desc, key: key}
+	for i := range n {
+		o.docs[i] = i
+	}
+	slices.SortFunc(o.docs, func(x, y uint32) int {
+		c := cmp.Compare(key(x), key(y))
+		if desc {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+		return cmp.Compare(b.idRank[x], b.idRank[y])
+	})
+	for pos, d := range o.docs {
+		o.rank[d] = uint32(pos)
+	}
+	return o
+}
+
+func coalesce(v, otherwise float64) float64 {
+	if math.IsNaN(v) {
+		return otherwise
+	}
+	return v
+}

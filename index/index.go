@@ -1,0 +1,495 @@
+// Package index is jobsd's in-process count and facet index: one compressed
+// bitmap (roaring) of jobs per filter key, facet value, company and salary
+// bucket, built from the database for one data version. It answers a job
+// query's exact total, the positions of its page in any keyset order, and
+// its facet counts without touching the database; the store fetches only
+// the page's rows, and checks in the same statement that the data version
+// is still the one the index was built from.
+//
+// Jobs are numbered in the default order (newest first, then id), so the
+// newest page of a filter is the first set bits of its bitmap.
+package index
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
+)
+
+// Salary histogram: annualized salary (the middle of a posting's range) in
+// buckets of SalaryBucketWidth from 0, the last one open-ended. The SQL
+// facet query uses the same figures.
+const (
+	SalaryBucketWidth = 25000
+	SalaryBuckets     = 12 // 0–300,000, then 300,000 and more
+)
+
+// SalaryBucket returns the histogram bucket of a posting's annualized
+// salary range (lo may be NaN: the middle is then hi).
+func SalaryBucket(lo, hi float64) int {
+	if math.IsNaN(lo) {
+		lo = hi
+	}
+	return int(min(max(math.Floor((lo+hi)/2/SalaryBucketWidth), 0), SalaryBuckets))
+}
+
+// Doc is one job as the index needs it. Builders receive jobs in the
+// default order.
+type Doc struct {
+	ID string
+	// Posted is posted_sort in microseconds since 1970; Dated is false
+	// when the job has no posted_at.
+	Posted int64
+	Dated  bool
+	// CompanyID is the id of the job's company row.
+	CompanyID int64
+	// SalaryMin and SalaryMax are the annualized bounds, NaN when unknown.
+	SalaryMin, SalaryMax float64
+	// IDRank is the job's position in the database's order of ids (the
+	// tie-break of every sort).
+	IDRank uint32
+	// Keys are the job's filter keys ("field:folded value").
+	Keys []string
+	// Facets are the job's display values by facet field.
+	Facets map[string][]string
+}
+
+// Index is the bitmaps of one data version. It is immutable once built and
+// safe for concurrent use.
+type Index struct {
+	version int64
+	n       uint32
+
+	ids     []string
+	posted  []int64
+	undated *roaring.Bitmap
+	salMin  []float64
+	salMax  []float64
+
+	all       *roaring.Bitmap
+	keys      map[string]*roaring.Bitmap
+	facets    map[string][]*value // by facet field, most jobs first
+	companies []*company
+	salary    []*roaring.Bitmap // by SalaryBucket
+	orders    map[model.JobSort]*ordering
+}
+
+// value is one facet value: its display text, its place in the database's
+// collation (the tie-break of facet lists), and its jobs.
+type value struct {
+	name    string
+	collate int
+	docs    *roaring.Bitmap
+	n       uint64
+}
+
+type company struct {
+	value
+	id    int64
+	lower string
+}
+
+// ordering is one keyset sort: its positions' jobs and each job's
+// position, and the sort key of a job.
+type ordering struct {
+	docs []uint32 // position → job; nil for the default order (identity)
+	rank []uint32 // job → position; nil for the default order
+	desc bool
+	key  func(doc uint32) float64
+}
+
+func (o *ordering) at(pos uint32) uint32 {
+	if o.docs == nil {
+		return pos
+	}
+	return o.docs[pos]
+}
+
+// Version is the data version the index was built from.
+func (ix *Index) Version() int64 { return ix.version }
+
+// Len is the number of jobs in the index.
+func (ix *Index) Len() int { return int(ix.n) }
+
+// SizeInBytes estimates the memory of the bitmaps.
+func (ix *Index) SizeInBytes() uint64 {
+	var n uint64
+	for _, b := range ix.keys {
+		n += b.GetSizeInBytes()
+	}
+	for _, vs := range ix.facets {
+		for _, v := range vs {
+			n += v.docs.GetSizeInBytes()
+		}
+	}
+	for _, c := range ix.companies {
+		n += c.docs.GetSizeInBytes()
+	}
+	return n
+}
+
+// Eligible reports whether the index can answer q: full-text parts (title
+// words, keyword search) and relevance order need the database.
+func Eligible(q model.JobQuery) bool {
+	return q.TitleText == "" && q.Q == "" && q.Sort != model.JobSortRelevance
+}
+
+// clause is one AND-ed condition of a query, with the facet field it
+// belongs to ("" when no facet leaves it out).
+type clause struct {
+	field string
+	docs  *roaring.Bitmap
+}
+
+// clauses evaluates each condition of q to its bitmap.
+func (ix *Index) clauses(q model.JobQuery) []clause {
+	var out []clause
+	for _, f := range q.Filters {
+		if b, ok := ix.keyFilter(f); ok {
+			out = append(out, clause{f.Field, b})
+		}
+	}
+	if q.Company != "" {
+		needle := strings.ToLower(q.Company)
+		var bms []*roaring.Bitmap
+		for _, c := range ix.companies {
+			if strings.Contains(c.lower, needle) {
+				bms = append(bms, c.docs)
+			}
+		}
+		out = append(out, clause{model.FacetCompany, roaring.FastOr(bms...)})
+	}
+	if q.CompanyID != nil {
+		b := roaring.New()
+		for _, c := range ix.companies {
+			if c.id == *q.CompanyID {
+				b = c.docs
+			}
+		}
+		out = append(out, clause{"company_id", b})
+	}
+	if q.SalaryMin != nil || q.SalaryMax != nil {
+		out = append(out, clause{model.FacetSalary, ix.salaryRange(q)})
+	}
+	if q.PostedAfter != nil {
+		// Jobs are newest first: those posted at or after t are a prefix.
+		t := q.PostedAfter.UnixMicro()
+		end, _ := slices.BinarySearchFunc(ix.posted, t, func(p, t int64) int { return cmp.Compare(t, p) })
+		for end < len(ix.posted) && ix.posted[end] >= t {
+			end++
+		}
+		b := roaring.New()
+		b.AddRange(0, uint64(end))
+		b.AndNot(ix.undated)
+		out = append(out, clause{"posted_after", b})
+	}
+	return out
+}
+
+// keyFilter returns the jobs with any of f's keys (every one of them with
+// f.All), and false when f holds for every job (every one of no keys).
+func (ix *Index) keyFilter(f model.KeyFilter) (*roaring.Bitmap, bool) {
+	bms := make([]*roaring.Bitmap, 0, len(f.Keys))
+	for _, k := range f.Keys {
+		b := ix.keys[k]
+		if b == nil {
+			if f.All {
+				return roaring.New(), true // a value no job has
+			}
+			continue
+		}
+		bms = append(bms, b)
+	}
+	if !f.All {
+		return roaring.FastOr(bms...), true
+	}
+	if len(f.Keys) == 0 {
+		return nil, false
+	}
+	return and(bms), true
+}
+
+// salaryRange returns the jobs whose annualized range overlaps q's (and
+// those without a salary when q keeps them), as the SQL filter does.
+func (ix *Index) salaryRange(q model.JobQuery) *roaring.Bitmap {
+	docs := make([]uint32, 0, 1024)
+	for i := range ix.n {
+		smax, smin := ix.salMax[i], ix.salMin[i]
+		in := true
+		if q.SalaryMin != nil {
+			in = !math.IsNaN(smax) && smax >= *q.SalaryMin
+		}
+		if in && q.SalaryMax != nil {
+			in = !math.IsNaN(smin) && smin <= *q.SalaryMax
+		}
+		if in || (q.IncludeUnknownSalary && math.IsNaN(smax)) {
+			docs = append(docs, i)
+		}
+	}
+	return roaring.BitmapOf(docs...)
+}
+
+// and intersects bitmaps, smallest first.
+func and(bms []*roaring.Bitmap) *roaring.Bitmap {
+	if len(bms) == 0 {
+		return nil
+	}
+	slices.SortFunc(bms, func(a, b *roaring.Bitmap) int { return cmp.Compare(a.GetCardinality(), b.GetCardinality()) })
+	out := bms[0].Clone()
+	for _, b := range bms[1:] {
+		if out.IsEmpty() {
+			break
+		}
+		out.And(b)
+	}
+	return out
+}
+
+// match intersects the clauses but those of the field skip (none when
+// skip is ""): every job when nothing is left.
+func (ix *Index) match(cl []clause, skip string) *roaring.Bitmap {
+	var bms []*roaring.Bitmap
+	for _, c := range cl {
+		if skip == "" || c.field != skip {
+			bms = append(bms, c.docs)
+		}
+	}
+	if len(bms) == 0 {
+		return ix.all
+	}
+	return and(bms)
+}
+
+// Page is the index's answer to a job query: the exact total and the ids
+// of the page's jobs in order.
+type Page struct {
+	Total int
+	IDs   []string
+}
+
+// Search answers q, or returns false when the index cannot: q is not
+// Eligible, or its cursor names a job the index does not have.
+func (ix *Index) Search(q model.JobQuery) (Page, bool) {
+	if !Eligible(q) {
+		return Page{}, false
+	}
+	o := ix.orders[q.Sort]
+	if o == nil {
+		return Page{}, false
+	}
+	docs := ix.match(ix.clauses(q), "")
+	page := Page{Total: int(docs.GetCardinality())}
+	start, skip := uint32(0), q.Offset
+	if c := q.After; c != nil {
+		pos, ok := ix.after(o, c)
+		if !ok {
+			return Page{}, false
+		}
+		start, skip = pos, 0
+	}
+	if q.Limit <= 0 || skip >= page.Total {
+		return page, true
+	}
+	for _, d := range ix.page(o, docs, start, skip, q.Limit) {
+		page.IDs = append(page.IDs, ix.ids[d])
+	}
+	return page, true
+}
+
+// after returns the position that follows the cursor's job in o.
+func (ix *Index) after(o *ordering, c *model.Cursor) (uint32, bool) {
+	key := c.Number
+	if q := c.Sort; q == model.JobSortNewest || q == model.JobSortOldest {
+		key = float64(c.Time.UnixMicro())
+	}
+	// before reports whether the job at pos comes before the cursor's key.
+	before := func(pos int, strict bool) bool {
+		k := o.key(o.at(uint32(pos)))
+		if k == key {
+			return !strict
+		}
+		return (k > key) == o.desc
+	}
+	n := int(ix.n)
+	lo := searchPos(n, func(pos int) bool { return !before(pos, true) })
+	hi := searchPos(n, func(pos int) bool { return !before(pos, false) })
+	for pos := lo; pos < hi; pos++ {
+		if ix.ids[o.at(uint32(pos))] == c.ID {
+			return uint32(pos + 1), true
+		}
+	}
+	return 0, false
+}
+
+// searchPos is sort.Search over positions.
+func searchPos(n int, f func(int) bool) int {
+	lo, hi := 0, n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if !f(m) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// page returns the jobs of docs at positions from start in o, skipping skip
+// and taking at most limit.
+func (ix *Index) page(o *ordering, docs *roaring.Bitmap, start uint32, skip, limit int) []uint32 {
+	out := make([]uint32, 0, limit)
+	if o.docs == nil { // the default order: positions are jobs
+		it := docs.Iterator()
+		it.AdvanceIfNeeded(start)
+		for it.HasNext() && len(out) < limit {
+			d := it.Next()
+			if skip > 0 {
+				skip--
+				continue
+			}
+			out = append(out, d)
+		}
+		return out
+	}
+	need := uint64(skip + limit)
+	card := docs.GetCardinality()
+	// Walking the order costs about need·n/card lookups; ranking the
+	// matches costs about card·log(card).
+	if card > 0 && need*uint64(ix.n)/card < card*uint64(bitsLen(card)) {
+		for pos := start; pos < ix.n && len(out) < limit; pos++ {
+			if d := o.docs[pos]; docs.Contains(d) {
+				if skip > 0 {
+					skip--
+					continue
+				}
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	ranks := make([]uint32, 0, card)
+	it := docs.ManyIterator()
+	buf := make([]uint32, 256)
+	for k := it.NextMany(buf); k > 0; k = it.NextMany(buf) {
+		for _, d := range buf[:k] {
+			if r := o.rank[d]; r >= start {
+				ranks = append(ranks, r)
+			}
+		}
+	}
+	slices.Sort(ranks)
+	if skip >= len(ranks) {
+		return out
+	}
+	for _, r := range ranks[skip:min(len(ranks), skip+limit)] {
+		out = append(out, o.docs[r])
+	}
+	return out
+}
+
+func bitsLen(n uint64) int {
+	b := 1
+	for n > 1 {
+		n >>= 1
+		b++
+	}
+	return b
+}
+
+// Facets counts the jobs matching q by the values of each field, the top
+// limit values most first (then in the database's collation), leaving
+// each field's own filter out when counting it, as the SQL facets do.
+// It returns false when q is not Eligible.
+func (ix *Index) Facets(q model.JobQuery, fields []string, limit int) ([]model.Facet, bool) {
+	if !Eligible(q) {
+		return nil, false
+	}
+	cl := ix.clauses(q)
+	var all *roaring.Bitmap // the full match, shared by fields without a clause
+	out := make([]model.Facet, 0, len(fields))
+	for _, field := range fields {
+		var docs *roaring.Bitmap
+		if slices.ContainsFunc(cl, func(c clause) bool { return c.field == field }) {
+			docs = ix.match(cl, field)
+		} else {
+			if all == nil {
+				all = ix.match(cl, "")
+			}
+			docs = all
+		}
+		f := model.Facet{Field: model.FacetField(field), Values: []model.FacetValue{}}
+		switch field {
+		case model.FacetSalary:
+			for i, b := range ix.salary {
+				bucket := model.SalaryBucket{Min: float64(i * SalaryBucketWidth), Count: int(docs.AndCardinality(b))}
+				if i < SalaryBuckets {
+					top := float64((i + 1) * SalaryBucketWidth)
+					bucket.Max = &top
+				}
+				f.Buckets = append(f.Buckets, bucket)
+			}
+		case model.FacetCompany:
+			vs := make([]*value, len(ix.companies))
+			for i, c := range ix.companies {
+				vs[i] = &c.value
+			}
+			f.Values = top(vs, docs, uint64(ix.n), limit)
+		default:
+			f.Values = top(ix.facets[field], docs, uint64(ix.n), limit)
+		}
+		out = append(out, f)
+	}
+	return out, true
+}
+
+// top returns the limit values with the most jobs in docs (then by
+// collation). vs is ordered by its jobs overall, most first, so the walk
+// stops once no further value can enter. When docs are all the jobs
+// (their number is all), the counts are the values' own.
+func top(vs []*value, docs *roaring.Bitmap, all uint64, limit int) []model.FacetValue {
+	type hit struct {
+		v *value
+		n int
+	}
+	var hits []hit
+	card := docs.GetCardinality()
+	least := func() int { return hits[len(hits)-1].n }
+	better := func(a, b hit) int {
+		if c := cmp.Compare(b.n, a.n); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.v.collate, b.v.collate)
+	}
+	for _, v := range vs {
+		if len(hits) >= limit && uint64(least()) > v.n {
+			break
+		}
+		n := v.n
+		if card != all {
+			n = docs.AndCardinality(v.docs)
+		}
+		if n == 0 {
+			continue
+		}
+		h := hit{v, int(n)}
+		if len(hits) >= limit && better(h, hits[len(hits)-1]) >= 0 {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(hits, h, better)
+		hits = slices.Insert(hits, i, h)
+		if len(hits) > limit {
+			hits = hits[:limit]
+		}
+	}
+	out := make([]model.FacetValue, len(hits))
+	for i, h := range hits {
+		out[i] = model.FacetValue{Value: h.v.name, Count: h.n}
+	}
+	return out
+}

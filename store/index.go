@@ -1,0 +1,279 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/uptrace/bun"
+
+	"github.com/jobsd-dev/jobsd/index"
+)
+
+// Indexer keeps an in-process index (package index) of the store's jobs
+// current: it builds one at start, and a new one whenever the data version
+// changes (polled, and at once when a request finds its index stale). Until
+// the first build, and while a request's index is stale, queries run in
+// SQL alone, so answers are exact at every moment.
+type Indexer struct {
+	db   *bun.DB
+	log  *slog.Logger
+	poll time.Duration
+
+	current atomic.Pointer[index.Index]
+	ready   chan struct{}
+	kick    chan struct{}
+	built   atomic.Int64 // builds done
+	// answered counts the lists and facets the index answered; staleHits
+	// those it could not answer because the data had changed.
+	answered, staleHits atomic.Int64
+}
+
+// IndexOptions tune an Indexer.
+type IndexOptions struct {
+	// Poll is how often the data version is checked (default 1s).
+	Poll time.Duration
+	Log  *slog.Logger
+}
+
+// StartIndex starts keeping an index of the database's jobs until ctx ends,
+// and makes the store's job lists and facets use it. It reads from the
+// primary database.
+func (s *Store) StartIndex(ctx context.Context, opts IndexOptions) (*Indexer, error) {
+	db, ok := s.db.(*bun.DB)
+	if !ok {
+		return nil, fmt.Errorf("start index: the store must be over a database, not a transaction")
+	}
+	if opts.Poll <= 0 {
+		opts.Poll = time.Second
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	x := &Indexer{db: db, log: opts.Log, poll: opts.Poll, ready: make(chan struct{}), kick: make(chan struct{}, 1)}
+	s.index = x
+	go x.run(ctx)
+	return x, nil
+}
+
+// Ready reports whether the first index has been built.
+func (x *Indexer) Ready() bool {
+	select {
+	case <-x.ready:
+		return true
+	default:
+		return false
+	}
+}
+
+// WaitReady waits for the first index, or for ctx to end.
+func (x *Indexer) WaitReady(ctx context.Context) error {
+	select {
+	case <-x.ready:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// IndexStats are an Indexer's counters.
+type IndexStats struct {
+	Builds   int64 // indexes built
+	Answered int64 // job lists and facet sets answered with the index
+	Stale    int64 // requests that found the data changed since the index
+}
+
+// Stats returns the indexer's counters.
+func (x *Indexer) Stats() IndexStats {
+	return IndexStats{Builds: x.built.Load(), Answered: x.answered.Load(), Stale: x.staleHits.Load()}
+}
+
+// index returns the current index, or nil (no indexer, or none built yet).
+func (x *Indexer) index() *index.Index {
+	if x == nil {
+		return nil
+	}
+	return x.current.Load()
+}
+
+// stale tells the indexer that a request found the data version changed.
+func (x *Indexer) stale() {
+	x.staleHits.Add(1)
+	select {
+	case x.kick <- struct{}{}:
+	default:
+	}
+}
+
+func (x *Indexer) run(ctx context.Context) {
+	tick := time.NewTicker(x.poll)
+	defer tick.Stop()
+	for {
+		if err := x.refresh(ctx); err != nil && ctx.Err() == nil {
+			x.log.Warn("index not refreshed; job lists are answered in SQL until it is", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		case <-x.kick:
+		}
+	}
+}
+
+// refresh builds a new index when the data version differs from the
+// current one's.
+func (x *Indexer) refresh(ctx context.Context) error {
+	var version int64
+	if err := x.db.NewRaw("SELECT version FROM jobsd_dataset").Scan(ctx, &version); err != nil {
+		return wrap(err, "read the data version")
+	}
+	if cur := x.current.Load(); cur != nil && cur.Version() == version {
+		return nil
+	}
+	start := time.Now()
+	ix, err := x.build(ctx)
+	if err != nil {
+		return err
+	}
+	x.current.Store(ix)
+	x.built.Add(1)
+	if !x.Ready() {
+		close(x.ready)
+	}
+	x.log.Info("index built", "version", ix.Version(), "jobs", ix.Len(), "bitmap_bytes", ix.SizeInBytes(),
+		"took", time.Since(start).Round(time.Millisecond).String())
+	return nil
+}
+
+// indexQuery reads every job in the default order with what the index
+// needs; the window gives each id its place in the database's order of ids
+// (the tie-break of every sort).
+const indexQuery = `SELECT id, posted_sort, posted_at IS NOT NULL, company_id, salary_annual_min, salary_annual_max,
+	row_number() OVER (ORDER BY id) - 1, filter_keys,
+	work_arrangement, employment_type, category_field, category_role, skills, education_levels,
+	visa_sponsorship, coalesce(security_clearances, '{}'), location_country, location_state, location_city
+FROM jobs ORDER BY posted_sort DESC, id`
+
+// facetOrder is the facet fields in indexQuery's order, from its 9th column.
+var facetOrder = []string{"work_arrangement", "employment_type", "category_field", "category_role", "skills",
+	"education_levels", "visas", "security_clearances", "country", "state", "city"}
+
+// build reads one snapshot of the jobs and companies into a new index.
+func (x *Indexer) build(ctx context.Context) (*index.Index, error) {
+	conn, err := x.db.Conn(ctx)
+	if err != nil {
+		return nil, wrap(err, "build index")
+	}
+	defer conn.Close()
+	var ix *index.Index
+	err = conn.Raw(func(driverConn any) error {
+		c, ok := driverConn.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("the driver is not pgx")
+		}
+		tx, err := c.Conn().BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // read-only
+		ix, err = buildIndex(ctx, tx)
+		return err
+	})
+	if err != nil {
+		return nil, wrap(err, "build index")
+	}
+	return ix, nil
+}
+
+func buildIndex(ctx context.Context, tx pgx.Tx) (*index.Index, error) {
+	var version int64
+	if err := tx.QueryRow(ctx, "SELECT version FROM jobsd_dataset").Scan(&version); err != nil {
+		return nil, fmt.Errorf("data version: %w", err)
+	}
+	b := index.NewBuilder(version)
+	rows, err := tx.Query(ctx, "SELECT id, name FROM companies")
+	if err != nil {
+		return nil, fmt.Errorf("read companies: %w", err)
+	}
+	var id int64
+	var name string
+	_, err = pgx.ForEachRow(rows, []any{&id, &name}, func() error {
+		b.AddCompany(id, name)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read companies: %w", err)
+	}
+
+	var (
+		d        index.Doc
+		posted   time.Time
+		lo, hi   *float64
+		scalars  [4]*string
+		lists    [7][]string
+		scanArgs = []any{&d.ID, &posted, &d.Dated, &d.CompanyID, &lo, &hi, &d.IDRank, &d.Keys,
+			&scalars[0], &scalars[1], &scalars[2], &scalars[3]}
+	)
+	for i := range lists {
+		scanArgs = append(scanArgs, &lists[i])
+	}
+	d.Facets = make(map[string][]string, len(facetOrder))
+	rows, err = tx.Query(ctx, indexQuery)
+	if err != nil {
+		return nil, fmt.Errorf("read jobs: %w", err)
+	}
+	one := make([][]string, len(scalars))
+	for i := range one {
+		one[i] = make([]string, 0, 1)
+	}
+	_, err = pgx.ForEachRow(rows, scanArgs, func() error {
+		d.Posted = posted.UnixMicro()
+		d.SalaryMin, d.SalaryMax = orNaN(lo), orNaN(hi)
+		for i, s := range scalars {
+			one[i] = one[i][:0]
+			if s != nil {
+				one[i] = append(one[i], *s)
+			}
+			d.Facets[facetOrder[i]] = one[i]
+		}
+		for i, l := range lists {
+			d.Facets[facetOrder[len(scalars)+i]] = l
+		}
+		b.Add(&d)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read jobs: %w", err)
+	}
+	// Facet values with equal counts are listed in the database's collation.
+	var collated []string
+	rows, err = tx.Query(ctx, "SELECT v FROM unnest($1::text[]) AS v ORDER BY v", b.Names())
+	if err != nil {
+		return nil, fmt.Errorf("collate facet values: %w", err)
+	}
+	var v string
+	if _, err := pgx.ForEachRow(rows, []any{&v}, func() error {
+		collated = append(collated, v)
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("collate facet values: %w", err)
+	}
+	return b.Build(collated), nil
+}
+
+func orNaN(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}
+
+// errStale says the data changed since the index was built.
+var errStale = errors.New("the index is stale")

@@ -1,0 +1,192 @@
+package store_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/importer"
+	"github.com/jobsd-dev/jobsd/seed"
+	"github.com/jobsd-dev/jobsd/store"
+)
+
+// indexedEnv is a database of generated postings and the fixture, with two
+// stores over it: e.st answers in SQL alone, indexed with the index.
+func indexedEnv(t *testing.T, n int) (*env, *store.Store, *store.Indexer) {
+	t.Helper()
+	e := newEnv(t)
+	e.importFixture("jobs.ndjson")
+	var buf bytes.Buffer
+	require.NoError(t, seed.Write(&buf, seed.Options{N: n, Seed: 7}))
+	res, err := e.importText(buf.String(), importer.Options{})
+	require.NoError(t, err)
+	require.Empty(t, res.Invalid)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	indexed := store.New(e.db)
+	x, err := indexed.StartIndex(ctx, store.IndexOptions{Poll: 50 * time.Millisecond})
+	require.NoError(t, err)
+	waitCtx, done := context.WithTimeout(ctx, 30*time.Second)
+	defer done()
+	require.NoError(t, x.WaitReady(waitCtx))
+	return e, indexed, x
+}
+
+// randomFilter draws a job filter from values the data has and has not.
+func randomFilter(r *rand.Rand) model.JobFilter {
+	some := func(pool ...string) []string {
+		var out []string
+		for range 1 + r.IntN(3) {
+			out = append(out, pool[r.IntN(len(pool))])
+		}
+		return out
+	}
+	str := func(pool ...string) *string { return &pool[r.IntN(len(pool))] }
+	num := func(pool ...float64) *float64 { return &pool[r.IntN(len(pool))] }
+	all := model.MatchAll
+	var f model.JobFilter
+	for range 1 + r.IntN(3) {
+		switch r.IntN(16) {
+		case 0:
+			f.Skills = some("golang", "python", "aws", "reactjs", "k8s", "sql", "excel", "patient care", "eks", "nope")
+			if r.IntN(3) == 0 {
+				f.SkillsMatch = &all
+			}
+		case 1:
+			f.City = str("San Francisco", "NYC", "Austin", "London", "Toronto", "Berlin", "Nowhere")
+		case 2:
+			f.Country = str("US", "UK", "Canada", "Germany", "India")
+		case 3:
+			f.WorkArrangement = []model.WorkArrangement{[]model.WorkArrangement{model.WorkArrangementRemote, model.WorkArrangementHybrid, model.WorkArrangementOnsite}[r.IntN(3)]}
+		case 4:
+			f.EmploymentType = some("full-time", "contract", "part-time", "internship")
+		case 5:
+			f.Company = str("a", "ac", "pacific", "labs", "zzz", "ACME")
+		case 6:
+			f.SalaryMin = num(0, 50000, 120000, 180000, 400000)
+		case 7:
+			f.SalaryMax = num(30000, 90000, 150000)
+			if r.IntN(2) == 0 {
+				yes := true
+				f.IncludeUnknownSalary = &yes
+			}
+		case 8:
+			f.Title = str("software engineer", "backend engineer", "nurse", "accountant", "data scientist")
+		case 9:
+			f.PostedAfter = str("2026-01-01", "2026-09-01", "2026-11-01T12:00:00Z", "1960-01-01")
+		case 10:
+			f.State = str("CA", "New York", "TX", "Ontario")
+		case 11:
+			f.Tools = some("git", "jira", "excel", "figma")
+		case 12:
+			f.Visas = some("h1b", "tn", "opt")
+		case 13:
+			f.EducationLevels = some("bachelors", "masters", "phd", "high school")
+		case 14:
+			f.CategoryField = str("Software Engineering", "Healthcare", "Sales")
+		case 15:
+			f.Location = str("Remote - US", "Austin, TX", "London, UK", "remote")
+		}
+	}
+	return f
+}
+
+// TestIndexAnswersAsSQL checks that the index gives the SQL answers, card
+// for card, cursor for cursor and count for count, over random filters,
+// every keyset sort, offsets, cursor walks and every facet.
+func TestIndexAnswersAsSQL(t *testing.T) {
+	e, indexed, x := indexedEnv(t, 1500)
+	r := rand.New(rand.NewPCG(1, 2))
+	sorts := []model.JobSort{model.JobSortNewest, model.JobSortOldest, model.JobSortSalaryDesc, model.JobSortSalaryAsc}
+	for i := range 150 {
+		f := randomFilter(r)
+		sort := sorts[r.IntN(len(sorts))]
+		limit, offset := 1+r.IntN(30), 0
+		if r.IntN(3) == 0 {
+			offset = r.IntN(200)
+		}
+		q, err := e.norm.JobQuery(&f, &limit, &offset, &sort, nil)
+		if model.ErrorCode(err) == model.CodeInvalidParameter {
+			continue // such as salary_min above salary_max
+		}
+		require.NoError(t, err)
+		name := fmt.Sprintf("%d %+v sort=%s limit=%d offset=%d", i, q.Normalized, sort, limit, offset)
+		var after *model.Cursor
+		for page := range 3 {
+			q.After = after
+			if after != nil {
+				q.Offset = after.Offset
+			}
+			want, wantTotal, wantNext, err := e.st.FindJobCards(e.ctx, q)
+			require.NoError(t, err)
+			got, gotTotal, gotNext, err := indexed.FindJobCards(e.ctx, q)
+			require.NoError(t, err)
+			require.Equal(t, wantTotal, gotTotal, "%s page %d: total", name, page)
+			require.Equal(t, cardIDs(want), cardIDs(got), "%s page %d: cards", name, page)
+			require.Equal(t, want, got, "%s page %d", name, page)
+			require.Equal(t, wantNext, gotNext, "%s page %d: cursor", name, page)
+			if gotNext == nil {
+				break
+			}
+			after = gotNext
+		}
+		n := 3 + r.IntN(20)
+		want, err := e.st.Facets(e.ctx, q, model.FacetFields, n)
+		require.NoError(t, err)
+		got, err := indexed.Facets(e.ctx, q, model.FacetFields, n)
+		require.NoError(t, err)
+		require.Equal(t, want, got, "%s: facets", name)
+	}
+	stats := x.Stats()
+	assert.Greater(t, stats.Answered, int64(500), "the index answered")
+	assert.Zero(t, stats.Stale)
+}
+
+func cardIDs(cards []model.JobCard) []string {
+	out := make([]string, len(cards))
+	for i, c := range cards {
+		out[i] = c.ID
+	}
+	return out
+}
+
+// TestIndexStaysExact checks that a write is seen by the very next query,
+// before the index is rebuilt, and that the index is then rebuilt.
+func TestIndexStaysExact(t *testing.T) {
+	e, indexed, x := indexedEnv(t, 300)
+	builds := x.Stats().Builds
+	q, err := e.norm.JobQuery(&model.JobFilter{}, nil, nil, nil, nil)
+	require.NoError(t, err)
+	_, before, _, err := indexed.FindJobCards(e.ctx, q)
+	require.NoError(t, err)
+
+	line := `{"id":"late-1","title":"Backend Engineer","company":"Latecomer Inc","posted_at":"2030-01-01T00:00:00Z","location":{"full":"Austin, TX"}}`
+	_, err = e.importText(line+"\n", importer.Options{})
+	require.NoError(t, err)
+
+	cards, total, _, err := indexed.FindJobCards(e.ctx, q)
+	require.NoError(t, err)
+	assert.Equal(t, before+1, total, "the new job counts at once")
+	require.NotEmpty(t, cards)
+	assert.Equal(t, "late-1", cards[0].ID, "and leads the newest page")
+	facets, err := indexed.Facets(e.ctx, q, []string{model.FacetCompany}, 100)
+	require.NoError(t, err)
+	assert.Contains(t, facets[0].Values, model.FacetValue{Value: "Latecomer Inc", Count: 1})
+
+	require.Eventually(t, func() bool { return x.Stats().Builds > builds }, 10*time.Second, 20*time.Millisecond, "rebuilt")
+	stale := x.Stats().Stale
+	assert.Positive(t, stale)
+	_, total, _, err = indexed.FindJobCards(e.ctx, q)
+	require.NoError(t, err)
+	assert.Equal(t, before+1, total)
+	assert.Equal(t, stale, x.Stats().Stale, "the new index answers")
+	assert.True(t, strings.HasPrefix(cards[0].ID, "late-"))
+}
