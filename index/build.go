@@ -27,7 +27,7 @@ func NewBuilder(version int64) *Builder {
 			version: version,
 			undated: roaring.New(),
 			keys:    map[string]*roaring.Bitmap{},
-			facets:  map[string][]*value{},
+			facets:  map[string]*facet{},
 			orders:  map[model.JobSort]*ordering{},
 		},
 		facets:    map[string]map[string]*value{},
@@ -140,18 +140,24 @@ func (b *Builder) Build(collated []string) *Index {
 			list = append(list, v)
 		}
 		slices.SortFunc(list, byCount)
-		ix.facets[field] = list
+		ix.facets[field] = newFacet(list, ix.n)
 	}
 	for _, c := range b.companies {
 		finish(&c.value)
 		ix.companies = append(ix.companies, c)
 	}
 	slices.SortFunc(ix.companies, func(a, b *company) int { return byCount(&a.value, &b.value) })
+	companies := make([]*value, len(ix.companies))
+	for i, c := range ix.companies {
+		companies[i] = &c.value
+	}
+	ix.facets[model.FacetCompany] = newFacet(companies, ix.n)
 	for _, bm := range ix.keys {
 		bm.RunOptimize()
 	}
 	ix.undated.RunOptimize()
 
+	ix.byMin, ix.byMax = newSalaryIndex(ix.salMin), newSalaryIndex(ix.salMax)
 	ix.salary = make([]*roaring.Bitmap, SalaryBuckets+1)
 	for i := range ix.salary {
 		ix.salary[i] = roaring.New()
@@ -169,6 +175,14 @@ func (b *Builder) Build(collated []string) *Index {
 	ix.orders[model.JobSortSalaryAsc] = b.ordering(false, func(d uint32) float64 { return coalesce(ix.salMin[d], 1e15) })
 	b.ix, b.idRank = nil, nil
 	return ix
+}
+
+func newFacet(vs []*value, n uint32) *facet {
+	f := &facet{values: vs}
+	if len(vs) >= forwardMinValues {
+		f.fwd = newForward(vs, n)
+	}
+	return f
 }
 
 // ordering sorts the jobs by key, then by id as the database orders them.

@@ -70,10 +70,12 @@ type Index struct {
 	undated *roaring.Bitmap
 	salMin  []float64
 	salMax  []float64
+	byMin   *salaryIndex // salary filters: annualized minimum
+	byMax   *salaryIndex // and maximum
 
 	all       *roaring.Bitmap
 	keys      map[string]*roaring.Bitmap
-	facets    map[string][]*value // by facet field, most jobs first
+	facets    map[string]*facet // by facet field, company included
 	companies []*company
 	salary    []*roaring.Bitmap // by SalaryBucket
 	orders    map[model.JobSort]*ordering
@@ -116,19 +118,23 @@ func (ix *Index) Version() int64 { return ix.version }
 // Len is the number of jobs in the index.
 func (ix *Index) Len() int { return int(ix.n) }
 
-// SizeInBytes estimates the memory of the bitmaps.
+// SizeInBytes estimates the index's memory: bitmaps and per-job arrays
+// (not the ids' text).
 func (ix *Index) SizeInBytes() uint64 {
-	var n uint64
+	n := uint64(ix.n) * (8 + 8 + 8 + 16) // posted, salaries, id headers
 	for _, b := range ix.keys {
 		n += b.GetSizeInBytes()
 	}
-	for _, vs := range ix.facets {
-		for _, v := range vs {
-			n += v.docs.GetSizeInBytes()
+	for _, fc := range ix.facets {
+		for _, v := range fc.values {
+			n += v.docs.GetSizeInBytes() // companies' own included
+		}
+		if fc.fwd != nil {
+			n += 4 * uint64(len(fc.fwd.offsets)+len(fc.fwd.values))
 		}
 	}
-	for _, c := range ix.companies {
-		n += c.docs.GetSizeInBytes()
+	for _, o := range ix.orders {
+		n += 4 * uint64(len(o.docs)+len(o.rank))
 	}
 	return n
 }
@@ -217,21 +223,22 @@ func (ix *Index) keyFilter(f model.KeyFilter) (*roaring.Bitmap, bool) {
 // salaryRange returns the jobs whose annualized range overlaps q's (and
 // those without a salary when q keeps them), as the SQL filter does.
 func (ix *Index) salaryRange(q model.JobQuery) *roaring.Bitmap {
-	docs := make([]uint32, 0, 1024)
-	for i := range ix.n {
-		smax, smin := ix.salMax[i], ix.salMin[i]
-		in := true
-		if q.SalaryMin != nil {
-			in = !math.IsNaN(smax) && smax >= *q.SalaryMin
-		}
-		if in && q.SalaryMax != nil {
-			in = !math.IsNaN(smin) && smin <= *q.SalaryMax
-		}
-		if in || (q.IncludeUnknownSalary && math.IsNaN(smax)) {
-			docs = append(docs, i)
+	var out *roaring.Bitmap
+	if q.SalaryMin != nil {
+		out = ix.byMax.atLeastValue(*q.SalaryMin)
+	}
+	if q.SalaryMax != nil {
+		le := ix.byMin.atMostValue(*q.SalaryMax)
+		if out == nil {
+			out = le
+		} else {
+			out.And(le)
 		}
 	}
-	return roaring.BitmapOf(docs...)
+	if q.IncludeUnknownSalary {
+		out.Or(roaring.AndNot(ix.all, ix.byMax.known))
+	}
+	return out
 }
 
 // and intersects bitmaps, smallest first.
@@ -434,14 +441,10 @@ func (ix *Index) Facets(q model.JobQuery, fields []string, limit int) ([]model.F
 				}
 				f.Buckets = append(f.Buckets, bucket)
 			}
-		case model.FacetCompany:
-			vs := make([]*value, len(ix.companies))
-			for i, c := range ix.companies {
-				vs[i] = &c.value
-			}
-			f.Values = top(vs, docs, uint64(ix.n), limit)
 		default:
-			f.Values = top(ix.facets[field], docs, uint64(ix.n), limit)
+			if fc := ix.facets[field]; fc != nil {
+				f.Values = fc.top(docs, ix.n, limit)
+			}
 		}
 		out = append(out, f)
 	}
@@ -449,16 +452,23 @@ func (ix *Index) Facets(q model.JobQuery, fields []string, limit int) ([]model.F
 }
 
 // top returns the limit values with the most jobs in docs (then by
-// collation). vs is ordered by its jobs overall, most first, so the walk
-// stops once no further value can enter. When docs are all the jobs
-// (their number is all), the counts are the values' own.
-func top(vs []*value, docs *roaring.Bitmap, all uint64, limit int) []model.FacetValue {
+// collation), of n jobs in all. When docs are all the jobs, the counts are
+// the values' own; when they are at most half of them and the field has a
+// forward index, their values are counted job by job; otherwise each
+// value's bitmap is intersected with docs. The values are walked by their
+// jobs overall, most first, so the walk stops once no further value can
+// enter.
+func (fc *facet) top(docs *roaring.Bitmap, n uint32, limit int) []model.FacetValue {
 	type hit struct {
 		v *value
 		n int
 	}
 	var hits []hit
 	card := docs.GetCardinality()
+	var counts []uint32
+	if card < uint64(n) && card <= uint64(n)/2 && fc.fwd != nil {
+		counts = fc.fwd.count(docs, len(fc.values))
+	}
 	least := func() int { return hits[len(hits)-1].n }
 	better := func(a, b hit) int {
 		if c := cmp.Compare(b.n, a.n); c != 0 {
@@ -466,23 +476,28 @@ func top(vs []*value, docs *roaring.Bitmap, all uint64, limit int) []model.Facet
 		}
 		return cmp.Compare(a.v.collate, b.v.collate)
 	}
-	for _, v := range vs {
+	for i, v := range fc.values {
 		if len(hits) >= limit && uint64(least()) > v.n {
 			break
 		}
-		n := v.n
-		if card != all {
-			n = docs.AndCardinality(v.docs)
+		var k uint64
+		switch {
+		case card == uint64(n):
+			k = v.n
+		case counts != nil:
+			k = uint64(counts[i])
+		default:
+			k = docs.AndCardinality(v.docs)
 		}
-		if n == 0 {
+		if k == 0 {
 			continue
 		}
-		h := hit{v, int(n)}
+		h := hit{v, int(k)}
 		if len(hits) >= limit && better(h, hits[len(hits)-1]) >= 0 {
 			continue
 		}
-		i, _ := slices.BinarySearchFunc(hits, h, better)
-		hits = slices.Insert(hits, i, h)
+		at, _ := slices.BinarySearchFunc(hits, h, better)
+		hits = slices.Insert(hits, at, h)
 		if len(hits) > limit {
 			hits = hits[:limit]
 		}
@@ -492,4 +507,61 @@ func top(vs []*value, docs *roaring.Bitmap, all uint64, limit int) []model.Facet
 		out[i] = model.FacetValue{Value: h.v.name, Count: h.n}
 	}
 	return out
+}
+
+// facet is one facet field: its values, most jobs first, and for fields
+// of many values a forward index.
+type facet struct {
+	values []*value
+	fwd    *forward
+}
+
+// forwardMinValues is how many values a facet field needs for a forward
+// index to pay for its memory.
+const forwardMinValues = 48
+
+// forward lists each job's values of one facet field (positions in the
+// field's values), compressed-row style: job d's are
+// values[offsets[d]:offsets[d+1]].
+type forward struct {
+	offsets []uint32
+	values  []uint32
+}
+
+func newForward(vs []*value, n uint32) *forward {
+	f := &forward{offsets: make([]uint32, n+1)}
+	for _, v := range vs {
+		v.docs.Iterate(func(d uint32) bool {
+			f.offsets[d+1]++
+			return true
+		})
+	}
+	for d := range n {
+		f.offsets[d+1] += f.offsets[d]
+	}
+	f.values = make([]uint32, f.offsets[n])
+	fill := slices.Clone(f.offsets[:n])
+	for i, v := range vs {
+		v.docs.Iterate(func(d uint32) bool {
+			f.values[fill[d]] = uint32(i)
+			fill[d]++
+			return true
+		})
+	}
+	return f
+}
+
+// count returns how many of docs have each value.
+func (f *forward) count(docs *roaring.Bitmap, values int) []uint32 {
+	counts := make([]uint32, values)
+	it := docs.ManyIterator()
+	buf := make([]uint32, 256)
+	for k := it.NextMany(buf); k > 0; k = it.NextMany(buf) {
+		for _, d := range buf[:k] {
+			for _, v := range f.values[f.offsets[d]:f.offsets[d+1]] {
+				counts[v]++
+			}
+		}
+	}
+	return counts
 }

@@ -1,0 +1,157 @@
+package index_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/index"
+)
+
+// synthetic builds an index of n jobs with a few skewed fields.
+func synthetic(n int) *index.Index {
+	r := rand.New(rand.NewPCG(3, 4))
+	b := index.NewBuilder(1)
+	companies := max(n/100, 1)
+	for c := range companies {
+		b.AddCompany(int64(c), fmt.Sprintf("Company %d", c))
+	}
+	arrangements := []string{"onsite", "onsite", "onsite", "hybrid", "remote"}
+	d := index.Doc{Facets: map[string][]string{}}
+	for i := range n {
+		d.ID = fmt.Sprintf("src-%d", i)
+		d.Posted = int64(2_000_000_000_000_000 - i*1000)
+		d.Dated = i%50 != 0
+		d.CompanyID = int64(r.IntN(companies))
+		d.SalaryMin, d.SalaryMax = math.NaN(), math.NaN()
+		if r.IntN(3) > 0 {
+			d.SalaryMin = float64(40000 + r.IntN(150000))
+			d.SalaryMax = d.SalaryMin + float64(r.IntN(60000))
+		}
+		d.IDRank = uint32(i)
+		arr := arrangements[r.IntN(len(arrangements))]
+		city := fmt.Sprintf("City %d", int(math.Sqrt(float64(r.IntN(250000)))))
+		skills := []string{fmt.Sprintf("Skill %d", r.IntN(20)), fmt.Sprintf("Skill %d", 20+r.IntN(200))}
+		d.Keys = []string{"work_arrangement:" + arr, "city:" + city, "skills:" + skills[0], "skills:" + skills[1]}
+		d.Facets["work_arrangement"] = []string{arr}
+		d.Facets["city"] = []string{city}
+		d.Facets["skills"] = skills
+		b.Add(&d)
+	}
+	return b.Build(b.Names())
+}
+
+func TestSearchPagesInEveryOrder(t *testing.T) {
+	ix := synthetic(5000)
+	remote := model.KeyFilter{Field: "work_arrangement", Keys: []string{"work_arrangement:remote"}}
+	for _, sort := range []model.JobSort{model.JobSortNewest, model.JobSortOldest, model.JobSortSalaryDesc, model.JobSortSalaryAsc} {
+		q := model.JobQuery{Filters: []model.KeyFilter{remote}, Sort: sort, Limit: 40}
+		all, ok := ix.Search(model.JobQuery{Filters: q.Filters, Sort: sort, Limit: 5000})
+		require.True(t, ok)
+		require.Len(t, all.IDs, all.Total)
+		// Offsets walk the same list.
+		var walked []string
+		for q.Offset = 0; q.Offset < all.Total; q.Offset += q.Limit {
+			p, ok := ix.Search(q)
+			require.True(t, ok)
+			assert.Equal(t, all.Total, p.Total)
+			walked = append(walked, p.IDs...)
+		}
+		assert.Equal(t, all.IDs, walked, "%s", sort)
+	}
+}
+
+func TestFacetsLeaveTheirOwnFilterOut(t *testing.T) {
+	ix := synthetic(5000)
+	remote := model.KeyFilter{Field: "work_arrangement", Keys: []string{"work_arrangement:remote"}}
+	q := model.JobQuery{Filters: []model.KeyFilter{remote}, Sort: model.JobSortNewest, Limit: 10}
+	facets, ok := ix.Facets(q, []string{"work_arrangement", "city"}, 3)
+	require.True(t, ok)
+	require.Len(t, facets, 2)
+	assert.Len(t, facets[0].Values, 3, "every arrangement, not only remote")
+	page, _ := ix.Search(q)
+	n := 0
+	for _, v := range facets[0].Values {
+		if v.Value == "remote" {
+			n = v.Count
+		}
+	}
+	assert.Equal(t, page.Total, n)
+	assert.LessOrEqual(t, facets[1].Values[1].Count, facets[1].Values[0].Count)
+}
+
+func TestIneligibleQueries(t *testing.T) {
+	ix := synthetic(10)
+	for _, q := range []model.JobQuery{{Q: "go"}, {TitleText: "chef"}, {Sort: model.JobSortRelevance}} {
+		_, ok := ix.Search(q)
+		assert.False(t, ok)
+		_, ok = ix.Facets(q, []string{"city"}, 10)
+		assert.False(t, ok)
+	}
+}
+
+// The benchmarks run on 200,000 jobs, issue 5's size.
+var bench = struct {
+	ix *index.Index
+}{}
+
+func benchIndex(b *testing.B) *index.Index {
+	if bench.ix == nil {
+		bench.ix = synthetic(200_000)
+	}
+	return bench.ix
+}
+
+func BenchmarkSearchNewestNoFilter(b *testing.B) {
+	ix := benchIndex(b)
+	q := model.JobQuery{Sort: model.JobSortNewest, Limit: 25}
+	for b.Loop() {
+		ix.Search(q)
+	}
+}
+
+func BenchmarkSearchTwoFilters(b *testing.B) {
+	ix := benchIndex(b)
+	q := model.JobQuery{Sort: model.JobSortNewest, Limit: 25, Filters: []model.KeyFilter{
+		{Field: "work_arrangement", Keys: []string{"work_arrangement:remote"}},
+		{Field: "skills", Keys: []string{"skills:Skill 3", "skills:Skill 7"}},
+	}}
+	for b.Loop() {
+		ix.Search(q)
+	}
+}
+
+func BenchmarkSearchSalaryOffset10000(b *testing.B) {
+	ix := benchIndex(b)
+	lo, hi := 100000.0, 150000.0
+	q := model.JobQuery{Sort: model.JobSortNewest, Limit: 25, Offset: 10000, SalaryMin: &lo, SalaryMax: &hi}
+	for b.Loop() {
+		ix.Search(q)
+	}
+}
+
+func BenchmarkSearchSalaryDesc(b *testing.B) {
+	ix := benchIndex(b)
+	q := model.JobQuery{Sort: model.JobSortSalaryDesc, Limit: 25, Filters: []model.KeyFilter{
+		{Field: "work_arrangement", Keys: []string{"work_arrangement:remote"}},
+	}}
+	for b.Loop() {
+		ix.Search(q)
+	}
+}
+
+func BenchmarkFacetsFive(b *testing.B) {
+	ix := benchIndex(b)
+	q := model.JobQuery{Sort: model.JobSortNewest, Limit: 25, Filters: []model.KeyFilter{
+		{Field: "work_arrangement", Keys: []string{"work_arrangement:remote"}},
+	}}
+	fields := []string{"work_arrangement", "city", "skills", "company", "salary"}
+	for b.Loop() {
+		ix.Facets(q, fields, 10)
+	}
+}
