@@ -1,7 +1,7 @@
 # jobsd: thin targets over the go tool and scripts/.
 GO ?= go
 
-.PHONY: run build test generate check-generate vet fmt playground-assets fuzz loadtest
+.PHONY: run build test generate check-generate vet fmt playground-assets fuzz loadtest bench
 
 ## run: build and serve jobsd with demo data and a demo key (see README)
 run: build
@@ -49,3 +49,8 @@ fuzz:
 ## loadtest: RATE (2000) requests/s for DURATION (10s) from one key; only 200s and 429s
 loadtest:
 	scripts/loadtest.sh
+
+## bench: the throughput benchmark of issue 5 on N (200000) postings, DURATION
+##        (10s) per query and transport on CONNECTIONS (16); writes docs/benchmarks.md
+bench:
+	scripts/bench.sh

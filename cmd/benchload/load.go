@@ -1,0 +1,225 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Transports of a query.
+const (
+	restT    = "REST"
+	graphQLT = "GraphQL"
+)
+
+// runResult is the measurement of one query type through one transport.
+type runResult struct {
+	Query     string
+	Transport string
+	Requests  int
+	Elapsed   time.Duration
+	P50, P99  time.Duration
+	Errors    int
+	// Problems are examples of the errors, with how often each occurred.
+	Problems map[string]int
+	// RSSPeak is jobsd's peak resident memory during the run.
+	RSSPeak int64
+	// Samples are the bodies of the sampled cases, by case index.
+	Samples map[int][]byte
+}
+
+// PerSecond is the run's throughput.
+func (r runResult) PerSecond() float64 {
+	if r.Elapsed <= 0 {
+		return 0
+	}
+	return float64(r.Requests) / r.Elapsed.Seconds()
+}
+
+// client sends the harness's requests to one jobsd.
+type client struct {
+	http *http.Client
+	base string
+	key  string
+}
+
+func newClient(base, key string, conns int) *client {
+	// Go's transport asks for gzip and inflates the answers, as browsers do.
+	return &client{base: base, key: key, http: &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{
+		MaxIdleConns: conns, MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns, IdleConnTimeout: time.Minute,
+	}}}
+}
+
+// do sends one case through a transport and returns the body of its
+// answer, or what was wrong with it: a status other than 200, a transport
+// error, GraphQL errors.
+func (c *client) do(ctx context.Context, tc testCase, transport string) ([]byte, error) {
+	var req *http.Request
+	var err error
+	if transport == graphQLT {
+		req, err = http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/graphql", bytes.NewReader(tc.GraphQL))
+		if err == nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+	} else {
+		req, err = http.NewRequestWithContext(ctx, http.MethodGet, c.base+tc.REST, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("x-api-key", c.key)
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("transport: %w", err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, fmt.Errorf("read body: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return body, fmt.Errorf("status %d: %.200s", resp.StatusCode, body)
+	}
+	// A GraphQL answer's "errors" member; inside strings the quotes
+	// would be escaped.
+	if transport == graphQLT && bytes.Contains(body, []byte(`"errors":`)) {
+		return body, fmt.Errorf("GraphQL errors: %.200s", body)
+	}
+	return body, nil
+}
+
+// drive sends the cases of q in turn through a transport on conns
+// connections, each sending its next request when its answer is in
+// (closed loop), for d. The bodies of the first pass over the cases whose
+// index sample accepts are kept.
+func (c *client) drive(ctx context.Context, q query, transport string, conns int, d time.Duration, rss *rssSampler, sample func(int) bool) runResult {
+	res := runResult{Query: q.Name, Transport: transport, Problems: map[string]int{}, Samples: map[int][]byte{}}
+	var next atomic.Int64
+	var mu sync.Mutex
+	var latencies []time.Duration
+	var wg sync.WaitGroup
+	rss.reset()
+	start := time.Now()
+	deadline := start.Add(d)
+	for range conns {
+		wg.Go(func() {
+			var mine []time.Duration
+			for time.Now().Before(deadline) && ctx.Err() == nil {
+				k := int(next.Add(1) - 1)
+				i := k % len(q.Cases)
+				t0 := time.Now()
+				body, err := c.do(ctx, q.Cases[i], transport)
+				mine = append(mine, time.Since(t0))
+				keep := k < len(q.Cases) && sample(i)
+				if err != nil || keep {
+					mu.Lock()
+					if err != nil {
+						res.Errors++
+						res.Problems[problemKey(err)]++
+					}
+					if keep {
+						res.Samples[i] = body
+					}
+					mu.Unlock()
+				}
+			}
+			mu.Lock()
+			latencies = append(latencies, mine...)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	res.Elapsed = time.Since(start)
+	res.Requests = len(latencies)
+	res.RSSPeak = rss.runPeak()
+	slices.Sort(latencies)
+	res.P50, res.P99 = percentile(latencies, 0.50), percentile(latencies, 0.99)
+	return res
+}
+
+// problemKey shortens an error for counting alike ones together.
+func problemKey(err error) string {
+	s := err.Error()
+	if len(s) > 160 {
+		s = s[:160] + "…"
+	}
+	return s
+}
+
+// percentile returns the p-quantile of sorted latencies (nearest rank).
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	return sorted[min(len(sorted)-1, int(p*float64(len(sorted))))]
+}
+
+// rssSampler reads jobsd's resident memory from /metrics several times a
+// second, keeping the peak of the whole benchmark and of the current run.
+type rssSampler struct {
+	peak, run atomic.Int64
+	first     atomic.Int64
+}
+
+// sample polls until ctx ends, on a connection of its own (c's are the
+// load's).
+func (s *rssSampler) sample(ctx context.Context, base string) {
+	c := newClient(base, "", 1)
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	for {
+		if v, err := c.rss(ctx); err == nil {
+			s.first.CompareAndSwap(0, v)
+			for _, a := range []*atomic.Int64{&s.peak, &s.run} {
+				for {
+					old := a.Load()
+					if v <= old || a.CompareAndSwap(old, v) {
+						break
+					}
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (s *rssSampler) reset()         { s.run.Store(0) }
+func (s *rssSampler) runPeak() int64 { return s.run.Load() }
+
+func mib(b int64) float64 { return float64(b) / (1 << 20) }
+
+// rss reads process_resident_memory_bytes from jobsd's /metrics.
+func (c *client) rss(ctx context.Context) (int64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/metrics", nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "process_resident_memory_bytes "); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			return int64(f), err
+		}
+	}
+	return 0, errors.New("no process_resident_memory_bytes in /metrics")
+}

@@ -1,0 +1,156 @@
+// Command benchload is the load side of `make bench` (scripts/bench.sh):
+// against a jobsd that has just started, it drives the query mix of issue 5
+// through REST and GraphQL, each query type rotating through 500 values
+// derived from the loaded data, on closed-loop connections; it samples
+// jobsd's resident memory from /metrics, checks sampled answers against
+// SQL of its own (totals, pages, the job, company counts), times page 1
+// against a deep page reached by cursors, and writes the results into a
+// markdown file between markers.
+//
+//	benchload -base http://127.0.0.1:18766 -key KEY -db postgres://… -n 200000 -out docs/benchmarks.md
+//
+// It exits non-zero when an answer was an error or did not match SQL.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "benchload:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("benchload", flag.ContinueOnError)
+	base := fs.String("base", "http://127.0.0.1:18766", "jobsd's base URL")
+	key := fs.String("key", "", "API key (with a rate limit above the load)")
+	dsn := fs.String("db", os.Getenv("DATABASE_URL"), "the database jobsd serves, for the values and the checks")
+	n := fs.Int("n", 0, "number of postings loaded (for the report)")
+	conns := fs.Int("connections", 16, "closed-loop connections")
+	duration := fs.Duration("duration", 10*time.Second, "how long each query type runs through each transport")
+	seed := fs.Uint64("seed", 1, "seed of the value rotation")
+	pages := fs.Int("pages", 400, "keyset check: follow cursors to this page")
+	times := fs.Int("times", 200, "keyset check: time page 1 and the deep page this many times each")
+	commit := fs.String("commit", "", "commit measured (for the report)")
+	importNote := fs.String("import", "", "how the data was imported (for the report)")
+	ready := fs.String("ready", "", "how long jobsd took to become ready (for the report)")
+	outFile := fs.String("out", "docs/benchmarks.md", "markdown file to write the results into (- for standard output only)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *key == "" || *dsn == "" {
+		return errors.New("-key and -db are required")
+	}
+	db, err := pgx.Connect(ctx, *dsn)
+	if err != nil {
+		return fmt.Errorf("connect to the database: %w", err)
+	}
+	defer db.Close(context.Background())
+	if *n == 0 {
+		if err := db.QueryRow(ctx, `SELECT count(*) FROM jobs`).Scan(n); err != nil {
+			return err
+		}
+	}
+	umbrellas, err := umbrellaSkills(ctx, db)
+	if err != nil {
+		return err
+	}
+	mix, err := buildMix(ctx, db, *seed, umbrellas)
+	if err != nil {
+		return fmt.Errorf("derive the values: %w", err)
+	}
+	filters, err := cursorFilters(ctx, db, umbrellas)
+	if err != nil {
+		return err
+	}
+	m, err := readMachine(ctx, db)
+	if err != nil {
+		return err
+	}
+
+	rep := &report{N: *n, Connections: *conns, Duration: *duration, Seed: *seed, Commit: *commit, Import: *importNote,
+		Ready: *ready, Date: time.Now().UTC(), Machine: m, Mix: mix, Pages: *pages, Times: *times}
+	var rss rssSampler
+	sampling, stopSampling := context.WithCancel(ctx)
+	defer stopSampling()
+	samplerDone := make(chan struct{})
+	go func() { defer close(samplerDone); rss.sample(sampling, *base) }()
+
+	rep.Machine.LoadBefore = loadAverage()
+	c := newClient(*base, *key, *conns)
+	for _, q := range mix {
+		var runs []runResult
+		for _, t := range []string{restT, graphQLT} {
+			r := c.drive(ctx, q, t, *conns, *duration, &rss, sampled)
+			fmt.Fprintf(out, "%-22s %-7s %8.0f req/s  p50 %7.1f ms  p99 %7.1f ms  errors %d  RSS peak %.0f MiB\n",
+				q.Name, t, r.PerSecond(), ms(r.P50), ms(r.P99), r.Errors, mib(r.RSSPeak))
+			for p, k := range r.Problems {
+				fmt.Fprintf(out, "    ERROR ×%d: %s\n", k, p)
+			}
+			runs = append(runs, r)
+		}
+		rep.Runs = append(rep.Runs, runs)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	rep.RSSStart, rep.RSSPeak = rss.first.Load(), rss.peak.Load()
+
+	// The checks come after the measurement: the first measured request
+	// was the first the process served.
+	one := newClient(*base, *key, 1)
+	for i, q := range mix {
+		e := checkQuery(ctx, db, one, q, rep.Runs[i])
+		fmt.Fprintf(out, "exact: %-22s %d answers checked against SQL, %d mismatches\n", q.Name, e.Checked, len(e.Mismatches))
+		for _, s := range e.Mismatches {
+			fmt.Fprintf(out, "    MISMATCH: %s\n", s)
+		}
+		rep.Exact = append(rep.Exact, e)
+	}
+	for _, f := range filters {
+		for _, t := range []string{restT, graphQLT} {
+			k := checkKeyset(ctx, db, one, f, t, *pages, *times)
+			fmt.Fprintf(out, "keyset: %-26s %-7s page %d: page 1 %.2f ms, page %d %.2f ms, ratio %.2f\n",
+				f.Name, t, k.Page, ms(k.First), k.Page, ms(k.Deep), k.Ratio())
+			for _, p := range k.Problems {
+				fmt.Fprintf(out, "    PROBLEM: %s\n", p)
+			}
+			rep.Keysets = append(rep.Keysets, k)
+		}
+	}
+	rep.Machine.LoadAfter = loadAverage()
+	stopSampling()
+	<-samplerDone
+	rep.RSSPeak = max(rep.RSSPeak, rss.peak.Load())
+
+	section := rep.markdown()
+	if *outFile == "-" {
+		fmt.Fprint(out, section)
+	} else {
+		if err := writeSection(*outFile, rep.N, section); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "wrote the N=%d section of %s\n", rep.N, *outFile)
+	}
+	if failures := rep.failures(); len(failures) > 0 {
+		for _, f := range failures {
+			fmt.Fprintln(out, "FAILED:", f)
+		}
+		return errors.New("the benchmark failed (see above)")
+	}
+	return nil
+}

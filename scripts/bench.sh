@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# `make bench`: the throughput benchmark of issue 5. Loads N generated
+# postings (default 200,000) into the database jobsd_bench_$N, starts jobsd
+# cold, drives the query mix through REST and GraphQL with bin/benchload
+# (CONNECTIONS closed-loop connections, DURATION per query and transport),
+# checks sampled totals against SQL and the cost of deep cursor pages, and
+# writes the results into docs/benchmarks.md between markers.
+#
+# The database is reused when it holds exactly N jobs loaded from the
+# current seed generator and migrations (a fingerprint kept in its table
+# jobsd_bench); BENCH_RELOAD=1 forces a fresh load.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N="${N:-200000}"
+DURATION="${DURATION:-10s}"
+CONNECTIONS="${CONNECTIONS:-16}"
+PORT="${BENCH_PORT:-18766}"
+OUT="${BENCH_OUT:-docs/benchmarks.md}"
+work=.data/bench
+mkdir -p "$work" docs
+
+# The reference data beside the repository, when there is a copy (as make run).
+if [ -z "${JOBSD_REFDATA:-}" ] && [ -d ../shared/data/locations ]; then
+  JOBSD_REFDATA="$(cd ../shared/data && pwd)"
+  export JOBSD_REFDATA
+fi
+
+echo "bench: building bin/jobsd and bin/benchload"
+go build -o bin/jobsd ./cmd/jobsd
+go build -o bin/benchload ./cmd/benchload
+
+admin="$(scripts/devdb.sh)"
+name="jobsd_bench_$N"
+export DATABASE_URL="${admin%/postgres\?*}/$name?sslmode=disable"
+
+# What the loaded data depends on: N, the generator and the schema, and
+# whether reference data normalized it.
+generator="$(git log -1 --format=%H -- seed/ migrations/)"
+if ! git diff --quiet HEAD -- seed/ migrations/; then
+  generator="$generator+$(git diff HEAD -- seed/ migrations/ | sha1sum | cut -c1-12)"
+fi
+fingerprint="n=$N generator=$generator refdata=${JOBSD_REFDATA:+yes}"
+stored="$(psql "$DATABASE_URL" -XAtqc "SELECT value FROM jobsd_bench WHERE name = 'fingerprint'" 2>/dev/null || true)"
+count="$(psql "$DATABASE_URL" -XAtqc "SELECT count(*) FROM jobs" 2>/dev/null || true)"
+
+if [ "${BENCH_RELOAD:-}" != 1 ] && [ "$stored" = "$fingerprint" ] && [ "$count" = "$N" ]; then
+  import_note="$(psql "$DATABASE_URL" -XAtqc "SELECT value FROM jobsd_bench WHERE name = 'import'")"
+  echo "bench: reusing $name ($N jobs, $fingerprint); its import: $import_note"
+  ./bin/jobsd migrate >/dev/null
+else
+  echo "bench: loading $N postings into $name"
+  psql "$admin" -XqAc "DROP DATABASE IF EXISTS $name WITH (FORCE)" >/dev/null
+  ./bin/jobsd migrate --create-database >/dev/null
+  file="$work/jobs-$N.ndjson"
+  ./bin/jobsd seed --n "$N" --out "$file"
+  echo "bench: seed file $(du -h "$file" | cut -f1); importing"
+  /usr/bin/time -v ./bin/jobsd import "$file" 2>"$work/import.time" >"$work/import.out" || {
+    cat "$work/import.out" "$work/import.time" >&2
+    exit 1
+  }
+  rm -f "$file"
+  wall="$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/import.time")"
+  maxrss="$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/import.time")"
+  seconds="$(awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }' <<<"$wall")"
+  import_note="$(awk -v n="$N" -v s="$seconds" -v r="$maxrss" 'BEGIN { printf "%.1f s, %.0f jobs/s, importer peak RSS %.0f MiB", s, n / s, r / 1024 }')"
+  echo "bench: import took $import_note"
+  echo "bench: VACUUM ANALYZE"
+  psql "$DATABASE_URL" -XqAc "VACUUM ANALYZE" >/dev/null
+  psql "$DATABASE_URL" -XqAv fp="$fingerprint" -v note="$import_note" >/dev/null <<'SQL'
+CREATE TABLE jobsd_bench (name text PRIMARY KEY, value text NOT NULL);
+INSERT INTO jobsd_bench VALUES ('fingerprint', :'fp'), ('import', :'note'), ('loaded_at', now()::text);
+SQL
+fi
+
+key="$(./bin/jobsd apikey create --name "bench-$$" 2>/dev/null)"
+server=""
+cleanup() {
+  if [ -n "$server" ]; then kill "$server" 2>/dev/null && wait "$server" 2>/dev/null || true; fi
+  ./bin/jobsd apikey revoke "bench-$$" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+# The rate limit far above what the load can reach; the request log to a
+# file (one line a request).
+./bin/jobsd serve --addr "127.0.0.1:$PORT" --no-migrate --rate 1000000000 --burst 1000000000 2>"$work/jobsd.log" >/dev/null &
+server=$!
+base="http://127.0.0.1:$PORT"
+echo "bench: waiting for $base/readyz"
+started=$(date +%s%N)
+until [ "$(curl -s -o /dev/null -w '%{http_code}' "$base/readyz" || true)" = 200 ]; do
+  if ! kill -0 "$server" 2>/dev/null; then
+    echo "bench: jobsd exited; its log:" >&2
+    tail -n 20 "$work/jobsd.log" >&2
+    exit 1
+  fi
+  if [ $(($(date +%s%N) - started)) -gt 600000000000 ]; then
+    echo "bench: jobsd not ready after 10 minutes" >&2
+    exit 1
+  fi
+  sleep 0.2
+done
+ready="$(awk -v ns="$(($(date +%s%N) - started))" 'BEGIN { printf "%.1f s", ns / 1e9 }')"
+echo "bench: ready after $ready"
+
+commit="$(git rev-parse --short HEAD)"
+if [ -n "$(git status --porcelain --untracked-files=no)" ]; then commit="$commit-dirty"; fi
+./bin/benchload -base "$base" -key "$key" -db "$DATABASE_URL" -n "$N" \
+  -connections "$CONNECTIONS" -duration "$DURATION" \
+  -commit "$commit" -import "$import_note" -ready "$ready" -out "$OUT"
