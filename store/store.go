@@ -53,6 +53,11 @@ func Open(ctx context.Context, dsn string, opts Options) (*bun.DB, error) {
 	}
 	cfg.RuntimeParams["statement_timeout"] = strconv.FormatInt(opts.StatementTimeout.Milliseconds(), 10)
 	cfg.RuntimeParams["timezone"] = "UTC"
+	// bun writes every argument into the SQL text, so nearly every
+	// statement is new: preparing and caching each one (pgx's default)
+	// cost a round trip more per query and tens of MB of cached
+	// statements per pool. The simple protocol sends the text once.
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
 	if cfg.ConnectTimeout == 0 {
 		cfg.ConnectTimeout = 5 * time.Second
 	}

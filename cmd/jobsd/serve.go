@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -39,6 +40,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 	burst := fs.Int("burst", int(envFloat(e.getenv, "JOBSD_BURST", 100)), "requests a key may make at once (env JOBSD_BURST)")
 	refData := refDataFlag(fs, e.getenv)
 	replicaURLs := fs.String("replica-urls", e.getenv("DATABASE_REPLICA_URLS"), "comma-separated PostgreSQL URLs of read replicas for job and company reads, the primary being the fallback (env DATABASE_REPLICA_URLS)")
+	debugAddr := fs.String("debug-addr", e.getenv("JOBSD_DEBUG_ADDR"), "address of a separate listener serving Go's profiler at /debug/pprof/ (env JOBSD_DEBUG_ADDR); empty: none. Keep it on loopback")
 	useIndex := fs.Bool("index", envOr(e.getenv, "JOBSD_INDEX", "true") == "true", "keep an in-process count and facet index of the jobs (env JOBSD_INDEX); false: every list is answered in SQL alone")
 	redisURL := fs.String("redis-url", e.getenv("REDIS_URL"), "Redis holding the rate-limit buckets, shared by every instance (env REDIS_URL); empty: in process")
 	if err := parse(fs, args); err != nil {
@@ -136,6 +138,22 @@ func (e env) serve(ctx context.Context, args []string) error {
 		DefaultLimit:   ratelimit.Limit{Rate: *rateFlag, Burst: *burst},
 	})
 
+	if *debugAddr != "" {
+		dln, err := net.Listen("tcp", *debugAddr)
+		if err != nil {
+			return fmt.Errorf("listen on %s: %w", *debugAddr, err)
+		}
+		mux := http.NewServeMux()
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+		dsrv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+		go func() { _ = dsrv.Serve(dln) }()
+		defer dsrv.Close()
+		log.Info("profiler listening", "addr", dln.Addr().String())
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", *addr, err)
