@@ -565,3 +565,59 @@ func (f *forward) count(docs *roaring.Bitmap, values int) []uint32 {
 	}
 	return counts
 }
+
+// CompanyCount is a company's number of jobs matching a query.
+type CompanyCount struct {
+	ID    int64
+	Count int
+}
+
+// Companies returns the companies with at least minJobs jobs matching q,
+// most first, then by name in the database's collation, then by id: the
+// page at offset of at most limit, and how many there are. It returns
+// false when q is not Eligible.
+func (ix *Index) Companies(q model.JobQuery, minJobs, limit, offset int) ([]CompanyCount, int, bool) {
+	if !Eligible(q) {
+		return nil, 0, false
+	}
+	docs := ix.match(ix.clauses(q), "")
+	fc := ix.facets[model.FacetCompany]
+	card := docs.GetCardinality()
+	var counts []uint32
+	if card < uint64(ix.n) && card <= uint64(ix.n)/2 && fc.fwd != nil {
+		counts = fc.fwd.count(docs, len(fc.values))
+	}
+	type hit struct {
+		c *company
+		n int
+	}
+	var hits []hit
+	for i, c := range ix.companies { // in fc.values' order
+		var k uint64
+		switch {
+		case card == uint64(ix.n):
+			k = c.n
+		case counts != nil:
+			k = uint64(counts[i])
+		default:
+			k = docs.AndCardinality(c.docs)
+		}
+		if int(k) >= minJobs {
+			hits = append(hits, hit{c, int(k)})
+		}
+	}
+	slices.SortFunc(hits, func(a, b hit) int {
+		if c := cmp.Compare(b.n, a.n); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.c.collate, b.c.collate); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.c.id, b.c.id)
+	})
+	var out []CompanyCount
+	for _, h := range hits[min(offset, len(hits)):min(offset+limit, len(hits))] {
+		out = append(out, CompanyCount{ID: h.c.id, Count: h.n})
+	}
+	return out, len(hits), true
+}

@@ -106,7 +106,7 @@ func TestIndexAnswersAsSQL(t *testing.T) {
 	e, indexed, x := indexedEnv(t, 1500)
 	r := rand.New(rand.NewPCG(1, 2))
 	sorts := []model.JobSort{model.JobSortNewest, model.JobSortOldest, model.JobSortSalaryDesc, model.JobSortSalaryAsc}
-	for i := range 150 {
+	for i := range 120 {
 		f := randomFilter(r)
 		sort := sorts[r.IntN(len(sorts))]
 		limit, offset := 1+r.IntN(30), 0
@@ -138,6 +138,15 @@ func TestIndexAnswersAsSQL(t *testing.T) {
 			}
 			after = gotNext
 		}
+		minJobs, climit, coffset := r.IntN(4), 1+r.IntN(60), r.IntN(3)*10
+		cq := model.CompanyQuery{MinJobs: minJobs, Limit: climit, Offset: coffset, Jobs: &q}
+		wantCompanies, wantN, err := e.st.Companies(e.ctx, cq)
+		require.NoError(t, err)
+		gotCompanies, gotN, err := indexed.Companies(e.ctx, cq)
+		require.NoError(t, err)
+		require.Equal(t, wantN, gotN, "%s: number of companies", name)
+		require.Equal(t, wantCompanies, gotCompanies, "%s: companies", name)
+
 		n := 3 + r.IntN(20)
 		want, err := e.st.Facets(e.ctx, q, model.FacetFields, n)
 		require.NoError(t, err)

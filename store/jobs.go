@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/index"
 )
 
 // cardColumns are the columns a job card needs.
@@ -240,6 +241,19 @@ func (s *Store) JobByID(ctx context.Context, id string) (*model.Job, error) {
 // by job count descending then name, and the exact number of them. With
 // q.Jobs, only the jobs that match it count.
 func (s *Store) Companies(ctx context.Context, q model.CompanyQuery) ([]model.Company, int, error) {
+	if ix := s.index.index(); ix != nil && q.Jobs != nil {
+		if page, total, ok := ix.Companies(*q.Jobs, q.MinJobs, q.Limit, q.Offset); ok {
+			out, err := s.companiesByCount(ctx, ix.Version(), page)
+			switch {
+			case err == nil:
+				s.index.answered.Add(1)
+				return out, total, nil
+			case !errors.Is(err, errStale):
+				return nil, 0, err
+			}
+			s.index.stale()
+		}
+	}
 	var rows []companyRow
 	var total int
 	// count is the job count of c: its kept count, or its matching jobs.
@@ -281,6 +295,45 @@ func (s *Store) Companies(ctx context.Context, q model.CompanyQuery) ([]model.Co
 		out[i] = model.Company{Name: r.Name, LogoURL: r.LogoURL, JobCount: r.JobCount, Slug: r.Slug}
 	}
 	return out, total, nil
+}
+
+// companiesByCount returns the companies of a page the index made, with
+// its counts; errStale when the data version is no longer the one given.
+func (s *Store) companiesByCount(ctx context.Context, version int64, page []index.CompanyCount) ([]model.Company, error) {
+	ids := make([]int64, len(page))
+	for i, c := range page {
+		ids[i] = c.ID
+	}
+	var rows []companyRow
+	err := s.read(ctx, func(db bun.IDB) error {
+		rows = nil
+		if len(ids) == 0 {
+			return s.checkVersion(ctx, db, version)
+		}
+		err := db.NewSelect().Model(&rows).Column("c.id", "c.name", "c.logo_url", "c.slug").
+			Where("c.id = ANY(?)", pgdialect.Array(ids)).
+			Where("(SELECT d.version FROM jobsd_dataset AS d) = ?", version).Scan(ctx)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return wrap(err, "find companies")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) != len(ids) {
+		return nil, errStale
+	}
+	byID := make(map[int64]companyRow, len(rows))
+	for _, r := range rows {
+		byID[r.ID] = r
+	}
+	out := make([]model.Company, len(page))
+	for i, c := range page {
+		r := byID[c.ID]
+		out[i] = model.Company{Name: r.Name, LogoURL: r.LogoURL, JobCount: c.Count, Slug: r.Slug}
+	}
+	return out, nil
 }
 
 // CompanyBySlug returns the company page of slug (the company with the
