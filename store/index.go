@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"runtime/debug"
 	"sync/atomic"
 	"time"
 
@@ -144,6 +145,10 @@ func (x *Indexer) refresh(ctx context.Context) error {
 	}
 	x.current.Store(ix)
 	x.built.Add(1)
+	// A build leaves garbage several times the index's size (the rows
+	// read), and the old index is garbage now: give the memory back rather
+	// than keep it as the heap's headroom.
+	debug.FreeOSMemory()
 	if !x.Ready() {
 		close(x.ready)
 	}
