@@ -27,7 +27,7 @@ func BenchmarkBuildFindJobCardsSQL(b *testing.B) {
 	ord := orders[q.Sort]
 	for b.Loop() {
 		sq := db.NewSelect().Model((*cardRow)(nil)).Column(cardColumns...).Apply(applyFilters(q)).
-			ColumnExpr(ord.key+" AS "+ord.column).OrderExpr(ord.key+" DESC").OrderExpr("j.id ASC").Limit(int64(q.Limit))
+			ColumnExpr(ord.key + " AS " + ord.column).OrderExpr(ord.key + " DESC").OrderExpr("j.id ASC").Limit(int64(q.Limit))
 		if len(sq.String()) == 0 {
 			b.Fatal("no SQL")
 		}

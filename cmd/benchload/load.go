@@ -168,7 +168,6 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 // second, keeping the peak of the whole benchmark and of the current run.
 type rssSampler struct {
 	peak, run atomic.Int64
-	first     atomic.Int64
 }
 
 // sample polls until ctx ends, on a connection of its own (c's are the
@@ -179,7 +178,6 @@ func (s *rssSampler) sample(ctx context.Context, base string) {
 	defer t.Stop()
 	for {
 		if v, err := c.rss(ctx); err == nil {
-			s.first.CompareAndSwap(0, v)
 			for _, a := range []*atomic.Int64{&s.peak, &s.run} {
 				for {
 					old := a.Load()

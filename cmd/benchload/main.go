@@ -84,6 +84,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 
 	rep := &report{N: *n, Connections: *conns, Duration: *duration, Seed: *seed, Commit: *commit, Import: *importNote,
 		Ready: *ready, Date: time.Now().UTC(), Machine: m, Mix: mix, Pages: *pages, Times: *times}
+	if rep.RSSStart, err = newClient(*base, "", 1).rss(ctx); err != nil {
+		return fmt.Errorf("jobsd's RSS: %w", err)
+	}
 	var rss rssSampler
 	sampling, stopSampling := context.WithCancel(ctx)
 	defer stopSampling()
@@ -108,8 +111,6 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			return ctx.Err()
 		}
 	}
-	rep.RSSStart, rep.RSSPeak = rss.first.Load(), rss.peak.Load()
-
 	// The checks come after the measurement: the first measured request
 	// was the first the process served.
 	one := newClient(*base, *key, 1)
@@ -135,7 +136,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	rep.Machine.LoadAfter = loadAverage()
 	stopSampling()
 	<-samplerDone
-	rep.RSSPeak = max(rep.RSSPeak, rss.peak.Load())
+	rep.RSSPeak = max(rep.RSSStart, rss.peak.Load())
 
 	section := rep.markdown()
 	if *outFile == "-" {
