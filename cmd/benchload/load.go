@@ -4,15 +4,17 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -34,6 +36,8 @@ type runResult struct {
 	Problems map[string]int
 	// RSSPeak is jobsd's peak resident memory during the run.
 	RSSPeak int64
+	// CPU is where the machine's processor time went during the run.
+	CPU cpuShare
 	// Samples are the bodies of the sampled cases, by case index.
 	Samples map[int][]byte
 }
@@ -102,13 +106,14 @@ func (c *client) do(ctx context.Context, tc testCase, transport string) ([]byte,
 // connections, each sending its next request when its answer is in
 // (closed loop), for d. The bodies of the first pass over the cases whose
 // index sample accepts are kept.
-func (c *client) drive(ctx context.Context, q query, transport string, conns int, d time.Duration, rss *rssSampler, sample func(int) bool) runResult {
+func (c *client) drive(ctx context.Context, q query, transport string, conns int, d time.Duration, rss *rssSampler, cpu func() cpuSample, sample func(int) bool) runResult {
 	res := runResult{Query: q.Name, Transport: transport, Problems: map[string]int{}, Samples: map[int][]byte{}}
 	var next atomic.Int64
 	var mu sync.Mutex
 	var latencies []time.Duration
 	var wg sync.WaitGroup
 	rss.reset()
+	cpuBefore := cpu()
 	start := time.Now()
 	deadline := start.Add(d)
 	for range conns {
@@ -142,6 +147,7 @@ func (c *client) drive(ctx context.Context, q query, transport string, conns int
 	res.Elapsed = time.Since(start)
 	res.Requests = len(latencies)
 	res.RSSPeak = rss.runPeak()
+	res.CPU = cpu().since(cpuBefore, res.Requests)
 	slices.Sort(latencies)
 	res.P50, res.P99 = percentile(latencies, 0.50), percentile(latencies, 0.99)
 	return res
@@ -165,19 +171,25 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 }
 
 // rssSampler reads jobsd's resident memory from /metrics several times a
-// second, keeping the peak of the whole benchmark and of the current run.
+// second, keeping the peak of the whole benchmark and of the current run,
+// on a connection of its own (the load's are busy).
 type rssSampler struct {
 	peak, run atomic.Int64
+	metrics   *client
 }
 
-// sample polls until ctx ends, on a connection of its own (c's are the
-// load's).
-func (s *rssSampler) sample(ctx context.Context, base string) {
-	c := newClient(base, "", 1)
+func newRSSSampler(base string) *rssSampler {
+	return &rssSampler{metrics: newClient(base, "", 2)}
+}
+
+// sample polls until ctx ends.
+func (s *rssSampler) sample(ctx context.Context) {
+	c := s.metrics
 	t := time.NewTicker(250 * time.Millisecond)
 	defer t.Stop()
 	for {
-		if v, err := c.rss(ctx); err == nil {
+		if f, err := c.metric(ctx, "process_resident_memory_bytes"); err == nil {
+			v := int64(f)
 			for _, a := range []*atomic.Int64{&s.peak, &s.run} {
 				for {
 					old := a.Load()
@@ -200,8 +212,9 @@ func (s *rssSampler) runPeak() int64 { return s.run.Load() }
 
 func mib(b int64) float64 { return float64(b) / (1 << 20) }
 
-// rss reads process_resident_memory_bytes from jobsd's /metrics.
-func (c *client) rss(ctx context.Context) (int64, error) {
+// metric reads a process metric (a number without labels) from jobsd's
+// /metrics.
+func (c *client) metric(ctx context.Context, name string) (float64, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/metrics", nil)
 	if err != nil {
 		return 0, err
@@ -214,10 +227,91 @@ func (c *client) rss(ctx context.Context) (int64, error) {
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "process_resident_memory_bytes "); ok {
-			f, err := strconv.ParseFloat(v, 64)
-			return int64(f), err
+		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
+			return strconv.ParseFloat(v, 64)
 		}
 	}
-	return 0, errors.New("no process_resident_memory_bytes in /metrics")
+	return 0, fmt.Errorf("no %s in /metrics", name)
+}
+
+// cpuSample is the processor time used so far: by jobsd, by the
+// PostgreSQL backends serving its database, by this process, and by the
+// whole machine (busy and total, in /proc/stat's ticks). Zero where it
+// could not be read.
+type cpuSample struct {
+	jobsd, postgres, self float64 // seconds
+	busy, total           float64 // ticks
+	at                    time.Time
+}
+
+// cpuShare is how the machine's processors were used during a run, as
+// fractions of all of them, and jobsd's processor time per request.
+type cpuShare struct {
+	Jobsd, Postgres, Load, Other float64
+	JobsdPerRequest              time.Duration
+}
+
+// clockTicks is Linux's USER_HZ, the unit of /proc's processor times.
+const clockTicks = 100
+
+// processCPU returns the processor time a process has used, in seconds,
+// from /proc/PID/stat (0 when it cannot be read).
+func processCPU(pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name, which is in parentheses: utime
+	// and stime are the 12th and 13th of them.
+	_, rest, ok := bytes.Cut(b, []byte(") "))
+	f := strings.Fields(string(rest))
+	if !ok || len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseFloat(f[11], 64)
+	st, _ := strconv.ParseFloat(f[12], 64)
+	return (u + st) / clockTicks
+}
+
+// cpu samples the processor times; pids are the PostgreSQL backends'.
+func (s *rssSampler) cpu(ctx context.Context, pids []int) cpuSample {
+	c := cpuSample{at: time.Now()}
+	c.jobsd, _ = s.metrics.metric(ctx, "process_cpu_seconds_total")
+	for _, pid := range pids {
+		c.postgres += processCPU(pid)
+	}
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		c.self = time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+	}
+	if b, err := os.ReadFile("/proc/stat"); err == nil {
+		line, _, _ := strings.Cut(string(b), "\n")
+		for i, f := range strings.Fields(line)[1:] {
+			v, _ := strconv.ParseFloat(f, 64)
+			c.total += v
+			if i != 3 && i != 4 { // idle, iowait
+				c.busy += v
+			}
+		}
+	}
+	return c
+}
+
+// since returns the shares of the processors between an earlier sample
+// and c, and jobsd's time per request of n requests. A backend that
+// started between the samples counts from zero, one that ended is lost.
+func (c cpuSample) since(before cpuSample, n int) cpuShare {
+	var sh cpuShare
+	wall := c.at.Sub(before.at).Seconds() * float64(runtime.NumCPU())
+	if wall <= 0 || c.total <= before.total {
+		return sh
+	}
+	sh.Jobsd = (c.jobsd - before.jobsd) / wall
+	sh.Postgres = max(0, c.postgres-before.postgres) / wall
+	sh.Load = (c.self - before.self) / wall
+	sh.Other = max(0, (c.busy-before.busy)/(c.total-before.total)-sh.Jobsd-sh.Postgres-sh.Load)
+	if n > 0 {
+		sh.JobsdPerRequest = time.Duration((c.jobsd - before.jobsd) / float64(n) * float64(time.Second))
+	}
+	return sh
 }

@@ -84,23 +84,38 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 
 	rep := &report{N: *n, Connections: *conns, Duration: *duration, Seed: *seed, Commit: *commit, Import: *importNote,
 		Ready: *ready, Date: time.Now().UTC(), Machine: m, Mix: mix, Pages: *pages, Times: *times}
-	if rep.RSSStart, err = newClient(*base, "", 1).rss(ctx); err != nil {
+	rss := newRSSSampler(*base)
+	start, err := rss.metrics.metric(ctx, "process_resident_memory_bytes")
+	if err != nil {
 		return fmt.Errorf("jobsd's RSS: %w", err)
 	}
-	var rss rssSampler
+	rep.RSSStart = int64(start)
 	sampling, stopSampling := context.WithCancel(ctx)
 	defer stopSampling()
 	samplerDone := make(chan struct{})
-	go func() { defer close(samplerDone); rss.sample(sampling, *base) }()
+	go func() { defer close(samplerDone); rss.sample(sampling) }()
 
+	// The processor times of jobsd, of the backends of its database (the
+	// same before and after a run: the pool keeps them), of this process
+	// and of the machine.
+	cpu := func() cpuSample {
+		rows, err := db.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)
+		var pids []int
+		if err == nil {
+			pids, _ = pgx.CollectRows(rows, pgx.RowTo[int])
+		}
+		return rss.cpu(ctx, pids)
+	}
 	rep.Machine.LoadBefore = loadAverage()
 	c := newClient(*base, *key, *conns)
 	for _, q := range mix {
 		var runs []runResult
 		for _, t := range []string{restT, graphQLT} {
-			r := c.drive(ctx, q, t, *conns, *duration, &rss, sampled)
-			fmt.Fprintf(out, "%-22s %-7s %8.0f req/s  p50 %7.1f ms  p99 %7.1f ms  errors %d  RSS peak %.0f MiB\n",
-				q.Name, t, r.PerSecond(), ms(r.P50), ms(r.P99), r.Errors, mib(r.RSSPeak))
+			r := c.drive(ctx, q, t, *conns, *duration, rss, cpu, sampled)
+			fmt.Fprintf(out, "%-22s %-7s %8.0f req/s  p50 %7.1f ms  p99 %7.1f ms  errors %d  RSS peak %.0f MiB  "+
+				"CPU: jobsd %.0f%% (%.0f µs/req), PostgreSQL %.0f%%, load %.0f%%, other %.0f%%\n",
+				q.Name, t, r.PerSecond(), ms(r.P50), ms(r.P99), r.Errors, mib(r.RSSPeak),
+				100*r.CPU.Jobsd, float64(r.CPU.JobsdPerRequest)/1e3, 100*r.CPU.Postgres, 100*r.CPU.Load, 100*r.CPU.Other)
 			for p, k := range r.Problems {
 				fmt.Fprintf(out, "    ERROR ×%d: %s\n", k, p)
 			}

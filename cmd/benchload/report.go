@@ -229,7 +229,22 @@ func (r *report) markdown() string {
 		p("Targets: list queries ≥ 10× PostGraphile, ≥ 3× plain SQL and p99 ≤ 50 ms (REST); job by id ≥ 7,000 req/s; " +
 			"companies ≥ 4,000 req/s; GraphQL within 1.3× of REST (GraphQL/REST ≥ 0.77).\n\n")
 	}
-	p("Values rotated:\n\n")
+	p("Where the processors went during each run, as shares of all %d CPUs: jobsd, the PostgreSQL backends of its "+
+		"database, the load generator, and the rest of the machine (other processes, the kernel); and jobsd's own "+
+		"processor time per request:\n\n", r.Machine.CPUs)
+	p("| query | REST jobsd / PostgreSQL / load / rest | REST jobsd CPU per request | " +
+		"GraphQL jobsd / PostgreSQL / load / rest | GraphQL jobsd CPU per request |\n")
+	p("|---|---:|---:|---:|---:|\n")
+	for i, q := range r.Mix {
+		p("| %s", q.Name)
+		for _, run := range r.Runs[i] {
+			c := run.CPU
+			p(" | %.0f%% / %.0f%% / %.0f%% / %.0f%% | %.0f µs", 100*c.Jobsd, 100*c.Postgres, 100*c.Load, 100*c.Other,
+				float64(c.JobsdPerRequest)/1e3)
+		}
+		p(" |\n")
+	}
+	p("\nValues rotated:\n\n")
 	for _, q := range r.Mix {
 		p("- %s: %s\n", q.Name, q.Rotation)
 	}
