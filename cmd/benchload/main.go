@@ -49,10 +49,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	importNote := fs.String("import", "", "how the data was imported (for the report)")
 	ready := fs.String("ready", "", "how long jobsd took to become ready (for the report)")
 	outFile := fs.String("out", "docs/benchmarks.md", "markdown file to write the results into (- for standard output only)")
+	list := fs.Bool("values", false, "print every query type's REST requests and GraphQL bodies, in order, and exit")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *key == "" || *dsn == "" {
+	if (*key == "" && !*list) || *dsn == "" {
 		return errors.New("-key and -db are required")
 	}
 	db, err := pgx.Connect(ctx, *dsn)
@@ -72,6 +73,14 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	mix, err := buildMix(ctx, db, *seed, umbrellas)
 	if err != nil {
 		return fmt.Errorf("derive the values: %w", err)
+	}
+	if *list {
+		for _, q := range mix {
+			for _, tc := range q.Cases {
+				fmt.Fprintf(out, "%s\t%s\t%s\n", q.Name, tc.REST, tc.GraphQL)
+			}
+		}
+		return nil
 	}
 	filters, err := cursorFilters(ctx, db, umbrellas)
 	if err != nil {
