@@ -15,6 +15,7 @@ N="${N:-200000}"
 DURATION="${DURATION:-10s}"
 CONNECTIONS="${CONNECTIONS:-16}"
 PORT="${BENCH_PORT:-18766}"
+READY_TIMEOUT="${BENCH_READY_TIMEOUT:-900}" # seconds
 OUT="${BENCH_OUT:-docs/benchmarks.md}"
 work=.data/bench
 mkdir -p "$work" docs
@@ -93,8 +94,8 @@ until [ "$(curl -s -o /dev/null -w '%{http_code}' "$base/readyz" || true)" = 200
     tail -n 20 "$work/jobsd.log" >&2
     exit 1
   fi
-  if [ $(($(date +%s%N) - started)) -gt 600000000000 ]; then
-    echo "bench: jobsd not ready after 10 minutes" >&2
+  if [ $(($(date +%s%N) - started)) -gt $((READY_TIMEOUT * 1000000000)) ]; then
+    echo "bench: jobsd not ready after ${READY_TIMEOUT}s (BENCH_READY_TIMEOUT); its log: $work/jobsd.log" >&2
     exit 1
   fi
   sleep 0.2
