@@ -55,14 +55,15 @@ func (b *Builder) Add(d *Doc) {
 	ix := b.ix
 	doc := ix.n
 	ix.n++
-	ix.ids = append(ix.ids, d.ID)
+	ix.ids = append(ix.ids, d.ID...)
+	ix.idEnd = append(ix.idEnd, uint32(len(ix.ids)))
 	ix.posted = append(ix.posted, d.Posted)
 	if !d.Dated {
 		ix.undated.Add(doc)
 	}
 	ix.salMin = append(ix.salMin, d.SalaryMin)
 	ix.salMax = append(ix.salMax, d.SalaryMax)
-	b.idRank = append(b.idRank, d.IDRank)
+	b.idRank = append(b.idRank, 0)
 	for _, k := range d.Keys {
 		bm := ix.keys[k]
 		if bm == nil {
@@ -87,6 +88,13 @@ func (b *Builder) Add(d *Doc) {
 		}
 	}
 	b.company(d.CompanyID).docs.Add(doc)
+}
+
+// SetIDRank gives job doc (numbered in the order of Add) its place in the
+// database's order of ids: the tie-break of every sort. Call it for every
+// job before Build.
+func (b *Builder) SetIDRank(doc, rank uint32) {
+	b.idRank[doc] = rank
 }
 
 // Names returns every facet value and company name, for the caller to

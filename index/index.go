@@ -50,9 +50,6 @@ type Doc struct {
 	CompanyID int64
 	// SalaryMin and SalaryMax are the annualized bounds, NaN when unknown.
 	SalaryMin, SalaryMax float64
-	// IDRank is the job's position in the database's order of ids (the
-	// tie-break of every sort).
-	IDRank uint32
 	// Keys are the job's filter keys ("field:folded value").
 	Keys []string
 	// Facets are the job's display values by facet field.
@@ -65,7 +62,8 @@ type Index struct {
 	version int64
 	n       uint32
 
-	ids     []string
+	ids     []byte   // every job's id, end to end (no pointers for the GC to scan)
+	idEnd   []uint32 // job d's id is ids[idEnd[d-1]:idEnd[d]]
 	posted  []int64
 	undated *roaring.Bitmap
 	salMin  []float64
@@ -112,6 +110,15 @@ func (o *ordering) at(pos uint32) uint32 {
 	return o.docs[pos]
 }
 
+// id returns job d's id.
+func (ix *Index) id(d uint32) string {
+	start := uint32(0)
+	if d > 0 {
+		start = ix.idEnd[d-1]
+	}
+	return string(ix.ids[start:ix.idEnd[d]])
+}
+
 // Version is the data version the index was built from.
 func (ix *Index) Version() int64 { return ix.version }
 
@@ -121,7 +128,7 @@ func (ix *Index) Len() int { return int(ix.n) }
 // SizeInBytes estimates the index's memory: bitmaps and per-job arrays
 // (not the ids' text).
 func (ix *Index) SizeInBytes() uint64 {
-	n := uint64(ix.n) * (8 + 8 + 8 + 16) // posted, salaries, id headers
+	n := uint64(ix.n)*(8+8+8+4) + uint64(len(ix.ids)) // posted, salaries, ids
 	for _, b := range ix.keys {
 		n += b.GetSizeInBytes()
 	}
@@ -303,7 +310,7 @@ func (ix *Index) Search(q model.JobQuery) (Page, bool) {
 		return page, true
 	}
 	for _, d := range ix.page(o, docs, start, skip, q.Limit) {
-		page.IDs = append(page.IDs, ix.ids[d])
+		page.IDs = append(page.IDs, ix.id(d))
 	}
 	return page, true
 }
@@ -326,7 +333,7 @@ func (ix *Index) after(o *ordering, c *model.Cursor) (uint32, bool) {
 	lo := searchPos(n, func(pos int) bool { return !before(pos, true) })
 	hi := searchPos(n, func(pos int) bool { return !before(pos, false) })
 	for pos := lo; pos < hi; pos++ {
-		if ix.ids[o.at(uint32(pos))] == c.ID {
+		if ix.id(o.at(uint32(pos))) == c.ID {
 			return uint32(pos + 1), true
 		}
 	}

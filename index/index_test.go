@@ -33,7 +33,6 @@ func synthetic(n int) *index.Index {
 			d.SalaryMin = float64(40000 + r.IntN(150000))
 			d.SalaryMax = d.SalaryMin + float64(r.IntN(60000))
 		}
-		d.IDRank = uint32(i)
 		arr := arrangements[r.IntN(len(arrangements))]
 		city := fmt.Sprintf("City %d", int(math.Sqrt(float64(r.IntN(250000)))))
 		skills := []string{fmt.Sprintf("Skill %d", r.IntN(20)), fmt.Sprintf("Skill %d", 20+r.IntN(200))}
@@ -42,6 +41,7 @@ func synthetic(n int) *index.Index {
 		d.Facets["city"] = []string{city}
 		d.Facets["skills"] = skills
 		b.Add(&d)
+		b.SetIDRank(uint32(i), uint32(i))
 	}
 	return b.Build(b.Names())
 }

@@ -85,7 +85,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 	st := store.New(db)
 	ready := func() bool { return true }
 	if *useIndex {
-		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log})
+		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log, TuneGC: true})
 		if err != nil {
 			return err
 		}
