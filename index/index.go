@@ -175,7 +175,7 @@ func (ix *Index) clauses(q model.JobQuery) []clause {
 				bms = append(bms, c.docs)
 			}
 		}
-		out = append(out, clause{model.FacetCompany, roaring.FastOr(bms...)})
+		out = append(out, clause{model.FacetCompany, ix.union(bms)})
 	}
 	if q.CompanyID != nil {
 		b := roaring.New()
@@ -246,6 +246,26 @@ func (ix *Index) salaryRange(q model.JobQuery) *roaring.Bitmap {
 		out.Or(roaring.AndNot(ix.all, ix.byMax.known))
 	}
 	return out
+}
+
+// union returns the union of bitmaps. Many small ones (the companies a
+// substring names) are set in a dense bit array first: OR-ing hundreds of
+// bitmaps pairwise cost a quarter of a request's CPU.
+func (ix *Index) union(bms []*roaring.Bitmap) *roaring.Bitmap {
+	if len(bms) <= 8 {
+		return roaring.FastOr(bms...)
+	}
+	words := make([]uint64, (ix.n+63)/64)
+	buf := make([]uint32, 256)
+	for _, b := range bms {
+		it := b.ManyIterator()
+		for k := it.NextMany(buf); k > 0; k = it.NextMany(buf) {
+			for _, d := range buf[:k] {
+				words[d>>6] |= 1 << (d & 63)
+			}
+		}
+	}
+	return roaring.FromDense(words, false)
 }
 
 // and intersects bitmaps, smallest first.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -83,6 +84,28 @@ func TestFacetsLeaveTheirOwnFilterOut(t *testing.T) {
 	}
 	assert.Equal(t, page.Total, n)
 	assert.LessOrEqual(t, facets[1].Values[1].Count, facets[1].Values[0].Count)
+}
+
+func TestCompanySubstringUnionsEveryMatch(t *testing.T) {
+	ix := synthetic(5000) // companies 0–49
+	// The company facet leaves the company filter out: it counts every
+	// company's jobs.
+	facets, _ := ix.Facets(model.JobQuery{Sort: model.JobSortNewest}, []string{model.FacetCompany}, 1000)
+	// "Company 1" names companies 1 and 10–19 (a dense union), "Company 7"
+	// only company 7 (pairwise).
+	for needle, companies := range map[string]int{"company 1": 11, "COMPANY 7": 1} {
+		page, ok := ix.Search(model.JobQuery{Company: needle, Sort: model.JobSortNewest, Limit: 10})
+		require.True(t, ok)
+		want, n := 0, 0
+		for _, v := range facets[0].Values {
+			if strings.Contains(strings.ToLower(v.Value), strings.ToLower(needle)) {
+				want += v.Count
+				n++
+			}
+		}
+		assert.Equal(t, companies, n, needle)
+		assert.Equal(t, want, page.Total, needle)
+	}
 }
 
 func TestIneligibleQueries(t *testing.T) {
