@@ -4,7 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
@@ -173,24 +178,49 @@ func pageOf(q model.JobQuery, rows []cardRow, total int) ([]model.JobCard, int, 
 // cardsByID returns the card rows of the jobs with the ids, in their
 // order, with the sort's key for the cursor; errStale when the data
 // version is no longer the one given (the same statement checks it, so the
-// rows and the version are of one snapshot).
+// rows and the version are of one snapshot). It is the index's hot path:
+// one statement prepared once per connection, its ids a parameter, its
+// rows binary and scanned without reflection.
 func (s *Store) cardsByID(ctx context.Context, version int64, sort model.JobSort, ids []string) ([]cardRow, error) {
 	var rows []cardRow
 	err := s.read(ctx, func(db bun.IDB) error {
-		rows = nil
+		rows = rows[:0]
 		if len(ids) == 0 {
 			return s.checkVersion(ctx, db, version)
 		}
-		sq := db.NewSelect().Model(&rows).Column(cardColumns...).
-			Where("j.id = ANY(?)", pgdialect.Array(ids)).
-			Where("(SELECT d.version FROM jobsd_dataset AS d) = ?", version)
-		if ord, ok := orders[sort]; ok {
-			sq = sq.ColumnExpr(ord.key + " AS " + ord.column)
+		bdb, ok := db.(*bun.DB)
+		if !ok {
+			return fmt.Errorf("find job cards: the store must be over a database")
 		}
-		if err := sq.Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		conn, err := bdb.DB.Conn(ctx)
+		if err != nil {
 			return wrap(err, "find job cards")
 		}
-		return nil
+		defer conn.Close()
+		return wrap(conn.Raw(func(driverConn any) error {
+			c, ok := driverConn.(*stdlib.Conn)
+			if !ok {
+				return fmt.Errorf("the driver is not pgx")
+			}
+			res, err := c.Conn().Query(ctx, cardsByIDSQL(sort), pgx.QueryExecModeCacheStatement, ids, version)
+			if err != nil {
+				return err
+			}
+			var r cardRow
+			var sortTime *time.Time
+			dst := []any{&r.ID, &r.Title, &r.Company, &r.LocationCity, &r.LocationState, &r.LocationCountry, &r.LocationFull,
+				&r.WorkArrangement, &r.EmploymentType, &r.SalaryMin, &r.SalaryMax, &r.SalaryCurrency, &r.SalaryPeriod,
+				&r.CategoryField, &r.CategoryRole, &r.CategorySpecialization, &r.CompanyID, &sortTime, &r.SortNumber}
+			_, err = pgx.ForEachRow(res, dst, func() error {
+				if sortTime != nil {
+					r.SortTime = *sortTime
+				}
+				rows = append(rows, r)
+				r = cardRow{}
+				return nil
+			})
+			return err
+		}), "find job cards")
 	})
 	if err != nil {
 		return nil, err
@@ -207,6 +237,20 @@ func (s *Store) cardsByID(ctx context.Context, version int64, sort model.JobSort
 		out[at[r.ID]] = r
 	}
 	return out, nil
+}
+
+// cardsByIDSQL is cardsByID's statement for a sort: cardColumns, then the
+// sort's key as the SQL path scans it (sort_time or sort_number; the other
+// NULL or 0), for jobs whose id is in $1 while the data version is $2.
+func cardsByIDSQL(sort model.JobSort) string {
+	sortTime, sortNumber := "NULL::timestamptz", "0::float8"
+	if ord, ok := orders[sort]; ok && ord.column == "sort_time" {
+		sortTime = ord.key
+	} else if ok {
+		sortNumber = ord.key
+	}
+	return "SELECT " + strings.Join(cardColumns, ", ") + ", " + sortTime + ", " + sortNumber +
+		" FROM jobs AS j WHERE j.id = ANY($1::text[]) AND (SELECT d.version FROM jobsd_dataset AS d) = $2"
 }
 
 // checkVersion returns errStale unless the data version is the one given.
