@@ -188,21 +188,8 @@ func (s *Store) cardsByID(ctx context.Context, version int64, sort model.JobSort
 		if len(ids) == 0 {
 			return s.checkVersion(ctx, db, version)
 		}
-		bdb, ok := db.(*bun.DB)
-		if !ok {
-			return fmt.Errorf("find job cards: the store must be over a database")
-		}
-		conn, err := bdb.DB.Conn(ctx)
-		if err != nil {
-			return wrap(err, "find job cards")
-		}
-		defer conn.Close()
-		return wrap(conn.Raw(func(driverConn any) error {
-			c, ok := driverConn.(*stdlib.Conn)
-			if !ok {
-				return fmt.Errorf("the driver is not pgx")
-			}
-			res, err := c.Conn().Query(ctx, cardsByIDSQL(sort), pgx.QueryExecModeCacheStatement, ids, version)
+		return wrap(withPgx(ctx, db, func(c *pgx.Conn) error {
+			res, err := c.Query(ctx, cardsByIDSQL(sort), pgx.QueryExecModeCacheStatement, ids, version)
 			if err != nil {
 				return err
 			}
@@ -239,6 +226,27 @@ func (s *Store) cardsByID(ctx context.Context, version int64, sort model.JobSort
 	return out, nil
 }
 
+// withPgx runs fn on a pgx connection of db's pool, for the hot paths that
+// use a prepared statement and scan without reflection.
+func withPgx(ctx context.Context, db bun.IDB, fn func(*pgx.Conn) error) error {
+	bdb, ok := db.(*bun.DB)
+	if !ok {
+		return fmt.Errorf("the store must be over a database, not a transaction")
+	}
+	conn, err := bdb.DB.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(driverConn any) error {
+		c, ok := driverConn.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("the driver is not pgx")
+		}
+		return fn(c.Conn())
+	})
+}
+
 // cardsByIDSQL is cardsByID's statement for a sort: cardColumns, then the
 // sort's key as the SQL path scans it (sort_time or sort_number; the other
 // NULL or 0), for jobs whose id is in $1 while the data version is $2.
@@ -265,12 +273,19 @@ func (s *Store) checkVersion(ctx context.Context, db bun.IDB, version int64) err
 	return nil
 }
 
-// JobByID returns the job with the id, or a not_found error.
+// jobByIDSQL reads one whole job ($1): every column but filter_keys.
+var jobByIDSQL = "SELECT " + strings.Join(copyColumns[:len(copyColumns)-1], ", ") + " FROM jobs WHERE id = $1"
+
+// JobByID returns the job with the id, or a not_found error. One statement
+// prepared once per connection, scanned without reflection.
 func (s *Store) JobByID(ctx context.Context, id string) (*model.Job, error) {
 	var row jobRow
 	err := s.read(ctx, func(db bun.IDB) error {
-		err := db.NewSelect().Model(&row).ExcludeColumn("filter_keys").Where("j.id = ?", id).Limit(1).Scan(ctx)
-		if errors.Is(err, sql.ErrNoRows) {
+		err := withPgx(ctx, db, func(c *pgx.Conn) error {
+			targets := row.scanTargets()
+			return c.QueryRow(ctx, jobByIDSQL, pgx.QueryExecModeCacheStatement, id).Scan(targets[:len(targets)-1]...)
+		})
+		if errors.Is(err, pgx.ErrNoRows) {
 			return model.Errorf(model.CodeNotFound, "no job has id %s", id)
 		}
 		return wrap(err, "find job "+id)

@@ -248,3 +248,20 @@ func (r *jobRow) copyValues() []any {
 		r.TitleField, r.TitleRole, r.TitleSpecialization, r.FilterKeys,
 	}
 }
+
+// scanTargets returns pointers to the row's fields in the order of
+// copyColumns, for scanning a row read with those columns.
+func (r *jobRow) scanTargets() []any {
+	return []any{
+		&r.ID, &r.CompanyID, &r.Title, &r.Company, &r.CompanyLogo, &r.URL, &r.PostedAt,
+		&r.LocationCity, &r.LocationState, &r.LocationCountry, &r.LocationFull,
+		&r.WorkArrangement, &r.EmploymentType, &r.ExperienceLevel,
+		&r.SalaryMin, &r.SalaryMax, &r.SalaryCurrency, &r.SalaryPeriod, &r.SalaryAnnualMin, &r.SalaryAnnualMax,
+		&r.Summary, &r.Description, &r.DescriptionRaw,
+		&r.Responsibilities, &r.RequiredQualifications, &r.PreferredQualifications, &r.Skills, &r.Tools,
+		&r.SoftSkills, &r.TechnicalSkills, &r.Benefits, &r.Education, &r.EducationLevels, &r.EducationMajors,
+		&r.Certifications, &r.VisaSponsorship, &r.VisaRequirements, &r.SecurityClearances, &r.ClearanceStatus,
+		&r.TravelPercent, &r.Source, &r.CategoryField, &r.CategoryRole, &r.CategorySpecialization,
+		&r.TitleField, &r.TitleRole, &r.TitleSpecialization, &r.FilterKeys,
+	}
+}

@@ -45,3 +45,18 @@ func TestCopyValuesFollowTheColumns(t *testing.T) {
 		assert.Equal(t, v.FieldByIndex(field.Index).Interface(), values[i], "column %s", name)
 	}
 }
+
+// TestScanTargetsFollowTheColumns checks that scanTargets points at
+// jobRow's fields in the order of copyColumns.
+func TestScanTargetsFollowTheColumns(t *testing.T) {
+	var row jobRow
+	v := reflect.ValueOf(&row).Elem()
+	targets := row.scanTargets()
+	table := bun.NewDB(nil, pgdialect.New()).Table(typeOfJobRow)
+	require.Len(t, targets, len(copyColumns))
+	assert.Equal(t, "filter_keys", copyColumns[len(copyColumns)-1], "jobByIDSQL leaves the last column out")
+	for i, name := range copyColumns {
+		field := table.FieldMap[name]
+		assert.Equal(t, v.FieldByIndex(field.Index).Addr().Pointer(), reflect.ValueOf(targets[i]).Pointer(), "column %s", name)
+	}
+}
