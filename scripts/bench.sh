@@ -104,7 +104,8 @@ ready="$(awk -v ns="$(($(date +%s%N) - started))" 'BEGIN { printf "%.1f s", ns /
 echo "bench: ready after $ready"
 
 commit="$(git rev-parse --short HEAD)"
-if [ -n "$(git status --porcelain --untracked-files=no)" ]; then commit="$commit-dirty"; fi
+# Dirty: uncommitted changes to tracked files other than the results file.
+if [ -n "$(git status --porcelain --untracked-files=no -- . ":(exclude)$OUT")" ]; then commit="$commit-dirty"; fi
 ./bin/benchload -base "$base" -key "$key" -db "$DATABASE_URL" -n "$N" \
   -connections "$CONNECTIONS" -duration "$DURATION" \
   -commit "$commit" -import "$import_note" -ready "$ready" -out "$OUT"
