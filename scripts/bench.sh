@@ -63,7 +63,8 @@ else
   wall="$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/import.time")"
   maxrss="$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/import.time")"
   seconds="$(awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }' <<<"$wall")"
-  import_note="$(awk -v n="$N" -v s="$seconds" -v r="$maxrss" 'BEGIN { printf "%.1f s, %.0f jobs/s, importer peak RSS %.0f MiB", s, n / s, r / 1024 }')"
+  import_note="$(awk -v n="$N" -v s="$seconds" -v r="$maxrss" -v c="$(git rev-parse --short HEAD)" -v d="$(date -u +%F)" \
+    'BEGIN { printf "%.1f s, %.0f jobs/s, importer peak RSS %.0f MiB (loaded %s at %s)", s, n / s, r / 1024, d, c }')"
   echo "bench: import took $import_note"
   echo "bench: VACUUM ANALYZE"
   psql "$DATABASE_URL" -XqAc "VACUUM ANALYZE" >/dev/null
