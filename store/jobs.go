@@ -215,15 +215,20 @@ func (s *Store) cardsByID(ctx context.Context, version int64, sort model.JobSort
 	if len(rows) != len(ids) {
 		return nil, errStale
 	}
-	at := make(map[string]int, len(ids))
-	for i, id := range ids {
-		at[id] = i
+	return inOrder(ids, rows, func(r cardRow) string { return r.ID }), nil
+}
+
+// inOrder returns rows in the order of their keys (each key one row).
+func inOrder[K comparable, T any](keys []K, rows []T, key func(T) K) []T {
+	at := make(map[K]int, len(keys))
+	for i, k := range keys {
+		at[k] = i
 	}
-	out := make([]cardRow, len(rows))
+	out := make([]T, len(rows))
 	for _, r := range rows {
-		out[at[r.ID]] = r
+		out[at[key(r)]] = r
 	}
-	return out, nil
+	return out
 }
 
 // withPgx runs fn on a pgx connection of db's pool, for the hot paths that
@@ -383,13 +388,10 @@ func (s *Store) companiesByCount(ctx context.Context, version int64, page []inde
 	if len(rows) != len(ids) {
 		return nil, errStale
 	}
-	byID := make(map[int64]companyRow, len(rows))
-	for _, r := range rows {
-		byID[r.ID] = r
-	}
+	rows = inOrder(ids, rows, func(r companyRow) int64 { return r.ID })
 	out := make([]model.Company, len(page))
 	for i, c := range page {
-		r := byID[c.ID]
+		r := rows[i]
 		out[i] = model.Company{Name: r.Name, LogoURL: r.LogoURL, JobCount: c.Count, Slug: r.Slug}
 	}
 	return out, nil
