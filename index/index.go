@@ -478,24 +478,50 @@ func (ix *Index) Facets(q model.JobQuery, fields []string, limit int) ([]model.F
 	return out, true
 }
 
+// counter counts the jobs of docs that have each value of a facet, the
+// cheapest way: when docs are all the jobs, the counts are the values'
+// own; when they are at most half of them and the field has a forward
+// index, their values are counted job by job; otherwise each value's
+// bitmap is intersected with docs.
+type counter struct {
+	fc     *facet
+	docs   *roaring.Bitmap
+	all    bool
+	counts []uint32
+}
+
+// counter prepares the counts of docs, of n jobs in all.
+func (fc *facet) counter(docs *roaring.Bitmap, n uint32) counter {
+	card := docs.GetCardinality()
+	c := counter{fc: fc, docs: docs, all: card == uint64(n)}
+	if !c.all && card <= uint64(n)/2 && fc.fwd != nil {
+		c.counts = fc.fwd.count(docs, len(fc.values))
+	}
+	return c
+}
+
+// count returns how many of the jobs have the facet's i-th value.
+func (c counter) count(i int) uint64 {
+	switch v := c.fc.values[i]; {
+	case c.all:
+		return v.n
+	case c.counts != nil:
+		return uint64(c.counts[i])
+	default:
+		return c.docs.AndCardinality(v.docs)
+	}
+}
+
 // top returns the limit values with the most jobs in docs (then by
-// collation), of n jobs in all. When docs are all the jobs, the counts are
-// the values' own; when they are at most half of them and the field has a
-// forward index, their values are counted job by job; otherwise each
-// value's bitmap is intersected with docs. The values are walked by their
-// jobs overall, most first, so the walk stops once no further value can
-// enter.
+// collation), of n jobs in all. The values are walked by their jobs
+// overall, most first, so the walk stops once no further value can enter.
 func (fc *facet) top(docs *roaring.Bitmap, n uint32, limit int) []model.FacetValue {
 	type hit struct {
 		v *value
 		n int
 	}
 	var hits []hit
-	card := docs.GetCardinality()
-	var counts []uint32
-	if card < uint64(n) && card <= uint64(n)/2 && fc.fwd != nil {
-		counts = fc.fwd.count(docs, len(fc.values))
-	}
+	counter := fc.counter(docs, n)
 	least := func() int { return hits[len(hits)-1].n }
 	better := func(a, b hit) int {
 		if c := cmp.Compare(b.n, a.n); c != 0 {
@@ -507,15 +533,7 @@ func (fc *facet) top(docs *roaring.Bitmap, n uint32, limit int) []model.FacetVal
 		if len(hits) >= limit && uint64(least()) > v.n {
 			break
 		}
-		var k uint64
-		switch {
-		case card == uint64(n):
-			k = v.n
-		case counts != nil:
-			k = uint64(counts[i])
-		default:
-			k = docs.AndCardinality(v.docs)
-		}
+		k := counter.count(i)
 		if k == 0 {
 			continue
 		}
@@ -607,29 +625,14 @@ func (ix *Index) Companies(q model.JobQuery, minJobs, limit, offset int) ([]Comp
 	if !Eligible(q) {
 		return nil, 0, false
 	}
-	docs := ix.match(ix.clauses(q), "")
-	fc := ix.facets[model.FacetCompany]
-	card := docs.GetCardinality()
-	var counts []uint32
-	if card < uint64(ix.n) && card <= uint64(ix.n)/2 && fc.fwd != nil {
-		counts = fc.fwd.count(docs, len(fc.values))
-	}
+	counter := ix.facets[model.FacetCompany].counter(ix.match(ix.clauses(q), ""), ix.n)
 	type hit struct {
 		c *company
 		n int
 	}
 	var hits []hit
-	for i, c := range ix.companies { // in fc.values' order
-		var k uint64
-		switch {
-		case card == uint64(ix.n):
-			k = c.n
-		case counts != nil:
-			k = uint64(counts[i])
-		default:
-			k = docs.AndCardinality(c.docs)
-		}
-		if int(k) >= minJobs {
+	for i, c := range ix.companies { // in the company facet's order
+		if k := counter.count(i); int(k) >= minJobs {
 			hits = append(hits, hit{c, int(k)})
 		}
 	}

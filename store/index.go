@@ -137,9 +137,9 @@ func (x *Indexer) run(ctx context.Context) {
 // refresh builds a new index when the data version differs from the
 // current one's.
 func (x *Indexer) refresh(ctx context.Context) error {
-	var version int64
-	if err := x.db.NewRaw("SELECT version FROM jobsd_dataset").Scan(ctx, &version); err != nil {
-		return wrap(err, "read the data version")
+	version, err := dataVersion(ctx, x.db)
+	if err != nil {
+		return err
 	}
 	if cur := x.current.Load(); cur != nil && cur.Version() == version {
 		return nil

@@ -266,11 +266,21 @@ func cardsByIDSQL(sort model.JobSort) string {
 		" FROM jobs AS j WHERE j.id = ANY($1::text[]) AND (SELECT d.version FROM jobsd_dataset AS d) = $2"
 }
 
-// checkVersion returns errStale unless the data version is the one given.
-func (s *Store) checkVersion(ctx context.Context, db bun.IDB, version int64) error {
+// dataVersion reads the data version (jobsd_dataset, advanced by every
+// write to jobs or companies).
+func dataVersion(ctx context.Context, db bun.IDB) (int64, error) {
 	var v int64
 	if err := db.NewRaw("SELECT version FROM jobsd_dataset").Scan(ctx, &v); err != nil {
-		return wrap(err, "read the data version")
+		return 0, wrap(err, "read the data version")
+	}
+	return v, nil
+}
+
+// checkVersion returns errStale unless the data version is the one given.
+func (s *Store) checkVersion(ctx context.Context, db bun.IDB, version int64) error {
+	v, err := dataVersion(ctx, db)
+	if err != nil {
+		return err
 	}
 	if v != version {
 		return errStale
