@@ -23,6 +23,10 @@ const (
 type TitleCategory struct {
 	Field, Role, Specialization string
 	Level                       Level
+	// Code is the US SOC 2018 code of the role's detailed occupation
+	// ("15-1252"), or of the field's major group ("15-0000") when Level is
+	// LevelField; "" when the taxonomy does not know it.
+	Code string
 }
 
 type taxonomyFile []struct {
