@@ -144,6 +144,7 @@ func Import(ctx context.Context, r io.Reader, n *normalize.Normalizer, st *store
 	if len(res.Invalid) > 0 && !opts.SkipInvalid {
 		return res, fmt.Errorf("%w: %d of %d %ss; nothing was written", ErrInvalid, len(res.Invalid), res.Lines, res.Unit)
 	}
+	im.NormalizedWith(n.Digest())
 	if err := im.Commit(ctx); err != nil {
 		return res, err
 	}

@@ -29,6 +29,7 @@ func ValidJobID(id string) bool {
 // title, location parts from location.full, work arrangement from
 // "Remote" in the location), never replacing them.
 func (n *Normalizer) Job(in model.Job) (model.JobRecord, error) {
+	given := snapshot(in)
 	j := in
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
@@ -119,6 +120,10 @@ func (n *Normalizer) Job(in model.Job) (model.JobRecord, error) {
 	}
 	rec.FilterKeys = filterKeys(&rec)
 	rec.CompanySlug = Slug(j.Company)
+	var err error
+	if rec.Given, err = givenDiff(&given, &rec.Job); err != nil {
+		return rec, err
+	}
 	return rec, nil
 }
 

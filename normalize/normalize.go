@@ -25,6 +25,7 @@ type Normalizer struct {
 	geo     *gazetteer
 	titles  *taxonomy
 	sources []Source
+	digest  string           // names the vocabularies (Digest)
 	now     func() time.Time // the clock of posted_within
 }
 
@@ -67,6 +68,9 @@ func New(opts ...Option) (*Normalizer, error) {
 		if err := n.loadRefData(o.refData); err != nil {
 			return nil, err
 		}
+	}
+	if n.digest, err = vocabularyDigest(o.refData); err != nil {
+		return nil, err
 	}
 	return n, nil
 }

@@ -26,6 +26,10 @@ type Import struct {
 	companies map[string]int64 // name_key → id
 	touched   map[int64]bool   // companies whose job count may have changed
 	written   int
+	// vocabulary is the digest of the vocabularies the written jobs were
+	// normalized with; onlyVocabulary says it replaces those recorded.
+	vocabulary     string
+	onlyVocabulary bool
 }
 
 // BeginImport starts an import on a connection of its own, so that rows can
@@ -183,8 +187,17 @@ func (im *Import) ensureCompanies(ctx context.Context, recs []model.JobRecord) e
 	return nil
 }
 
-// Commit recounts the touched companies' jobs and commits the import.
+// NormalizedWith records, at Commit, that the written jobs were normalized
+// with the vocabularies of digest (normalize.Normalizer.Digest).
+func (im *Import) NormalizedWith(digest string) { im.vocabulary = digest }
+
+// Commit recounts the touched companies' jobs, records the vocabulary the
+// jobs were normalized with, and commits the import.
 func (im *Import) Commit(ctx context.Context) error {
+	if err := im.recordVocabulary(ctx); err != nil {
+		_ = im.Rollback()
+		return err
+	}
 	ids := make([]int64, 0, len(im.touched))
 	for id := range im.touched {
 		ids = append(ids, id)
@@ -200,6 +213,22 @@ func (im *Import) Commit(ctx context.Context) error {
 	err := im.tx.Commit()
 	_ = im.conn.Close()
 	return wrap(err, "commit import")
+}
+
+// recordVocabulary adds the import's vocabulary digest to those the stored
+// jobs were normalized with, or makes it the only one (renormalize).
+func (im *Import) recordVocabulary(ctx context.Context) error {
+	if im.vocabulary == "" {
+		return nil
+	}
+	if im.onlyVocabulary {
+		if _, err := im.tx.ExecContext(ctx, "DELETE FROM jobsd_vocabulary"); err != nil {
+			return wrap(err, "record vocabulary")
+		}
+	}
+	_, err := im.tx.ExecContext(ctx, `INSERT INTO jobsd_vocabulary (digest) VALUES (?)
+		ON CONFLICT (digest) DO UPDATE SET recorded_at = now()`, im.vocabulary)
+	return wrap(err, "record vocabulary")
 }
 
 // Rollback abandons the import; nothing of it is written.

@@ -288,8 +288,9 @@ func (s *Store) checkVersion(ctx context.Context, db bun.IDB, version int64) err
 	return nil
 }
 
-// jobByIDSQL reads one whole job ($1): every column but filter_keys.
-var jobByIDSQL = "SELECT " + strings.Join(copyColumns[:len(copyColumns)-1], ", ") + " FROM jobs WHERE id = $1"
+// jobByIDSQL reads one whole job ($1): every column but the last two,
+// filter_keys and given.
+var jobByIDSQL = "SELECT " + strings.Join(copyColumns[:len(copyColumns)-2], ", ") + " FROM jobs WHERE id = $1"
 
 // JobByID returns the job with the id, or a not_found error. One statement
 // prepared once per connection, scanned without reflection.
@@ -298,7 +299,7 @@ func (s *Store) JobByID(ctx context.Context, id string) (*model.Job, error) {
 	err := s.read(ctx, func(db bun.IDB) error {
 		err := withPgx(ctx, db, func(c *pgx.Conn) error {
 			targets := row.scanTargets()
-			return c.QueryRow(ctx, jobByIDSQL, pgx.QueryExecModeCacheStatement, id).Scan(targets[:len(targets)-1]...)
+			return c.QueryRow(ctx, jobByIDSQL, pgx.QueryExecModeCacheStatement, id).Scan(targets[:len(targets)-2]...)
 		})
 		if errors.Is(err, pgx.ErrNoRows) {
 			return model.Errorf(model.CodeNotFound, "no job has id %s", id)

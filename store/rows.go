@@ -63,6 +63,9 @@ type jobRow struct {
 	TitleRole               *string    `bun:"title_role"`
 	TitleSpecialization     *string    `bun:"title_specialization"`
 	FilterKeys              []string   `bun:"filter_keys,array"`
+	// Given holds the source's values where they differ from the stored
+	// ones (model.JobRecord.Given); the single-job query leaves it out.
+	Given []byte `bun:"given,type:jsonb"`
 }
 
 // cardRow is what a job list reads of a job.
@@ -223,7 +226,7 @@ func fromRecord(rec *model.JobRecord, companyID int64) jobRow {
 		ClearanceStatus: j.ClearanceStatus, TravelPercent: j.TravelPercent, Source: j.Source,
 		CategoryField: j.Category.Field, CategoryRole: j.Category.Role, CategorySpecialization: j.Category.Specialization,
 		TitleField: rec.TitleCategory.Field, TitleRole: rec.TitleCategory.Role, TitleSpecialization: rec.TitleCategory.Specialization,
-		FilterKeys: nonNil(rec.FilterKeys),
+		FilterKeys: nonNil(rec.FilterKeys), Given: rec.Given,
 	}
 	if s := j.Salary; s != nil {
 		r.SalaryMin, r.SalaryMax, r.SalaryCurrency, r.SalaryPeriod = s.Min, s.Max, s.Currency, s.Period
@@ -245,7 +248,7 @@ func (r *jobRow) copyValues() []any {
 		r.SoftSkills, r.TechnicalSkills, r.Benefits, r.Education, r.EducationLevels, r.EducationMajors,
 		r.Certifications, r.VisaSponsorship, r.VisaRequirements, r.SecurityClearances, r.ClearanceStatus,
 		r.TravelPercent, r.Source, r.CategoryField, r.CategoryRole, r.CategorySpecialization,
-		r.TitleField, r.TitleRole, r.TitleSpecialization, r.FilterKeys,
+		r.TitleField, r.TitleRole, r.TitleSpecialization, r.FilterKeys, givenValue(r.Given),
 	}
 }
 
@@ -262,6 +265,15 @@ func (r *jobRow) scanTargets() []any {
 		&r.SoftSkills, &r.TechnicalSkills, &r.Benefits, &r.Education, &r.EducationLevels, &r.EducationMajors,
 		&r.Certifications, &r.VisaSponsorship, &r.VisaRequirements, &r.SecurityClearances, &r.ClearanceStatus,
 		&r.TravelPercent, &r.Source, &r.CategoryField, &r.CategoryRole, &r.CategorySpecialization,
-		&r.TitleField, &r.TitleRole, &r.TitleSpecialization, &r.FilterKeys,
+		&r.TitleField, &r.TitleRole, &r.TitleSpecialization, &r.FilterKeys, &r.Given,
 	}
+}
+
+// givenValue is a row's given values for COPY: SQL NULL when there are
+// none.
+func givenValue(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return string(b)
 }

@@ -55,10 +55,11 @@ Usage:
   jobsd import  [--format ndjson|jsonld|greenhouse|lever] [--company NAME] [--skip-invalid] FILE|-
                                                                            import job postings
   jobsd seed    [--n N] [--seed S] [--if-empty] [--out FILE]               generate demo postings and import them
+  jobsd renormalize                                                        normalize every stored job again (after a vocabulary change)
   jobsd apikey  create --name NAME [--replace] | list | revoke NAME|PREFIX manage API keys
   jobsd healthcheck [--url URL]                                            exit 0 when a running jobsd is up
 
-serve, import and seed take --refdata DIR (default: $JOBSD_REFDATA), the reference data.
+serve, import, seed and renormalize take --refdata DIR (default: $JOBSD_REFDATA), the reference data.
 Every command that uses the database takes --database-url (default: $DATABASE_URL,
 else postgres://postgres@127.0.0.1:5432/jobsd?sslmode=disable).
 Run "jobsd COMMAND -h" for the flags of a command.
@@ -80,6 +81,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return e.importJobs(ctx, rest)
 	case "seed":
 		return e.seed(ctx, rest)
+	case "renormalize":
+		return e.renormalize(ctx, rest)
 	case "apikey":
 		return e.apikey(ctx, rest)
 	case "healthcheck":

@@ -83,6 +83,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	st := store.New(db)
+	warnIfNormalizedOtherwise(ctx, log, st, norm.Digest())
 	ready := func() bool { return true }
 	if *useIndex {
 		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log, TuneGC: true})

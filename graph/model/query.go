@@ -150,6 +150,10 @@ type JobRecord struct {
 	FilterKeys []string
 	// CompanySlug names the company's page.
 	CompanySlug string
+	// Given holds the values the source gave where they differ from the
+	// normalized ones (a JSON object; nil when none does), so that the
+	// record can be normalized again (normalize.Given).
+	Given []byte
 }
 
 // Without returns q without the filters of a facet field: its key

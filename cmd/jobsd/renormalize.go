@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/migrations"
+	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/store"
+)
+
+// renormalize derives every stored job again from the values its source
+// gave, with the vocabularies in use now (contract section 5), and records
+// their digest as the data's only one.
+func (e env) renormalize(ctx context.Context, args []string) error {
+	fs := e.flagSet("renormalize")
+	dsn := e.dbFlag(fs)
+	refData := refDataFlag(fs, e.getenv)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return usageError{"renormalize: takes no arguments"}
+	}
+	db, err := openDB(ctx, *dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := migrations.Up(ctx, db); err != nil {
+		return err
+	}
+	norm, err := normalize.New(normalize.WithRefData(*refData))
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	rederive := func(stored model.Job, given []byte) (model.JobRecord, error) {
+		job, err := normalize.Given(stored, given)
+		if err != nil {
+			return model.JobRecord{}, err
+		}
+		return norm.Job(job)
+	}
+	next := 100_000
+	res, err := store.New(db).Renormalize(ctx, norm.Digest(), rederive, func(read int) {
+		if read >= next {
+			fmt.Fprintf(e.stderr, "renormalize: %d jobs read\n", read)
+			next += 100_000
+		}
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "renormalize: %d jobs read, %d changed and rewritten, in %.1fs; vocabulary %s\n",
+		res.Jobs, res.Changed, time.Since(start).Seconds(), norm.Digest())
+	return nil
+}
+
+// warnIfNormalizedOtherwise logs a warning when the stored jobs were
+// normalized with other vocabularies than digest: a filter then reads
+// values one way and the stored jobs were written another, and jobsd
+// renormalize makes them agree.
+func warnIfNormalizedOtherwise(ctx context.Context, log *slog.Logger, st *store.Store, digest string) {
+	digests, anyJob, err := st.Vocabularies(ctx)
+	switch {
+	case err != nil:
+		log.Warn("cannot read the vocabularies the data was normalized with", "err", err)
+	case !anyJob:
+	case len(digests) == 0:
+		log.Warn("the stored jobs were normalized with unrecorded vocabularies; run jobsd renormalize with this service's --refdata",
+			"vocabulary", digest)
+	case len(digests) > 1 || !slices.Contains(digests, digest):
+		log.Warn("the stored jobs were normalized with other vocabularies than this service's; run jobsd renormalize with this service's --refdata",
+			"data_vocabularies", strings.Join(digests, ","), "vocabulary", digest)
+	}
+}
