@@ -14,7 +14,9 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sort"
 	"strings"
+	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
@@ -77,6 +79,11 @@ type Index struct {
 	companies []*company
 	salary    []*roaring.Bitmap // by SalaryBucket
 	orders    map[model.JobSort]*ordering
+
+	// allCompanies is every company with a job, by job count: the list
+	// of /companies without filters, made on first use.
+	allCompanies     []CompanyCount
+	allCompaniesOnce sync.Once
 }
 
 // value is one facet value: its display text, its place in the database's
@@ -625,7 +632,23 @@ func (ix *Index) Companies(q model.JobQuery, minJobs, limit, offset int) ([]Comp
 	if !Eligible(q) {
 		return nil, 0, false
 	}
-	counter := ix.facets[model.FacetCompany].counter(ix.match(ix.clauses(q), ""), ix.n)
+	var hits []CompanyCount
+	if cl := ix.clauses(q); len(cl) == 0 {
+		// Without filters the order is always the same: made once.
+		ix.allCompaniesOnce.Do(func() { ix.allCompanies = ix.companiesByCount(ix.all, 1) })
+		all := ix.allCompanies
+		hits = all[:sort.Search(len(all), func(i int) bool { return all[i].Count < minJobs })]
+	} else {
+		hits = ix.companiesByCount(ix.match(cl, ""), minJobs)
+	}
+	return hits[min(offset, len(hits)):min(offset+limit, len(hits))], len(hits), true
+}
+
+// companiesByCount returns the companies with at least minJobs of the
+// docs, by that count descending, then name (in the database's collation),
+// then id.
+func (ix *Index) companiesByCount(docs *roaring.Bitmap, minJobs int) []CompanyCount {
+	counter := ix.facets[model.FacetCompany].counter(docs, ix.n)
 	type hit struct {
 		c *company
 		n int
@@ -645,9 +668,9 @@ func (ix *Index) Companies(q model.JobQuery, minJobs, limit, offset int) ([]Comp
 		}
 		return cmp.Compare(a.c.id, b.c.id)
 	})
-	var out []CompanyCount
-	for _, h := range hits[min(offset, len(hits)):min(offset+limit, len(hits))] {
-		out = append(out, CompanyCount{ID: h.c.id, Count: h.n})
+	out := make([]CompanyCount, len(hits))
+	for i, h := range hits {
+		out[i] = CompanyCount{ID: h.c.id, Count: h.n}
 	}
-	return out, len(hits), true
+	return out
 }

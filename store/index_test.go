@@ -139,6 +139,9 @@ func TestIndexAnswersAsSQL(t *testing.T) {
 		}
 		minJobs, climit, coffset := r.IntN(4), 1+r.IntN(60), r.IntN(3)*10
 		cq := model.CompanyQuery{MinJobs: minJobs, Limit: climit, Offset: coffset, Jobs: &q}
+		if i%4 == 0 {
+			cq.Jobs = nil // /companies without job filters
+		}
 		wantCompanies, wantN, err := e.st.Companies(e.ctx, cq)
 		require.NoError(t, err)
 		gotCompanies, gotN, err := indexed.Companies(e.ctx, cq)
@@ -155,6 +158,9 @@ func TestIndexAnswersAsSQL(t *testing.T) {
 	}
 	stats := x.Stats()
 	assert.Greater(t, stats.Answered, int64(300), "the index answered")
+	_, _, err := indexed.Companies(e.ctx, model.CompanyQuery{MinJobs: 1, Limit: 50})
+	require.NoError(t, err)
+	assert.Equal(t, stats.Answered+1, x.Stats().Answered, "the index answers /companies without filters")
 	assert.Zero(t, stats.Stale)
 }
 

@@ -316,8 +316,13 @@ func (s *Store) JobByID(ctx context.Context, id string) (*model.Job, error) {
 // by job count descending then name, and the exact number of them. With
 // q.Jobs, only the jobs that match it count.
 func (s *Store) Companies(ctx context.Context, q model.CompanyQuery) ([]model.Company, int, error) {
-	if ix := s.index.index(); ix != nil && q.Jobs != nil {
-		if page, total, ok := ix.Companies(*q.Jobs, q.MinJobs, q.Limit, q.Offset); ok {
+	// The index knows only companies with jobs: minJobs 0 is SQL's.
+	if ix := s.index.index(); ix != nil && q.MinJobs >= 1 {
+		var jobs model.JobQuery
+		if q.Jobs != nil {
+			jobs = *q.Jobs
+		}
+		if page, total, ok := ix.Companies(jobs, q.MinJobs, q.Limit, q.Offset); ok {
 			out, err := s.companiesByCount(ctx, ix.Version(), page)
 			switch {
 			case err == nil:
