@@ -1,7 +1,7 @@
 # jobsd: thin targets over the go tool and scripts/.
 GO ?= go
 
-.PHONY: run build test generate check-generate vet fmt playground-assets fuzz loadtest bench
+.PHONY: run build test generate check-generate vet fmt playground-assets fuzz loadtest bench eval
 
 ## run: build and serve jobsd with demo data and a demo key (see README)
 run: build
@@ -54,3 +54,13 @@ loadtest:
 ##        (10s) per query and transport on CONNECTIONS (16); writes docs/benchmarks.md
 bench:
 	scripts/bench.sh
+
+## eval: normalize's accuracy on the evaluation set (normalize/testdata/eval),
+##       built in and with JOBSD_REFDATA (../shared/data when present);
+##       EVALFLAGS=-v lists the misses, EVALFLAGS=--fail=false only prints
+EVALFLAGS ?=
+eval:
+	@if [ -z "$${JOBSD_REFDATA:-}" ] && [ -d ../shared/data/locations ]; then \
+	  JOBSD_REFDATA="$$(cd ../shared/data && pwd)"; export JOBSD_REFDATA; \
+	fi; \
+	$(GO) run ./cmd/normeval $(EVALFLAGS)

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/biter777/countries"
+
+	"github.com/jobsd-dev/jobsd/normalize"
+)
+
+// The evaluation set is well-formed. This test never runs the normalizer:
+// it says nothing about accuracy (that is make eval's job).
+
+var (
+	socShape        = regexp.MustCompile(`^\d{2}-\d{4}$`)
+	specializations = map[string]bool{"": true, "Backend": true, "Frontend": true, "Full-Stack": true, "Mobile": true,
+		"Data": true, "Machine Learning": true, "DevOps/SRE": true, "Security": true, "Embedded": true, "QA": true}
+	arrangements = map[string]bool{"": true, "remote": true, "hybrid": true}
+	// cityStates have no first-level subdivision in GeoNames.
+	cityStates = map[string]bool{"Singapore": true}
+)
+
+func evalDir() string { return filepath.Join(repoRoot(), "normalize", "testdata", "eval") }
+
+func load(t *testing.T, ve vocabEval) [][]string {
+	t.Helper()
+	rows, err := loadTSV(filepath.Join(evalDir(), ve.file), ve.columns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) < ve.minRows {
+		t.Errorf("%s: %d rows, want at least %d", ve.file, len(rows), ve.minRows)
+	}
+	seen := map[string]int{}
+	for i, row := range rows {
+		if row[0] == "" {
+			t.Errorf("%s row %d: empty input", ve.file, i+1)
+		}
+		key := normalize.Fold(row[0])
+		if j, dup := seen[key]; dup {
+			t.Errorf("%s: input %q of row %d repeats row %d", ve.file, row[0], i+1, j)
+		}
+		seen[key] = i + 1
+	}
+	return rows
+}
+
+func vocab(name string) vocabEval {
+	for _, ve := range vocabs {
+		if ve.name == name {
+			return ve
+		}
+	}
+	panic(name)
+}
+
+// socCodes are the detailed codes of the SOC 2018 structure file of the
+// reference data, or nil when there is none.
+func socCodes(t *testing.T) map[string]bool {
+	dir := defaultRefData(repoRoot())
+	if dir == "" {
+		return nil
+	}
+	f, err := os.Open(filepath.Join(dir, "occupations", "bls_soc_2018_structure_definitions.tsv"))
+	if err != nil {
+		t.Logf("SOC structure file not read: %v", err)
+		return nil
+	}
+	defer f.Close()
+	codes := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		if fields := strings.Split(sc.Text(), "\t"); len(fields) > 1 && fields[0] == "Detailed" {
+			codes[fields[1]] = true
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return codes
+}
+
+func TestTitlesWellFormed(t *testing.T) {
+	rows := load(t, vocab("titles"))
+	codes := socCodes(t)
+	if codes == nil {
+		t.Log("no reference data: SOC codes checked for shape only")
+	}
+	for _, row := range rows {
+		if !socShape.MatchString(row[1]) {
+			t.Errorf("%q: SOC code %q is not NN-NNNN", row[0], row[1])
+		} else if codes != nil && !codes[row[1]] {
+			t.Errorf("%q: %q is not a detailed SOC 2018 occupation", row[0], row[1])
+		}
+		if !specializations[row[2]] {
+			t.Errorf("%q: unknown specialization %q", row[0], row[2])
+		}
+	}
+}
+
+func TestLocationsWellFormed(t *testing.T) {
+	for _, row := range load(t, vocab("locations")) {
+		if !arrangements[row[2]] {
+			t.Errorf("%q: arrangement %q, want remote, hybrid or empty", row[0], row[2])
+		}
+		places := splitPlaces(row[1])
+		if row[1] != "" && len(places) == 0 {
+			t.Errorf("%q: places %q name no place", row[0], row[1])
+		}
+		for _, p := range places {
+			parts := strings.Split(p, "/")
+			if len(parts) != 3 {
+				t.Errorf("%q: place %q is not city/state/country", row[0], p)
+				continue
+			}
+			city, state, country := parts[0], parts[1], parts[2]
+			if country == "" || (city != "" && state == "" && !cityStates[country]) {
+				t.Errorf("%q: place %q is missing its state or country", row[0], p)
+			}
+			if countries.ByName(country).String() != country {
+				t.Errorf("%q: country %q is not spelled as github.com/biter777/countries prints it", row[0], country)
+			}
+		}
+	}
+}
+
+func TestSkillsWellFormed(t *testing.T) {
+	for _, row := range load(t, vocab("skills")) {
+		if row[1] == "" || row[2] == "" {
+			t.Errorf("%q: canonical %q and umbrella %q must both be given", row[0], row[1], row[2])
+		}
+	}
+}
+
+func TestPlaceSet(t *testing.T) {
+	a := placeSet([]string{"Zürich/Zurich/Switzerland", "Austin/Texas/United States"})
+	b := placeSet(splitPlaces("austin/texas/united states | Zurich/Zurich/Switzerland"))
+	if a != b {
+		t.Errorf("placeSet: %q != %q", a, b)
+	}
+}
