@@ -38,13 +38,20 @@ type HandlerOptions struct {
 	// RequestID returns the id of the request a context belongs to, for
 	// logs and error extensions.
 	RequestID func(context.Context) string
+	// NoFastPath serves every operation through gqlgen's executor, without
+	// the fast path of fastpath.go (for tests that compare the two).
+	NoFastPath bool
+	// fastPathServed, when set, is called each time the fast path answers
+	// an operation (tests).
+	fastPathServed func()
 }
 
 var protocolErrorsOnce sync.Once
 
 // NewHandler returns the http.Handler of /graphql: POST and GET transports,
-// a parsed-query cache, a complexity limit, and errors carrying the
-// contract's codes in extensions.code.
+// a parsed-query cache, a complexity limit, errors carrying the contract's
+// codes in extensions.code, and the fast path of the common reads
+// (fastpath.go).
 func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	// The contract answers every GraphQL error with HTTP 200 and the errors
 	// array, including documents that fail to parse or validate.
@@ -64,7 +71,8 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	if opts.RequestID == nil {
 		opts.RequestID = func(context.Context) string { return "" }
 	}
-	srv := handler.New(NewExecutableSchema(Config{Resolvers: r, Complexity: complexity()}))
+	schema := NewExecutableSchema(Config{Resolvers: r, Complexity: complexity()})
+	srv := handler.New(schema)
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
@@ -76,6 +84,10 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 		srv.Use(extension.Introspection{})
 	}
 	srv.Use(statusOverride{})
+	if !opts.NoFastPath {
+		// Last: it answers common reads itself, after the extensions above.
+		srv.Use(&fastPath{schema: schema.(*executableSchema), served: opts.fastPathServed})
+	}
 	srv.SetErrorPresenter(presentError(r.log, opts.RequestID))
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		// Logged here, with the stack; the presenter then shows the client

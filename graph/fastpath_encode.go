@@ -1,0 +1,438 @@
+package graph
+
+import (
+	"bytes"
+	"math"
+	"strconv"
+	"sync"
+
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
+)
+
+// encoder writes the data of a fast-path answer byte for byte as gqlgen's
+// generated marshalers would (graph/generated.go and the graphql package of
+// gqlgen v0.17.90): members in selection order keyed by their alias, no
+// whitespace, nil pointers as null, nil non-null lists as [], nullable
+// lists (Job.securityClearances) nil as null.
+//
+// Each object method is given a selection set the fast path checked
+// (plainSelection) and sets failed, rather than guess, on anything else.
+type encoder struct {
+	buf bytes.Buffer
+	// failed is set when the data needs what gqlgen answers with an error
+	// (a NaN or infinite Float) or a member the encoder does not know: the
+	// operation then goes to gqlgen.
+	failed bool
+}
+
+var encoders = sync.Pool{New: func() any { return new(encoder) }}
+
+// maxPooled is the largest buffer kept for reuse.
+const maxPooled = 1 << 20
+
+func getEncoder() *encoder { return encoders.Get().(*encoder) }
+
+func putEncoder(e *encoder) {
+	if e.buf.Cap() > maxPooled {
+		return
+	}
+	e.buf.Reset()
+	e.failed = false
+	encoders.Put(e)
+}
+
+// object writes an object of the named type with the members of sel:
+// __typename here, the others by member, which reports false for a member
+// it does not know. Keys are written as graphql.FieldSet does.
+func (e *encoder) object(sel ast.SelectionSet, typename string, member func(f *ast.Field) bool) {
+	e.buf.WriteByte('{')
+	for i, s := range sel {
+		f, ok := s.(*ast.Field)
+		if !ok {
+			e.failed = true
+			return
+		}
+		if i > 0 {
+			e.buf.WriteByte(',')
+		}
+		e.string(f.Alias)
+		e.buf.WriteByte(':')
+		if f.Name == "__typename" {
+			e.string(typename)
+		} else if !member(f) {
+			e.failed = true
+		}
+		if e.failed {
+			return
+		}
+	}
+	e.buf.WriteByte('}')
+}
+
+const hexDigits = "0123456789ABCDEF"
+
+// string writes s quoted as graphql.MarshalString (writeQuotedString) does:
+// only control characters, '"' and '\' are escaped (\t, \r and \n by name,
+// the others as \u00XX in upper-case hex); everything else, <, > and &,
+// U+2028 or invalid UTF-8 included, is copied as is. gqlgen ranges over
+// runes, but every byte it escapes is ASCII, which never occurs inside a
+// multi-byte sequence, so ranging over bytes escapes the same bytes.
+func (e *encoder) string(s string) {
+	e.buf.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		e.buf.WriteString(s[start:i])
+		switch c {
+		case '\t':
+			e.buf.WriteString(`\t`)
+		case '\r':
+			e.buf.WriteString(`\r`)
+		case '\n':
+			e.buf.WriteString(`\n`)
+		case '\\':
+			e.buf.WriteString(`\\`)
+		case '"':
+			e.buf.WriteString(`\"`)
+		default:
+			e.buf.WriteString(`\u00`)
+			e.buf.WriteByte(hexDigits[c>>4])
+			e.buf.WriteByte(hexDigits[c&0xf])
+		}
+		start = i + 1
+	}
+	e.buf.WriteString(s[start:])
+	e.buf.WriteByte('"')
+}
+
+func (e *encoder) null() { e.buf.WriteString("null") }
+
+// optString writes a nullable String.
+func (e *encoder) optString(s *string) {
+	if s == nil {
+		e.null()
+		return
+	}
+	e.string(*s)
+}
+
+// strings writes a [String!]!: nil is [], as gqlgen makes an empty Array.
+func (e *encoder) strings(list []string) {
+	e.buf.WriteByte('[')
+	for i, s := range list {
+		if i > 0 {
+			e.buf.WriteByte(',')
+		}
+		e.string(s)
+	}
+	e.buf.WriteByte(']')
+}
+
+// optStrings writes a [String!]: nil is null, empty is [].
+func (e *encoder) optStrings(list []string) {
+	if list == nil {
+		e.null()
+		return
+	}
+	e.strings(list)
+}
+
+// int writes an Int as graphql.MarshalInt does.
+func (e *encoder) int(n int) {
+	e.buf.Write(strconv.AppendInt(e.buf.AvailableBuffer(), int64(n), 10))
+}
+
+// bool writes a Boolean as graphql.MarshalBoolean does.
+func (e *encoder) bool(b bool) {
+	e.buf.Write(strconv.AppendBool(e.buf.AvailableBuffer(), b))
+}
+
+// optFloat writes a nullable Float as graphql.MarshalFloatContext does,
+// with fmt's %g, which is strconv's shortest 'g' format (1e+21, 1e+06,
+// 123456.789). gqlgen answers NaN and infinities with an error: they fail.
+func (e *encoder) optFloat(f *float64) {
+	if f == nil {
+		e.null()
+		return
+	}
+	if math.IsNaN(*f) || math.IsInf(*f, 0) {
+		e.failed = true
+		return
+	}
+	e.buf.Write(strconv.AppendFloat(e.buf.AvailableBuffer(), *f, 'g', -1, 64))
+}
+
+// workArrangementGQL are the known work arrangements as their MarshalGQL
+// writes them ("REMOTE"), made once: MarshalGQL allocates.
+var workArrangementGQL = func() map[model.WorkArrangement]string {
+	m := map[model.WorkArrangement]string{}
+	for _, w := range model.WorkArrangements {
+		var b bytes.Buffer
+		w.MarshalGQL(&b)
+		m[w] = b.String()
+	}
+	return m
+}()
+
+// workArrangement writes the enum as its MarshalGQL does, which is what
+// gqlgen calls.
+func (e *encoder) workArrangement(w *model.WorkArrangement) {
+	if w == nil {
+		e.null()
+		return
+	}
+	if s, ok := workArrangementGQL[*w]; ok {
+		e.buf.WriteString(s)
+		return
+	}
+	w.MarshalGQL(&e.buf)
+}
+
+func (e *encoder) jobCardPage(sel ast.SelectionSet, p *model.JobCardPage) {
+	e.object(sel, "JobCardPage", func(f *ast.Field) bool {
+		switch f.Name {
+		case "nodes":
+			e.buf.WriteByte('[')
+			for i := range p.Nodes {
+				if i > 0 {
+					e.buf.WriteByte(',')
+				}
+				e.jobCard(f.SelectionSet, &p.Nodes[i])
+			}
+			e.buf.WriteByte(']')
+		case "pageInfo":
+			e.pageInfo(f.SelectionSet, &p.PageInfo)
+		default:
+			return false
+		}
+		return true
+	})
+}
+
+func (e *encoder) companyPage(sel ast.SelectionSet, p *model.CompanyPage) {
+	e.object(sel, "CompanyPage", func(f *ast.Field) bool {
+		switch f.Name {
+		case "nodes":
+			e.buf.WriteByte('[')
+			for i := range p.Nodes {
+				if i > 0 {
+					e.buf.WriteByte(',')
+				}
+				e.company(f.SelectionSet, &p.Nodes[i])
+			}
+			e.buf.WriteByte(']')
+		case "pageInfo":
+			e.pageInfo(f.SelectionSet, &p.PageInfo)
+		default:
+			return false
+		}
+		return true
+	})
+}
+
+func (e *encoder) pageInfo(sel ast.SelectionSet, p *model.PageInfo) {
+	e.object(sel, "PageInfo", func(f *ast.Field) bool {
+		switch f.Name {
+		case "total":
+			e.int(p.Total)
+		case "limit":
+			e.int(p.Limit)
+		case "offset":
+			e.int(p.Offset)
+		case "hasMore":
+			e.bool(p.HasMore)
+		case "endCursor":
+			e.optString(p.EndCursor)
+		default:
+			return false
+		}
+		return true
+	})
+}
+
+func (e *encoder) jobCard(sel ast.SelectionSet, c *model.JobCard) {
+	e.object(sel, "JobCard", func(f *ast.Field) bool {
+		switch f.Name {
+		case "id":
+			e.string(c.ID)
+		case "title":
+			e.string(c.Title)
+		case "company":
+			e.string(c.Company)
+		case "location":
+			e.location(f.SelectionSet, &c.Location)
+		case "workArrangement":
+			e.workArrangement(c.WorkArrangement)
+		case "employmentType":
+			e.optString(c.EmploymentType)
+		case "salary":
+			e.salary(f.SelectionSet, c.Salary)
+		case "category":
+			e.category(f.SelectionSet, &c.Category)
+		default:
+			return false
+		}
+		return true
+	})
+}
+
+// job writes a nullable Job (Query.job is null when no job has the id).
+func (e *encoder) job(sel ast.SelectionSet, j *model.Job) {
+	if j == nil {
+		e.null()
+		return
+	}
+	e.object(sel, "Job", func(f *ast.Field) bool {
+		switch f.Name {
+		case "id":
+			e.string(j.ID)
+		case "title":
+			e.string(j.Title)
+		case "company":
+			e.string(j.Company)
+		case "companyLogo":
+			e.optString(j.CompanyLogo)
+		case "url":
+			e.optString(j.URL)
+		case "postedAt":
+			e.optString(j.PostedAt)
+		case "location":
+			e.location(f.SelectionSet, &j.Location)
+		case "workArrangement":
+			e.workArrangement(j.WorkArrangement)
+		case "employmentType":
+			e.optString(j.EmploymentType)
+		case "experienceLevel":
+			e.optString(j.ExperienceLevel)
+		case "salary":
+			e.salary(f.SelectionSet, j.Salary)
+		case "summary":
+			e.optString(j.Summary)
+		case "description":
+			e.optString(j.Description)
+		case "descriptionRaw":
+			e.optString(j.DescriptionRaw)
+		case "responsibilities":
+			e.strings(j.Responsibilities)
+		case "requiredQualifications":
+			e.strings(j.RequiredQualifications)
+		case "preferredQualifications":
+			e.strings(j.PreferredQualifications)
+		case "skills":
+			e.strings(j.Skills)
+		case "tools":
+			e.strings(j.Tools)
+		case "softSkills":
+			e.strings(j.SoftSkills)
+		case "technicalSkills":
+			e.strings(j.TechnicalSkills)
+		case "benefits":
+			e.strings(j.Benefits)
+		case "education":
+			e.strings(j.Education)
+		case "educationLevels":
+			e.strings(j.EducationLevels)
+		case "educationMajors":
+			e.strings(j.EducationMajors)
+		case "certifications":
+			e.strings(j.Certifications)
+		case "visaSponsorship":
+			e.strings(j.VisaSponsorship)
+		case "visaRequirements":
+			e.strings(j.VisaRequirements)
+		case "securityClearances":
+			e.optStrings(j.SecurityClearances)
+		case "clearanceStatus":
+			e.optString(j.ClearanceStatus)
+		case "travelPercent":
+			e.optFloat(j.TravelPercent)
+		case "source":
+			e.optString(j.Source)
+		case "category":
+			e.category(f.SelectionSet, &j.Category)
+		default:
+			return false
+		}
+		return true
+	})
+}
+
+func (e *encoder) location(sel ast.SelectionSet, l *model.Location) {
+	e.object(sel, "Location", func(f *ast.Field) bool {
+		switch f.Name {
+		case "city":
+			e.strings(l.City)
+		case "state":
+			e.strings(l.State)
+		case "country":
+			e.strings(l.Country)
+		case "full":
+			e.string(l.Full)
+		default:
+			return false
+		}
+		return true
+	})
+}
+
+// salary writes a nullable Salary.
+func (e *encoder) salary(sel ast.SelectionSet, s *model.Salary) {
+	if s == nil {
+		e.null()
+		return
+	}
+	e.object(sel, "Salary", func(f *ast.Field) bool {
+		switch f.Name {
+		case "min":
+			e.optFloat(s.Min)
+		case "max":
+			e.optFloat(s.Max)
+		case "currency":
+			e.optString(s.Currency)
+		case "period":
+			e.optString(s.Period)
+		default:
+			return false
+		}
+		return true
+	})
+}
+
+func (e *encoder) category(sel ast.SelectionSet, c *model.Category) {
+	e.object(sel, "Category", func(f *ast.Field) bool {
+		switch f.Name {
+		case "field":
+			e.optString(c.Field)
+		case "role":
+			e.optString(c.Role)
+		case "specialization":
+			e.optString(c.Specialization)
+		default:
+			return false
+		}
+		return true
+	})
+}
+
+func (e *encoder) company(sel ast.SelectionSet, c *model.Company) {
+	e.object(sel, "Company", func(f *ast.Field) bool {
+		switch f.Name {
+		case "name":
+			e.string(c.Name)
+		case "logoUrl":
+			e.optString(c.LogoURL)
+		case "jobCount":
+			e.int(c.JobCount)
+		case "slug":
+			e.string(c.Slug)
+		default:
+			return false
+		}
+		return true
+	})
+}
