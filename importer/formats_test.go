@@ -117,7 +117,7 @@ func TestFormatGreenhouse(t *testing.T) {
 		Description: s("Overview\nKeep our customer's classified networks running — on site in Chantilly, VA.\nAdminister Red Hat Linux and Windows servers\nPatch, harden & audit systems against DISA STIGs\n" +
 			"Requirements\nActive TS/SCI clearance with polygraph is required to start.\nU.S. citizenship required.\n3-5 years of systems administration experience\nCompTIA Security+ certification\n" +
 			"Up to 25% travel to customer sites in Maryland and Virginia.\nWe are unable to sponsor visas for this position."),
-		Skills:             []string{"Linux"},
+		Skills:             []string{"Red Hat Enterprise Linux", "Linux"},
 		VisaRequirements:   []string{"U.S. citizenship required.", "We are unable to sponsor visas for this position."},
 		SecurityClearances: []string{"TS/SCI with Polygraph"},
 		ClearanceStatus:    s("Active"),

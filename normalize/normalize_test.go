@@ -40,7 +40,7 @@ func TestVocabularies(t *testing.T) {
 		{"H1-B", n.Visas, "H1-B", "H-1B"},
 		{"BS", n.EducationLevels, "BS", "Bachelor's"},
 		{"bachelors", n.EducationLevels, "bachelors", "Bachelor's"},
-		{"PhD", n.EducationLevels, "Ph.D.", "Doctorate"},
+		{"PhD", n.EducationLevels, "Ph.D.", "Doctoral"},
 		{"TS/SCI", n.SecurityClearances, "TS/SCI", "Top Secret/SCI"},
 		{"401k", n.Benefits, "401k", "401(k)"},
 	}

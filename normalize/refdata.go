@@ -63,6 +63,9 @@ func (n *Normalizer) loadRefData(dir string) error {
 		Licence:     "CC BY 4.0",
 		Attribution: "Contains data from GeoNames (https://www.geonames.org), licensed under CC BY 4.0.",
 	})
+	if err := n.loadSkillsRefData(dir); err != nil {
+		return err
+	}
 	return nil
 }
 

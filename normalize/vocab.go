@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/runes"
 	"golang.org/x/text/transform"
@@ -12,43 +13,97 @@ import (
 )
 
 // Term is one entry of a vocabulary: its canonical Name, the Aliases that
-// mean it, and the Umbrella term it belongs under, if any.
+// mean it, and the Umbrella term it belongs under, if any. ListOnly are
+// further spellings that count only as a whole value (a list item, a
+// filter value), never when found in free text (FindIn): plain words
+// ("Helm", "Gin"), single letters ("R") and other spellings that would
+// mislead in a sentence. A name or alias repeated in ListOnly is list-only
+// too.
 type Term struct {
 	Name     string   `json:"name"`
-	Aliases  []string `json:"aliases"`
-	Umbrella string   `json:"umbrella"`
+	Aliases  []string `json:"aliases,omitempty"`
+	Umbrella string   `json:"umbrella,omitempty"`
+	ListOnly []string `json:"list_only,omitempty"`
+
+	ref     bool // added from reference data (Vocab.addRef)
+	guessed bool // its name is made from a lower-case tag (tagDisplayName)
 }
 
 // Vocab maps the spellings of a vocabulary's terms to their canonical names.
 type Vocab struct {
-	terms  map[string]*Term // by folded and by squashed spelling
+	terms  map[string]*Term // spellings FindIn finds in text, by folded and by squashed spelling
+	all    map[string]*Term // every spelling Lookup knows: also list-only and reference-data ones
 	byName map[string]*Term
+	// derive makes Lookup also read the forms a value of an open
+	// vocabulary takes: versions ("Python 3"), vendors ("Amazon
+	// DynamoDB"), "(…)" and generic words ("Spring Framework").
+	derive bool
+	// hand counts the terms written in the project; reference data adds
+	// terms after them (Vocab.addRef).
+	hand int
+	// owned holds the terms Vocab.addRef created, for Len.
+	owned int
 }
 
 // NewVocab indexes terms. A spelling is bound to the first term that claims
-// it, names before aliases, exact spellings before squashed ones.
+// it, names before aliases, exact spellings before squashed ones. An
+// umbrella spelled as an alias of a term is spelled as that term's name.
 func NewVocab(terms []Term) *Vocab {
-	v := &Vocab{terms: map[string]*Term{}, byName: map[string]*Term{}}
+	v := &Vocab{terms: map[string]*Term{}, all: map[string]*Term{}, byName: map[string]*Term{}, hand: len(terms)}
 	for i := range terms {
-		v.byName[terms[i].Name] = &terms[i]
-	}
-	claim := func(key string, t *Term) {
-		if _, taken := v.terms[key]; !taken && key != "" {
-			v.terms[key] = t
+		if _, dup := v.byName[terms[i].Name]; !dup {
+			v.byName[terms[i].Name] = &terms[i]
 		}
 	}
 	for _, keyOf := range []func(string) string{Fold, squash} {
 		for i := range terms {
-			claim(keyOf(terms[i].Name), &terms[i])
+			v.claim(keyOf(terms[i].Name), &terms[i], !listOnly(&terms[i], terms[i].Name))
 		}
 		for i := range terms {
-			for _, a := range terms[i].Aliases {
-				claim(keyOf(a), &terms[i])
+			t := &terms[i]
+			for _, a := range t.Aliases {
+				v.claim(keyOf(a), t, !listOnly(t, a))
 			}
+			for _, a := range t.ListOnly {
+				v.claim(keyOf(a), t, false)
+			}
+		}
+	}
+	for i := range terms {
+		if u, ok := v.lookup(terms[i].Umbrella); ok && u != &terms[i] {
+			terms[i].Umbrella = u.Name
 		}
 	}
 	return v
 }
+
+// claim binds key to t unless another term has it; text keys are also
+// found in free text.
+func (v *Vocab) claim(key string, t *Term, text bool) {
+	if key == "" {
+		return
+	}
+	if _, taken := v.all[key]; !taken {
+		v.all[key] = t
+	}
+	if _, taken := v.terms[key]; text && !taken {
+		v.terms[key] = t
+	}
+}
+
+// listOnly reports whether t lists spelling s among its list-only ones.
+func listOnly(t *Term, s string) bool {
+	for _, l := range t.ListOnly {
+		if Fold(l) == Fold(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// openVocabularies are the vocabularies whose values Lookup also
+// recognizes in their derived forms (Vocab.derive).
+var openVocabularies = map[string]bool{"skills.json": true, "tools.json": true, "technical_skills.json": true}
 
 func loadVocab(name string) (*Vocab, error) {
 	b, err := vocabFS.ReadFile("vocab/" + name)
@@ -59,24 +114,268 @@ func loadVocab(name string) (*Vocab, error) {
 	if err := json.Unmarshal(b, &terms); err != nil {
 		return nil, fmt.Errorf("vocabulary %s: %w", name, err)
 	}
-	return NewVocab(terms), nil
+	v := NewVocab(terms)
+	v.derive = openVocabularies[name]
+	return v, nil
 }
 
-// Lookup returns the term s spells, if the vocabulary knows it.
+// Len returns the number of terms the vocabulary knows.
+func (v *Vocab) Len() int { return v.hand + v.owned }
+
+// Lookup returns the term s spells, if the vocabulary knows it. In an open
+// vocabulary (skills, tools, technical skills) it also reads derived forms:
+// "Python 3" and "Angular 2+" are Python and Angular, "Amazon DynamoDB" is
+// DynamoDB, "Go (Golang)" is Go, and an unknown "AWS Glue" is a term of its
+// own under AWS.
 func (v *Vocab) Lookup(s string) (*Term, bool) {
-	if t, ok := v.terms[Fold(s)]; ok {
+	if t, ok := v.lookup(s); ok {
 		return t, true
 	}
-	t, ok := v.terms[squash(s)]
+	if !v.derive {
+		return nil, false
+	}
+	return v.derived(s)
+}
+
+// lookup finds the term s spells exactly: folded, or squashed.
+func (v *Vocab) lookup(s string) (*Term, bool) {
+	if t, ok := v.all[Fold(s)]; ok {
+		return t, true
+	}
+	t, ok := v.all[squash(s)]
 	return t, ok
+}
+
+// derived reads the forms a value of an open vocabulary takes beside its
+// spellings (Lookup): "Go (Golang)" as its parts, then versions, generic
+// words and vendors.
+func (v *Vocab) derived(s string) (*Term, bool) {
+	f := Fold(s)
+	if i := strings.IndexByte(f, '('); i > 0 {
+		if j := strings.IndexByte(f[i:], ')'); j > 1 {
+			for _, part := range []string{f[:i] + f[i+j+1:], f[i+1 : i+j]} {
+				if t, ok := v.lookupForms(part); ok {
+					return t, true
+				}
+			}
+		}
+	}
+	if t, ok := v.lookupForms(f); ok {
+		return t, true
+	}
+	return v.vendorTerm(s, f)
+}
+
+// lookupForms finds the term of folded f, of f without a version
+// ("python 3.11", "angular 2+", "vue3"), without generic words
+// ("spring framework", "advanced excel") or without a "js" suffix
+// ("nuxtjs").
+func (v *Vocab) lookupForms(f string) (*Term, bool) {
+	f = strings.TrimSpace(f)
+	if f == "" {
+		return nil, false
+	}
+	if t, ok := v.lookup(f); ok {
+		return t, true
+	}
+	if base, ok := stripVersion(f); ok {
+		if t, ok := v.lookup(base); ok {
+			return t, true
+		}
+	}
+	if base, ok := stripGeneric(f); ok {
+		if t, ok := v.lookup(base); ok {
+			return t, true
+		}
+		if base, ok := stripVersion(base); ok {
+			if t, ok := v.lookup(base); ok {
+				return t, true
+			}
+		}
+	}
+	if sq := squash(f); len(sq) > 4 && strings.HasSuffix(sq, "js") {
+		if t, ok := v.all[sq[:len(sq)-2]]; ok {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// stripVersion returns folded f without a version after the name: "3",
+// "3.11", "2+", "v18", "3.x", "2019" (a major of one or two digits, or a
+// year). A version written on to the name ("vue3", "html5") needs a name
+// of three letters or more, so that "ec2" and "s3" stay themselves.
+func stripVersion(f string) (string, bool) {
+	s := strings.TrimRight(strings.TrimSuffix(strings.TrimRight(f, " "), "+"), " ")
+	// The version: digits and dots (and "x" after a dot) at the end.
+	i := len(s)
+	for i > 0 && (isDigit(s[i-1]) || s[i-1] == '.' || s[i-1] == 'x' && i >= 2 && s[i-2] == '.') {
+		i--
+	}
+	for i < len(s) && s[i] == '.' { // "…js.3" has no version ".3"
+		i++
+	}
+	major := i
+	for major < len(s) && isDigit(s[major]) {
+		major++
+	}
+	if n := major - i; n == 0 || n > 2 && !(n == 4 && (s[i:i+2] == "19" || s[i:i+2] == "20")) {
+		return "", false
+	}
+	j := i
+	if j > 0 && s[j-1] == 'v' {
+		j--
+	}
+	attached := true
+	for j > 0 && (s[j-1] == ' ' || s[j-1] == '-' || s[j-1] == '_') {
+		j--
+		attached = false
+	}
+	base := s[:j]
+	if base == "" {
+		return "", false
+	}
+	if r, _ := utf8.DecodeLastRuneInString(base); !unicode.IsLetter(r) && !strings.ContainsRune("+#.)", r) {
+		return "", false
+	}
+	if len(base) < 2 || attached && len(base) < 3 {
+		return "", false
+	}
+	return base, true
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// genericPrefixes and genericSuffixes are words around a skill that do not
+// change which it is ("advanced Excel", "Spring framework", "Python
+// programming").
+var (
+	genericPrefixes = []string{"advanced ", "basic ", "strong ", "expert ", "intermediate ", "proficiency in ", "proficient in ",
+		"experience with ", "experience in ", "knowledge of ", "modern ", "core ", "hands-on ", "working knowledge of "}
+	genericSuffixes = []string{" programming language", " programming", " language", " lang", " framework", " development",
+		" software", " platform", " library", " libraries", " scripting", " skills", " experience", " services", " sdk",
+		" ecosystem", " proficiency", " knowledge"}
+)
+
+// stripGeneric returns folded f without generic words around it.
+func stripGeneric(f string) (string, bool) {
+	out := f
+	for _, p := range genericPrefixes {
+		if rest, ok := strings.CutPrefix(out, p); ok && rest != "" {
+			out = rest
+			break
+		}
+	}
+	for _, s := range genericSuffixes {
+		if rest, ok := strings.CutSuffix(out, s); ok && rest != "" {
+			out = rest
+			break
+		}
+	}
+	return out, out != f
+}
+
+// A vendor is a company name that values may put before a product
+// ("Amazon DynamoDB", "Microsoft Excel", "Apache Kafka"). Cloud is the
+// skill a cloud vendor's services belong under; Open says whether any
+// value it starts is one of them ("AWS Glue" is under AWS even when the
+// vocabulary does not know Glue; "Amazon Advertising" is not).
+type vendor struct {
+	prefix, group, cloud string
+	open                 bool
+}
+
+// vendors, longest prefixes first.
+var vendors = []vendor{
+	{"amazon web services", "amazon", "AWS", true}, {"google cloud platform", "google", "GCP", true},
+	{"microsoft azure", "microsoft", "Azure", true}, {"google cloud", "google", "GCP", true},
+	{"aws", "amazon", "AWS", true}, {"azure", "microsoft", "Azure", true}, {"gcp", "google", "GCP", true},
+	{"amazon", "amazon", "AWS", false}, {"google", "google", "", false}, {"microsoft", "microsoft", "", false},
+	{"ms", "microsoft", "", false}, {"apache", "apache", "", false}, {"oracle", "oracle", "", false},
+	{"adobe", "adobe", "", false}, {"ibm", "ibm", "", false}, {"atlassian", "atlassian", "", false},
+	{"apple", "apple", "", false}, {"autodesk", "autodesk", "", false}, {"jetbrains", "jetbrains", "", false},
+	{"hashicorp", "hashicorp", "", false}, {"red hat", "red hat", "", false}, {"salesforce", "salesforce", "Salesforce", true},
+	{"sap", "sap", "SAP", true}, {"the mathworks", "the mathworks", "", false}, {"sun microsystems", "sun", "", false},
+}
+
+// vendorOf returns the vendor folded f starts with and the rest of f.
+func vendorOf(f string) (vendor, string, bool) {
+	for _, vd := range vendors {
+		if len(f) > len(vd.prefix) && f[len(vd.prefix)] == ' ' && strings.HasPrefix(f, vd.prefix) {
+			if rest := strings.TrimSpace(f[len(vd.prefix):]); rest != "" {
+				return vd, rest, true
+			}
+		}
+	}
+	return vendor{}, "", false
+}
+
+// vendorTerm reads a value that starts with a vendor: the product after
+// it when that is the vendor's (a cloud's service, a product the project's
+// vocabulary knows, a product named with the vendor: "MS Word" is
+// "Microsoft Word"), else, after an open cloud vendor, a term of its own
+// under the cloud.
+func (v *Vocab) vendorTerm(s, f string) (*Term, bool) {
+	vd, rest, ok := vendorOf(f)
+	if !ok {
+		return nil, false
+	}
+	if t, ok := v.lookupForms(rest); ok {
+		switch {
+		case vd.cloud != "":
+			if v.top(t).Name == vd.cloud {
+				return t, true
+			}
+		case !t.ref || v.namedBy(t, vd.group):
+			return t, true
+		}
+	}
+	// "MS Teams" is "Microsoft Teams": the product under the vendor's
+	// other names.
+	for _, other := range vendors {
+		if other.group == vd.group && other.prefix != vd.prefix {
+			if t, ok := v.lookup(other.prefix + " " + rest); ok {
+				return t, true
+			}
+		}
+	}
+	if !vd.open {
+		return nil, false
+	}
+	if _, ok := v.byName[vd.cloud]; !ok {
+		return nil, false
+	}
+	return &Term{Name: collapse(s), Umbrella: vd.cloud}, true
+}
+
+// namedBy reports whether t's name starts with a spelling of the vendor
+// group ("Microsoft Word" for "ms word").
+func (v *Vocab) namedBy(t *Term, group string) bool {
+	vd, _, ok := vendorOf(Fold(t.Name))
+	return ok && vd.group == group
 }
 
 // Canonical returns the canonical spelling of s, or s trimmed when the
 // vocabulary does not know it.
 func (v *Vocab) Canonical(s string) string {
 	if t, ok := v.Lookup(s); ok {
-		return t.Name
+		return v.spelling(t, s)
 	}
+	return collapse(s)
+}
+
+// spelling is the canonical spelling of term t that s spells: its name,
+// or s itself when t's name is only a guess from a lower-case tag that s
+// spells too ("NHibernate" stays so, not "Nhibernate").
+func (v *Vocab) spelling(t *Term, s string) string {
+	if t.guessed && squash(s) == squash(t.Name) {
+		return collapse(s)
+	}
+	return t.Name
+}
+
+// collapse trims s and makes its runs of white space single spaces.
+func collapse(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
@@ -99,15 +398,24 @@ func (v *Vocab) List(in []string) []string {
 // Umbrella returns the top umbrella term of s ("EKS" → AWS, "golang" →
 // Go), or its canonical spelling when it has no umbrella.
 func (v *Vocab) Umbrella(s string) string {
-	name := v.Canonical(s)
-	for range 8 { // umbrellas nest a few levels at most; 8 guards against loops
-		t, ok := v.byName[name]
-		if !ok || t.Umbrella == "" {
+	t, ok := v.Lookup(s)
+	if !ok {
+		return collapse(s)
+	}
+	return v.spelling(v.top(t), s)
+}
+
+// top follows the umbrellas of t to the last; a vocabulary's umbrellas
+// nest a few levels at most, and 8 steps guard against a loop.
+func (v *Vocab) top(t *Term) *Term {
+	for range 8 {
+		u, ok := v.byName[t.Umbrella]
+		if !ok || u == t {
 			break
 		}
-		name = t.Umbrella
+		t = u
 	}
-	return name
+	return t
 }
 
 // WithUmbrellas returns List(in) followed by the umbrella terms of its
@@ -120,6 +428,9 @@ func (v *Vocab) WithUmbrellas(in []string) []string {
 	}
 	for i := 0; i < len(out); i++ {
 		t, ok := v.byName[out[i]]
+		if !ok {
+			t, ok = v.Lookup(out[i])
+		}
 		if !ok || t.Umbrella == "" || seen[Fold(t.Umbrella)] {
 			continue
 		}
@@ -217,6 +528,18 @@ func Slug(s string) string {
 // since they tell C, C++ and C# apart.
 func squash(s string) string {
 	f := Fold(s)
+	if isPlainASCII(f) {
+		b := make([]byte, 0, len(f))
+		for i := 0; i < len(f); i++ {
+			if c := f[i]; 'a' <= c && c <= 'z' || isDigit(c) || c == '+' || c == '#' {
+				b = append(b, c)
+			}
+		}
+		if len(b) == len(f) {
+			return f
+		}
+		return string(b)
+	}
 	var b strings.Builder
 	for _, r := range f {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '+' || r == '#' {
