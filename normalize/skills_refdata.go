@@ -125,8 +125,9 @@ func (v *Vocab) known(s string) (*Term, bool) {
 
 // umbrellaOf returns the umbrella of a reference term of words: the cloud
 // of a cloud vendor ("azure storage" → Azure), else the longest first words
-// that name a term ("django rest framework" → Django, "sql server
-// integration services" → SQL Server), after a vendor's name.
+// that name a term of the project's vocabulary ("django rest framework" →
+// Django, "sql server integration services" → SQL Server), after a
+// vendor's name.
 func (v *Vocab) umbrellaOf(words []string) string {
 	if vd, rest, ok := vendorOf(strings.Join(words, " ")); ok {
 		if vd.cloud != "" && vd.prefix != "sap" && vd.prefix != "salesforce" {
@@ -139,7 +140,7 @@ func (v *Vocab) umbrellaOf(words []string) string {
 	for k := len(words) - 1; k >= 1; k-- {
 		prefix := strings.Join(words[:k], " ")
 		t, ok := v.known(prefix)
-		if !ok || t.guessed {
+		if !ok || t.ref { // only the project's terms: "crystal-reports" is not Linguist's Crystal
 			continue
 		}
 		// Short aliases ("js", "ml") are no prefix: "ml kit" is not Machine Learning.
@@ -199,6 +200,7 @@ var blockedAlias = map[string]bool{
 	"date": true, "email": true, "design": true, "testing": true, "security": true, "performance": true, "sales": true,
 	"management": true, "communication": true, "office": true, "word": true, "project": true, "access": true,
 	"teams": true, "windows": true, "mail": true, "cloud": true, "network": true, "server": true, "app": true, "apps": true,
+	"iam": true, "apache": true,
 }
 
 // onetTech is a technology of O*NET's Technology Skills.
@@ -436,8 +438,9 @@ func readSkillCSV(path string, names []string, each func([]string)) error {
 // addTags adds Stack Overflow's tags, spelled also with spaces
 // ("ruby-on-rails" → "ruby on rails"), and their synonyms ("golang" → go).
 // A tag the vocabulary does not know is a new term under the term its
-// first words name ("django-rest-framework" → Django, "amazon-ses" →
-// AWS), with a display name made of its words. Synonyms of two or three
+// first words name ("amazon-ses" → AWS, "django-models" → Django); as its
+// lower-case name is no display name, the term keeps the spellings values
+// give it (Vocab.spelling). Synonyms of two or three
 // characters count only for terms of the project's vocabulary ("k8s"),
 // and plain words never.
 func (v *Vocab) addTags(tags []soTag) {
@@ -448,7 +451,7 @@ func (v *Vocab) addTags(tags []soTag) {
 		spaced := strings.ReplaceAll(tag.Name, "-", " ")
 		spellings := []string{spaced}
 		words := strings.Fields(spaced)
-		t := v.addRef(tagDisplayName(v, words), append(spellings, tag.Name), v.tagUmbrella(words), true)
+		t := v.addRef(tag.Name, spellings, v.tagUmbrella(words), true)
 		if t == nil {
 			continue
 		}
@@ -476,38 +479,6 @@ func (v *Vocab) tagUmbrella(words []string) string {
 		}
 	}
 	return v.umbrellaOf(words)
-}
-
-// acronyms are tag words written in capitals.
-var acronyms = map[string]bool{
-	"api": true, "sdk": true, "ui": true, "ux": true, "sql": true, "css": true, "html": true, "xml": true, "json": true,
-	"http": true, "https": true, "aws": true, "gcp": true, "ide": true, "orm": true, "jvm": true, "cli": true, "ci": true,
-	"cd": true, "os": true, "db": true, "mvc": true, "mvvm": true, "rest": true, "url": true, "ssl": true, "tls": true,
-	"tcp": true, "udp": true, "ip": true, "dns": true, "ssh": true, "ftp": true, "smtp": true, "gpu": true, "cpu": true,
-	"iot": true, "ai": true, "ml": true, "nlp": true, "etl": true, "crm": true, "erp": true, "cms": true, "pdf": true,
-	"csv": true, "svg": true, "jwt": true, "oauth": true, "saml": true, "ldap": true, "vpn": true, "vpc": true, "iam": true,
-	"sso": true, "gui": true, "wpf": true, "wcf": true, "ssis": true, "ssrs": true, "ssas": true, "yaml": true, "jpa": true,
-	"jsf": true, "jsp": true, "jdbc": true, "odbc": true, "xslt": true, "xpath": true, "dom": true, "ajax": true, "ses": true,
-	"sqs": true, "sns": true, "ecs": true, "eks": true, "rds": true, "elb": true, "emr": true, "ebs": true, "efs": true,
-}
-
-// tagDisplayName spells a tag's words for display: as a term of the
-// vocabulary names the word ("javascript" → JavaScript), in capitals for
-// acronyms, else capitalized ("google-sheets" → Google Sheets).
-func tagDisplayName(v *Vocab, words []string) string {
-	out := make([]string, len(words))
-	for i, w := range words {
-		switch t, ok := v.lookup(w); {
-		case ok && !t.ref && Fold(t.Name) == w:
-			out[i] = t.Name
-		case acronyms[w]:
-			out[i] = strings.ToUpper(w)
-		default:
-			r, size := utf8.DecodeRuneInString(w)
-			out[i] = string(unicode.ToUpper(r)) + w[size:]
-		}
-	}
-	return strings.Join(out, " ")
 }
 
 // skillColumn returns the index of the column named name, -1 when the

@@ -127,6 +127,13 @@ var vocabCases = []vocabCase{
 	{"skills", "AWS Step Functions", "Step Functions", "AWS", false},
 	{"skills", "Azure Storage Queues", "Azure Storage Queues", "Azure", false},
 	{"skills", "Amazon Advertising", "Amazon Advertising", "", false},
+	{"skills", "Docker Hub", "Docker Hub", "Docker", false},
+	{"skills", "Django Channels", "Django Channels", "Python", false},
+	{"skills", "Go to market strategy", "Go to market strategy", "", false},
+	{"skills", "Express Scripts", "Express Scripts", "", false},
+	{"skills", "Epic", "Epic", "Electronic Health Records", false},
+	{"skills", "Apache", "Apache HTTP Server", "", false},
+	{"skills", "REST API", "REST APIs", "", false},
 	// Sub-skills under their umbrellas.
 	{"skills", "EKS", "EKS", "AWS", false},
 	{"skills", "S3", "S3", "AWS", false},

@@ -26,7 +26,7 @@ type Term struct {
 	ListOnly []string `json:"list_only,omitempty"`
 
 	ref     bool // added from reference data (Vocab.addRef)
-	guessed bool // its name is made from a lower-case tag (tagDisplayName)
+	guessed bool // its name is a lower-case tag, no display name (Vocab.addTags)
 }
 
 // Vocab maps the spellings of a vocabulary's terms to their canonical names.
@@ -163,7 +163,28 @@ func (v *Vocab) derived(s string) (*Term, bool) {
 	if t, ok := v.lookupForms(f); ok {
 		return t, true
 	}
-	return v.vendorTerm(s, f)
+	if t, ok := v.vendorTerm(s, f); ok {
+		return t, true
+	}
+	return v.prefixTerm(s, f)
+}
+
+// prefixTerm reads a value whose first words name a term of the project's
+// vocabulary, other than a plain word ("Go", "Spark", "Excel"): "Django
+// Channels" and "Flask-RESTful" are terms of their own under Django and
+// Flask, "Docker Hub" under Docker.
+func (v *Vocab) prefixTerm(s, f string) (*Term, bool) {
+	words := strings.FieldsFunc(f, func(r rune) bool { return r == ' ' || r == '-' })
+	for k := len(words) - 1; k >= 1; k-- {
+		prefix := strings.Join(words[:k], " ")
+		if _, plain := ambiguousSkills[prefix]; plain {
+			continue
+		}
+		if t, ok := v.terms[prefix]; ok {
+			return &Term{Name: collapse(s), Umbrella: t.Name}, true
+		}
+	}
+	return nil, false
 }
 
 // lookupForms finds the term of folded f, of f without a version
@@ -365,10 +386,10 @@ func (v *Vocab) Canonical(s string) string {
 }
 
 // spelling is the canonical spelling of term t that s spells: its name,
-// or s itself when t's name is only a guess from a lower-case tag that s
-// spells too ("NHibernate" stays so, not "Nhibernate").
+// or s itself when t's name is only a guess from a lower-case tag
+// ("NHibernate" stays so, not "Nhibernate").
 func (v *Vocab) spelling(t *Term, s string) string {
-	if t.guessed && squash(s) == squash(t.Name) {
+	if t.guessed {
 		return collapse(s)
 	}
 	return t.Name
