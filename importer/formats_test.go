@@ -290,7 +290,7 @@ func TestFormatJSONLDPage(t *testing.T) {
 	assert.Equal(t, model.Location{City: []string{"Austin", "Round Rock"}, State: []string{"Texas"}, Country: []string{"United States"},
 		Full: "Austin, Texas, United States + 1 more"}, r.Location)
 	assert.Equal(t, []string{"Health Insurance", "Dental Insurance", "Vision Insurance", "403(b) with 4% match", "Tuition Reimbursement"}, r.Benefits)
-	assert.Equal(t, model.Category{Field: s("Healthcare Practitioners and Technical"), Role: s("Registered Nurse")}, r.Category)
+	assert.Equal(t, model.Category{Field: s("Healthcare Practitioners and Technical"), Role: s("Registered Nurse"), Specialization: s("ICU/Critical Care")}, r.Category)
 }
 
 func TestFormatJSONLDGraph(t *testing.T) {

@@ -25,21 +25,6 @@ func FuzzParseLocation(f *testing.F) {
 	})
 }
 
-// FuzzTitle classifies any title, and the same title always the same way.
-func FuzzTitle(f *testing.F) {
-	for _, seed := range []string{"Senior Backend Engineer (Remote)", "Sr. RN - ICU", "((((", "II III IV", ""} {
-		f.Add(seed)
-	}
-	n := newNormalizer(f)
-	f.Fuzz(func(t *testing.T, title string) {
-		a, okA := n.Title(title)
-		b, okB := n.Title(title)
-		if a != b || okA != okB {
-			t.Fatalf("%q classified two ways", title)
-		}
-	})
-}
-
 // FuzzJobQuery normalizes any filter values: an error is always an
 // invalid_parameter *model.Error.
 func FuzzJobQuery(f *testing.F) {

@@ -117,14 +117,14 @@ func TestTitle(t *testing.T) {
 		want  normalize.TitleCategory
 		found bool
 	}{
-		{"Senior Backend Engineer (Remote)", normalize.TitleCategory{Field: "Computer and Mathematical", Role: "Software Engineer", Specialization: "Backend", Level: normalize.LevelSpecialization}, true},
-		{"Software Engineer, Backend", normalize.TitleCategory{Field: "Computer and Mathematical", Role: "Software Engineer", Specialization: "Backend", Level: normalize.LevelSpecialization}, true},
-		{"Software Engineer II", normalize.TitleCategory{Field: "Computer and Mathematical", Role: "Software Engineer", Level: normalize.LevelRole}, true},
-		{"Sr. Software Developer", normalize.TitleCategory{Field: "Computer and Mathematical", Role: "Software Engineer", Level: normalize.LevelRole}, true},
-		{"Registered Nurse - ICU", normalize.TitleCategory{Field: "Healthcare Practitioners and Technical", Role: "Registered Nurse", Level: normalize.LevelRole}, true},
-		{"ICU Nurse", normalize.TitleCategory{Field: "Healthcare Practitioners and Technical", Role: "Registered Nurse", Specialization: "ICU", Level: normalize.LevelSpecialization}, true},
-		{"Engineering Manager, Payments", normalize.TitleCategory{Field: "Management", Role: "Engineering Manager", Level: normalize.LevelRole}, true},
-		{"healthcare", normalize.TitleCategory{Field: "Healthcare Practitioners and Technical", Level: normalize.LevelField}, true},
+		{"Senior Backend Engineer (Remote)", normalize.TitleCategory{Field: "Computer and Mathematical", Role: "Software Engineer", Specialization: "Backend", Level: normalize.LevelSpecialization, Code: "15-1252"}, true},
+		{"Software Engineer, Backend", normalize.TitleCategory{Field: "Computer and Mathematical", Role: "Software Engineer", Specialization: "Backend", Level: normalize.LevelSpecialization, Code: "15-1252"}, true},
+		{"Software Engineer II", normalize.TitleCategory{Field: "Computer and Mathematical", Role: "Software Engineer", Level: normalize.LevelRole, Code: "15-1252"}, true},
+		{"Sr. Software Developer", normalize.TitleCategory{Field: "Computer and Mathematical", Role: "Software Engineer", Level: normalize.LevelRole, Code: "15-1252"}, true},
+		{"Registered Nurse - ICU", normalize.TitleCategory{Field: "Healthcare Practitioners and Technical", Role: "Registered Nurse", Specialization: "ICU/Critical Care", Level: normalize.LevelSpecialization, Code: "29-1141"}, true},
+		{"ICU Nurse", normalize.TitleCategory{Field: "Healthcare Practitioners and Technical", Role: "Registered Nurse", Specialization: "ICU/Critical Care", Level: normalize.LevelSpecialization, Code: "29-1141"}, true},
+		{"Engineering Manager, Payments", normalize.TitleCategory{Field: "Management", Role: "Engineering Manager", Level: normalize.LevelRole, Code: "11-9041"}, true},
+		{"healthcare", normalize.TitleCategory{Field: "Healthcare Practitioners and Technical", Level: normalize.LevelField, Code: "29-0000"}, true},
 		{"Chief Happiness Wizard", normalize.TitleCategory{}, false},
 	}
 	for _, tt := range tests {

@@ -66,6 +66,9 @@ func (n *Normalizer) loadRefData(dir string) error {
 	if err := n.loadSkillsRefData(dir); err != nil {
 		return err
 	}
+	if err := n.loadOccupations(filepath.Join(dir, "occupations")); err != nil {
+		return fmt.Errorf("reference data: %w", err)
+	}
 	return nil
 }
 

@@ -1,0 +1,376 @@
+package normalize
+
+import (
+	"bufio"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// The weights of the titles the reference data gives an occupation, by
+// where they come from.
+const (
+	voteOccupation  = 3   // an O*NET occupation or SOC detailed occupation title
+	voteDirectMatch = 4   // a BLS direct-match title (it names exactly one occupation)
+	voteIllustrated = 1.5 // a BLS direct-match title given as an illustrative example
+	voteAlternate   = 1   // an O*NET alternate title, or its short form
+	voteReported    = 1.5 // a title workers reported to O*NET
+)
+
+// Shares of the votes a phrase needs to name an occupation, a
+// specialization within it, or a field.
+const (
+	roleShare  = 0.5
+	roleMargin = 1.5 // the top occupation over the second
+	specShare  = 0.6
+	fieldShare = 0.8
+)
+
+// occupationSources are the reference data loadOccupations reads, with
+// what their licences ask.
+var occupationSources = []Source{
+	{
+		Name:    "O*NET 29.3 Database (occupations, alternate titles, sample of reported titles)",
+		Licence: "CC BY 4.0",
+		Attribution: "This product includes information from the O*NET 29.3 Database by the U.S. Department of Labor, " +
+			"Employment and Training Administration (USDOL/ETA). Used under the CC BY 4.0 license. O*NET® is a trademark " +
+			"of USDOL/ETA. jobsd has modified all or some of this information. USDOL/ETA has not approved, endorsed, or " +
+			"tested these modifications.",
+	},
+	{
+		Name:        "2018 Standard Occupational Classification (structure and direct match titles)",
+		Licence:     "public domain",
+		Attribution: "U.S. Bureau of Labor Statistics, 2018 SOC.",
+	},
+}
+
+// loadOccupations adds the occupations of O*NET 29.3 and the BLS SOC 2018
+// under dir (the occupations/ folder of the reference data) to the title
+// taxonomy, and their sources to the normalizer's.
+func (n *Normalizer) loadOccupations(dir string) error {
+	if err := n.titles.loadOccupations(dir); err != nil {
+		return fmt.Errorf("occupations: %w", err)
+	}
+	n.sources = append(n.sources, occupationSources...)
+	return nil
+}
+
+// vote says that a phrase names an O*NET occupation, with a weight.
+type vote struct {
+	bag    uint64
+	onet   int32 // index in occupationLoader.codes
+	weight float32
+}
+
+type occupationLoader struct {
+	t     *taxonomy
+	codes []string         // O*NET-SOC codes, "15-1252.00"
+	index map[string]int32 // O*NET-SOC code → index in codes
+	votes []vote
+	seen  map[uint64]bool // sets of words met in the reference data
+}
+
+// loadOccupations reads the occupations and their titles. Every SOC
+// detailed occupation becomes a role (named as the hand-written role that
+// has its code, else by its O*NET title) and every O*NET occupation below
+// one a specialization of it, unless titles.json maps it elsewhere. Then
+// every title votes for its occupation; a set of words names the
+// occupation with most of its votes, the field of its votes when they
+// agree on nothing more, or nothing. Hand-written phrases are kept.
+func (t *taxonomy) loadOccupations(dir string) error {
+	l := &occupationLoader{t: t, index: map[string]int32{}, seen: map[uint64]bool{}}
+	if err := l.majorGroups(filepath.Join(dir, "bls_soc_2018_structure_definitions.tsv")); err != nil {
+		return err
+	}
+	if err := l.occupations(filepath.Join(dir, "onet_occupation_data.tsv")); err != nil {
+		return err
+	}
+	if err := l.directMatches(filepath.Join(dir, "bls_soc_2018_direct_match_titles.tsv")); err != nil {
+		return err
+	}
+	if err := l.alternateTitles(filepath.Join(dir, "onet_alternate_titles.tsv.gz")); err != nil {
+		return err
+	}
+	if err := l.reportedTitles(filepath.Join(dir, "onet_sample_of_reported_titles.tsv.gz")); err != nil {
+		return err
+	}
+	l.resolve()
+	t.finish()
+	return nil
+}
+
+// readTSV calls row with the columns of each line of a tab-separated file
+// after its header; a .gz file is decompressed.
+func readTSV(path string, minCols int, row func(cols []string) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return fmt.Errorf("%s: %w", filepath.Base(path), err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		if line == 1 {
+			continue
+		}
+		cols := strings.Split(sc.Text(), "\t")
+		if len(cols) < minCols {
+			return fmt.Errorf("%s line %d: %d columns, want %d", filepath.Base(path), line, len(cols), minCols)
+		}
+		if err := row(cols); err != nil {
+			return fmt.Errorf("%s line %d: %w", filepath.Base(path), line, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	return nil
+}
+
+// majorGroups checks that titles.json has a field for every SOC major
+// group, named as the group without its trailing " Occupations".
+func (l *occupationLoader) majorGroups(path string) error {
+	return readTSV(path, 3, func(cols []string) error {
+		if cols[0] != "Major" {
+			return nil
+		}
+		code, name := cols[1], strings.TrimSuffix(cols[2], " Occupations")
+		id, ok := l.t.fieldByMajor[code[:min(2, len(code))]]
+		if !ok {
+			return fmt.Errorf("SOC major group %s %q has no field in titles.json", code, name)
+		}
+		if got := l.t.cats[id].Field; got != name || l.t.cats[id].Code != code {
+			return fmt.Errorf("SOC major group %s is %q, titles.json has %q", code, name, got)
+		}
+		return nil
+	})
+}
+
+// occupations makes the categories of the O*NET occupations and votes for
+// their titles.
+func (l *occupationLoader) occupations(path string) error {
+	type occupation struct{ code, title string }
+	var all []occupation
+	err := readTSV(path, 2, func(cols []string) error {
+		code := cols[0]
+		if len(code) != 10 || !socCode.MatchString(code[:7]) || code[7] != '.' {
+			return fmt.Errorf("%q is no O*NET-SOC code", code)
+		}
+		if _, ok := l.t.fieldByMajor[code[:2]]; !ok {
+			return fmt.Errorf("%s: no field for its major group", code)
+		}
+		all = append(all, occupation{code, cols[1]})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// Detailed occupations (.00) first: they are the roles the others
+	// specialize.
+	slices.SortStableFunc(all, func(a, b occupation) int {
+		return strings.Compare(a.code[8:], b.code[8:])
+	})
+	t := l.t
+	for _, o := range all {
+		soc := o.code[:7]
+		if _, claimed := t.byONET[o.code]; !claimed {
+			field := t.cats[t.fieldByMajor[soc[:2]]].Field
+			if strings.HasSuffix(o.code, ".00") {
+				id, ok := t.roleBySOC[soc]
+				if !ok {
+					if id, err = t.addCategory(TitleCategory{Field: field, Role: o.title, Level: LevelRole, Code: soc}); err != nil {
+						return fmt.Errorf("%s: %w", o.code, err)
+					}
+					t.roleBySOC[soc] = id
+				}
+				t.byONET[o.code] = id
+			} else {
+				role, ok := t.roleBySOC[soc]
+				if !ok {
+					return fmt.Errorf("%s: no detailed occupation %s.00", o.code, soc)
+				}
+				id, err := t.addCategory(TitleCategory{Field: field, Role: t.cats[role].Role, Specialization: o.title,
+					Level: LevelSpecialization, Code: soc})
+				if err != nil {
+					return fmt.Errorf("%s: %w", o.code, err)
+				}
+				t.byONET[o.code] = id
+			}
+		}
+		l.vote(o.title, o.code, voteOccupation)
+	}
+	return nil
+}
+
+// code returns the index of an O*NET-SOC code; a SOC code stands for its
+// detailed occupation (".00").
+func (l *occupationLoader) code(c string) (int32, bool) {
+	if len(c) == 7 {
+		c += ".00"
+	}
+	if i, ok := l.index[c]; ok {
+		return i, true
+	}
+	if _, ok := l.t.byONET[c]; !ok {
+		return 0, false
+	}
+	i := int32(len(l.codes))
+	l.codes = append(l.codes, c)
+	l.index[c] = i
+	return i, true
+}
+
+// vote records that a title names an O*NET occupation (or a SOC one). A
+// title with a seniority word counts half for the title without it
+// ("Junior Software Developer" is a computer programmer for the BLS, a
+// software developer is not).
+func (l *occupationLoader) vote(title, code string, weight float32) {
+	idx, ok := l.code(code)
+	if !ok || strings.TrimSpace(title) == "" {
+		return
+	}
+	if l.t.senior(title) {
+		weight /= 2
+	}
+	for _, words := range l.t.phraseWords(title) {
+		h := hashBag(words)
+		if !l.seen[h] {
+			l.seen[h] = true
+			l.t.newBag(h, words)
+		}
+		l.votes = append(l.votes, vote{bag: h, onet: idx, weight: weight})
+	}
+}
+
+func (l *occupationLoader) directMatches(path string) error {
+	return readTSV(path, 3, func(cols []string) error {
+		w := float32(voteDirectMatch)
+		if len(cols) > 3 && strings.TrimSpace(cols[3]) != "" {
+			w = voteIllustrated
+		}
+		l.vote(cols[2], cols[0], w)
+		return nil
+	})
+}
+
+func (l *occupationLoader) alternateTitles(path string) error {
+	return readTSV(path, 3, func(cols []string) error {
+		l.vote(cols[2], cols[0], voteAlternate)
+		if len(cols) > 3 && cols[3] != "" && cols[3] != "n/a" {
+			l.vote(cols[3], cols[0], voteAlternate)
+		}
+		return nil
+	})
+}
+
+func (l *occupationLoader) reportedTitles(path string) error {
+	return readTSV(path, 3, func(cols []string) error {
+		l.vote(cols[2], cols[0], voteReported)
+		return nil
+	})
+}
+
+// resolve gives each set of words the category its votes agree on.
+func (l *occupationLoader) resolve() {
+	slices.SortFunc(l.votes, func(a, b vote) int {
+		switch {
+		case a.bag < b.bag:
+			return -1
+		case a.bag > b.bag:
+			return 1
+		}
+		return int(a.onet - b.onet)
+	})
+	for i := 0; i < len(l.votes); {
+		j := i
+		for j < len(l.votes) && l.votes[j].bag == l.votes[i].bag {
+			j++
+		}
+		bag := l.votes[i].bag
+		if p, hand := l.t.phrases[bag]; !hand || !p.hand {
+			if cat := l.decide(l.votes[i:j]); cat >= 0 {
+				l.t.phrases[bag] = phrase{cat: cat}
+			}
+		}
+		i = j
+	}
+	l.votes, l.seen = nil, nil
+}
+
+// decide returns the category that the votes of one set of words name, or
+// noCategory.
+func (l *occupationLoader) decide(votes []vote) int32 {
+	type tally struct {
+		key    string
+		weight float32
+	}
+	sum := func(key func(code string) string) []tally {
+		var out []tally
+	next:
+		for _, v := range votes {
+			k := key(l.codes[v.onet])
+			for i := range out {
+				if out[i].key == k {
+					out[i].weight += v.weight
+					continue next
+				}
+			}
+			out = append(out, tally{k, v.weight})
+		}
+		slices.SortStableFunc(out, func(a, b tally) int {
+			switch {
+			case a.weight > b.weight:
+				return -1
+			case a.weight < b.weight:
+				return 1
+			}
+			return 0
+		})
+		return out
+	}
+	var total float32
+	for _, v := range votes {
+		total += v.weight
+	}
+	bySOC := sum(func(c string) string { return c[:7] })
+	soc := ""
+	if bySOC[0].weight >= roleShare*total && (len(bySOC) == 1 || bySOC[0].weight >= roleMargin*bySOC[1].weight) {
+		soc = bySOC[0].key
+	}
+	if soc == "" {
+		byMajor := sum(func(c string) string { return c[:2] })
+		if byMajor[0].weight >= fieldShare*total {
+			return l.t.fieldByMajor[byMajor[0].key]
+		}
+		return noCategory
+	}
+	var socWeight float32
+	for _, v := range votes {
+		if l.codes[v.onet][:7] == soc {
+			socWeight += v.weight
+		}
+	}
+	byCode := sum(func(c string) string { return c })
+	for _, c := range byCode {
+		if c.key[:7] == soc {
+			if !strings.HasSuffix(c.key, ".00") && c.weight >= specShare*socWeight {
+				return l.t.byONET[c.key]
+			}
+			break
+		}
+	}
+	return l.t.byONET[soc+".00"]
+}
