@@ -3,6 +3,7 @@ package normalize
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -105,7 +106,34 @@ func listOnly(t *Term, s string) bool {
 // recognizes in their derived forms (Vocab.derive).
 var openVocabularies = map[string]bool{"skills.json": true, "tools.json": true, "technical_skills.json": true}
 
+// skillsAlso are the vocabularies whose terms the skills vocabulary knows
+// too, as values only: a job's skills list names technical and soft
+// skills and tools as well ("team player" → Teamwork, "MS Teams" →
+// Microsoft Teams). Its own terms come first.
+var skillsAlso = []string{"technical_skills.json", "soft_skills.json", "tools.json"}
+
 func loadVocab(name string) (*Vocab, error) {
+	terms, err := readTerms(name)
+	if err != nil {
+		return nil, err
+	}
+	v := NewVocab(terms)
+	v.derive = openVocabularies[name]
+	if name == "skills.json" {
+		for _, other := range skillsAlso {
+			more, err := readTerms(other)
+			if err != nil {
+				return nil, err
+			}
+			for _, t := range more {
+				v.addValueTerm(t)
+			}
+		}
+	}
+	return v, nil
+}
+
+func readTerms(name string) ([]Term, error) {
 	b, err := vocabFS.ReadFile("vocab/" + name)
 	if err != nil {
 		return nil, err
@@ -114,9 +142,31 @@ func loadVocab(name string) (*Vocab, error) {
 	if err := json.Unmarshal(b, &terms); err != nil {
 		return nil, fmt.Errorf("vocabulary %s: %w", name, err)
 	}
-	v := NewVocab(terms)
-	v.derive = openVocabularies[name]
-	return v, nil
+	return terms, nil
+}
+
+// addValueTerm adds a term of another vocabulary, found only as a whole
+// value (never in free text): its spellings go to the term the vocabulary
+// has for any of them, else to a new term. Spellings other terms have stay
+// theirs.
+func (v *Vocab) addValueTerm(t Term) {
+	spellings := append(append([]string{t.Name}, t.Aliases...), t.ListOnly...)
+	var into *Term
+	for _, s := range spellings {
+		if found, ok := v.lookup(s); ok {
+			into = found
+			break
+		}
+	}
+	if into == nil {
+		into = &Term{Name: t.Name, Umbrella: t.Umbrella}
+		v.byName[t.Name] = into
+		v.hand++
+	}
+	for _, s := range spellings {
+		v.claim(Fold(s), into, false)
+		v.claim(squash(s), into, false)
+	}
 }
 
 // Len returns the number of terms the vocabulary knows.
@@ -204,7 +254,7 @@ func (v *Vocab) lookupForms(f string) (*Term, bool) {
 			return t, true
 		}
 	}
-	if base, ok := stripGeneric(f); ok {
+	for _, base := range genericForms(f) {
 		if t, ok := v.lookup(base); ok {
 			return t, true
 		}
@@ -269,31 +319,53 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // genericPrefixes and genericSuffixes are words around a skill that do not
 // change which it is ("advanced Excel", "Spring framework", "Python
-// programming").
+// programming", "5+ years of Java").
 var (
-	genericPrefixes = []string{"advanced ", "basic ", "strong ", "expert ", "intermediate ", "proficiency in ", "proficient in ",
-		"experience with ", "experience in ", "knowledge of ", "modern ", "core ", "hands-on ", "working knowledge of "}
-	genericSuffixes = []string{" programming language", " programming", " language", " lang", " framework", " development",
-		" software", " platform", " library", " libraries", " scripting", " skills", " experience", " services", " sdk",
-		" ecosystem", " proficiency", " knowledge"}
+	genericPrefixes = []string{"advanced ", "basic ", "strong ", "solid ", "deep ", "excellent ", "good ", "expert ",
+		"intermediate ", "proficiency in ", "proficiency with ", "proficient in ", "proficient with ", "experience with ",
+		"experience in ", "experience using ", "knowledge of ", "knowledge in ", "working knowledge of ", "familiarity with ",
+		"familiar with ", "understanding of ", "expertise in ", "expertise with ", "skilled in ", "modern ", "core ",
+		"hands-on ", "hands on ", "applied "}
+	genericSuffixes = []string{" programming language", " programming skills", " programming", " language", " lang",
+		" framework", " development", " developer", " software", " platform", " library", " libraries", " scripting",
+		" skills", " skill", " experience", " services", " sdk", " ecosystem", " proficiency", " knowledge", " coding",
+		" basics", " fundamentals", " - expert", " - advanced", " - intermediate", " - beginner", " - basic",
+		" - proficient", " expert", " (advanced)", " (expert)", " (intermediate)", " (basic)", " (preferred)", " (required)"}
+	yearsOf = regexp.MustCompile(`^\d{1,2}\+?\s*(?:-\s*\d{1,2}\s*)?(?:years?|yrs?)\+?\s+(?:of\s+)?(?:experience\s+)?(?:(?:in|with|using)\s+)?`)
 )
 
-// stripGeneric returns folded f without generic words around it.
-func stripGeneric(f string) (string, bool) {
-	out := f
-	for _, p := range genericPrefixes {
-		if rest, ok := strings.CutPrefix(out, p); ok && rest != "" {
-			out = rest
+// genericForms returns folded f with generic words around it taken off, a
+// few at a time: "strong python programming skills" → "python
+// programming", "python".
+func genericForms(f string) []string {
+	var out []string
+	cur := f
+	for range 3 {
+		next := cur
+		if next != "" && isDigit(next[0]) {
+			if m := yearsOf.FindStringIndex(next); m != nil && m[1] < len(next) {
+				next = next[m[1]:]
+			}
+		}
+		for _, p := range genericPrefixes {
+			if rest, ok := strings.CutPrefix(next, p); ok && rest != "" {
+				next = rest
+				break
+			}
+		}
+		for _, s := range genericSuffixes {
+			if rest, ok := strings.CutSuffix(next, s); ok && rest != "" {
+				next = rest
+				break
+			}
+		}
+		if next == cur {
 			break
 		}
+		out = append(out, next)
+		cur = next
 	}
-	for _, s := range genericSuffixes {
-		if rest, ok := strings.CutSuffix(out, s); ok && rest != "" {
-			out = rest
-			break
-		}
-	}
-	return out, out != f
+	return out
 }
 
 // A vendor is a company name that values may put before a product
