@@ -234,18 +234,19 @@ func (l *occupationLoader) code(c string) (int32, bool) {
 }
 
 // vote records that a title names an O*NET occupation (or a SOC one). A
-// title with a seniority word counts half for the title without it
-// ("Junior Software Developer" is a computer programmer for the BLS, a
-// software developer is not).
+// title with a seniority word does not vote: without it, it would speak
+// for titles it does not name ("Junior Software Developer" is a computer
+// programmer for the BLS, a software developer is not). Nor does one that
+// is an ambiguous phrase with soft words ("Staff Engineer").
 func (l *occupationLoader) vote(title, code string, weight float32) {
 	idx, ok := l.code(code)
-	if !ok || strings.TrimSpace(title) == "" {
+	if !ok || strings.TrimSpace(title) == "" || l.t.senior(title) {
 		return
 	}
-	if l.t.senior(title) {
-		weight /= 2
-	}
 	for _, words := range l.t.phraseWords(title) {
+		if l.t.ambiguous(words) {
+			continue
+		}
 		h := hashBag(words)
 		if !l.seen[h] {
 			l.seen[h] = true

@@ -44,28 +44,35 @@ type TitleCategory struct {
 // the one the reference data's titles of that occupation name.
 //
 // A title is read as follows. Its text is cut into segments at " - ",
-// ", ", " | ", " @ ", " at " and the like; what stands in brackets becomes
-// a segment aside. Each segment is reduced to words: folded, abbreviations
-// expanded ("Mgr" → manager), compounds joined ("back end" → backend),
-// noise dropped (seniority, levels, "Remote", pay, shift and contract
-// words, numbers), plurals made singular, and a long word the vocabulary
-// does not know corrected when one letter away from one it knows.
+// ", ", " | ", " @ ", " at ", " to " and the like; what stands in brackets
+// becomes a segment aside. Each segment is reduced to words: folded,
+// abbreviations expanded ("Mgr" → manager), compounds joined ("back end" →
+// backend), noise dropped (seniority, levels, "Remote", pay, shift and
+// contract words, numbers), plurals made singular, and a long word the
+// vocabulary does not know corrected when one letter away from one it
+// knows.
 //
 // Phrases (the names and aliases of categories, and with reference data
 // the occupations' titles) are indexed as sets of words, so that word
 // order does not matter ("Manager, Software Engineering"). The words of a
 // title are weighted by how rare they are among the phrases (IDF); a word
-// the vocabulary does not know weighs as a rare one. The category is the
-// one of the heaviest phrase whose words are all in the title, provided it
-// covers enough of the title's weight: garbage stays unrecognized instead
-// of getting a wrong answer. A role beats a field; a phrase holding the
+// the vocabulary does not know weighs as a rare one, soft (seniority-like)
+// and modifier (technology) words weigh little. The category is the one of
+// the heaviest phrase whose words are all in the title, provided it covers
+// enough of the title's weight: garbage stays unrecognized instead of
+// getting a wrong answer. A role beats a field, and a phrase holding the
 // title's head word (the last of the first segment: "Nurse Recruiter")
-// counts more. The first segment is read alone first, then with the
-// following ones until a role is found, so that team and place fragments
-// ("Software Engineer - Payments, NYC") do not count against it. Phrases
-// that name no single occupation ("engineer", "manager") name nothing
-// alone. A role is then narrowed to the specialization whose keywords
-// appear anywhere in the title ("Registered Nurse - ICU").
+// beats one without it. Phrases that name no single occupation
+// ("engineer", "manager") name nothing alone; when one is the head word,
+// the phrase must hold it ("Manager, Software Engineering", "Assistant to
+// the CEO").
+//
+// The first segment is read alone first, then with the following ones
+// until a role is found, so that team and place fragments ("Software
+// Engineer - Payments, NYC") do not count against it; a later segment may
+// still make the phrase more precise ("Project Manager - Construction").
+// A role is then narrowed to the specialization whose keywords appear
+// earliest in the title ("Registered Nurse - ICU").
 
 // Word kinds.
 const (
@@ -491,7 +498,7 @@ func (t *taxonomy) split(title string) (main, asides [][]string) {
 		case w == "":
 		case depth > 0:
 			aside = append(aside, w)
-		case w == "at":
+		case w == "at" || w == "to":
 			if words := t.clean(raw); len(words) > 0 {
 				main = append(main, words)
 			}
@@ -599,6 +606,22 @@ func (t *taxonomy) senior(title string) bool {
 		}
 	}
 	return false
+}
+
+// ambiguous reports whether a set of words is, but for its soft and
+// modifier words, a phrase that names nothing alone.
+func (t *taxonomy) ambiguous(words []string) bool {
+	var plain []string
+	for _, w := range words {
+		if t.lex.kind[w] == wordPlain {
+			plain = append(plain, w)
+		}
+	}
+	if len(plain) == len(words) || len(plain) == 0 {
+		return false
+	}
+	p, ok := t.phrases[hashBag(plain)]
+	return ok && p.hand && p.cat == noCategory
 }
 
 // stem makes an English plural singular, the same way for titles and
@@ -838,6 +861,18 @@ func (t *taxonomy) classify(title string) (TitleCategory, bool) {
 		asides = append(asides, t.tokens(words, pos))
 		pos += len(words)
 	}
+	// A first segment that ends in a word naming no occupation alone is
+	// about that word: "Manager, Software Engineering", "Assistant to the
+	// CEO". Every phrase must hold it (a soft word only when it is the
+	// whole segment: "Software Engineer Lead" is an engineer).
+	var must []string
+	if len(segs) > 0 {
+		head := segs[0][len(segs[0])-1]
+		if p, ok := t.phrases[head.h]; ok && head.known && p.hand && p.cat == noCategory &&
+			(t.lex.kind[head.s] == wordPlain || len(segs[0]) == 1) {
+			must = []string{head.s}
+		}
+	}
 	best := candidate{cat: noCategory}
 	consider := func(c candidate) {
 		if c.cat >= 0 && (best.cat < 0 || t.class(c) > t.class(best) || t.class(c) == t.class(best) && c.coverage > best.coverage) {
@@ -849,8 +884,8 @@ func (t *taxonomy) classify(title string) (TitleCategory, bool) {
 	var ctx []token
 	for i, seg := range segs {
 		ctx = append(ctx, seg...)
-		consider(t.bestIn(ctx, nil))
-		if i > 0 {
+		consider(t.bestIn(ctx, must))
+		if i > 0 && must == nil {
 			consider(t.bestIn(seg, nil))
 		}
 		if t.class(best) == 2 {
@@ -860,9 +895,11 @@ func (t *taxonomy) classify(title string) (TitleCategory, bool) {
 	if t.class(best) < 2 && len(asides) > 0 {
 		for _, a := range asides {
 			ctx = append(ctx, a...)
-			consider(t.bestIn(a, nil))
+			if must == nil {
+				consider(t.bestIn(a, nil))
+			}
 		}
-		consider(t.bestIn(ctx, nil))
+		consider(t.bestIn(ctx, must))
 	}
 	all := ctx
 	if len(all) < pos {

@@ -125,6 +125,12 @@ func TestTitleTaxonomy(t *testing.T) {
 		{"Civil Engineer", titleCat(ae, "Civil Engineer", "", "17-2051"), bothModes},
 		{"Structural Engineer", titleCat(ae, "Civil Engineer", "Structural Engineering", "17-2051"), bothModes},
 		{"Manager, Software Engineering", titleCat(mg, "Engineering Manager", "", "11-9041"), bothModes},
+		{"VP, Engineering", titleCat(mg, "Engineering Manager", "", "11-9041"), bothModes},
+		{"EVP, Sales", titleCat(mg, "Sales Manager", "", "11-2022"), bothModes},
+		{"Executive Assistant to the CFO", titleCat(off, "Executive Assistant", "", "43-6011"), bothModes},
+		{"Assistant to the CEO", TitleCategory{}, bothModes}, // an assistant, not a CEO; of what kind it does not say
+		{"Specialist, Accounts Payable", titleCat(off, "Bookkeeper", "Accounts Payable", "43-3031"), bothModes},
+		{"Growth Hacker", titleCat(bf, "Marketing Specialist", "", "13-1161"), bothModes},
 		{"Engineering Manager, Payments", titleCat(mg, "Engineering Manager", "", "11-9041"), bothModes},
 		// Nursing.
 		{"Registered Nurse - ICU", titleCat(hc, rn, "ICU/Critical Care", "29-1141"), bothModes},
