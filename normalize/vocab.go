@@ -104,7 +104,8 @@ func listOnly(t *Term, s string) bool {
 
 // openVocabularies are the vocabularies whose values Lookup also
 // recognizes in their derived forms (Vocab.derive).
-var openVocabularies = map[string]bool{"skills.json": true, "tools.json": true, "technical_skills.json": true}
+var openVocabularies = map[string]bool{"skills.json": true, "tools.json": true, "technical_skills.json": true,
+	"soft_skills.json": true, "certifications.json": true, "benefits.json": true, "education_majors.json": true}
 
 // skillsAlso are the vocabularies whose terms the skills vocabulary knows
 // too, as values only: a job's skills list names technical and soft
@@ -173,7 +174,8 @@ func (v *Vocab) addValueTerm(t Term) {
 func (v *Vocab) Len() int { return v.hand + v.owned }
 
 // Lookup returns the term s spells, if the vocabulary knows it. In an open
-// vocabulary (skills, tools, technical skills) it also reads derived forms:
+// vocabulary (all but the closed ones: education levels, visas, clearances,
+// employment types, work arrangements) it also reads derived forms:
 // "Python 3" and "Angular 2+" are Python and Angular, "Amazon DynamoDB" is
 // DynamoDB, "Go (Golang)" is Go, and an unknown "AWS Glue" is a term of its
 // own under AWS.
@@ -325,12 +327,14 @@ var (
 		"intermediate ", "proficiency in ", "proficiency with ", "proficient in ", "proficient with ", "experience with ",
 		"experience in ", "experience using ", "knowledge of ", "knowledge in ", "working knowledge of ", "familiarity with ",
 		"familiar with ", "understanding of ", "expertise in ", "expertise with ", "skilled in ", "modern ", "core ",
-		"hands-on ", "hands on ", "applied "}
+		"hands-on ", "hands on ", "applied ", "active ", "current ", "valid ", "degree in "}
 	genericSuffixes = []string{" programming language", " programming skills", " programming", " language", " lang",
 		" framework", " development", " developer", " software", " platform", " library", " libraries", " scripting",
 		" skills", " skill", " experience", " services", " sdk", " ecosystem", " proficiency", " knowledge", " coding",
 		" basics", " fundamentals", " - expert", " - advanced", " - intermediate", " - beginner", " - basic",
-		" - proficient", " expert", " (advanced)", " (expert)", " (intermediate)", " (basic)", " (preferred)", " (required)"}
+		" - proficient", " expert", " (advanced)", " (expert)", " (intermediate)", " (basic)", " (preferred)", " (required)",
+		" certification", " certified", " certificate", " license", " licensure", " degree", " major", " or related field",
+		" or a related field", " or related", " preferred", " required", " a plus", " is a plus"}
 	yearsOf = regexp.MustCompile(`^\d{1,2}\+?\s*(?:-\s*\d{1,2}\s*)?(?:years?|yrs?)\+?\s+(?:of\s+)?(?:experience\s+)?(?:(?:in|with|using)\s+)?`)
 )
 
