@@ -134,7 +134,7 @@ var vocabCases = []vocabCase{
 	{"skills", "React - Expert", "React", "", false},
 	{"skills", "Data Engineering skills", "Data Engineering", "", false},
 	{"skills", "team player", "Teamwork", "", false},
-	{"skills", "Scrum", "Scrum", "Agile", false},
+	{"skills", "Scrum", "Scrum", "", false},
 	{"skills", "Spanish speaking", "Spanish", "", false},
 	{"skills", "Django Channels", "Django Channels", "Python", false},
 	{"skills", "Go to market strategy", "Go to market strategy", "", false},
