@@ -367,7 +367,9 @@ func TestSkillsRefDataLoad(t *testing.T) {
 		took.Round(time.Millisecond), cpu.Round(time.Millisecond), heap, skills, n.Skills.Len(), tools, n.Tools.Len())
 	assert.Less(t, heap, 40.0, "MiB of heap")
 	assert.Less(t, took, 2*time.Second, "the target is under 500 ms on an idle machine")
-	assert.Len(t, n.Sources(), 1+len(skillSources))
+	for _, s := range skillSources {
+		assert.Contains(t, n.Sources(), s)
+	}
 	runtime.KeepAlive(n)
 }
 
