@@ -222,9 +222,9 @@ func (v *Vocab) derived(s string) (*Term, bool) {
 }
 
 // prefixTerm reads a value whose first words name a term of the project's
-// vocabulary, other than a plain word ("Go", "Spark", "Excel"): "Django
-// Channels" and "Flask-RESTful" are terms of their own under Django and
-// Flask, "Docker Hub" under Docker.
+// vocabulary that counts in free text, other than the plain words the text
+// extractor masks (ambiguousSkills: "Go", "Spark", "Excel"): "Django
+// Channels" is a term of its own under Django, "Docker Hub" under Docker.
 func (v *Vocab) prefixTerm(s, f string) (*Term, bool) {
 	words := strings.FieldsFunc(f, func(r rune) bool { return r == ' ' || r == '-' })
 	for k := len(words) - 1; k >= 1; k-- {
