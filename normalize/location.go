@@ -690,7 +690,19 @@ func arrangement(text string, out *ParsedLocation) string {
 // would be read as another place.
 func (n *Normalizer) ParseLocation(text string) ParsedLocation {
 	var out ParsedLocation
-	g := n.geo
+	for _, r := range n.geo.readText(text, &out) {
+		for _, p := range n.geo.stable(r) {
+			if !containsPlace(out.Places, p) {
+				out.Places = append(out.Places, p)
+			}
+		}
+	}
+	return out
+}
+
+// readText returns the places text names as read, noting its work
+// arrangement in out.
+func (g *gazetteer) readText(text string, out *ParsedLocation) []locReading {
 	text = strings.Map(func(r rune) rune {
 		switch {
 		case r == '\n':
@@ -701,7 +713,8 @@ func (n *Normalizer) ParseLocation(text string) ParsedLocation {
 		}
 		return r
 	}, strings.ToValidUTF8(text, " "))
-	text = arrangement(text, &out)
+	text = arrangement(text, out)
+	var all []locReading
 	for _, seg := range g.segments(text) {
 		rs := g.places(g.parts(seg))
 		for i := 0; i < len(rs); i++ {
@@ -710,13 +723,10 @@ func (n *Normalizer) ParseLocation(text string) ParsedLocation {
 				rs[i+1] = mergeReadings(rs[i], rs[i+1])
 				continue
 			}
-			p := g.stable(rs[i])
-			if !containsPlace(out.Places, p) {
-				out.Places = append(out.Places, p)
-			}
+			all = append(all, rs[i])
 		}
 	}
-	return out
+	return all
 }
 
 // samePlace reports whether two places read one after the other are one:
@@ -1462,20 +1472,22 @@ func ownsKey(p *locPart) bool {
 // stable returns the place read, with the state and then the country of
 // its city or state added when the text "City, State, Country" of the
 // place alone would be read as another place (a city named like a bigger
-// one, "DC" whose city Washington alone is the state). Normalized text
-// then reads back to the same place.
-func (g *gazetteer) stable(r locReading) Place {
+// one, "DC" whose city Washington alone is the state). When no such text
+// reads as the place, it returns the places its text reads as. Normalized
+// text so reads back to the same places.
+func (g *gazetteer) stable(r locReading) []Place {
 	p := r.place
-	var fallback *Place
+	var fallback []Place
 	for range 3 {
-		again, ok := g.reread(p)
-		if ok && again == p {
-			return p
+		again := g.reread(p)
+		if len(again) == 1 && again[0] == p {
+			return again
 		}
-		if ok && fallback == nil {
-			if twice, ok := g.reread(again); ok && twice == again {
-				fallback = &again
-			}
+		if fallback == nil && len(again) > 0 && !slices.ContainsFunc(again, func(q Place) bool {
+			twice := g.reread(q)
+			return len(twice) != 1 || twice[0] != q
+		}) {
+			fallback = again
 		}
 		switch {
 		case p.State == "" && r.city != nil && r.city.State != "":
@@ -1485,32 +1497,30 @@ func (g *gazetteer) stable(r locReading) Place {
 		case p.Country == "" && r.state != nil:
 			p.Country = r.state.Country
 		default:
-			// No text names this place unambiguously (a state named like
-			// its capital): the place its text names instead.
-			if fallback != nil {
-				return *fallback
-			}
-			return p
+			return choosePlaces(fallback, p)
 		}
 	}
-	if fallback != nil {
-		return *fallback
-	}
-	return p
+	return choosePlaces(fallback, p)
 }
 
-// reread returns the one place the text "City, State, Country" of p reads
-// as.
-func (g *gazetteer) reread(p Place) (Place, bool) {
-	var parts []*locPart
+func choosePlaces(fallback []Place, p Place) []Place {
+	if fallback != nil {
+		return fallback
+	}
+	return []Place{p}
+}
+
+// reread returns the places the text "City, State, Country" of p reads as.
+func (g *gazetteer) reread(p Place) []Place {
+	var parts []string
 	for _, s := range []string{p.City, p.State, p.Country} {
 		if s != "" {
-			parts = append(parts, g.newPart(s))
+			parts = append(parts, s)
 		}
 	}
-	rs := g.places(parts)
-	if len(rs) != 1 {
-		return Place{}, false
+	var out []Place
+	for _, r := range g.readText(strings.Join(parts, ", "), &ParsedLocation{}) {
+		out = append(out, r.place)
 	}
-	return rs[0].place, true
+	return out
 }
