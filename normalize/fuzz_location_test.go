@@ -14,7 +14,7 @@ func FuzzLocation(f *testing.F) {
 		"Austin, TX", "Remote - US", "London, UK; Paris", "New York, San Francisco", "US-CA-San Francisco",
 		"Austin TX 78701", "Bay Area", "DC", "Washington", "Quebec, Canada", "Cambridge, MA", "Vancouver, CA",
 		"Hybrid (Seattle, WA)", "St. Louis", "Duesseldorf", "Trinidad and Tobago", "Frankfurt (Oder)",
-		"Remote, EMEA", "3 Locations", "IN", ",,;;|", "\xff\xfe", "a-b-c", "Ft. Worth & Dallas", "U.S.A.", "00Ⱦ and B", "A p A A", "ndAR", "ABA GA", "B:e(B A", "LA VA", "ArAd A BAgo", "PA' BR", "PA\x00 BR", "HYBrid_", "new_york", "B:e+B A", "P!A BR", "ǫB BA", "ABA SG", "OB(Df",
+		"Remote, EMEA", "3 Locations", "IN", ",,;;|", "\xff\xfe", "a-b-c", "Ft. Worth & Dallas", "U.S.A.", "00Ⱦ and B", "A p A A", "ndAR", "ABA GA", "B:e(B A", "LA VA", "ArAd A BAgo", "PA' BR", "PA\x00 BR", "HYBrid_", "new_york", "B:e+B A", "P!A BR", "ǫB BA", "ABA SG", "OB(Df", "DC(D(000 Df(00",
 	} {
 		f.Add(seed)
 	}

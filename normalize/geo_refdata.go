@@ -16,8 +16,8 @@ import (
 
 // geoRow is what the gazetteer uses of a row of GeoNames' cities file.
 type geoRow struct {
-	name, ascii, alternates, country, admin1 string
-	population                               int
+	name, ascii, alternates, feature, country, admin1 string
+	population                                        int
 }
 
 // loadGeoNames adds GeoNames' cities (over 15,000 people) and first-level
@@ -71,7 +71,9 @@ func (g *gazetteer) loadGeoNames(dir string) error {
 			continue
 		}
 		id := r.name + "\x00" + stateName + "\x00" + country
-		if added[id] {
+		// Sections of cities (PPLX: "Mitte", "Upper West Side") are no
+		// cities of their own.
+		if added[id] || r.feature == "PPLX" {
 			continue
 		}
 		added[id] = true
@@ -134,8 +136,8 @@ func (g *gazetteer) curatedCity(keys []string, stateName, country string) *city 
 }
 
 // readGeoCities reads the columns the gazetteer uses of GeoNames' cities
-// file: name, asciiname, alternatenames, country code, admin1 code and
-// population.
+// file: name, asciiname, alternatenames, feature code, country code,
+// admin1 code and population.
 func readGeoCities(path string) ([]geoRow, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -166,7 +168,8 @@ func readGeoCities(path string) ([]geoRow, error) {
 		// The scanner reuses its buffer: keep copies of the strings.
 		rows = append(rows, geoRow{
 			name: strings.Clone(cols[1]), ascii: strings.Clone(cols[2]), alternates: strings.Clone(cols[3]),
-			country: strings.Clone(cols[8]), admin1: strings.Clone(cols[10]), population: pop,
+			feature: strings.Clone(cols[7]), country: strings.Clone(cols[8]), admin1: strings.Clone(cols[10]),
+			population: pop,
 		})
 	}
 	if err := sc.Err(); err != nil {

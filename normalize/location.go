@@ -627,6 +627,7 @@ var (
 	placeFillers = map[string]bool{
 		"in": true, "from": true, "within": true, "near": true, "around": true, "the": true, "of": true,
 		"at": true, "for": true, "and": true, "or": true, "a": true, "an": true, "to": true, "on": true, "out": true,
+		"but": true, "preferably": true, "ideally": true,
 	}
 	timeZoneWords = map[string]bool{"time": true, "zone": true, "zones": true, "timezone": true, "timezones": true, "tz": true, "hours": true, "overlap": true}
 )
@@ -1138,7 +1139,7 @@ const (
 	roleCity locRole = iota
 	roleState
 	roleCountry
-	roleSkip // an unknown part between a city and its state or country
+	roleSkip // an unknown part between or after a city and its state or country
 )
 
 // placePatterns are the orders a place's parts come in, the usual ones
@@ -1161,6 +1162,11 @@ var placePatterns = []struct {
 	{[]locRole{roleCity, roleSkip, roleCountry}, 10},
 	{[]locRole{roleCity, roleSkip, roleState}, 10},
 	{[]locRole{roleCity, roleState, roleSkip, roleCountry}, 10},
+	// A district or county after a place ("Chicago, IL (Loop)").
+	{[]locRole{roleCity, roleSkip}, 10},
+	{[]locRole{roleCity, roleState, roleSkip}, 10},
+	{[]locRole{roleCity, roleCountry, roleSkip}, 10},
+	{[]locRole{roleCity, roleState, roleCountry, roleSkip}, 10},
 }
 
 // Scores of a place's reading: what each part is, whether the city lies in
@@ -1260,6 +1266,15 @@ func (g *gazetteer) read(parts []*locPart, roles []locRole) (locReading, bool) {
 	}
 	if cp != nil && len(cp.cities) == 0 && g.known(cp) {
 		return r, false // a state or country is no unknown city
+	}
+	if cp != nil && roles[0] != roleCity {
+		// A place written region first ("Germany, Berlin"): its city must
+		// be known unless both state and country lead ("US-CA-Smallville"),
+		// and a region that is a curated city's name is that city ("Berlin
+		// (Mitte)").
+		if (len(cp.cities) == 0 && (sp == nil || kp == nil)) || (sp != nil && ownsKey(sp)) || (kp != nil && ownsKey(kp)) {
+			return r, false
+		}
 	}
 	home := g.homeState(cp)
 	var sts []*state
@@ -1473,21 +1488,34 @@ func ownsKey(p *locPart) bool {
 // its city or state added when the text "City, State, Country" of the
 // place alone would be read as another place (a city named like a bigger
 // one, "DC" whose city Washington alone is the state). When no such text
-// reads as the place, it returns the places its text reads as. Normalized
-// text so reads back to the same places.
+// reads as the place, it returns the places its text reads as, made stable
+// the same way. Normalized text so reads back to the same places.
 func (g *gazetteer) stable(r locReading) []Place {
-	p := r.place
-	var fallback []Place
-	for range 3 {
-		again := g.reread(p)
-		if len(again) == 1 && again[0] == p {
-			return again
+	p, ok := g.enrich(r)
+	if ok {
+		return []Place{p}
+	}
+	var out []Place
+	for _, r := range g.readText(placeText(r.place), &ParsedLocation{}) {
+		q, ok := g.enrich(r)
+		if !ok {
+			return []Place{p}
 		}
-		if fallback == nil && len(again) > 0 && !slices.ContainsFunc(again, func(q Place) bool {
-			twice := g.reread(q)
-			return len(twice) != 1 || twice[0] != q
-		}) {
-			fallback = again
+		out = append(out, q)
+	}
+	if len(out) == 0 {
+		return []Place{p}
+	}
+	return out
+}
+
+// enrich returns the place of r with the state and then the country of
+// its city or state added until its text reads as it, and whether it does.
+func (g *gazetteer) enrich(r locReading) (Place, bool) {
+	p := r.place
+	for {
+		if again := g.reread(p); len(again) == 1 && again[0] == p {
+			return p, true
 		}
 		switch {
 		case p.State == "" && r.city != nil && r.city.State != "":
@@ -1497,29 +1525,26 @@ func (g *gazetteer) stable(r locReading) []Place {
 		case p.Country == "" && r.state != nil:
 			p.Country = r.state.Country
 		default:
-			return choosePlaces(fallback, p)
+			return p, false
 		}
 	}
-	return choosePlaces(fallback, p)
 }
 
-func choosePlaces(fallback []Place, p Place) []Place {
-	if fallback != nil {
-		return fallback
-	}
-	return []Place{p}
-}
-
-// reread returns the places the text "City, State, Country" of p reads as.
-func (g *gazetteer) reread(p Place) []Place {
+// placeText is the text "City, State, Country" of p.
+func placeText(p Place) string {
 	var parts []string
 	for _, s := range []string{p.City, p.State, p.Country} {
 		if s != "" {
 			parts = append(parts, s)
 		}
 	}
+	return strings.Join(parts, ", ")
+}
+
+// reread returns the places the text of p reads as.
+func (g *gazetteer) reread(p Place) []Place {
 	var out []Place
-	for _, r := range g.readText(strings.Join(parts, ", "), &ParsedLocation{}) {
+	for _, r := range g.readText(placeText(p), &ParsedLocation{}) {
 		out = append(out, r.place)
 	}
 	return out
