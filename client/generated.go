@@ -734,7 +734,7 @@ func (v *JobFilter) GetBenefitsMatch() *MatchMode { return v.BenefitsMatch }
 type JobSort string
 
 const (
-	// posted_at newest first (default)
+	// posted_at newest first (the default without `q`)
 	JobSortNewest JobSort = "NEWEST"
 	// posted_at oldest first
 	JobSortOldest JobSort = "OLDEST"
@@ -742,7 +742,7 @@ const (
 	JobSortSalaryDesc JobSort = "SALARY_DESC"
 	// annualized salary, lowest first; jobs without salary last
 	JobSortSalaryAsc JobSort = "SALARY_ASC"
-	// keyword relevance (only with `q`)
+	// keyword relevance, ties in the default order (only with `q`, and the default with it)
 	JobSortRelevance JobSort = "RELEVANCE"
 )
 

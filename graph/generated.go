@@ -993,7 +993,7 @@ enum WorkArrangement {
 
 "Order of a job list; ties are broken by id."
 enum JobSort {
-  "posted_at newest first (default)"
+  "posted_at newest first (the default without ` + "`" + `q` + "`" + `)"
   NEWEST
   "posted_at oldest first"
   OLDEST
@@ -1001,7 +1001,7 @@ enum JobSort {
   SALARY_DESC
   "annualized salary, lowest first; jobs without salary last"
   SALARY_ASC
-  "keyword relevance (only with ` + "`" + `q` + "`" + `)"
+  "keyword relevance, ties in the default order (only with ` + "`" + `q` + "`" + `, and the default with it)"
   RELEVANCE
 }
 

@@ -223,7 +223,23 @@ func TestJobQueryPaging(t *testing.T) {
 	keyword := "go"
 	q, err = n.JobQuery(&model.JobFilter{Q: &keyword}, nil, nil, nil, nil)
 	require.NoError(t, err)
-	assert.Equal(t, model.JobSortNewest, q.Sort, "newest is the default, with q too (contract section 3)")
+	assert.Equal(t, model.JobSortRelevance, q.Sort, "relevance is the default with q (issue 6)")
+	newest := model.JobSortNewest
+	q, err = n.JobQuery(&model.JobFilter{Q: &keyword}, nil, nil, &newest, nil)
+	require.NoError(t, err)
+	assert.Equal(t, model.JobSortNewest, q.Sort, "sort overrides it")
+	q, err = n.JobQuery(nil, nil, nil, nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, model.JobSortNewest, q.Sort, "newest without q (contract section 3)")
+
+	// A relevance cursor carries the next page's offset.
+	cur := model.Cursor{Sort: model.JobSortRelevance, ID: "job-1", Offset: 25}.Encode()
+	q, err = n.JobQuery(&model.JobFilter{Q: &keyword}, nil, nil, nil, &cur)
+	require.NoError(t, err)
+	assert.Equal(t, 25, q.Offset)
+	assert.Nil(t, q.After, "relevance has no key to seek")
+	_, err = n.JobQuery(&model.JobFilter{Q: &keyword}, nil, nil, &newest, &cur)
+	assert.Equal(t, model.CodeInvalidParameter, model.ErrorCode(err), "a relevance cursor is not a newest one")
 }
 
 func TestJobEnrichment(t *testing.T) {

@@ -439,10 +439,15 @@ func salary(b *queryBuilder, lo, hi *float64) {
 	}
 }
 
-// sortAndCursor picks the order (newest unless sort says otherwise,
-// contract section 3) and reads the cursor of a previous page.
+// sortAndCursor picks the order (newest, contract section 3; relevance
+// when a keyword query q is given, issue 6) unless sort says otherwise, and
+// reads the cursor of a previous page. A relevance cursor carries the
+// offset of the next page: relevance has no key to seek.
 func sortAndCursor(b *queryBuilder, sort *model.JobSort, after *string) {
 	b.q.Sort = model.JobSortNewest
+	if b.q.Q != "" {
+		b.q.Sort = model.JobSortRelevance
+	}
 	if sort != nil {
 		if !sort.IsValid() {
 			b.fail(AllowedError("sort", string(*sort), "newest", "oldest", "salary_desc", "salary_asc", "relevance"))
@@ -461,17 +466,15 @@ func sortAndCursor(b *queryBuilder, sort *model.JobSort, after *string) {
 		b.fail(model.InvalidParam("cursor", "cursor and offset are exclusive; give one of them"))
 		return
 	}
-	if b.q.Sort == model.JobSortRelevance {
-		b.fail(model.InvalidParam("cursor", "cursor pagination is not available with sort=relevance; use offset"))
-		return
-	}
 	c, err := model.DecodeCursor(strings.TrimSpace(*after))
 	if err != nil || c.Sort != b.q.Sort || !ValidJobID(c.ID) || c.Offset < 0 || math.IsNaN(c.Number) {
 		b.fail(model.InvalidParam("cursor", "cursor is not a cursor of this sort order; pass endCursor of the previous page unchanged"))
 		return
 	}
-	b.q.After = &c
 	b.q.Offset = c.Offset
+	if b.q.Sort != model.JobSortRelevance {
+		b.q.After = &c
+	}
 }
 
 // Facet limits.

@@ -97,7 +97,7 @@ func escapeLike(s string) string {
 
 // FindJobCards returns a page of the job cards matching q, the exact number
 // of matching jobs, and the cursor after the page's last card (nil on an
-// empty page or with relevance order).
+// empty page).
 func (s *Store) FindJobCards(ctx context.Context, q model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
 	if ix := s.index.index(); ix != nil {
 		if page, ok := ix.Search(q); ok {
@@ -160,7 +160,8 @@ func (s *Store) FindJobCards(ctx context.Context, q model.JobQuery) ([]model.Job
 }
 
 // pageOf makes the cards of a page's rows, and the cursor after its last
-// card (nil on an empty page or with relevance order).
+// card (nil on an empty page): the sort key's, or with relevance order the
+// next page's offset.
 func pageOf(q model.JobQuery, rows []cardRow, total int) ([]model.JobCard, int, *model.Cursor, error) {
 	_, keyset := orders[q.Sort]
 	cards := make([]model.JobCard, len(rows))
@@ -168,9 +169,12 @@ func pageOf(q model.JobQuery, rows []cardRow, total int) ([]model.JobCard, int, 
 		cards[i] = rows[i].toCard()
 	}
 	var next *model.Cursor
-	if keyset && len(rows) > 0 {
-		last := rows[len(rows)-1]
-		next = &model.Cursor{Sort: q.Sort, Time: last.SortTime.UTC(), Number: last.SortNumber, ID: last.ID, Offset: q.Offset + len(rows)}
+	switch last := len(rows) - 1; {
+	case last < 0:
+	case keyset:
+		next = &model.Cursor{Sort: q.Sort, Time: rows[last].SortTime.UTC(), Number: rows[last].SortNumber, ID: rows[last].ID, Offset: q.Offset + len(rows)}
+	default: // relevance: the next page's offset
+		next = &model.Cursor{Sort: q.Sort, ID: rows[last].ID, Offset: q.Offset + len(rows)}
 	}
 	return cards, total, next, nil
 }
