@@ -411,3 +411,19 @@ func BenchmarkSkillsRefDataLoad(b *testing.B) {
 		}
 	}
 }
+
+// FindIn reads dotted abbreviations with their final period ("B.S.") and
+// still takes a sentence's final period off a word ("Accounting.").
+func TestFindInDottedAbbreviations(t *testing.T) {
+	n, err := New()
+	require.NoError(t, err)
+	for text, want := range map[string][]string{
+		"B.S. in Accounting":                  {"Bachelor's"},
+		"M.S. or Ph.D. preferred":             {"Master's", "Doctoral"},
+		"Requires a B.Sc. Degree in Finance.": {"Bachelor's"},
+		"A high school diploma.":              {"High School"},
+	} {
+		assert.Equal(t, want, n.EducationLevels.FindIn(text), text)
+	}
+	assert.Equal(t, []string{"Accounting"}, n.EducationMajors.FindIn("Degree in Accounting."))
+}

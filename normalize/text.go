@@ -94,8 +94,14 @@ func (v *Vocab) FindIn(text string) []string {
 	words := strings.FieldsFunc(text, func(r rune) bool {
 		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '+' || r == '#' || r == '.')
 	})
+	// dotted keeps a word's final period where the word has another one
+	// inside: "B.S." is an abbreviation, "Accounting." ends a sentence.
+	dotted := make([]string, len(words))
 	for i, w := range words {
 		words[i] = strings.Trim(w, ".'")
+		if strings.HasSuffix(w, ".") && strings.Contains(words[i], ".") {
+			dotted[i] = words[i] + "."
+		}
 	}
 	var out []string
 	for i := range words {
@@ -105,6 +111,10 @@ func (v *Vocab) FindIn(text string) []string {
 			}
 			phrase := strings.Join(words[i:i+n], " ")
 			t, ok := v.terms[Fold(phrase)]
+			if !ok && dotted[i+n-1] != "" {
+				phrase += "."
+				t, ok = v.terms[Fold(phrase)]
+			}
 			if !ok {
 				continue
 			}
