@@ -261,7 +261,7 @@ func (n *Normalizer) jobLocation(l *model.Location) ParsedLocation {
 				p.City = c.Name
 			}
 		}
-		p = n.complete(p)
+		p = n.Complete(p)
 		if p != (Place{}) && !slices.Contains(places, p) {
 			places = append(places, p)
 		}

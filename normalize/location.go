@@ -569,9 +569,11 @@ func (n *Normalizer) Country(s string) string {
 	return s
 }
 
-// complete fills the state and country a place implies: those of its city
-// when the city is known and fits, the country of its state.
-func (n *Normalizer) complete(p Place) Place {
+// Complete returns p with the state and country it implies filled in, as
+// an imported job records them: those of its city when the city is known
+// and fits, the country of its state. ParseLocation leaves them out where
+// the text reads back without them.
+func (n *Normalizer) Complete(p Place) Place {
 	if p.City != "" {
 		if c, ok := n.geo.city(p.City, p.State, p.Country); ok {
 			if p.State == "" {

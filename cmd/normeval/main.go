@@ -113,6 +113,7 @@ func judgeLocation(n *normalize.Normalizer, row []string) verdict {
 	p := n.ParseLocation(row[0])
 	var got []string
 	for _, pl := range p.Places {
+		pl = n.Complete(pl) // the places an imported job records
 		got = append(got, pl.City+"/"+pl.State+"/"+pl.Country)
 	}
 	arrangement := ""
