@@ -246,22 +246,7 @@ func (n *Normalizer) jobLocation(l *model.Location) ParsedLocation {
 		if i < len(parsed.Places) {
 			p = parsed.Places[i]
 		}
-		if i < len(l.Country) && strings.TrimSpace(l.Country[i]) != "" {
-			p.Country = n.Country(l.Country[i])
-		}
-		if i < len(l.State) && strings.TrimSpace(l.State[i]) != "" {
-			p.State = n.State(l.State[i])
-			if st, ok := n.geo.state(l.State[i], p.Country); ok {
-				p.State = st.Name
-			}
-		}
-		if i < len(l.City) && strings.TrimSpace(l.City[i]) != "" {
-			p.City = n.City(l.City[i])
-			if c, ok := n.geo.city(l.City[i], p.State, p.Country); ok {
-				p.City = c.Name
-			}
-		}
-		p = n.Complete(p)
+		p = n.placeFrom(p, at(l.City, i), at(l.State, i), at(l.Country, i))
 		if p != (Place{}) && !slices.Contains(places, p) {
 			places = append(places, p)
 		}
@@ -288,6 +273,43 @@ func (n *Normalizer) jobLocation(l *model.Location) ParsedLocation {
 		l.Full = strings.Join(strings.Fields(l.Full), " ")
 	}
 	return parsed
+}
+
+// PlaceOf returns the place named by its parts, each spelled canonically
+// (a state read within its country, a city within both) and completed
+// (Complete): PlaceOf("Köln", "", "DE") is Cologne, North Rhine-Westphalia,
+// Germany. Empty parts are left to Complete.
+func (n *Normalizer) PlaceOf(city, state, country string) Place {
+	return n.placeFrom(Place{}, city, state, country)
+}
+
+// placeFrom returns p with the given parts (those not blank) in place of
+// its own, spelled canonically, and completed.
+func (n *Normalizer) placeFrom(p Place, city, state, country string) Place {
+	if strings.TrimSpace(country) != "" {
+		p.Country = n.Country(country)
+	}
+	if strings.TrimSpace(state) != "" {
+		p.State = n.State(state)
+		if st, ok := n.geo.state(state, p.Country); ok {
+			p.State = st.Name
+		}
+	}
+	if strings.TrimSpace(city) != "" {
+		p.City = n.City(city)
+		if c, ok := n.geo.city(city, p.State, p.Country); ok {
+			p.City = c.Name
+		}
+	}
+	return n.Complete(p)
+}
+
+// at returns list[i], or "" past its end.
+func at(list []string, i int) string {
+	if i < len(list) {
+		return list[i]
+	}
+	return ""
 }
 
 // jobSalary checks the salary and spells its currency and period

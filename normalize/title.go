@@ -29,7 +29,9 @@ type TitleCategory struct {
 	Level                       Level
 	// Code is the US SOC 2018 code of the role's detailed occupation
 	// ("15-1252"), or of the field's major group ("15-0000") when Level is
-	// LevelField; "" when the taxonomy does not know it.
+	// LevelField; "" when the taxonomy does not know it. A specialization
+	// that the SOC has as an occupation of its own has that one's code
+	// (Software Engineer / QA is 15-1253, software quality assurance).
 	Code string
 }
 
@@ -125,6 +127,7 @@ type titlesFile struct {
 		Aliases         []string `json:"aliases"`
 		Specializations []struct {
 			Name     string   `json:"name"`
+			SOC      string   `json:"soc"` // its own detailed occupation, if the SOC has one
 			Aliases  []string `json:"aliases"`
 			Keywords []string `json:"keywords"`
 			ONET     []string `json:"onet"`
@@ -284,7 +287,14 @@ func (t *taxonomy) addHandWritten(f *titlesFile) error {
 			t.byONET[code] = id
 		}
 		for _, s := range r.Specializations {
-			sid, err := t.addCategory(TitleCategory{Field: field, Role: r.Role, Specialization: s.Name, Level: LevelSpecialization, Code: r.SOC})
+			code := r.SOC
+			if s.SOC != "" {
+				if !socCode.MatchString(s.SOC) || s.SOC[:2] != r.SOC[:2] {
+					return fmt.Errorf("specialization %q of %q: %q is no SOC detailed occupation of its field", s.Name, r.Role, s.SOC)
+				}
+				code = s.SOC
+			}
+			sid, err := t.addCategory(TitleCategory{Field: field, Role: r.Role, Specialization: s.Name, Level: LevelSpecialization, Code: code})
 			if err != nil {
 				return err
 			}
@@ -910,8 +920,13 @@ func (t *taxonomy) classify(title string) (TitleCategory, bool) {
 	}
 	if t.class(best) == 2 && len(all) > len(ctx) {
 		// The other segments may name the occupation more precisely:
-		// "Project Manager - Construction".
-		if sup := t.bestIn(all, best.words); t.class(sup) == 2 {
+		// "Project Manager - Construction". A reading of the reference
+		// data does not overturn the hand-written taxonomy's reading of
+		// the head for another role: O*NET files some titles under two
+		// occupations ("OR Surgical Tech" under Surgical Assistants, where
+		// "Surgical Tech" is a surgical technologist).
+		if sup := t.bestIn(all, best.words); t.class(sup) == 2 &&
+			(sup.hand || !best.hand || t.cats[sup.cat].Role == t.cats[best.cat].Role) {
 			best = sup
 		}
 	}

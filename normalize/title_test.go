@@ -109,7 +109,7 @@ func TestTitleTaxonomy(t *testing.T) {
 		{"SRE - Platform", titleCat(cm, se, "DevOps/SRE", "15-1252"), bothModes},
 		{"Application Security Engineer", titleCat(cm, se, "Security", "15-1252"), bothModes},
 		{"Firmware Engineer", titleCat(cm, se, "Embedded", "15-1252"), bothModes},
-		{"SDET II", titleCat(cm, se, "QA", "15-1252"), bothModes},
+		{"SDET II", titleCat(cm, se, "QA", "15-1253"), bothModes}, // QA has its own SOC occupation
 		{"Backend", titleCat(cm, se, "Backend", "15-1252"), bothModes},
 		{"Sofware Enginer", titleCat(cm, se, "", "15-1252"), bothModes}, // two typos
 		{"QA Tester", titleCat(cm, "QA Analyst", "", "15-1253"), bothModes},
@@ -124,7 +124,8 @@ func TestTitleTaxonomy(t *testing.T) {
 		{"Network Engineer", titleCat(cm, "Network Engineer", "", "15-1241"), bothModes},
 		{"Civil Engineer", titleCat(ae, "Civil Engineer", "", "17-2051"), bothModes},
 		{"Structural Engineer", titleCat(ae, "Civil Engineer", "Structural Engineering", "17-2051"), bothModes},
-		{"Manager, Software Engineering", titleCat(mg, "Engineering Manager", "", "11-9041"), bothModes},
+		{"Manager, Software Engineering", titleCat(mg, "Software Engineering Manager", "", "11-3021"), bothModes}, // SOC 11-9041 excludes computer programming
+		{"Surgical Technologist - Operating Room", titleCat("Healthcare Practitioners and Technical", "Surgical Technologist", "", "29-2055"), bothModes},
 		{"VP, Engineering", titleCat(mg, "Engineering Manager", "", "11-9041"), bothModes},
 		{"EVP, Sales", titleCat(mg, "Sales Manager", "", "11-2022"), bothModes},
 		{"Executive Assistant to the CFO", titleCat(off, "Executive Assistant", "", "43-6011"), bothModes},

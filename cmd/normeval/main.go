@@ -127,7 +127,7 @@ func judgeLocation(n *normalize.Normalizer, row []string) verdict {
 	}
 	v := verdict{got: strings.Join(got, " | ") + "  [" + arrangement + "]"}
 	switch {
-	case placeSet(got) == placeSet(splitPlaces(row[1])) && arrangement == row[2]:
+	case placeSet(got) == placeSet(canonicalPlaces(n, splitPlaces(row[1]))) && arrangement == row[2]:
 		v.outcome = correct
 	case len(got) == 0 && arrangement == "":
 		v.outcome = noAnswer
@@ -149,7 +149,14 @@ func judgeSkill(n *normalize.Normalizer, row []string) verdict {
 		got:  t.Name + " → " + umbrella,
 		side: map[string]bool{"canonical name": normalize.Fold(t.Name) == normalize.Fold(row[1])},
 	}
-	if normalize.Fold(umbrella) == normalize.Fold(row[2]) {
+	// The expected umbrella by the vocabulary's own name for it, when it
+	// has one ("EHR" is the skill it calls Electronic Health Records):
+	// skills are compared by identity, not by spelling.
+	wantUmbrella := row[2]
+	if w, ok := n.Skills.Lookup(row[2]); ok {
+		wantUmbrella = w.Name
+	}
+	if normalize.Fold(umbrella) == normalize.Fold(row[2]) || normalize.Fold(umbrella) == normalize.Fold(wantUmbrella) {
 		v.outcome = correct
 	} else {
 		v.outcome = wrong
@@ -164,6 +171,22 @@ func splitPlaces(s string) []string {
 		if p = strings.TrimSpace(p); p != "" {
 			out = append(out, p)
 		}
+	}
+	return out
+}
+
+// canonicalPlaces spells expected places as the normalizer spells the same
+// places (Normalizer.PlaceOf: "New York City/New York/United States" is
+// the city it calls New York): places are compared by identity, not by
+// which of their names the row and the gazetteer chose. Each part is read
+// within the row's own state and country, so a row naming Cambridge,
+// England never matches Cambridge, Massachusetts.
+func canonicalPlaces(n *normalize.Normalizer, places []string) []string {
+	out := make([]string, len(places))
+	for i, p := range places {
+		parts := append(strings.Split(p, "/"), "", "")
+		pl := n.PlaceOf(parts[0], parts[1], parts[2])
+		out[i] = pl.City + "/" + pl.State + "/" + pl.Country
 	}
 	return out
 }
