@@ -921,12 +921,13 @@ func (t *taxonomy) classify(title string) (TitleCategory, bool) {
 	if t.class(best) == 2 && len(all) > len(ctx) {
 		// The other segments may name the occupation more precisely:
 		// "Project Manager - Construction". A reading of the reference
-		// data does not overturn the hand-written taxonomy's reading of
-		// the head for another role: O*NET files some titles under two
-		// occupations ("OR Surgical Tech" under Surgical Assistants, where
-		// "Surgical Tech" is a surgical technologist).
+		// data refines the hand-written taxonomy's reading of the head
+		// only within its SOC broad occupation ("Special Education Teacher
+		// - Elementary", 25-2059 → 25-2056), never to another kind: O*NET
+		// files some titles under two occupations ("OR Surgical Tech" under
+		// Surgical Assistants, where a surgical tech is a technologist).
 		if sup := t.bestIn(all, best.words); t.class(sup) == 2 &&
-			(sup.hand || !best.hand || t.cats[sup.cat].Role == t.cats[best.cat].Role) {
+			(sup.hand || !best.hand || sameBroadOccupation(t.cats[sup.cat].Code, t.cats[best.cat].Code)) {
 			best = sup
 		}
 	}
@@ -940,6 +941,12 @@ func (t *taxonomy) classify(title string) (TitleCategory, bool) {
 		}
 	}
 	return c, true
+}
+
+// sameBroadOccupation reports whether two SOC detailed occupations are of
+// one broad occupation ("25-2056" and "25-2059" are of 25-2050).
+func sameBroadOccupation(a, b string) bool {
+	return len(a) >= 6 && len(b) >= 6 && a[:6] == b[:6]
 }
 
 // specialization returns the specialization of a role that the title's

@@ -126,6 +126,8 @@ func TestTitleTaxonomy(t *testing.T) {
 		{"Structural Engineer", titleCat(ae, "Civil Engineer", "Structural Engineering", "17-2051"), bothModes},
 		{"Manager, Software Engineering", titleCat(mg, "Software Engineering Manager", "", "11-3021"), bothModes}, // SOC 11-9041 excludes computer programming
 		{"Surgical Technologist - Operating Room", titleCat("Healthcare Practitioners and Technical", "Surgical Technologist", "", "29-2055"), bothModes},
+		// Reference data refines a hand reading within its broad occupation.
+		{"Special Education Teacher - Middle School", titleCat("Educational Instruction and Library", "Special Education Teachers, Middle School", "", "25-2057"), refOnly},
 		{"VP, Engineering", titleCat(mg, "Engineering Manager", "", "11-9041"), bothModes},
 		{"EVP, Sales", titleCat(mg, "Sales Manager", "", "11-2022"), bothModes},
 		{"Executive Assistant to the CFO", titleCat(off, "Executive Assistant", "", "43-6011"), bothModes},
