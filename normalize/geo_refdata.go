@@ -27,11 +27,11 @@ type geoRow struct {
 // candidates; GeoNames' other cities follow by population, so "Portland"
 // is still Oregon's and "Cambridge, ON" finds Ontario's.
 func (g *gazetteer) loadGeoNames(dir string) error {
-	admin1, err := g.loadAdmin1(filepath.Join(dir, "geonames_admin1_codes.tsv"))
+	rows, err := readGeoCities(filepath.Join(dir, "geonames_cities15000.txt.gz"))
 	if err != nil {
 		return err
 	}
-	rows, err := readGeoCities(filepath.Join(dir, "geonames_cities15000.txt.gz"))
+	admin1, err := g.loadAdmin1(filepath.Join(dir, "geonames_admin1_codes.tsv"), rows)
 	if err != nil {
 		return err
 	}
@@ -212,61 +212,302 @@ var admin1Affixes = struct{ prefixes, suffixes []string }{
 		" district", " oblast", " voivodeship", " sheng", " shi", " municipality", " territory"},
 }
 
-// loadAdmin1 reads GeoNames' first-level subdivisions: each one the
-// gazetteer has (by its US postal code, or by name within the country) is
-// that state; the others are added as states of reference data. It
-// returns the states by "CC.code".
-func (g *gazetteer) loadAdmin1(path string) (map[string]*state, error) {
+// stripAdmin1 returns the key of a GeoNames subdivision name without the
+// words around it that the ISO names lack.
+func stripAdmin1(name string) string {
+	k := placeKey(name)
+	for _, p := range admin1Affixes.prefixes {
+		k = strings.TrimPrefix(k, p)
+	}
+	for _, s := range admin1Affixes.suffixes {
+		k = strings.TrimSuffix(k, s)
+	}
+	return k
+}
+
+// adminWords are the words of subdivision names that say what kind of
+// subdivision it is rather than which: "Community of Madrid", "Buenos
+// Aires F.D.", "Bogota D.C.", "The Marches", "Valencian Community".
+var adminWords = map[string]bool{
+	"the": true, "of": true, "de": true, "del": true, "state": true, "city": true, "region": true,
+	"community": true, "autonomous": true, "province": true, "department": true, "county": true,
+	"district": true, "territory": true, "federal": true, "capital": true, "metropolitan": true,
+	"fd": true, "dc": true, "municipality": true, "prefecture": true, "governorate": true,
+}
+
+// coreWords returns the words of key k that name the subdivision: those
+// not in adminWords, or all of them when every one is.
+func coreWords(k string) []string {
+	words := strings.Fields(k)
+	var core []string
+	for _, w := range words {
+		if !adminWords[w] {
+			core = append(core, w)
+		}
+	}
+	if len(core) == 0 {
+		return words
+	}
+	return core
+}
+
+// similarNames reports whether two subdivision name keys are spellings of
+// one name: their core words equal, one's a run of the other's ("Rhône-
+// Alpes" in "Auvergne-Rhône-Alpes", "Centre" in "Centre-Val de Loire"), one
+// a prefix of the other of six letters or more ("Marches", "Marche";
+// "Valencia", "Valencian"), or a letter or two apart ("Basilicate",
+// "Basilicata"; "Castille-La Mancha", "Castilla-La Mancha").
+func similarNames(a, b string) bool {
+	wa, wb := coreWords(a), coreWords(b)
+	if len(wa) > len(wb) {
+		wa, wb = wb, wa
+	}
+	for i := 0; i+len(wa) <= len(wb); i++ {
+		if slices.Equal(wa, wb[i:i+len(wa)]) {
+			return true
+		}
+	}
+	ca, cb := strings.Join(wa, " "), strings.Join(wb, " ")
+	if len(ca) >= 6 && strings.HasPrefix(cb, ca) {
+		return true
+	}
+	if len(ca) > len(cb) {
+		ca, cb = cb, ca
+	}
+	switch d := editDistance(ca, cb, 3); {
+	case len(ca) >= 12:
+		return d <= 2
+	case len(ca) >= 6:
+		return d <= 1
+	}
+	return false
+}
+
+// editDistance returns the Levenshtein distance of a and b in bytes, or
+// limit when it is limit or more.
+func editDistance(a, b string, limit int) int {
+	if len(b)-len(a) >= limit || len(a)-len(b) >= limit {
+		return limit
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		best := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			best = min(best, cur[j])
+		}
+		if best >= limit {
+			return limit
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(b)], limit)
+}
+
+// admin1Row is a row of GeoNames' admin1 file.
+type admin1Row struct {
+	code, country, name, ascii string // code "CC.code"; country canonical
+}
+
+// loadAdmin1 reads GeoNames' first-level subdivisions and returns the
+// states they are by "CC.code". Each is the state the gazetteer has that
+// it names within its country (by its US postal code, or by name: the
+// same, a similar spelling of one ISO state alone, or the state most of
+// the curated cities among its GeoNames cities are in); GeoNames' names of
+// it become its aliases. The others are added as states of reference
+// data.
+func (g *gazetteer) loadAdmin1(path string, cities []geoRow) (map[string]*state, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	out := map[string]*state{}
+	var rows []admin1Row
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		cols := strings.Split(sc.Text(), "\t")
 		if len(cols) < 3 || strings.HasPrefix(cols[0], "#") {
 			continue
 		}
-		cc, code, _ := strings.Cut(cols[0], ".")
-		country := g.ccodes[cc]
-		if country == "" {
-			continue
+		cc, _, _ := strings.Cut(cols[0], ".")
+		if country := g.ccodes[cc]; country != "" {
+			rows = append(rows, admin1Row{code: cols[0], country: country, name: cols[1], ascii: cols[2]})
 		}
-		name, ascii := cols[1], cols[2]
-		stripped := placeKey(name)
-		for _, p := range admin1Affixes.prefixes {
-			stripped = strings.TrimPrefix(stripped, p)
-		}
-		for _, s := range admin1Affixes.suffixes {
-			stripped = strings.TrimSuffix(stripped, s)
-		}
-		var st *state
-		if country == usName {
-			if sts := g.statesByCode(code, usName, nil); len(sts) > 0 {
-				st = sts[0]
-			}
-		}
-		for _, k := range []string{placeKey(name), placeKey(ascii), stripped} {
-			if st != nil {
-				break
-			}
-			for _, s := range g.states[k] {
-				if s.Country == country && !s.ref {
-					st = s
-					break
-				}
-			}
-		}
-		if st == nil {
-			st = &state{Name: name, Country: country, ref: true}
-			g.addState(st, ascii, stripped)
-		}
-		out[cols[0]] = st
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("geonames admin1: %w", err)
 	}
+	out := make(map[string]*state, len(rows))
+	// The same name or code.
+	claimed := map[*state]bool{}
+	for _, r := range rows {
+		if st := g.sameState(r); st != nil {
+			out[r.code], claimed[st] = st, true
+		}
+	}
+	// A similar spelling of one state not named so by another row.
+	isoKeys := g.isoStateKeys()
+	for _, r := range rows {
+		if out[r.code] != nil {
+			continue
+		}
+		var match *state
+		for _, ik := range isoKeys[r.country] {
+			if claimed[ik.st] || ik.st == match {
+				continue
+			}
+			if similarNames(placeKey(r.name), ik.key) || similarNames(placeKey(r.ascii), ik.key) {
+				if match != nil {
+					match = nil
+					break
+				}
+				match = ik.st
+			}
+		}
+		if match != nil {
+			out[r.code] = match
+		}
+	}
+	// The state most curated cities among its cities are in.
+	for code, st := range g.admin1ByCities(rows, out, cities) {
+		out[code] = st
+	}
+	for _, r := range rows {
+		st := out[r.code]
+		if st == nil {
+			st = &state{Name: r.name, Country: r.country, ref: true}
+			g.addState(st, r.ascii, stripAdmin1(r.name))
+			out[r.code] = st
+			continue
+		}
+		// GeoNames' names of an ISO state are its aliases, where they name
+		// no other state of its country; without their affixes too
+		// ("Nasarawa State"), unless its name has them ("Northern
+		// Territory" is no "Northern").
+		names := []string{r.name, r.ascii}
+		if !strings.Contains(placeKey(st.Name), placeKey(r.name)) {
+			names = append(names, stripAdmin1(r.name))
+		}
+		for _, name := range names {
+			for _, k := range nameKeys(name) {
+				if k != "" && !slices.ContainsFunc(g.states[k], func(s *state) bool { return s.Country == st.Country }) {
+					g.states[k] = append(g.states[k], st)
+				}
+			}
+		}
+	}
 	return out, nil
+}
+
+// sameState returns the state of the gazetteer a GeoNames subdivision is
+// by its US postal code or its name, nil if none.
+func (g *gazetteer) sameState(r admin1Row) *state {
+	if r.country == usName {
+		_, code, _ := strings.Cut(r.code, ".")
+		if sts := g.statesByCode(code, usName, nil); len(sts) > 0 {
+			return sts[0]
+		}
+	}
+	for _, k := range []string{placeKey(r.name), placeKey(r.ascii), stripAdmin1(r.name)} {
+		for _, s := range g.states[k] {
+			if s.Country == r.country && !s.ref {
+				return s
+			}
+		}
+	}
+	return nil
+}
+
+// isoStateKey is a key an ISO state is found by.
+type isoStateKey struct {
+	key string
+	st  *state
+}
+
+// isoStateKeys returns the keys of the ISO states by country, in a stable
+// order.
+func (g *gazetteer) isoStateKeys() map[string][]isoStateKey {
+	out := map[string][]isoStateKey{}
+	for k, sts := range g.states {
+		for _, st := range sts {
+			if !st.ref {
+				out[st.Country] = append(out[st.Country], isoStateKey{k, st})
+			}
+		}
+	}
+	for _, list := range out {
+		slices.SortFunc(list, func(a, b isoStateKey) int {
+			return strings.Compare(a.st.Name+"\x00"+a.key, b.st.Name+"\x00"+b.key)
+		})
+	}
+	return out
+}
+
+// admin1ByCities returns, for the subdivisions of countries with ISO
+// states that out lacks, the state most of the curated cities among their
+// GeoNames cities are in (by name within the country), when more are in it
+// than in any other.
+func (g *gazetteer) admin1ByCities(rows []admin1Row, out map[string]*state, cities []geoRow) map[string]*state {
+	open := map[string]bool{}
+	for _, r := range rows {
+		if out[r.code] == nil {
+			open[r.code] = true
+		}
+	}
+	votes := map[string]map[*state]int{}
+	var keys []string
+	for _, r := range cities {
+		code := r.country + "." + r.admin1
+		if !open[code] {
+			continue
+		}
+		country := g.ccodes[r.country]
+		keys = appendKeys(keys[:0], r.name)
+		if r.ascii != r.name {
+			keys = appendKeys(keys, r.ascii)
+		}
+		for _, k := range keys {
+			voted := false
+			for _, c := range g.curated[k] {
+				if c.Country != country || c.State == "" {
+					continue
+				}
+				if st, ok := g.state(c.State, country); ok && !st.ref {
+					if votes[code] == nil {
+						votes[code] = map[*state]int{}
+					}
+					votes[code][st]++
+					voted = true
+				}
+			}
+			if voted {
+				break
+			}
+		}
+	}
+	won := map[string]*state{}
+	for code, tally := range votes {
+		best, bestN, tie := (*state)(nil), 0, false
+		for st, n := range tally {
+			switch {
+			case n > bestN:
+				best, bestN, tie = st, n, false
+			case n == bestN:
+				tie = true
+			}
+		}
+		if !tie {
+			won[code] = best
+		}
+	}
+	return won
 }

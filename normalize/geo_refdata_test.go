@@ -1,0 +1,139 @@
+package normalize
+
+import (
+	"bufio"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var (
+	geoRefOnce sync.Once
+	geoRefN    *Normalizer
+	geoRefErr  error
+)
+
+// geoRefNormalizer returns a Normalizer with the reference data of
+// JOBSD_REFDATA, loaded once; the test is skipped when it is unset.
+func geoRefNormalizer(t *testing.T) *Normalizer {
+	t.Helper()
+	dir := refDataDir()
+	if dir == "" {
+		t.Skip("JOBSD_REFDATA unset")
+	}
+	geoRefOnce.Do(func() { geoRefN, geoRefErr = New(WithRefData(dir)) })
+	require.NoError(t, geoRefErr)
+	return geoRefN
+}
+
+// TestAdmin1Aliases checks that GeoNames' names of the ISO subdivisions
+// name them within their country.
+func TestAdmin1Aliases(t *testing.T) {
+	n := geoRefNormalizer(t)
+	for _, tt := range []struct{ give, country, want string }{
+		{"State of Berlin", "Germany", "Berlin"},
+		{"City state Bremen", "Germany", "Bremen"},
+		{"Rhône-Alpes", "France", "Auvergne-Rhône-Alpes"},
+		{"Rhone-Alpes", "France", "Auvergne-Rhône-Alpes"},
+		{"Centre", "France", "Centre-Val de Loire"},
+		{"Madrid", "Spain", "Community of Madrid"},
+		{"Valencia", "Spain", "Valencian Community"},
+		{"Castille-La Mancha", "Spain", "Castilla-La Mancha"},
+		{"Castille and Leon", "Spain", "Castile and León"},
+		{"Buenos Aires F.D.", "Argentina", "Autonomous City of Buenos Aires"},
+		{"Buenos Aires", "Argentina", "Buenos Aires"},
+		{"Bogota D.C.", "Colombia", "Bogotá"},
+		{"Tolima Department", "Colombia", "Tolima"},
+		{"The Marches", "Italy", "Marche"},
+		{"Basilicate", "Italy", "Basilicata"},
+		{"Nasarawa State", "Nigeria", "Nassarawa"},
+		{"Nasarawa", "Nigeria", "Nassarawa"},
+		{"Northern", "Australia", ""},
+		{"Free", "South Africa", ""},
+	} {
+		t.Run(tt.give+", "+tt.country, func(t *testing.T) {
+			st, ok := n.geo.state(tt.give, tt.country)
+			if tt.want == "" {
+				assert.False(t, ok, "%v", st)
+				return
+			}
+			require.True(t, ok)
+			assert.Equal(t, tt.want, st.Name)
+			assert.False(t, st.ref, "an ISO subdivision")
+		})
+	}
+	for _, tt := range []struct{ give, want string }{
+		{"Lyon, Rhône-Alpes, France", "Lyon|Auvergne-Rhône-Alpes|France"},
+		{"Villeurbanne, Rhone-Alpes, France", "Villeurbanne|Auvergne-Rhône-Alpes|France"},
+		{"Villeurbanne, France", "Villeurbanne|Auvergne-Rhône-Alpes|France"},
+		{"Berlin, State of Berlin, Germany", "Berlin|Berlin|Germany"},
+		{"Pescara, Abruzzo, Italy", "Pescara|Abruzzo|Italy"},
+		{"Ancona, The Marches, Italy", "Ancona|Marche|Italy"},
+		{"Getafe, Madrid, Spain", "Getafe|Community of Madrid|Spain"},
+		{"Bogota, Bogota D.C., Colombia", "Bogotá|Bogotá|Colombia"},
+	} {
+		t.Run(tt.give, func(t *testing.T) {
+			var got []Place
+			for _, p := range n.ParseLocation(tt.give).Places {
+				got = append(got, n.Complete(p))
+			}
+			assert.Equal(t, places(tt.want), got)
+		})
+	}
+	assert.Equal(t, "Berlin", n.State("State of Berlin"))
+	assert.Equal(t, "Autonomous City of Buenos Aires", n.State("Buenos Aires F.D."))
+}
+
+// TestAdmin1Names checks every GeoNames subdivision of a country with ISO
+// subdivisions: its name and ascii name find, within its country, the
+// state its cities are in.
+func TestAdmin1Names(t *testing.T) {
+	n := geoRefNormalizer(t)
+	iso := map[string]bool{}
+	for _, ct := range subdivisionTypes {
+		iso[ct.country.Alpha2()] = true
+	}
+	// The state of a subdivision's cities, by "CC.code".
+	rows, err := readGeoCities(refDataDir() + "/locations/geonames_cities15000.txt.gz")
+	require.NoError(t, err)
+	cityState := map[string]string{}
+	for _, r := range rows {
+		code := r.country + "." + r.admin1
+		if !iso[r.country] || cityState[code] != "" || r.feature == "PPLX" {
+			continue
+		}
+		for _, c := range n.geo.cities[placeKey(r.name)] {
+			if c.Name == r.name && c.Country == n.geo.ccodes[r.country] && c.population == r.population {
+				cityState[code] = c.State
+				break
+			}
+		}
+	}
+	f, err := os.Open(refDataDir() + "/locations/geonames_admin1_codes.tsv")
+	require.NoError(t, err)
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	checked := 0
+	for sc.Scan() {
+		cols := strings.Split(sc.Text(), "\t")
+		cc, _, _ := strings.Cut(cols[0], ".")
+		want := cityState[cols[0]]
+		if !iso[cc] || want == "" {
+			continue
+		}
+		country := n.geo.ccodes[cc]
+		for _, name := range cols[1:3] {
+			st, ok := n.geo.state(name, country)
+			if assert.True(t, ok, "%s %s", cols[0], name) {
+				assert.Equal(t, want, st.Name, "%s %s", cols[0], name)
+				checked++
+			}
+		}
+	}
+	require.NoError(t, sc.Err())
+	assert.Greater(t, checked, 600)
+}
