@@ -69,6 +69,7 @@ func New(opts ...Option) (*Normalizer, error) {
 			return nil, err
 		}
 	}
+	n.Skills.indexTypos(n.knownElsewhere)
 	if n.digest, err = vocabularyDigest(o.refData); err != nil {
 		return nil, err
 	}

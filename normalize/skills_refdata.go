@@ -70,6 +70,7 @@ func (n *Normalizer) loadSkillsRefData(dir string) error {
 	n.Skills.addONET(techs, true)
 	n.Skills.addTags(tags)
 	n.Tools.addONET(techs, false)
+	n.Skills.indexTypos(n.knownElsewhere)
 	n.sources = append(n.sources, skillSources...)
 	return nil
 }
@@ -86,7 +87,7 @@ func (v *Vocab) addRef(name string, spellings []string, umbrella string, guessed
 	}
 	var t *Term
 	for _, s := range append([]string{name}, spellings...) {
-		if found, ok := v.Lookup(s); ok {
+		if found, ok := v.find(s); ok {
 			if v.byName[found.Name] == found {
 				t = found
 				break
@@ -277,7 +278,7 @@ func (v *Vocab) addONET(techs []onetTech, skills bool) {
 		}
 		known := false
 		for _, s := range append([]string{name}, spellings...) {
-			if t, ok := v.Lookup(s); ok && v.byName[t.Name] == t {
+			if t, ok := v.find(s); ok && v.byName[t.Name] == t {
 				known = true
 				break
 			}

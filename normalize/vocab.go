@@ -44,6 +44,9 @@ type Vocab struct {
 	hand int
 	// owned holds the terms Vocab.addRef created, for Len.
 	owned int
+	// typos reads values one edit from a spelling (skills_typo.go); nil
+	// in vocabularies that do not correct typos.
+	typos *typoIndex
 }
 
 // NewVocab indexes terms. A spelling is bound to the first term that claims
@@ -178,8 +181,25 @@ func (v *Vocab) Len() int { return v.hand + v.owned }
 // employment types, work arrangements) it also reads derived forms:
 // "Python 3" and "Angular 2+" are Python and Angular, "Amazon DynamoDB" is
 // DynamoDB, "Go (Golang)" is Go, and an unknown "AWS Glue" is a term of its
-// own under AWS.
+// own under AWS. The skills vocabulary then reads a value it still does
+// not know as the one term a spelling of which is one edit away
+// ("Kuberentes" is Kubernetes; Vocab.typo).
 func (v *Vocab) Lookup(s string) (*Term, bool) {
+	if t, ok := v.lookup(s); ok {
+		return t, true
+	}
+	if !v.derive {
+		return nil, false
+	}
+	if t, ok := v.derived(s); ok {
+		return t, true
+	}
+	return v.typo(s)
+}
+
+// find is Lookup without typo correction, for reading reference data:
+// a term of its own is never merged into one a letter away.
+func (v *Vocab) find(s string) (*Term, bool) {
 	if t, ok := v.lookup(s); ok {
 		return t, true
 	}
