@@ -955,7 +955,12 @@ input JobFilter {
   categoryField: String
   categoryRole: String
   categorySpecialization: String
-  "Keyword search over title, company, skills and summary."
+  """
+  Keyword search over title, company, skills, summary and description,
+  weighted in that order (PostgreSQL full-text search with English
+  stemming; "a phrase", -word excludes, or). A description is searched once
+  jobsd serve has indexed it, seconds after an import.
+  """
   q: String
   "Jobs posted at or after this RFC 3339 date or date-time (a date is midnight UTC)."
   postedAfter: String

@@ -61,7 +61,11 @@ func applyFilters(q model.JobQuery) func(*bun.SelectQuery) *bun.SelectQuery {
 			sq = sq.Where("j.title_tsv @@ plainto_tsquery('english', ?)", q.TitleText)
 		}
 		if q.Q != "" {
-			sq = sq.Where("j.search_tsv @@ websearch_to_tsquery('english', ?)", q.Q)
+			// The whole document of a job whose description is indexed
+			// (job_texts), search_tsv alone for one still waiting.
+			sq = sq.Where(`j.id IN (SELECT t.job_id FROM job_texts AS t WHERE t.tsv @@ websearch_to_tsquery('english', ?)
+UNION ALL SELECT s.id FROM jobs AS s WHERE s.search_tsv @@ websearch_to_tsquery('english', ?)
+AND NOT EXISTS (SELECT 1 FROM job_texts AS u WHERE u.job_id = s.id))`, q.Q, q.Q)
 		}
 		if q.SalaryMin != nil || q.SalaryMax != nil {
 			sq = sq.WhereGroup(" AND ", func(g *bun.SelectQuery) *bun.SelectQuery {
@@ -145,7 +149,10 @@ func (s *Store) FindJobCards(ctx context.Context, q model.JobQuery) ([]model.Job
 				sq = sq.Offset(int64(q.Offset))
 			}
 		case q.Sort == model.JobSortRelevance:
-			sq = sq.OrderExpr("ts_rank(j.search_tsv, websearch_to_tsquery('english', ?)) DESC", q.Q).
+			// Title, company, skills and summary first; the description
+			// (in job_texts' whole document) ranks below them all.
+			sq = sq.OrderExpr(`ts_rank(j.search_tsv, websearch_to_tsquery('english', ?))
++ 0.01 * coalesce((SELECT ts_rank(t.tsv, websearch_to_tsquery('english', ?)) FROM job_texts AS t WHERE t.job_id = j.id), 0) DESC`, q.Q, q.Q).
 				OrderExpr("j.posted_sort DESC").OrderExpr("j.id ASC").Offset(int64(q.Offset))
 		}
 		if err := sq.Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {

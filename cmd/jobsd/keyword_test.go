@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,16 +22,38 @@ func TestKeywordSearch(t *testing.T) {
 		`{"id":"kw-3","title":"Data Engineer","company":"Kw","posted_at":"2026-11-01T00:00:00Z","skills":["Kafka"]}`,
 		`{"id":"kw-5","title":"Data Engineer","company":"Kw","posted_at":"2026-11-02T00:00:00Z","skills":["Kafka"]}`,
 		`{"id":"kw-4","title":"Data Engineer","company":"Kw","posted_at":"2026-11-02T00:00:00Z","skills":["Kafka"]}`,
+		`{"id":"kw-6","title":"Platform Operator","company":"Kw","posted_at":"2026-11-04T00:00:00Z","description":"You will operate Kafka and ZooKeeper clusters."}`,
 	}, "\n")), "import", "-")
 	require.NoError(t, err, errOut)
 
-	byRelevance := []string{"kw-2", "kw-4", "kw-5", "kw-3", "kw-1"}
-	status, body, _ := s.get(t, "/api/v1/jobs?q=kafka")
+	// serve indexes descriptions in the background, soon after an import.
+	var status int
+	var body map[string]any
+	require.Eventually(t, func() bool {
+		status, body, _ = s.get(t, "/api/v1/jobs?q=zookeeper")
+		return status == http.StatusOK && len(ids(body["data"])) == 1
+	}, 20*time.Second, 200*time.Millisecond, "the description is indexed")
+	assert.Equal(t, []string{"kw-6"}, ids(body["data"]), "found by its description alone")
+
+	byRelevance := []string{"kw-2", "kw-4", "kw-5", "kw-3", "kw-1", "kw-6"}
+	status, body, _ = s.get(t, "/api/v1/jobs?q=kafka")
 	require.Equal(t, http.StatusOK, status, "%v", body)
-	assert.Equal(t, byRelevance, ids(body["data"]), "relevance is the default with q")
+	assert.Equal(t, byRelevance, ids(body["data"]), "relevance is the default with q; a description ranks below the rest")
 	status, body, _ = s.get(t, "/api/v1/jobs?q=kafka&sort=newest")
 	require.Equal(t, http.StatusOK, status, "%v", body)
-	assert.Equal(t, []string{"kw-1", "kw-4", "kw-5", "kw-3", "kw-2"}, ids(body["data"]), "sort overrides it")
+	assert.Equal(t, []string{"kw-6", "kw-1", "kw-4", "kw-5", "kw-3", "kw-2"}, ids(body["data"]), "sort overrides it")
+	status, body, _ = s.get(t, "/api/v1/jobs?q="+url.QueryEscape(`kafka -zookeeper`))
+	require.Equal(t, http.StatusOK, status, "%v", body)
+	assert.NotContains(t, ids(body["data"]), "kw-6", "an excluded word of the description excludes the job")
+	status, body, _ = s.get(t, "/api/v1/jobs?q="+url.QueryEscape(`"operate kafka"`))
+	require.Equal(t, http.StatusOK, status, "%v", body)
+	assert.Equal(t, []string{"kw-6"}, ids(body["data"]), "a phrase of the description")
+	status, body, _ = s.get(t, "/api/v1/jobs?q="+url.QueryEscape(`"kafka operate"`))
+	require.Equal(t, http.StatusOK, status, "%v", body)
+	assert.Empty(t, ids(body["data"]), "its words in another order are no phrase of it")
+	status, body, _ = s.get(t, "/api/v1/jobs?q="+url.QueryEscape(`platform zookeeper`))
+	require.Equal(t, http.StatusOK, status, "%v", body)
+	assert.Equal(t, []string{"kw-6"}, ids(body["data"]), "words of the title and of the description together")
 
 	// Walk the relevance order two at a time by cursor.
 	var walked []string
@@ -41,7 +64,7 @@ func TestKeywordSearch(t *testing.T) {
 		require.Equal(t, http.StatusOK, status, "%v", body)
 		walked = append(walked, ids(body["data"])...)
 		meta := body["meta"].(map[string]any)
-		assert.Equal(t, float64(5), meta["total"])
+		assert.Equal(t, float64(6), meta["total"])
 		if meta["has_more"] != true {
 			break
 		}

@@ -56,6 +56,7 @@ Usage:
                                                                            import job postings
   jobsd seed    [--n N] [--seed S] [--if-empty] [--out FILE]               generate demo postings and import them
   jobsd renormalize                                                        normalize every stored job again (after a vocabulary change)
+  jobsd textindex                                                          index new descriptions for keyword search now (serve does it in the background)
   jobsd apikey  create --name NAME [--replace] | list | revoke NAME|PREFIX manage API keys
   jobsd healthcheck [--url URL]                                            exit 0 when a running jobsd is up
 
@@ -83,6 +84,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return e.seed(ctx, rest)
 	case "renormalize":
 		return e.renormalize(ctx, rest)
+	case "textindex":
+		return e.textIndex(ctx, rest)
 	case "apikey":
 		return e.apikey(ctx, rest)
 	case "healthcheck":

@@ -41,6 +41,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 	refData := refDataFlag(fs, e.getenv)
 	replicaURLs := fs.String("replica-urls", e.getenv("DATABASE_REPLICA_URLS"), "comma-separated PostgreSQL URLs of read replicas for job and company reads, the primary being the fallback (env DATABASE_REPLICA_URLS)")
 	debugAddr := fs.String("debug-addr", e.getenv("JOBSD_DEBUG_ADDR"), "address of a separate listener serving Go's profiler at /debug/pprof/ (env JOBSD_DEBUG_ADDR); empty: none. Keep it on loopback")
+	noTextIndex := fs.Bool("no-text-index", envOr(e.getenv, "JOBSD_TEXT_INDEX", "true") == "false", "leave indexing descriptions for keyword search to another instance or to jobsd textindex (env JOBSD_TEXT_INDEX=false)")
 	useIndex := fs.Bool("index", envOr(e.getenv, "JOBSD_INDEX", "true") == "true", "keep an in-process count and facet index of the jobs (env JOBSD_INDEX); false: every list is answered in SQL alone")
 	redisURL := fs.String("redis-url", e.getenv("REDIS_URL"), "Redis holding the rate-limit buckets, shared by every instance (env REDIS_URL); empty: in process")
 	if err := parse(fs, args); err != nil {
@@ -84,6 +85,9 @@ func (e env) serve(ctx context.Context, args []string) error {
 	}
 	st := store.New(db)
 	warnIfNormalizedOtherwise(ctx, log, st, norm.Digest())
+	if !*noTextIndex {
+		go st.RunTextIndexer(ctx, 2*time.Second, log)
+	}
 	ready := func() bool { return true }
 	if *useIndex {
 		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log, TuneGC: true})

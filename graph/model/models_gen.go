@@ -39,7 +39,10 @@ type JobFilter struct {
 	CategoryField          *string  `json:"categoryField,omitempty"`
 	CategoryRole           *string  `json:"categoryRole,omitempty"`
 	CategorySpecialization *string  `json:"categorySpecialization,omitempty"`
-	// Keyword search over title, company, skills and summary.
+	// Keyword search over title, company, skills, summary and description,
+	// weighted in that order (PostgreSQL full-text search with English
+	// stemming; "a phrase", -word excludes, or). A description is searched once
+	// jobsd serve has indexed it, seconds after an import.
 	Q *string `json:"q,omitempty"`
 	// Jobs posted at or after this RFC 3339 date or date-time (a date is midnight UTC).
 	PostedAfter *string `json:"postedAfter,omitempty"`

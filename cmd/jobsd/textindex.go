@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jobsd-dev/jobsd/migrations"
+	"github.com/jobsd-dev/jobsd/store"
+)
+
+// textIndex indexes the descriptions that wait for keyword search now, as
+// serve does in the background, and returns when none is left.
+func (e env) textIndex(ctx context.Context, args []string) error {
+	fs := e.flagSet("textindex")
+	dsn := e.dbFlag(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return usageError{"textindex: takes no arguments"}
+	}
+	db, err := openDB(ctx, *dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := migrations.Up(ctx, db); err != nil {
+		return err
+	}
+	start, next := time.Now(), 100_000
+	n, err := store.New(db).IndexTexts(ctx, func(indexed int) {
+		if indexed >= next {
+			fmt.Fprintf(e.stderr, "textindex: %d jobs indexed\n", indexed)
+			next += 100_000
+		}
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "textindex: %d descriptions indexed for keyword search in %.1fs\n", n, time.Since(start).Seconds())
+	return nil
+}

@@ -1,0 +1,99 @@
+package store
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// textIndexBatch is how many jobs one IndexTexts transaction indexes: about
+// a tenth of a second of stemming, the longest an import waits for it.
+const textIndexBatch = 500
+
+// IndexTexts indexes the descriptions of the jobs that have no row in
+// job_texts yet for keyword search, a batch at a time, until none is left
+// or ctx ends, and returns how many it indexed. Each batch holds the import
+// lock, so that no import replaces a job between the read of its text and
+// the write of its document; while an import holds the lock, IndexTexts
+// waits for it. progress, when not nil, is told the running count.
+func (s *Store) IndexTexts(ctx context.Context, progress func(indexed int)) (int, error) {
+	total, last := 0, ""
+	for {
+		n, next, err := s.indexTextBatch(ctx, last)
+		if err != nil {
+			return total, err
+		}
+		if n == 0 {
+			return total, nil
+		}
+		total, last = total+n, next
+		if progress != nil {
+			progress(total)
+		}
+	}
+}
+
+// indexTextBatch indexes the next batch of unindexed jobs after the id
+// last, in id order, and returns how many it indexed and the last id.
+func (s *Store) indexTextBatch(ctx context.Context, last string) (int, string, error) {
+	var n int
+	var next string
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", importLockID); err != nil {
+			return err
+		}
+		return tx.NewRaw(`WITH batch AS (
+    SELECT j.id, j.search_tsv || to_tsvector('english', coalesce(j.description, '')) AS tsv
+    FROM jobs AS j
+    WHERE j.id > ? AND NOT EXISTS (SELECT 1 FROM job_texts AS t WHERE t.job_id = j.id)
+    ORDER BY j.id
+    LIMIT ?
+), written AS (
+    INSERT INTO job_texts (job_id, tsv) SELECT id, tsv FROM batch RETURNING job_id
+)
+SELECT count(*), coalesce(max(job_id), '') FROM written`, last, textIndexBatch).Scan(ctx, &n, &next)
+	})
+	if err != nil {
+		return 0, "", wrap(err, "index job texts")
+	}
+	return n, next, nil
+}
+
+// TextIndexPending returns how many jobs wait for their description to be
+// indexed.
+func (s *Store) TextIndexPending(ctx context.Context) (int, error) {
+	var n int
+	err := s.db.NewRaw(`SELECT count(*) FROM jobs AS j
+WHERE NOT EXISTS (SELECT 1 FROM job_texts AS t WHERE t.job_id = j.id)`).Scan(ctx, &n)
+	return n, wrap(err, "count jobs to index")
+}
+
+// RunTextIndexer indexes new descriptions until ctx ends: a pass whenever
+// the data version moves (checked every poll), and one at start.
+func (s *Store) RunTextIndexer(ctx context.Context, poll time.Duration, log *slog.Logger) {
+	var seen int64 = -1
+	for {
+		var version int64
+		err := s.db.NewRaw("SELECT version FROM jobsd_dataset").Scan(ctx, &version)
+		if err == nil && version != seen {
+			start := time.Now()
+			n, err := s.IndexTexts(ctx, nil)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				log.Warn("indexing descriptions for keyword search failed; retrying", "err", err, "indexed", n)
+			case err == nil:
+				seen = version
+				if n > 0 {
+					log.Info("indexed descriptions for keyword search", "jobs", n, "took", time.Since(start).Round(time.Millisecond))
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(poll):
+		}
+	}
+}
