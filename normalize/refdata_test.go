@@ -76,3 +76,26 @@ func TestGeoNamesGazetteer(t *testing.T) {
 	assert.GreaterOrEqual(t, len(n.Sources()), 2, "the curated vocabularies, GeoNames and the other reference data")
 	assert.Contains(t, n.Sources()[1].Attribution, "GeoNames")
 }
+
+// BenchmarkNewWithRefData measures what loading every vocabulary with the
+// reference data takes (issue 4: under 2 s and 150 MB): the time of
+// normalize.New, and the heap the normalizer keeps after a GC
+// (retained-MiB), and all it allocates on the way (allocated-MiB).
+func BenchmarkNewWithRefData(b *testing.B) {
+	dir := refData(b)
+	var retained, allocated float64
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		n, err := normalize.New(normalize.WithRefData(dir))
+		require.NoError(b, err)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		retained = float64(after.HeapAlloc-before.HeapAlloc) / (1 << 20)
+		allocated = float64(after.TotalAlloc-before.TotalAlloc) / (1 << 20)
+		runtime.KeepAlive(n)
+	}
+	b.ReportMetric(retained, "retained-MiB")
+	b.ReportMetric(allocated, "allocated-MiB")
+}
