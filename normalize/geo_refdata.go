@@ -23,9 +23,9 @@ type geoRow struct {
 // loadGeoNames adds GeoNames' cities (over 15,000 people) and first-level
 // subdivisions to the gazetteer (dir is the reference data's locations/).
 // A curated city takes the alternate names, the subdivision and the
-// population of its GeoNames row and stays first among its names'
-// candidates; GeoNames' other cities follow by population, so "Portland"
-// is still Oregon's and "Cambridge, ON" finds Ontario's.
+// population of its GeoNames row; a name's candidates are then ranked by
+// population (compareCities), so "Portland" is Oregon's, "Cambridge"
+// England's, and "Cambridge, MA" and "Cambridge, ON" find theirs.
 func (g *gazetteer) loadGeoNames(dir string) error {
 	rows, err := readGeoCities(filepath.Join(dir, "geonames_cities15000.txt.gz"))
 	if err != nil {
@@ -81,22 +81,27 @@ func (g *gazetteer) loadGeoNames(dir string) error {
 	}
 	for k, cs := range g.cities {
 		if len(cs) > 1 {
-			slices.SortStableFunc(cs, func(a, b *city) int { return compareCities(k, a, b) })
+			parts := cityParts(k, cs)
+			slices.SortStableFunc(cs, func(a, b *city) int { return compareCities(k, a, b, parts) })
 		}
 	}
 	return nil
 }
 
-// compareCities orders the candidates of key k: the curated cities it is
-// a name or alias of, in file order; then the cities it is the name of;
-// then those it is an alternate name of, each by population. A city's name
-// so finds that city first.
-func compareCities(k string, a, b *city) int {
+// compareCities orders the candidates of key k: the cities it names
+// before those it is an alternate name of; curated cities GeoNames lacks
+// first, in file order; the others by population, a curated one first on
+// a tie. A city k names is one it is the name of, or for a curated city an
+// alias of, unless it is among parts. A bare name so reads as the most
+// populous city of that name ("Cambridge" is England's), and context
+// decides the others ("Cambridge, MA"); without reference data the
+// curated order stands.
+func compareCities(k string, a, b *city, parts map[*city]bool) int {
 	rank := func(c *city) int {
 		switch {
-		case c.curated > 0 && containsString(c.keys, k):
+		case c.curated > 0 && c.population == 0 && containsString(c.keys, k):
 			return 0
-		case placeKey(c.Name) == k:
+		case c.curated > 0 && containsString(c.keys, k), placeKey(c.Name) == k && !parts[c]:
 			return 1
 		}
 		return 2
@@ -107,8 +112,44 @@ func compareCities(k string, a, b *city) int {
 		return ra - rb
 	case ra == 0:
 		return a.curated - b.curated
+	case a.population != b.population:
+		return b.population - a.population
+	case (a.curated > 0) != (b.curated > 0):
+		return b.curated - a.curated // the curated one first
 	}
-	return b.population - a.population
+	return a.curated - b.curated
+}
+
+// cityParts returns the cities of reference data among cs that key k is
+// the name of and also an alternate name of a more populous city of their
+// country among cs: parts of that city, or it under an older name, with
+// the population of a district ("Victoria", Hong Kong, 956,800 people, is
+// an alternate name of Hong Kong). Such a city does not decide what the
+// name alone means. Nil when there are none.
+func cityParts(k string, cs []*city) map[*city]bool {
+	var parts map[*city]bool
+	var named []bool
+	for i, c := range cs {
+		if c.curated > 0 || placeKey(c.Name) != k {
+			continue
+		}
+		if named == nil {
+			named = make([]bool, len(cs))
+			for j, d := range cs {
+				named[j] = placeKey(d.Name) == k || (d.curated > 0 && containsString(d.keys, k))
+			}
+		}
+		for j, d := range cs {
+			if j != i && !named[j] && d.Country == c.Country && d.population > c.population {
+				if parts == nil {
+					parts = map[*city]bool{}
+				}
+				parts[c] = true
+				break
+			}
+		}
+	}
+	return parts
 }
 
 // appendKeys appends the keys of name that keys lacks.

@@ -3,6 +3,7 @@ package normalize
 import (
 	"bufio"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -136,4 +137,88 @@ func TestAdmin1Names(t *testing.T) {
 	}
 	require.NoError(t, sc.Err())
 	assert.Greater(t, checked, 600)
+}
+
+// TestBareCityByPopulation checks that with reference data a bare city
+// name reads as the most populous city of that name, and that context
+// still decides.
+func TestBareCityByPopulation(t *testing.T) {
+	n := geoRefNormalizer(t)
+	for _, tt := range []struct{ give, want string }{
+		{"Cambridge", "Cambridge|England|" + wantUK},
+		{"Cambridge, MA", "Cambridge|Massachusetts|" + wantUS},
+		{"Cambridge, Massachusetts", "Cambridge|Massachusetts|" + wantUS},
+		{"Cambridge, UK", "Cambridge|England|" + wantUK},
+		{"Cambridge, ON", "Cambridge|Ontario|Canada"},
+		{"London", "London|England|" + wantUK},
+		{"London, ON", "London|Ontario|Canada"},
+		{"Portland", "Portland|Oregon|" + wantUS},
+		{"Portland, ME", "Portland|Maine|" + wantUS},
+		{"Arlington", "Arlington|Texas|" + wantUS},
+		{"Arlington, VA", "Arlington|Virginia|" + wantUS},
+		{"St. Petersburg", "Saint Petersburg|St.-Petersburg|Russian Federation"},
+		{"St. Petersburg, FL", "St. Petersburg|Florida|" + wantUS},
+		{"Valencia, Spain", "Valencia|Valencian Community|Spain"},
+		// Victoria, Hong Kong (956,800 people in GeoNames) is a part of Hong
+		// Kong, whose alternate name it is: the name is British Columbia's,
+		// and in Hong Kong Hong Kong's.
+		{"Victoria", "Victoria|British Columbia|Canada"},
+		{"Victoria, Hong Kong", "Hong Kong||Hong Kong (Special Administrative Region of China)"},
+		{"Hamilton", "Hamilton|Ontario|Canada"},
+	} {
+		t.Run(tt.give, func(t *testing.T) {
+			var got, stored []Place
+			for _, p := range n.ParseLocation(tt.give).Places {
+				got = append(got, n.Complete(p))
+				stored = append(stored, storedPlace(t, n, p))
+			}
+			assert.Equal(t, places(tt.want), got)
+			assert.Equal(t, places(tt.want), stored, "stored")
+			checkLocationIdempotent(t, n, tt.give)
+		})
+	}
+	assert.Equal(t, "Cambridge", n.City("Cambridge"))
+}
+
+// TestBareCityCuratedOrder checks that without reference data a bare name
+// reads as the first curated city of that name.
+func TestBareCityCuratedOrder(t *testing.T) {
+	n := newLocNormalizer(t)
+	for give, want := range map[string]string{
+		"Cambridge":     "Cambridge|Massachusetts|" + wantUS,
+		"Portland":      "Portland|Oregon|" + wantUS,
+		"Arlington":     "Arlington|Virginia|" + wantUS,
+		"newcastle":     "Newcastle upon Tyne|England|" + wantUK,
+		"Cambridge, UK": "Cambridge|England|" + wantUK,
+	} {
+		var got []Place
+		for _, p := range n.ParseLocation(give).Places {
+			got = append(got, n.Complete(p))
+		}
+		assert.Equal(t, places(want), got, give)
+	}
+}
+
+// TestCompareCities checks the order of a name's candidates.
+func TestCompareCities(t *testing.T) {
+	ma := &city{Name: "Cambridge", population: 110402, curated: 1, keys: []string{"cambridge"}}
+	gb := &city{Name: "Cambridge", population: 145674, curated: 2, keys: []string{"cambridge"}}
+	on := &city{Name: "Cambridge", population: 138479}
+	lone := &city{Name: "Cambridge", curated: 3, keys: []string{"cambridge"}} // GeoNames lacks it
+	alt := &city{Name: "Cantabrigia", population: 900000}
+	for _, tt := range []struct {
+		name string
+		give []*city
+		want []*city
+	}{
+		{"by population", []*city{ma, on, gb}, []*city{gb, on, ma}},
+		{"names before alternate names", []*city{alt, ma}, []*city{ma, alt}},
+		{"curated without population first", []*city{gb, lone}, []*city{lone, gb}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cs := slices.Clone(tt.give)
+			slices.SortStableFunc(cs, func(a, b *city) int { return compareCities("cambridge", a, b, cityParts("cambridge", cs)) })
+			assert.Equal(t, tt.want, cs)
+		})
+	}
 }

@@ -28,9 +28,10 @@ type ParsedLocation struct {
 	Onsite bool
 }
 
-// city is a city of the gazetteer. Curated ones (cities.json) rank first
-// among a name's candidates, in file order; reference-data ones follow by
-// population.
+// city is a city of the gazetteer. A name's candidates are the curated
+// ones (cities.json) in file order; with reference data, the cities it
+// names by population, then those it is an alternate name of (see
+// compareCities).
 type city struct {
 	Name    string   `json:"name"`
 	State   string   `json:"state"`
@@ -1383,9 +1384,10 @@ func (g *gazetteer) cityName(p *locPart, c *city) string {
 	return p.text
 }
 
-// lone reads a part that is a place by itself, in this order: a curated
-// city by a name or alias of cities.json (unless it is a US or Canadian state's name and not in that state:
-// "Washington" is the state), a US or Canadian state, a country (England
+// lone reads a part that is a place by itself, in this order: a name or
+// alias of cities.json, as the first city it names (unless it is a US or
+// Canadian state's name and not in that state: "Washington" is the state),
+// a US or Canadian state, a country (England
 // and the like are states of their country), another state (unless a city
 // of the same name lies in it: "Berlin"), any city, a state of reference
 // data, a code (US and Canadian states, countries, Australian states), and
@@ -1398,13 +1400,8 @@ func (g *gazetteer) lone(p *locPart) (locReading, bool) {
 	stateReading := func(st *state) locReading {
 		return locReading{place: Place{State: st.Name}, state: st}
 	}
-	for _, c := range p.cities {
-		if c.curated > 0 && containsString(c.keys, p.key) {
-			if home == nil || g.ownsName(p, home) {
-				return cityReading(c), true
-			}
-			break
-		}
+	if c := leadingCity(p); c != nil && (home == nil || g.ownsName(p, home)) {
+		return cityReading(c), true
 	}
 	if home != nil {
 		return stateReading(home), true
@@ -1473,12 +1470,26 @@ func (g *gazetteer) homeState(p *locPart) *state {
 // ownsName reports whether a part naming the US or Canadian state home is
 // rather the curated city of that name in that state ("New York").
 func (g *gazetteer) ownsName(p *locPart, home *state) bool {
+	c := leadingCity(p)
+	return c != nil && c.State == home.Name && c.Country == home.Country
+}
+
+// leadingCity returns, when the part is the name or alias of a curated
+// city, the first of its cities it names (by their order: with reference
+// data the most populous, "Cambridge" England's rather than
+// Massachusetts'), else nil.
+func leadingCity(p *locPart) *city {
+	var first *city
 	for _, c := range p.cities {
-		if c.curated > 0 && containsString(c.keys, p.key) {
-			return c.State == home.Name && c.Country == home.Country
+		owns := c.curated > 0 && containsString(c.keys, p.key)
+		if first == nil && (owns || placeKey(c.Name) == p.key) {
+			first = c
+		}
+		if owns {
+			return first
 		}
 	}
-	return false
+	return nil
 }
 
 // ownsKey reports whether the part is the name or alias of a curated city.
