@@ -73,18 +73,33 @@ func (e *encoder) object(sel ast.SelectionSet, typename string, member func(f *a
 
 const hexDigits = "0123456789ABCDEF"
 
-// string writes s quoted as graphql.MarshalString (writeQuotedString) does:
-// only control characters, '"' and '\' are escaped (\t, \r and \n by name,
-// the others as \u00XX in upper-case hex); everything else, <, > and &,
-// U+2028 or invalid UTF-8 included, is copied as is. gqlgen ranges over
-// runes, but every byte it escapes is ASCII, which never occurs inside a
-// multi-byte sequence, so ranging over bytes escapes the same bytes.
+// string writes s quoted as graphql.MarshalString (writeQuotedString)
+// and then json.Marshal of the response do together: control characters,
+// '"' and '\' escaped as gqlgen escapes them (\t, \r and \n by name, the
+// others as \u00XX in upper-case hex), then <, >, &, U+2028 and U+2029 as
+// encoding/json escapes them (\u003c, \u2028); everything else, invalid
+// UTF-8 included, is copied as is. So postTransport can write the bytes
+// without json.Marshal, and json.Marshal leaves them unchanged. gqlgen
+// ranges over runes, but every byte it escapes is ASCII, which never
+// occurs inside a multi-byte sequence, so ranging over bytes escapes the
+// same bytes.
 func (e *encoder) string(s string) {
 	e.buf.WriteByte('"')
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
+		if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' && c != 0xe2 {
+			continue
+		}
+		if c == 0xe2 { // U+2028 and U+2029, which encoding/json escapes
+			if i+2 >= len(s) || s[i+1] != 0x80 || s[i+2]&^1 != 0xa8 {
+				continue
+			}
+			e.buf.WriteString(s[start:i])
+			e.buf.WriteString(`\u202`)
+			e.buf.WriteByte(hexDigits[s[i+2]&1+8])
+			i += 2
+			start = i + 1
 			continue
 		}
 		e.buf.WriteString(s[start:i])
@@ -99,6 +114,12 @@ func (e *encoder) string(s string) {
 			e.buf.WriteString(`\\`)
 		case '"':
 			e.buf.WriteString(`\"`)
+		case '<':
+			e.buf.WriteString(`\u003c`)
+		case '>':
+			e.buf.WriteString(`\u003e`)
+		case '&':
+			e.buf.WriteString(`\u0026`)
 		default:
 			e.buf.WriteString(`\u00`)
 			e.buf.WriteByte(hexDigits[c>>4])

@@ -75,7 +75,7 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	srv := handler.New(schema)
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.POST{})
+	srv.AddTransport(postTransport{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](opts.PersistedQueries)})
 	srv.Use(depthLimit{Max: opts.DepthLimit})
