@@ -222,3 +222,16 @@ func TestCompareCities(t *testing.T) {
 		})
 	}
 }
+
+// A subdivision named by its own name wins over one the name is only an
+// alias of: "Zagreb" is the City of Zagreb (whose GeoNames name it is),
+// not Zagreb County, whatever order they were added in.
+func TestStateOwnNameBeforeAlias(t *testing.T) {
+	n := geoRefNormalizer(t)
+	st, ok := n.geo.state("Zagreb", "Croatia")
+	require.True(t, ok)
+	assert.Equal(t, "zagreb", placeKey(st.Name))
+	p := n.PlaceOf("Zagreb", "Zagreb", "Croatia")
+	assert.Equal(t, Place{City: "Zagreb", State: st.Name, Country: "Croatia"}, p, "a given city and state agree")
+	assert.Equal(t, p, n.Complete(n.ParseLocation("Zagreb, Croatia").Places[0]), "as the text reads")
+}

@@ -403,10 +403,23 @@ func (g *gazetteer) country(s string) (string, bool) {
 // country is given; codes without a country are read as those of the
 // United States, Canada and Australia, in that order.
 func (g *gazetteer) state(s, country string) (*state, bool) {
-	for _, st := range g.states[placeKey(s)] {
+	// A state the text names by its own name before one it is an alias
+	// of: "Zagreb" is the City of Zagreb's name and an alias of Zagreb
+	// County.
+	key := placeKey(s)
+	var first *state
+	for _, st := range g.states[key] {
 		if country == "" || st.Country == country {
-			return st, true
+			if placeKey(st.Name) == key {
+				return st, true
+			}
+			if first == nil {
+				first = st
+			}
 		}
+	}
+	if first != nil {
+		return first, true
 	}
 	if code := codeOf(s); code != "" {
 		if sts := g.statesByCode(code, country, nil); len(sts) > 0 {
