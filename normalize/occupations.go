@@ -50,12 +50,11 @@ var occupationSources = []Source{
 
 // loadOccupations adds the occupations of O*NET 29.3 and the BLS SOC 2018
 // under dir (the occupations/ folder of the reference data) to the title
-// taxonomy, and their sources to the normalizer's.
+// taxonomy (loadRefData adds their sources to the normalizer's).
 func (n *Normalizer) loadOccupations(dir string) error {
 	if err := n.titles.loadOccupations(dir); err != nil {
 		return fmt.Errorf("occupations: %w", err)
 	}
-	n.sources = append(n.sources, occupationSources...)
 	return nil
 }
 

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // Source is a body of data the normalizer uses, with what its licence
@@ -42,24 +44,43 @@ func WithRefData(dir string) Option {
 	return func(o *options) { o.refData = dir }
 }
 
-// loadRefData reads what the normalizer uses of the reference data.
+// loadRefData reads what the normalizer uses of the reference data: the
+// places, the skills and the occupations, side by side (each loader has
+// its own structures; a third of the time of one after the other on two
+// cores is the longest of them).
 func (n *Normalizer) loadRefData(dir string) error {
 	if _, err := os.Stat(dir); err != nil {
 		return fmt.Errorf("reference data: %w", err)
 	}
-	if err := n.geo.loadGeoNames(filepath.Join(dir, "locations")); err != nil {
-		return fmt.Errorf("reference data: %w", err)
+	var g errgroup.Group
+	var skills bool
+	g.Go(func() error {
+		if err := n.geo.loadGeoNames(filepath.Join(dir, "locations")); err != nil {
+			return fmt.Errorf("reference data: %w", err)
+		}
+		return nil
+	})
+	g.Go(func() (err error) {
+		skills, err = n.addSkillsRefData(dir)
+		return err
+	})
+	g.Go(func() error {
+		if err := n.loadOccupations(filepath.Join(dir, "occupations")); err != nil {
+			return fmt.Errorf("reference data: %w", err)
+		}
+		return nil
+	})
+	if err := g.Wait(); err != nil {
+		return err
 	}
 	n.sources = append(n.sources, Source{
 		Name:        "GeoNames cities15000 and admin1 codes",
 		Licence:     "CC BY 4.0",
 		Attribution: "Contains data from GeoNames (https://www.geonames.org), licensed under CC BY 4.0.",
 	})
-	if err := n.loadSkillsRefData(dir); err != nil {
-		return err
+	if skills {
+		n.sources = append(n.sources, skillSources...)
 	}
-	if err := n.loadOccupations(filepath.Join(dir, "occupations")); err != nil {
-		return fmt.Errorf("reference data: %w", err)
-	}
+	n.sources = append(n.sources, occupationSources...)
 	return nil
 }

@@ -47,32 +47,45 @@ var skillSources = []Source{
 
 // loadSkillsRefData reads dir/skills: Linguist's languages, O*NET's
 // technologies and Stack Overflow's tags into the skills vocabulary, and
-// O*NET's technologies into the tools vocabulary. A directory without
-// skills/ adds nothing.
+// O*NET's technologies into the tools vocabulary; it then indexes the
+// skills' typos and adds the sources. A directory without skills/ adds
+// nothing.
 func (n *Normalizer) loadSkillsRefData(dir string) error {
+	found, err := n.addSkillsRefData(dir)
+	if err != nil || !found {
+		return err
+	}
+	n.Skills.indexTypos(n.knownElsewhere)
+	n.sources = append(n.sources, skillSources...)
+	return nil
+}
+
+// addSkillsRefData adds the terms of dir/skills to the skills and tools
+// vocabularies, and reports whether there was such a folder. It touches
+// nothing else of the normalizer, so loadRefData runs it beside the other
+// loaders.
+func (n *Normalizer) addSkillsRefData(dir string) (bool, error) {
 	dir = filepath.Join(dir, "skills")
 	if _, err := os.Stat(dir); err != nil {
-		return nil
+		return false, nil
 	}
 	langs, err := readLinguist(filepath.Join(dir, "linguist_languages.json"))
 	if err != nil {
-		return fmt.Errorf("skills reference data: %w", err)
+		return false, fmt.Errorf("skills reference data: %w", err)
 	}
 	techs, err := readONET(filepath.Join(dir, "onet_technology_skills.tsv.gz"))
 	if err != nil {
-		return fmt.Errorf("skills reference data: %w", err)
+		return false, fmt.Errorf("skills reference data: %w", err)
 	}
 	tags, err := readTags(filepath.Join(dir, "stackoverflow_tags.csv.gz"), filepath.Join(dir, "stackoverflow_tag_synonyms.csv.gz"))
 	if err != nil {
-		return fmt.Errorf("skills reference data: %w", err)
+		return false, fmt.Errorf("skills reference data: %w", err)
 	}
 	n.Skills.addLinguist(langs)
 	n.Skills.addONET(techs, true)
 	n.Skills.addTags(tags)
 	n.Tools.addONET(techs, false)
-	n.Skills.indexTypos(n.knownElsewhere)
-	n.sources = append(n.sources, skillSources...)
-	return nil
+	return true, nil
 }
 
 // addRef adds a term of reference data named name, spelled also as
