@@ -374,7 +374,11 @@ func AnnualSalary(s *model.Salary) (lo, hi float64, ok bool) {
 func (n *Normalizer) jobLists(j *model.Job) {
 	j.Tools = n.Tools.List(j.Tools)
 	j.TechnicalSkills = n.TechnicalSkills.List(j.TechnicalSkills)
-	skills := append([]string{}, j.Skills...)
+	skills := make([]string, 0, len(j.Skills))
+	for _, s := range j.Skills {
+		name, _, _ := n.Skill(s)
+		skills = append(skills, name)
+	}
 	for _, t := range append(append([]string{}, j.Tools...), j.TechnicalSkills...) {
 		if _, ok := n.Skills.Lookup(t); ok {
 			skills = append(skills, t)

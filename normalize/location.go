@@ -653,9 +653,18 @@ var arrangementRE = regexp.MustCompile(`(?i)\b(?:100\s*%\s*remote|fully[\s-]+rem
 
 var notApplicableRE = regexp.MustCompile(`(?i)\bn/a\b`)
 
+// scheduleRE matches how often or how much a job asks to be somewhere,
+// which location text carries beside places: "2 days/week", "3x per week",
+// "4 days a week", "25% travel", "Mon-Fri". Its words ("week") are no
+// places.
+var scheduleRE = regexp.MustCompile(`(?i)\b\d+(?:\s*(?:-|to)\s*\d+)?\s*(?:x|times|days?|d)\s*(?:/|a|an|per|each|every)?\s*(?:week|wk|month|mo)\b|\b\d+\s*%\s*travel\b|\b(?:mon(?:day)?|tue(?:sday)?|wed(?:nesday)?|thu(?:rsday)?)\s*(?:-|to|through|thru)\s*(?:thu(?:rsday)?|fri(?:day)?)\b`)
+
 // arrangement removes the work-arrangement phrases of text, noting them in
 // out, and returns what is left.
 func arrangement(text string, out *ParsedLocation) string {
+	if strings.ContainsAny(text, "0123456789") || strings.Contains(strings.ToLower(text), "mon") {
+		text = scheduleRE.ReplaceAllString(text, " ")
+	}
 	lower := strings.ToLower(text)
 	if strings.Contains(lower, "n/a") {
 		text = notApplicableRE.ReplaceAllString(text, " ")

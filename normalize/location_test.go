@@ -257,6 +257,13 @@ var locationCases = []locationCase{
 	{give: "Hybrid (Seattle, WA)", want: "Seattle|Washington|" + wantUS, arrangement: "hybrid"},
 	{give: "On-site in Boston", want: "Boston|Massachusetts|" + wantUS, arrangement: "onsite"},
 	{give: "Onsite - Redmond, WA", want: "Redmond|Washington|" + wantUS, arrangement: "onsite"},
+	// Schedules are no places.
+	{give: "Hybrid - Denver, CO (3 days/week in office)", want: "Denver|Colorado|" + wantUS, arrangement: "hybrid"},
+	{give: "Boston, MA (Mon-Fri)", want: "Boston|Massachusetts|" + wantUS},
+	{give: "Remote (4 days a week)", want: "", arrangement: "remote"},
+	{give: "Chicago, IL - 25% travel", want: "Chicago|Illinois|" + wantUS},
+	{give: "Miami, FL (100% remote)", want: "Miami|Florida|" + wantUS, arrangement: "remote"},
+	{give: "Monroe, LA", want: "Monroe|Louisiana|" + wantUS},
 }
 
 // TestLocations reads the table with the curated vocabularies, and with

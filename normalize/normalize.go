@@ -118,3 +118,22 @@ func Period(s string) (period string, factor float64, ok bool) {
 	}
 	return strings.TrimSpace(s), 0, false
 }
+
+// Skill reads a value of a skills list: its canonical name and its top
+// umbrella skill ("EKS" → EKS, AWS). A skills list names certifications,
+// tools and technical and soft skills too ("BLS", "Westlaw", "Prospecting"):
+// a value the skills vocabulary does not know is read with those
+// vocabularies, in that order, with their umbrellas. ok is false when
+// no vocabulary knows it; name and umbrella are then s trimmed.
+func (n *Normalizer) Skill(s string) (name, umbrella string, ok bool) {
+	if t, ok := n.Skills.Lookup(s); ok {
+		return n.Skills.spelling(t, s), n.Skills.spelling(n.Skills.top(t), s), true
+	}
+	for _, v := range []*Vocab{n.Certifications, n.TechnicalSkills, n.SoftSkills, n.Tools} {
+		if t, ok := v.Lookup(s); ok {
+			return v.spelling(t, s), v.spelling(v.top(t), s), true
+		}
+	}
+	c := collapse(s)
+	return c, c, false
+}

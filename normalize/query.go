@@ -146,7 +146,8 @@ func (b *queryBuilder) listOf(param string, values []string, mode *model.MatchMo
 func (n *Normalizer) skills(b *queryBuilder, in []string, mode *model.MatchMode) {
 	var values []string
 	for _, s := range b.items(model.FieldSkills, in) {
-		values = appendNew(values, n.Skills.Umbrella(s))
+		_, umbrella, _ := n.Skill(s)
+		values = appendNew(values, umbrella)
 	}
 	b.listOf(model.FieldSkills, values, mode)
 }

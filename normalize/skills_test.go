@@ -427,3 +427,23 @@ func TestFindInDottedAbbreviations(t *testing.T) {
 	}
 	assert.Equal(t, []string{"Accounting"}, n.EducationMajors.FindIn("Degree in Accounting."))
 }
+
+// Skill reads a skills list's value with the skills vocabulary, then with
+// the certifications, technical and soft skills and tools ones.
+func TestSkillAcrossVocabularies(t *testing.T) {
+	n, err := New()
+	require.NoError(t, err)
+	for _, tt := range []struct{ give, name, umbrella string }{
+		{"eks", "EKS", "AWS"},
+		{"golang", "Go", "Go"},
+		{"Advanced Cardiac Life Support", "ACLS", "ACLS"},
+		{"basic life support", "BLS", "BLS"},
+	} {
+		name, umbrella, ok := n.Skill(tt.give)
+		assert.True(t, ok, tt.give)
+		assert.Equal(t, []string{tt.name, tt.umbrella}, []string{name, umbrella}, tt.give)
+	}
+	name, umbrella, ok := n.Skill("  Underwater  basket weaving ")
+	assert.False(t, ok)
+	assert.Equal(t, []string{"Underwater basket weaving", "Underwater basket weaving"}, []string{name, umbrella})
+}

@@ -15,7 +15,7 @@ import (
 // spelledPostings spell their skills, titles, locations and closed
 // vocabularies the many ways sources do.
 const spelledPostings = `{"id":"sp-1","title":"Sr. Software Engr II (Remote - US)","company":"Spelling Co","location":{"full":"Remote - USA"},"skills":["golang","K8S","reactjs","EKS"]}
-{"id":"sp-2","title":"RN - ICU Nights","company":"spelling co ","location":{"full":"Cambridge, MA 02139"},"skills":["Patient care"],"certifications":["bls"]}
+{"id":"sp-2","title":"RN - ICU Nights","company":"spelling co ","location":{"full":"Cambridge, MA 02139"},"skills":["Patient care","Advanced Cardiac Life Support"],"certifications":["bls"]}
 {"id":"sp-3","title":"Staff Accountant","company":"Spelling Co","location":{"full":"London, ON"},"skills":["MS Excel","gaap"],"education":["B.S. in Accounting"],"visa_sponsorship":["H1B"]}
 {"id":"sp-4","title":"Backend Developer (Python/Django)","company":"Spelling Co","location":{"full":"SF Bay Area"},"skills":["Python3","django"],"security_clearances":["ts/sci"],"employment_type":"Full Time"}
 {"id":"sp-5","title":"CDL-A Truck Driver - Regional","company":"Spelling Co","location":{"full":"Dallas-Fort Worth, TX"},"skills":["cdl class a"],"employment_type":"contractor"}
@@ -62,6 +62,7 @@ func TestSpellingsFindEachOther(t *testing.T) {
 		{"employment_type=FT", []string{"sp-4"}},
 		{"employment_type=contract", []string{"sp-5"}},
 		{"certifications=BLS", []string{"sp-2"}},
+		{"skills=acls", []string{"sp-2"}}, // a certification named in the skills list
 		{"title=software developer", []string{"sp-1", "sp-4"}}, // a backend developer is a software developer
 		{"title=backend engineer", []string{"sp-4"}},
 		{"title=registered nurse", []string{"sp-2"}},

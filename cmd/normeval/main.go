@@ -137,24 +137,25 @@ func judgeLocation(n *normalize.Normalizer, row []string) verdict {
 	return v
 }
 
-// judgeSkill: right when the skill is known and its umbrella is the row's.
-// The side metric compares the canonical name.
+// judgeSkill: right when the skill is known (Normalizer.Skill: the skills
+// vocabulary, or the certifications, technical and soft skills and tools
+// ones, as a skills list is read) and its umbrella is the row's. The side
+// metric compares the canonical name.
 func judgeSkill(n *normalize.Normalizer, row []string) verdict {
-	t, ok := n.Skills.Lookup(row[0])
+	name, umbrella, ok := n.Skill(row[0])
 	if !ok {
 		return verdict{outcome: noAnswer, side: map[string]bool{"canonical name": false}}
 	}
-	umbrella := n.Skills.Umbrella(row[0])
 	v := verdict{
-		got:  t.Name + " → " + umbrella,
-		side: map[string]bool{"canonical name": normalize.Fold(t.Name) == normalize.Fold(row[1])},
+		got:  name + " → " + umbrella,
+		side: map[string]bool{"canonical name": normalize.Fold(name) == normalize.Fold(row[1])},
 	}
 	// The expected umbrella by the vocabulary's own name for it, when it
 	// has one ("EHR" is the skill it calls Electronic Health Records):
 	// skills are compared by identity, not by spelling.
 	wantUmbrella := row[2]
-	if w, ok := n.Skills.Lookup(row[2]); ok {
-		wantUmbrella = w.Name
+	if w, _, ok := n.Skill(row[2]); ok {
+		wantUmbrella = w
 	}
 	if normalize.Fold(umbrella) == normalize.Fold(row[2]) || normalize.Fold(umbrella) == normalize.Fold(wantUmbrella) {
 		v.outcome = correct
