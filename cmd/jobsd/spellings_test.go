@@ -62,7 +62,7 @@ func TestSpellingsFindEachOther(t *testing.T) {
 		{"employment_type=FT", []string{"sp-4"}},
 		{"employment_type=contract", []string{"sp-5"}},
 		{"certifications=BLS", []string{"sp-2"}},
-		{"skills=acls", []string{"sp-2"}}, // a certification named in the skills list
+		{"skills=acls", []string{"sp-2"}},                      // a certification named in the skills list
 		{"title=software developer", []string{"sp-1", "sp-4"}}, // a backend developer is a software developer
 		{"title=backend engineer", []string{"sp-4"}},
 		{"title=registered nurse", []string{"sp-2"}},
