@@ -35,10 +35,11 @@ func NewBuilder(version int64) *Builder {
 	}
 }
 
-// AddCompany adds a company row (before or after its jobs).
-func (b *Builder) AddCompany(id int64, name string) {
+// AddCompany adds a company row (before or after its jobs): its name,
+// logo URL and slug.
+func (b *Builder) AddCompany(id int64, name string, logo *string, slug string) {
 	c := b.company(id)
-	c.name, c.lower = name, strings.ToLower(name)
+	c.name, c.lower, c.logo, c.slug = name, strings.ToLower(name), logo, slug
 }
 
 func (b *Builder) company(id int64) *company {

@@ -99,6 +99,8 @@ type company struct {
 	value
 	id    int64
 	lower string
+	logo  *string // its logo_url
+	slug  string
 }
 
 // ordering is one keyset sort: its positions' jobs and each job's
@@ -618,10 +620,14 @@ func (f *forward) count(docs *roaring.Bitmap, values int) []uint32 {
 	return counts
 }
 
-// CompanyCount is a company's number of jobs matching a query.
+// CompanyCount is a company's number of jobs matching a query, with what
+// a company list shows of it.
 type CompanyCount struct {
-	ID    int64
-	Count int
+	ID      int64
+	Name    string
+	LogoURL *string
+	Slug    string
+	Count   int
 }
 
 // Companies returns the companies with at least minJobs jobs matching q,
@@ -670,7 +676,7 @@ func (ix *Index) companiesByCount(docs *roaring.Bitmap, minJobs int) []CompanyCo
 	})
 	out := make([]CompanyCount, len(hits))
 	for i, h := range hits {
-		out[i] = CompanyCount{ID: h.c.id, Count: h.n}
+		out[i] = CompanyCount{ID: h.c.id, Name: h.c.name, LogoURL: h.c.logo, Slug: h.c.slug, Count: h.n}
 	}
 	return out
 }

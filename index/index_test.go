@@ -20,7 +20,7 @@ func synthetic(n int) *index.Index {
 	b := index.NewBuilder(1)
 	companies := max(n/100, 1)
 	for c := range companies {
-		b.AddCompany(int64(c), fmt.Sprintf("Company %d", c))
+		b.AddCompany(int64(c), fmt.Sprintf("Company %d", c), nil, fmt.Sprintf("company-%d", c))
 	}
 	arrangements := []string{"onsite", "onsite", "onsite", "hybrid", "remote"}
 	d := index.Doc{Facets: map[string][]string{}}

@@ -242,14 +242,15 @@ func buildIndex(ctx context.Context, tx pgx.Tx) (*index.Index, error) {
 		return nil, fmt.Errorf("data version: %w", err)
 	}
 	b := index.NewBuilder(version)
-	rows, err := tx.Query(ctx, "SELECT id, name FROM companies")
+	rows, err := tx.Query(ctx, "SELECT id, name, logo_url, coalesce(slug, '') FROM companies")
 	if err != nil {
 		return nil, fmt.Errorf("read companies: %w", err)
 	}
 	var id int64
-	var name string
-	_, err = pgx.ForEachRow(rows, []any{&id, &name}, func() error {
-		b.AddCompany(id, name)
+	var name, slug string
+	var logo *string
+	_, err = pgx.ForEachRow(rows, []any{&id, &name, &logo, &slug}, func() error {
+		b.AddCompany(id, name, logo, slug)
 		return nil
 	})
 	if err != nil {
