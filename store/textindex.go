@@ -3,9 +3,11 @@ package store
 import (
 	"context"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/uptrace/bun"
+	"golang.org/x/sync/errgroup"
 )
 
 // textIndexBatch is how many jobs one IndexTexts transaction indexes: about
@@ -14,46 +16,56 @@ const textIndexBatch = 500
 
 // IndexTexts indexes the descriptions of the jobs that have no row in
 // job_texts yet for keyword search, a batch at a time, until none is left
-// or ctx ends, and returns how many it indexed. Each batch holds the import
-// lock, so that no import replaces a job between the read of its text and
-// the write of its document; while an import holds the lock, IndexTexts
-// waits for it. progress, when not nil, is told the running count.
-func (s *Store) IndexTexts(ctx context.Context, progress func(indexed int)) (int, error) {
-	total, last := 0, ""
-	for {
-		n, next, err := s.indexTextBatch(ctx, last)
-		if err != nil {
-			return total, err
-		}
-		if n == 0 {
-			return total, nil
-		}
-		total, last = total+n, next
-		if progress != nil {
-			progress(total)
-		}
+// or ctx ends, and returns how many it indexed. workers (at least 1)
+// index disjoint parts of the jobs side by side. Each batch holds the
+// import lock shared, so that no import replaces a job between the read of
+// its text and the write of its document, while batches of other workers
+// go on; an import waits for the batches under way, and they for it.
+// progress, when not nil, is told the running count (from any worker).
+func (s *Store) IndexTexts(ctx context.Context, workers int, progress func(indexed int)) (int, error) {
+	workers = max(workers, 1)
+	var total atomic.Int64
+	g, ctx := errgroup.WithContext(ctx)
+	for part := range workers {
+		g.Go(func() error {
+			last := ""
+			for {
+				n, next, err := s.indexTextBatch(ctx, last, part, workers)
+				if err != nil || n == 0 {
+					return err
+				}
+				last = next
+				if t := total.Add(int64(n)); progress != nil {
+					progress(int(t))
+				}
+			}
+		})
 	}
+	err := g.Wait()
+	return int(total.Load()), err
 }
 
-// indexTextBatch indexes the next batch of unindexed jobs after the id
-// last, in id order, and returns how many it indexed and the last id.
-func (s *Store) indexTextBatch(ctx context.Context, last string) (int, string, error) {
+// indexTextBatch indexes the next batch of unindexed jobs of part (of
+// parts, by a hash of the id) after the id last, in id order, and returns
+// how many it indexed and the last id.
+func (s *Store) indexTextBatch(ctx context.Context, last string, part, parts int) (int, string, error) {
 	var n int
 	var next string
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", importLockID); err != nil {
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock_shared(?)", importLockID); err != nil {
 			return err
 		}
 		return tx.NewRaw(`WITH batch AS (
     SELECT j.id, j.search_tsv || to_tsvector('english', coalesce(j.description, '')) AS tsv
     FROM jobs AS j
-    WHERE j.id > ? AND NOT EXISTS (SELECT 1 FROM job_texts AS t WHERE t.job_id = j.id)
+    WHERE j.id > ? AND (? = 1 OR abs(hashtext(j.id) % ?) = ?)
+      AND NOT EXISTS (SELECT 1 FROM job_texts AS t WHERE t.job_id = j.id)
     ORDER BY j.id
     LIMIT ?
 ), written AS (
     INSERT INTO job_texts (job_id, tsv) SELECT id, tsv FROM batch RETURNING job_id
 )
-SELECT count(*), coalesce(max(job_id), '') FROM written`, last, textIndexBatch).Scan(ctx, &n, &next)
+SELECT count(*), coalesce(max(job_id), '') FROM written`, last, parts, parts, part, textIndexBatch).Scan(ctx, &n, &next)
 	})
 	if err != nil {
 		return 0, "", wrap(err, "index job texts")
@@ -79,7 +91,7 @@ func (s *Store) RunTextIndexer(ctx context.Context, poll time.Duration, log *slo
 		err := s.db.NewRaw("SELECT version FROM jobsd_dataset").Scan(ctx, &version)
 		if err == nil && version != seen {
 			start := time.Now()
-			n, err := s.IndexTexts(ctx, nil)
+			n, err := s.IndexTexts(ctx, 1, nil)
 			switch {
 			case err != nil && ctx.Err() == nil:
 				log.Warn("indexing descriptions for keyword search failed; retrying", "err", err, "indexed", n)

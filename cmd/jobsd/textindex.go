@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/jobsd-dev/jobsd/migrations"
@@ -10,7 +12,8 @@ import (
 )
 
 // textIndex indexes the descriptions that wait for keyword search now, as
-// serve does in the background, and returns when none is left.
+// serve does in the background, on as many connections as there are
+// processors, and returns when none is left.
 func (e env) textIndex(ctx context.Context, args []string) error {
 	fs := e.flagSet("textindex")
 	dsn := e.dbFlag(fs)
@@ -29,7 +32,10 @@ func (e env) textIndex(ctx context.Context, args []string) error {
 		return err
 	}
 	start, next := time.Now(), 100_000
-	n, err := store.New(db).IndexTexts(ctx, func(indexed int) {
+	var mu sync.Mutex
+	n, err := store.New(db).IndexTexts(ctx, runtime.NumCPU(), func(indexed int) {
+		mu.Lock()
+		defer mu.Unlock()
 		if indexed >= next {
 			fmt.Fprintf(e.stderr, "textindex: %d jobs indexed\n", indexed)
 			next += 100_000
