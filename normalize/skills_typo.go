@@ -127,7 +127,7 @@ func (x *typoIndex) correct(f string) (*Term, bool) {
 	ambiguous, named := false, false
 	consider := func(i int32) {
 		t := x.terms[i]
-		if ambiguous || x.keys[i][0] != w[0] || !oneEditApart(w, x.keys[i]) {
+		if ambiguous || x.keys[i][0] != w[0] || !oneEdit(w, x.keys[i]) {
 			return
 		}
 		if found != nil && found != t {
@@ -170,31 +170,6 @@ func typoHash(s string, skip int) uint64 {
 		}
 	}
 	return h
-}
-
-// oneEditApart reports whether a and b differ by one insertion, deletion,
-// substitution or swap of neighbouring letters.
-func oneEditApart(a, b string) bool {
-	if a == b {
-		return false
-	}
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	i := 0
-	for i < len(a) && a[i] == b[i] {
-		i++
-	}
-	switch len(b) - len(a) {
-	case 1:
-		return a[i:] == b[i+1:]
-	case 0:
-		if a[i+1:] == b[i+1:] {
-			return true
-		}
-		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
-	}
-	return false
 }
 
 // knownElsewhere reports whether folded f is a spelling of another of

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/jobsd-dev/jobsd/auth"
-	"github.com/jobsd-dev/jobsd/migrations"
 	"github.com/jobsd-dev/jobsd/store"
 )
 
@@ -31,14 +30,11 @@ func (e env) apikey(ctx context.Context, args []string) error {
 	if err := parse(fs, rest); err != nil {
 		return err
 	}
-	db, err := openDB(ctx, *dsn)
+	db, err := openMigrated(ctx, *dsn)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if _, err := migrations.Up(ctx, db); err != nil {
-		return err
-	}
 	st := store.New(db)
 	switch action {
 	case "create":

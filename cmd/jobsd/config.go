@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/jobsd-dev/jobsd/migrations"
 	"github.com/jobsd-dev/jobsd/store"
 )
 
@@ -48,6 +49,20 @@ func openDB(ctx context.Context, dsn string) (*bun.DB, error) {
 	db, err := store.Open(ctx, dsn, store.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("%w (database %s)", err, maskPassword(dsn))
+	}
+	return db, nil
+}
+
+// openMigrated opens the database at dsn and applies its pending
+// migrations: what every command that reads or writes jobs starts with.
+func openMigrated(ctx context.Context, dsn string) (*bun.DB, error) {
+	db, err := openDB(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := migrations.Up(ctx, db); err != nil {
+		db.Close()
+		return nil, err
 	}
 	return db, nil
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/jobsd-dev/jobsd/importer"
-	"github.com/jobsd-dev/jobsd/migrations"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/store"
 )
@@ -47,14 +46,11 @@ func (e env) importJobs(ctx context.Context, args []string) error {
 // into the database at dsn (migrating it first), normalized with the
 // reference data of refData (none when empty), and reports the result.
 func (e env) runImport(ctx context.Context, dsn, refData string, in io.Reader, opts importer.Options) error {
-	db, err := openDB(ctx, dsn)
+	db, err := openMigrated(ctx, dsn)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if _, err := migrations.Up(ctx, db); err != nil {
-		return err
-	}
 	norm, err := normalize.New(normalize.WithRefData(refData))
 	if err != nil {
 		return err

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
-	"github.com/jobsd-dev/jobsd/migrations"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/store"
 )
@@ -27,14 +26,11 @@ func (e env) renormalize(ctx context.Context, args []string) error {
 	if fs.NArg() != 0 {
 		return usageError{"renormalize: takes no arguments"}
 	}
-	db, err := openDB(ctx, *dsn)
+	db, err := openMigrated(ctx, *dsn)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if _, err := migrations.Up(ctx, db); err != nil {
-		return err
-	}
 	norm, err := normalize.New(normalize.WithRefData(*refData))
 	if err != nil {
 		return err

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jobsd-dev/jobsd/migrations"
 	"github.com/jobsd-dev/jobsd/store"
 )
 
@@ -23,14 +22,11 @@ func (e env) textIndex(ctx context.Context, args []string) error {
 	if fs.NArg() != 0 {
 		return usageError{"textindex: takes no arguments"}
 	}
-	db, err := openDB(ctx, *dsn)
+	db, err := openMigrated(ctx, *dsn)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if _, err := migrations.Up(ctx, db); err != nil {
-		return err
-	}
 	start, next := time.Now(), 100_000
 	var mu sync.Mutex
 	n, err := store.New(db).IndexTexts(ctx, runtime.NumCPU(), func(indexed int) {
