@@ -27,7 +27,7 @@ func ValidJobID(id string) bool {
 // section 11): values it gives are kept, spelled canonically; derived values
 // add to them (umbrella skills) or fill what is missing (category from the
 // title, location parts from location.full, work arrangement from
-// "Remote" in the location), never replacing them.
+// "Remote", "Hybrid" or "On-site" in the location), never replacing them.
 func (n *Normalizer) Job(in model.Job) (model.JobRecord, error) {
 	given := snapshot(in)
 	j := in
@@ -79,6 +79,9 @@ func (n *Normalizer) Job(in model.Job) (model.JobRecord, error) {
 			j.WorkArrangement = &w
 		case loc.Hybrid:
 			w := model.WorkArrangementHybrid
+			j.WorkArrangement = &w
+		case loc.Onsite:
+			w := model.WorkArrangementOnsite
 			j.WorkArrangement = &w
 		}
 	}

@@ -251,6 +251,18 @@ func TestJobEnrichment(t *testing.T) {
 		give  model.Job
 		check func(t *testing.T, r model.JobRecord)
 	}{
+		{"the location's arrangement fills a missing one",
+			model.Job{Location: model.Location{Full: "On-site - Denver, CO"}},
+			func(t *testing.T, r model.JobRecord) {
+				require.NotNil(t, r.WorkArrangement)
+				assert.Equal(t, model.WorkArrangementOnsite, *r.WorkArrangement)
+			}},
+		{"a given arrangement wins over the location's",
+			model.Job{Location: model.Location{Full: "Remote - US"}, WorkArrangement: func() *model.WorkArrangement { w := model.WorkArrangement("hybrid"); return &w }()},
+			func(t *testing.T, r model.JobRecord) {
+				require.NotNil(t, r.WorkArrangement)
+				assert.Equal(t, model.WorkArrangementHybrid, *r.WorkArrangement)
+			}},
 		{"full fills what the parts leave out",
 			model.Job{Location: model.Location{Full: "Austin, TX", Country: []string{"USA"}}},
 			func(t *testing.T, r model.JobRecord) {
