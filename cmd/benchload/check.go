@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -29,6 +31,15 @@ type answer struct {
 	Cursor  string
 	// Title and Company of one job.
 	Title, Company string
+	// Facets are a page's facets by field (REST name), when it has them;
+	// expected gives every value SQL counts, most first.
+	Facets map[string][]facetValue
+}
+
+// facetValue is how many jobs of a facet have a value.
+type facetValue struct {
+	Value string `json:"value"`
+	Count int    `json:"count"`
 }
 
 // parseAnswer reads a response body of a query kind and transport.
@@ -49,6 +60,10 @@ func parseAnswer(k kind, transport string, body []byte) (answer, error) {
 	type gqlPage struct {
 		Nodes    []item   `json:"nodes"`
 		PageInfo pageInfo `json:"pageInfo"`
+		Facets   []struct {
+			Field  string       `json:"field"`
+			Values []facetValue `json:"values"`
+		} `json:"facets"`
 	}
 	var a answer
 	fill := func(items []item, total int, hasMore bool, cursor *string) {
@@ -69,9 +84,10 @@ func parseAnswer(k kind, transport string, body []byte) (answer, error) {
 		var r struct {
 			Data json.RawMessage `json:"data"`
 			Meta struct {
-				Total      int     `json:"total"`
-				HasMore    bool    `json:"has_more"`
-				NextCursor *string `json:"next_cursor"`
+				Total      int                     `json:"total"`
+				HasMore    bool                    `json:"has_more"`
+				NextCursor *string                 `json:"next_cursor"`
+				Facets     map[string][]facetValue `json:"facets"`
 			} `json:"meta"`
 		}
 		if err := json.Unmarshal(body, &r); err != nil {
@@ -88,6 +104,7 @@ func parseAnswer(k kind, transport string, body []byte) (answer, error) {
 			return a, fmt.Errorf("REST data: %w", err)
 		}
 		fill(items, r.Meta.Total, r.Meta.HasMore, r.Meta.NextCursor)
+		a.Facets = r.Meta.Facets
 		return a, nil
 	}
 	var g struct {
@@ -103,9 +120,15 @@ func parseAnswer(k kind, transport string, body []byte) (answer, error) {
 	switch {
 	case k == jobKind && g.Data.Job != nil:
 		a.IDs, a.Title, a.Company = []string{g.Data.Job.ID}, g.Data.Job.Title, g.Data.Job.Company
-	case k == listKind && g.Data.Jobs != nil:
+	case (k == listKind || k == facetKind) && g.Data.Jobs != nil:
 		p := g.Data.Jobs
 		fill(p.Nodes, p.PageInfo.Total, p.PageInfo.HasMore, p.PageInfo.EndCursor)
+		for _, f := range p.Facets {
+			if a.Facets == nil {
+				a.Facets = map[string][]facetValue{}
+			}
+			a.Facets[strings.ToLower(f.Field)] = f.Values
+		}
 	case k == companyKind && g.Data.Companies != nil:
 		p := g.Data.Companies
 		fill(p.Nodes, p.PageInfo.Total, p.PageInfo.HasMore, nil)
@@ -157,8 +180,88 @@ func expected(ctx context.Context, db *pgx.Conn, k kind, tc testCase) (answer, e
 	if err != nil {
 		return a, fmt.Errorf("page: %w", err)
 	}
-	a.IDs, err = pgx.CollectRows(rows, pgx.RowTo[string])
-	return a, err
+	if a.IDs, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+		return a, fmt.Errorf("page: %w", err)
+	}
+	for _, f := range tc.Facets {
+		values, err := facetCounts(ctx, db, f)
+		if err != nil {
+			return a, fmt.Errorf("facet %s: %w", f.Field, err)
+		}
+		if a.Facets == nil {
+			a.Facets = map[string][]facetValue{}
+		}
+		a.Facets[f.Field] = values
+	}
+	return a, nil
+}
+
+// facetSQL says, from the contract, which column of jobs j holds each
+// field's values, and whether it is a list (a job counts once under each
+// value it has).
+var facetSQL = map[string]struct {
+	column string
+	array  bool
+}{
+	"work_arrangement": {"j.work_arrangement", false},
+	"employment_type":  {"j.employment_type", false},
+	"category_role":    {"j.category_role", false},
+	"skills":           {"j.skills", true},
+	"country":          {"j.location_country", true},
+}
+
+// facetCounts counts in SQL the jobs matching a facet's condition by each
+// value of its field: every value, most jobs first, then by value.
+func facetCounts(ctx context.Context, db *pgx.Conn, f facetCheck) ([]facetValue, error) {
+	col, ok := facetSQL[f.Field]
+	if !ok {
+		return nil, fmt.Errorf("no SQL for the facet %s", f.Field)
+	}
+	sql := fmt.Sprintf(`SELECT %[1]s, count(*) FROM jobs AS j WHERE (%[2]s) AND %[1]s IS NOT NULL
+		GROUP BY 1 ORDER BY 2 DESC, 1`, col.column, f.Where)
+	if col.array {
+		sql = fmt.Sprintf(`SELECT v, count(DISTINCT j.id) FROM jobs AS j CROSS JOIN LATERAL unnest(%s) AS v
+			WHERE (%s) AND v IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1`, col.column, f.Where)
+	}
+	rows, err := db.Query(ctx, sql, f.Args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowToStructByPos[facetValue])
+}
+
+// compareFacet returns what differs between a facet's values and every
+// value SQL counts (most first): the facet must show the top facetLimit
+// values, most first, each with SQL's count. Values with equal counts may
+// come in any order, and at the cut any of them may be shown.
+func compareFacet(field string, got []facetValue, present bool, all []facetValue) []string {
+	if !present {
+		return []string{fmt.Sprintf("facet %s missing", field)}
+	}
+	want := all[:min(len(all), facetLimit)]
+	if len(got) != len(want) {
+		return []string{fmt.Sprintf("facet %s: %d values, SQL %d (of %d, top %d)", field, len(got), len(want), len(all), facetLimit)}
+	}
+	counts := make(map[string]int, len(all))
+	for _, v := range all {
+		counts[v.Value] = v.Count
+	}
+	seen := map[string]bool{}
+	for i, v := range got {
+		switch {
+		case seen[v.Value]:
+			return []string{fmt.Sprintf("facet %s: %q twice", field, v.Value)}
+		case v.Count != counts[v.Value]:
+			return []string{fmt.Sprintf("facet %s: %q %d, SQL %d", field, v.Value, v.Count, counts[v.Value])}
+		}
+		seen[v.Value] = true
+		// Most first with SQL's counts: the i-th as common as SQL's i-th,
+		// so in order, and no value left out has more jobs than one shown.
+		if v.Count != want[i].Count {
+			return []string{fmt.Sprintf("facet %s: %q %d in place %d, where SQL has %q %d", field, v.Value, v.Count, i+1, want[i].Value, want[i].Count)}
+		}
+	}
+	return nil
 }
 
 // compare returns what differs between an answer and the expected one.
@@ -179,6 +282,12 @@ func compare(k kind, got, want answer) []string {
 	}
 	if k == companyKind && !slices.Equal(got.Counts, want.Counts) {
 		diffs = append(diffs, fmt.Sprintf("job counts %v, SQL %v", shortInts(got.Counts), shortInts(want.Counts)))
+	}
+	if k == facetKind {
+		for _, field := range slices.Sorted(maps.Keys(want.Facets)) {
+			values, present := got.Facets[field]
+			diffs = append(diffs, compareFacet(field, values, present, want.Facets[field])...)
+		}
 	}
 	return diffs
 }

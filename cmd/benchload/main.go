@@ -3,9 +3,9 @@
 // through REST and GraphQL, each query type rotating through 500 values
 // derived from the loaded data, on closed-loop connections; it samples
 // jobsd's resident memory from /metrics, checks sampled answers against
-// SQL of its own (totals, pages, the job, company counts), times page 1
-// against a deep page reached by cursors, and writes the results into a
-// markdown file between markers.
+// SQL of its own (totals, pages, the job, company counts, facet counts),
+// times page 1 against a deep page reached by cursors, and writes the
+// results into a markdown file between markers.
 //
 //	benchload -base http://127.0.0.1:18766 -key KEY -db postgres://… -n 200000 -out docs/benchmarks.md
 //

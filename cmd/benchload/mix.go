@@ -20,10 +20,12 @@ const (
 	listKind    kind = iota // a job list: ×PostGraphile, ×plain SQL, p99
 	jobKind                 // one full job by id: requests/s
 	companyKind             // the companies list: requests/s
+	facetKind               // a job list with facets: p50 ≤ 2× its Base's
 )
 
 // query is one type of the mix: the values it rotates through, and the
-// throughputs issue 5 measured for it (N=200,000) to compare with.
+// throughputs issue 5 measured for it (N=200,000) to compare with (0 where
+// the issue has none).
 type query struct {
 	Name         string
 	Kind         kind
@@ -32,6 +34,9 @@ type query struct {
 	// Rotation says how the values vary, for the report.
 	Rotation string
 	Cases    []testCase
+	// Base names the query type a facetKind type adds its facets to: the
+	// same cases without facets, measured in the same run.
+	Base string
 }
 
 // testCase is one value of a query type: its REST path, its GraphQL
@@ -49,6 +54,18 @@ type testCase struct {
 	ID string
 	// MinJobs is the companies list's min_jobs.
 	MinJobs int
+	// Facets are the facets asked for (facetKind), with what each must
+	// count.
+	Facets []facetCheck
+}
+
+// facetCheck is one facet of a case: its field (REST name) and the jobs j
+// it counts, those matching Where with Args as $1, $2, … (the case's
+// condition without the field's own filter: disjunctive faceting).
+type facetCheck struct {
+	Field string
+	Where string
+	Args  []any
 }
 
 // values is how many different values each query type rotates through.
@@ -59,10 +76,11 @@ const values = 500
 const (
 	cardFields = `id title company location { city state country full } workArrangement employmentType ` +
 		`salary { min max currency period } category { field role specialization }`
-	jobsDoc = `query Jobs($filter: JobFilter, $limit: Int, $offset: Int, $after: String) { ` +
+	jobsPage = `query Jobs($filter: JobFilter, $limit: Int, $offset: Int, $after: String) { ` +
 		`jobs(filter: $filter, limit: $limit, offset: $offset, after: $after) { nodes { ` + cardFields + ` } ` +
-		`pageInfo { total limit offset hasMore endCursor } } }`
-	jobDoc = `query Job($id: ID!) { job(id: $id) { id title company companyLogo url postedAt ` +
+		`pageInfo { total limit offset hasMore endCursor } `
+	jobsDoc = jobsPage + `} }`
+	jobDoc  = `query Job($id: ID!) { job(id: $id) { id title company companyLogo url postedAt ` +
 		`location { city state country full } workArrangement employmentType experienceLevel ` +
 		`salary { min max currency period } summary description descriptionRaw responsibilities ` +
 		`requiredQualifications preferredQualifications skills tools softSkills technicalSkills benefits ` +
@@ -71,6 +89,19 @@ const (
 	companiesDoc = `query Companies($minJobs: Int, $limit: Int) { companies(minJobs: $minJobs, limit: $limit) { ` +
 		`nodes { name logoUrl jobCount slug } pageInfo { total limit offset hasMore } } }`
 )
+
+// pageFacets are the facets of the faceted page (REST names; GraphQL's
+// FacetField values are these upper-cased), counted to the default
+// facet_limit.
+var pageFacets = []string{"work_arrangement", "employment_type", "category_role", "skills", "country"}
+
+// facetLimit is the contract's default facet_limit: how many values a
+// facet shows, most jobs first.
+const facetLimit = 10
+
+// jobsFacetsDoc is jobsDoc with the page's facets.
+var jobsFacetsDoc = jobsPage + `facets(fields: [` + strings.ToUpper(strings.Join(pageFacets, ", ")) + `]) ` +
+	`{ field values { value count } } } }`
 
 // graphQLBody is the POST /graphql body of a document with its variables.
 func graphQLBody(doc string, vars map[string]any) []byte {
@@ -84,6 +115,11 @@ func graphQLBody(doc string, vars map[string]any) []byte {
 // jobsCase is a job-list case: REST parameters, the GraphQL filter, and
 // the SQL condition.
 func jobsCase(params url.Values, filter map[string]any, limit, offset int, where string, args ...any) testCase {
+	return jobsCaseDoc(jobsDoc, params, filter, limit, offset, where, args...)
+}
+
+// jobsCaseDoc is jobsCase with another GraphQL document of the jobs page.
+func jobsCaseDoc(doc string, params url.Values, filter map[string]any, limit, offset int, where string, args ...any) testCase {
 	params.Set("limit", strconv.Itoa(limit))
 	params.Set("offset", strconv.Itoa(offset))
 	vars := map[string]any{"limit": limit, "offset": offset}
@@ -94,7 +130,7 @@ func jobsCase(params url.Values, filter map[string]any, limit, offset int, where
 		where = "true"
 	}
 	return testCase{
-		REST: "/api/v1/jobs?" + params.Encode(), GraphQL: graphQLBody(jobsDoc, vars),
+		REST: "/api/v1/jobs?" + params.Encode(), GraphQL: graphQLBody(doc, vars),
 		Where: where, Args: args, Limit: limit, Offset: offset,
 	}
 }
@@ -273,6 +309,58 @@ func buildMix(ctx context.Context, db *pgx.Conn, seed uint64, skills []string) (
 		m := i + 1
 		q.Cases = append(q.Cases, testCase{REST: "/api/v1/companies?limit=50&min_jobs=" + strconv.Itoa(m),
 			GraphQL: graphQLBody(companiesDoc, map[string]any{"minJobs": m, "limit": 50}), Limit: 50, MinJobs: m})
+	}
+	mix = append(mix, q)
+
+	// A filtered page, then the same page with five facets (issue: with
+	// facets ≤ 2× the latency without): every (state, work arrangement)
+	// pair that has jobs, with page sizes around 25. The work-arrangement
+	// facet leaves out its own filter; the other four count under both.
+	places, err := db.Query(ctx, `SELECT DISTINCT s, j.work_arrangement FROM jobs AS j, unnest(j.location_state) AS s
+		WHERE j.work_arrangement IS NOT NULL ORDER BY 1, 2`)
+	if err != nil {
+		return nil, fmt.Errorf("states and work arrangements: %w", err)
+	}
+	type place struct{ State, Arrangement string }
+	pairs2, err := pgx.CollectRows(places, pgx.RowToStructByPos[place])
+	if err != nil {
+		return nil, fmt.Errorf("states and work arrangements: %w", err)
+	}
+	limits = limitsAround(25, (values+len(pairs2)-1)/max(len(pairs2), 1))
+	var plain, faceted []testCase
+	for _, l := range limits {
+		for _, p := range pairs2 {
+			filter := map[string]any{"state": p.State, "workArrangement": []string{strings.ToUpper(p.Arrangement)}}
+			where := `j.location_state @> ARRAY[$1]::text[] AND j.work_arrangement = $2`
+			plain = append(plain, jobsCase(url.Values{"state": {p.State}, "work_arrangement": {p.Arrangement}},
+				filter, l, 0, where, p.State, p.Arrangement))
+			fc := jobsCaseDoc(jobsFacetsDoc,
+				url.Values{"state": {p.State}, "work_arrangement": {p.Arrangement}, "facets": {strings.Join(pageFacets, ",")}},
+				filter, l, 0, where, p.State, p.Arrangement)
+			for _, f := range pageFacets {
+				check := facetCheck{Field: f, Where: where, Args: []any{p.State, p.Arrangement}}
+				if f == "work_arrangement" {
+					check = facetCheck{Field: f, Where: `j.location_state @> ARRAY[$1]::text[]`, Args: []any{p.State}}
+				}
+				fc.Facets = append(fc.Facets, check)
+			}
+			faceted = append(faceted, fc)
+		}
+	}
+	// One order for both: the faceted type sends the filtered page's
+	// requests in the same order, each with the facets added.
+	n := min(len(plain), values)
+	order := rnd.Perm(n)
+	q = query{Name: "filtered page", Kind: listKind,
+		Rotation: fmt.Sprintf("%d (state, work arrangement) pairs × limits %d–%d", len(pairs2), slices.Min(limits), slices.Max(limits))}
+	for _, i := range order {
+		q.Cases = append(q.Cases, plain[i])
+	}
+	mix = append(mix, q)
+	q = query{Name: "same + 5 facets", Kind: facetKind, Base: q.Name,
+		Rotation: "the filtered page's values in its order, with facets=" + strings.Join(pageFacets, ",")}
+	for _, i := range order {
+		q.Cases = append(q.Cases, faceted[i])
 	}
 	mix = append(mix, q)
 
