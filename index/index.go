@@ -571,13 +571,18 @@ type facet struct {
 }
 
 // forwardMinValues is how many values a facet field needs for a forward
-// index to pay for its memory.
-const forwardMinValues = 48
+// index. With fewer, intersecting each value's bitmap with the filter costs
+// little; with more, a selective filter would intersect every value before
+// the top ones are known (measured: the category_role facet of a filter
+// matching 2% of 200,000 jobs, 0.6 ms by intersections).
+const forwardMinValues = 8
 
 // forward lists each job's values of one facet field (positions in the
-// field's values), compressed-row style: job d's are
-// values[offsets[d]:offsets[d+1]].
+// field's values). A field of one value a job at most keeps them in single
+// (position + 1, 0 for none; 2 bytes a job); any other compressed-row
+// style: job d's are values[offsets[d]:offsets[d+1]].
 type forward struct {
+	single  []uint16
 	offsets []uint32
 	values  []uint32
 }
@@ -589,6 +594,16 @@ func newForward(vs []*value, n uint32) *forward {
 			f.offsets[d+1]++
 			return true
 		})
+	}
+	if len(vs) < math.MaxUint16 && !slices.ContainsFunc(f.offsets, func(k uint32) bool { return k > 1 }) {
+		f.offsets, f.single = nil, make([]uint16, n)
+		for i, v := range vs {
+			v.docs.Iterate(func(d uint32) bool {
+				f.single[d] = uint16(i + 1)
+				return true
+			})
+		}
+		return f
 	}
 	for d := range n {
 		f.offsets[d+1] += f.offsets[d]
@@ -607,17 +622,23 @@ func newForward(vs []*value, n uint32) *forward {
 
 // count returns how many of docs have each value.
 func (f *forward) count(docs *roaring.Bitmap, values int) []uint32 {
-	counts := make([]uint32, values)
+	counts := make([]uint32, values+1) // by position + 1: counts[0] is single's "none"
 	it := docs.ManyIterator()
 	buf := make([]uint32, 256)
 	for k := it.NextMany(buf); k > 0; k = it.NextMany(buf) {
+		if f.single != nil {
+			for _, d := range buf[:k] {
+				counts[f.single[d]]++
+			}
+			continue
+		}
 		for _, d := range buf[:k] {
 			for _, v := range f.values[f.offsets[d]:f.offsets[d+1]] {
-				counts[v]++
+				counts[v+1]++
 			}
 		}
 	}
-	return counts
+	return counts[1:]
 }
 
 // CompanyCount is a company's number of jobs matching a query, with what
