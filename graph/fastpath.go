@@ -104,7 +104,15 @@ func (p *fastPath) answer(ctx context.Context, oc *graphql.OperationContext, roo
 		if err != nil || page == nil {
 			return nil, false
 		}
-		e.jobCardPage(root.SelectionSet, page)
+		facets := func(f *ast.Field) ([]*model.Facet, bool) {
+			args, err := ec.field_JobCardPage_facets_args(ctx, f.ArgumentMap(oc.Variables))
+			if err != nil {
+				return nil, false
+			}
+			facets, err := p.schema.Resolvers.JobCardPage().Facets(ctx, page, args["fields"].([]model.FacetField), args["limit"].(*int))
+			return facets, err == nil
+		}
+		e.jobCardPage(root.SelectionSet, page, facets)
 	case "job":
 		args, err := ec.field_Query_job_args(ctx, rawArgs)
 		if err != nil {
@@ -140,12 +148,15 @@ func (p *fastPath) answer(ctx context.Context, oc *graphql.OperationContext, roo
 var rootTypes = map[string]string{"jobs": "JobCardPage", "job": "Job", "companies": "CompanyPage"}
 
 // plainFields are, by object type, the fields the fast path answers: struct
-// fields gqlgen reads without a resolver or arguments, with the object type
-// of their value ("" for a scalar, an enum or a list of them). The
-// resolver-backed fields (JobCardPage.facets, JobCard.employer,
+// fields gqlgen reads without a resolver or arguments, and the fields of
+// argFields, with the object type of their value ("" for a scalar, an enum
+// or a list of them). The other resolver-backed fields (JobCard.employer,
 // Job.employer, Job.similar) are left to gqlgen.
 var plainFields = map[string]map[string]string{
-	"JobCardPage": {"nodes": "JobCard", "pageInfo": "PageInfo"},
+	"JobCardPage":  {"nodes": "JobCard", "pageInfo": "PageInfo", "facets": "Facet"},
+	"Facet":        {"field": "", "values": "FacetValue", "buckets": "SalaryBucket"},
+	"FacetValue":   {"value": "", "count": ""},
+	"SalaryBucket": {"min": "", "max": "", "count": ""},
 	"CompanyPage": {"nodes": "Company", "pageInfo": "PageInfo"},
 	"PageInfo":    {"total": "", "limit": "", "offset": "", "hasMore": "", "endCursor": ""},
 	"JobCard": {"id": "", "title": "", "company": "", "location": "Location", "workArrangement": "",
@@ -163,6 +174,11 @@ var plainFields = map[string]map[string]string{
 	"Category": {"field": "", "role": "", "specialization": ""},
 	"Company":  {"name": "", "logoUrl": "", "jobCount": "", "slug": ""},
 }
+
+// argFields are the fields with arguments the fast path answers, by
+// object type: their arguments are coerced by gqlgen's own functions and
+// their resolvers called as gqlgen calls them.
+var argFields = map[string]map[string]bool{"JobCardPage": {"facets": true}}
 
 // qualifyingRoot returns the root field of an operation the fast path
 // answers, or nil.
@@ -198,8 +214,8 @@ func plainSelection(typ string, set ast.SelectionSet) bool {
 	}
 	for i, sel := range set {
 		f, ok := sel.(*ast.Field)
-		if !ok || len(f.Directives) > 0 || len(f.Arguments) > 0 || f.Definition == nil ||
-			len(f.Definition.Arguments) > 0 || f.ObjectDefinition == nil || f.ObjectDefinition.Name != typ {
+		if !ok || len(f.Directives) > 0 || f.Definition == nil || f.ObjectDefinition == nil || f.ObjectDefinition.Name != typ ||
+			(len(f.Arguments) > 0 || len(f.Definition.Arguments) > 0) && !argFields[typ][f.Name] {
 			return false
 		}
 		// gqlgen merges fields under one response key; the fast path

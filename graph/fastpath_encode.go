@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -214,9 +215,24 @@ func (e *encoder) workArrangement(w *model.WorkArrangement) {
 	w.MarshalGQL(&e.buf)
 }
 
-func (e *encoder) jobCardPage(sel ast.SelectionSet, p *model.JobCardPage) {
+// jobCardPage writes a page; facets resolves its facets field (false:
+// gqlgen must answer).
+func (e *encoder) jobCardPage(sel ast.SelectionSet, p *model.JobCardPage, facets func(*ast.Field) ([]*model.Facet, bool)) {
 	e.object(sel, "JobCardPage", func(f *ast.Field) bool {
 		switch f.Name {
+		case "facets":
+			list, ok := facets(f)
+			if !ok {
+				return false
+			}
+			e.buf.WriteByte('[')
+			for i, fc := range list {
+				if i > 0 {
+					e.buf.WriteByte(',')
+				}
+				e.facet(f.SelectionSet, fc)
+			}
+			e.buf.WriteByte(']')
 		case "nodes":
 			e.buf.WriteByte('[')
 			for i := range p.Nodes {
@@ -228,6 +244,66 @@ func (e *encoder) jobCardPage(sel ast.SelectionSet, p *model.JobCardPage) {
 			e.buf.WriteByte(']')
 		case "pageInfo":
 			e.pageInfo(f.SelectionSet, &p.PageInfo)
+		default:
+			return false
+		}
+		return true
+	})
+}
+
+func (e *encoder) facet(sel ast.SelectionSet, fc *model.Facet) {
+	if fc == nil { // [Facet!]!: gqlgen answers a null item with an error
+		e.failed = true
+		return
+	}
+	e.object(sel, "Facet", func(f *ast.Field) bool {
+		switch f.Name {
+		case "field":
+			e.string(strings.ToUpper(string(fc.Field))) // FacetField.MarshalGQL
+		case "values":
+			e.buf.WriteByte('[')
+			for i, v := range fc.Values {
+				if i > 0 {
+					e.buf.WriteByte(',')
+				}
+				e.object(f.SelectionSet, "FacetValue", func(f *ast.Field) bool {
+					switch f.Name {
+					case "value":
+						e.string(v.Value)
+					case "count":
+						e.int(v.Count)
+					default:
+						return false
+					}
+					return true
+				})
+			}
+			e.buf.WriteByte(']')
+		case "buckets":
+			if fc.Buckets == nil {
+				e.null()
+				break
+			}
+			e.buf.WriteByte('[')
+			for i, b := range fc.Buckets {
+				if i > 0 {
+					e.buf.WriteByte(',')
+				}
+				e.object(f.SelectionSet, "SalaryBucket", func(f *ast.Field) bool {
+					switch f.Name {
+					case "min":
+						e.optFloat(&b.Min)
+					case "max":
+						e.optFloat(b.Max)
+					case "count":
+						e.int(b.Count)
+					default:
+						return false
+					}
+					return true
+				})
+			}
+			e.buf.WriteByte(']')
 		default:
 			return false
 		}

@@ -163,7 +163,10 @@ func fixtureStore() *graphtest.Store {
 		FacetsFunc: func(_ context.Context, _ model.JobQuery, fields []string, _ int) ([]model.Facet, error) {
 			out := make([]model.Facet, len(fields))
 			for i, f := range fields {
-				out[i] = model.Facet{Field: model.FacetField(f), Values: []model.FacetValue{{Value: tricky, Count: 3}}}
+				out[i] = model.Facet{Field: model.FacetField(f), Values: []model.FacetValue{{Value: tricky, Count: 3}, {Value: "b", Count: 1}}}
+				if f == "work_arrangement" {
+					out[i].Values = nil // [FacetValue!]!: gqlgen writes []
+				}
 				if f == model.FacetSalary {
 					out[i] = model.Facet{Field: model.FacetSalary, Values: []model.FacetValue{},
 						Buckets: []model.SalaryBucket{{Min: 0, Max: fp(25000), Count: 1}, {Min: 25000, Count: 2}}}
@@ -275,6 +278,9 @@ func TestFastPathAnswersAsGqlgen(t *testing.T) {
 		{query: `{ jobs(filter: {company: "nil"}) { nodes { id } ` + pageInfoFields + ` } }`}, // nil nodes
 		{query: `{ jobs(sort: SALARY_DESC, limit: 2) { p: pageInfo { t: total hasMore } n: nodes { b: title a: id s: salary { max min } } } }`},
 		{query: `{ page: jobs { nodes { title: id id: title } } }`}, // swapped aliases
+		{query: `{ jobs { facets(fields: [SKILLS, SALARY, WORK_ARRANGEMENT]) { field values { value count } buckets { min max count } } } }`},
+		{query: `query($f: [FacetField!]!, $l: Int) { jobs(limit: 2) { nodes { id } f: facets(fields: $f, limit: $l) { __typename b: buckets { max } v: values { count } field } ` + pageInfoFields + ` } }`,
+			variables: map[string]any{"f": []string{"SALARY", "COUNTRY"}, "l": 5}},
 		{query: `{ job(id: "src-1") { ` + jobFields + ` } }`},
 		{query: `{ job(id: "src-1") { __typename location { __typename full } salary { __typename min } category { __typename role } } }`},
 		{query: `{ job(id: "src-2") { ` + jobFields + ` } }`},
@@ -312,8 +318,10 @@ func TestFastPathFallsBack(t *testing.T) {
 		{query: `{ jobs { nodes { id title @skip(if: true) } } }`},
 		{query: `query($x: Boolean!) { jobs @include(if: $x) { nodes { id } } }`, variables: map[string]any{"x": false}},
 		{query: `{ jobs { nodes { id employer { name } } } }`},
-		{query: `{ jobs { facets(fields: [SKILLS, SALARY]) { field values { value count } buckets { min max count } } } }`},
 		{query: `{ job(id: "src-1") { id similar(limit: 2) { id } } }`},
+		// facets the resolver refuses
+		{query: `{ jobs { facets(fields: [SKILLS], limit: 0) { field } } }`},
+		{query: `query($l: Int) { jobs { facets(fields: [SKILLS], limit: $l) { field } } }`, variables: map[string]any{"l": -1}},
 		{query: `{ job(id: "src-1") { id employer { name slug } } }`},
 		{query: `{ jobs { nodes { id id } } }`},              // one response key twice
 		{query: `{ jobs { nodes { id } nodes { title } } }`}, // merged selections
@@ -366,7 +374,7 @@ func TestFastPathRespectsLimitsAndPersistedQueries(t *testing.T) {
 }
 
 // slowFields are the fields only gqlgen answers.
-var slowFields = []string{"JobCardPage.facets", "JobCard.employer", "Job.employer", "Job.similar"}
+var slowFields = []string{"JobCard.employer", "Job.employer", "Job.similar"}
 
 // TestFastPathRandomOperations compares random selections of every field
 // of the schema under jobs, job and companies, in random orders, with
