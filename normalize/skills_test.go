@@ -447,3 +447,28 @@ func TestSkillAcrossVocabularies(t *testing.T) {
 	assert.False(t, ok)
 	assert.Equal(t, []string{"Underwater basket weaving", "Underwater basket weaving"}, []string{name, umbrella})
 }
+
+// Fold is safe for concurrent use: requests fold filter values side by side
+// (a transformer shared by all of them once panicked under load).
+func TestFoldConcurrently(t *testing.T) {
+	words := []string{"Île-de-France", "Québec", "São Paulo", "Zürich", "Kraków", "Bogotá D.C."}
+	want := make([]string, len(words))
+	for i, w := range words {
+		want[i] = Fold(w)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 2000 {
+				k := (g + i) % len(words)
+				if got := Fold(words[k]); got != want[k] {
+					t.Errorf("Fold(%q) = %q, want %q", words[k], got, want[k])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -557,7 +558,12 @@ func (v *Vocab) WithUmbrellas(in []string) []string {
 	return out
 }
 
-var accentRemover = transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+// accentRemovers hold transformers that take accents off: a
+// transform.Chain keeps state between calls, so each goroutine needs its
+// own (a shared one panicked under concurrent requests).
+var accentRemovers = sync.Pool{New: func() any {
+	return transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+}}
 
 // Fold returns s in the form spellings are compared in: lower case, without
 // accents, with single spaces.
@@ -565,7 +571,9 @@ func Fold(s string) string {
 	if isPlainASCII(s) {
 		return foldASCII(s)
 	}
-	out, _, err := transform.String(accentRemover, s)
+	t := accentRemovers.Get().(transform.Transformer)
+	out, _, err := transform.String(t, s) // resets t first
+	accentRemovers.Put(t)
 	if err != nil {
 		out = s
 	}
