@@ -146,7 +146,7 @@ func (ix *Index) SizeInBytes() uint64 {
 			n += v.docs.GetSizeInBytes() // companies' own included
 		}
 		if fc.fwd != nil {
-			n += 4 * uint64(len(fc.fwd.offsets)+len(fc.fwd.values))
+			n += 4*uint64(len(fc.fwd.offsets)+len(fc.fwd.values)) + 2*uint64(len(fc.fwd.single))
 		}
 	}
 	for _, o := range ix.orders {

@@ -377,10 +377,19 @@ func AnnualSalary(s *model.Salary) (lo, hi float64, ok bool) {
 func (n *Normalizer) jobLists(j *model.Job) {
 	j.Tools = n.Tools.List(j.Tools)
 	j.TechnicalSkills = n.TechnicalSkills.List(j.TechnicalSkills)
+	// Values of the skills vocabulary get their umbrellas from it; the
+	// others are stored as Skill reads them, name and umbrella, so that a
+	// skills filter (which looks for Skill's umbrella) finds them.
 	skills := make([]string, 0, len(j.Skills))
+	var others []string
 	for _, s := range j.Skills {
-		name, _, _ := n.Skill(s)
-		skills = append(skills, name)
+		if _, ok := n.Skills.Lookup(s); ok {
+			skills = append(skills, s)
+		} else if name, umbrella, ok := n.Skill(s); ok {
+			others = append(others, name, umbrella)
+		} else {
+			skills = append(skills, s)
+		}
 	}
 	for _, t := range append(append([]string{}, j.Tools...), j.TechnicalSkills...) {
 		if _, ok := n.Skills.Lookup(t); ok {
@@ -388,6 +397,11 @@ func (n *Normalizer) jobLists(j *model.Job) {
 		}
 	}
 	j.Skills = n.Skills.WithUmbrellas(skills)
+	for _, o := range others {
+		if !slices.ContainsFunc(j.Skills, func(s string) bool { return Fold(s) == Fold(o) }) {
+			j.Skills = append(j.Skills, o)
+		}
+	}
 	j.SoftSkills = n.SoftSkills.List(j.SoftSkills)
 	j.Benefits = n.Benefits.List(j.Benefits)
 	j.Certifications = n.Certifications.List(j.Certifications)

@@ -130,7 +130,7 @@ func (n *Normalizer) Skill(s string) (name, umbrella string, ok bool) {
 		return n.Skills.spelling(t, s), n.Skills.spelling(n.Skills.top(t), s), true
 	}
 	for _, v := range []*Vocab{n.Certifications, n.TechnicalSkills, n.SoftSkills, n.Tools} {
-		if t, ok := v.Lookup(s); ok {
+		if t, ok := v.sure(s); ok { // no guesses from a value's first words
 			return v.spelling(t, s), v.spelling(v.top(t), s), true
 		}
 	}

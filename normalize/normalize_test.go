@@ -164,6 +164,8 @@ func TestJobQuery(t *testing.T) {
 		{name: "city alias", give: model.JobFilter{City: str("SF")}, want: []model.KeyFilter{filter("city", "San Francisco")}},
 		{name: "location with remote", give: model.JobFilter{Location: str("Remote - US")},
 			want: []model.KeyFilter{filter("country", "United States"), filter("work_arrangement", "remote")}},
+		{name: "location on-site", give: model.JobFilter{Location: str("On-site")},
+			want: []model.KeyFilter{filter("work_arrangement", "onsite")}},
 		{name: "location parts", give: model.JobFilter{Location: str("Austin, TX")},
 			want: []model.KeyFilter{filter("city", "Austin"), filter("state", "Texas")}},
 		{name: "title to specialization", give: model.JobFilter{Title: str("Senior Backend Engineer")},

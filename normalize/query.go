@@ -312,9 +312,12 @@ func (n *Normalizer) location(b *queryBuilder, in *string) {
 	case loc.Hybrid:
 		b.filter(model.FieldWorkArrangement, string(model.WorkArrangementHybrid))
 		echo["work_arrangement"] = []string{string(model.WorkArrangementHybrid)}
+	case loc.Onsite: // as the import reads "On-site" in a job's location
+		b.filter(model.FieldWorkArrangement, string(model.WorkArrangementOnsite))
+		echo["work_arrangement"] = []string{string(model.WorkArrangementOnsite)}
 	}
 	if len(echo) == 0 {
-		b.fail(model.InvalidParam("location", "location %q names no city, state, country or remote work", text))
+		b.fail(model.InvalidParam("location", "location %q names no city, state, country or work arrangement", text))
 		return
 	}
 	b.echo("location", echo)

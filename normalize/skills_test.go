@@ -1,8 +1,11 @@
 package normalize
 
 import (
+	"fmt"
+	"github.com/jobsd-dev/jobsd/graph/model"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"syscall"
 	"testing"
@@ -471,4 +474,38 @@ func TestFoldConcurrently(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// Every spelling of every vocabulary, put in a job's skills list, is
+// stored so that a skills filter of the same spelling finds the job: the
+// import and the filter read a skills list's value the same way.
+func TestSkillsImportAndFilterAgree(t *testing.T) {
+	normalizers := map[string]*Normalizer{}
+	n, err := New()
+	require.NoError(t, err)
+	normalizers["built-in"] = n
+	if dir := refDataDir(); dir != "" {
+		if _, err := os.Stat(dir + "/skills"); err == nil {
+			n, err := New(WithRefData(dir))
+			require.NoError(t, err)
+			normalizers["reference data"] = n
+		}
+	}
+	for name, n := range normalizers {
+		var misses []string
+		checked := 0
+		for _, v := range []*Vocab{n.Skills, n.Certifications, n.TechnicalSkills, n.SoftSkills, n.Tools} {
+			for key := range v.all {
+				rec, err := n.Job(model.Job{ID: "src-1", Title: "Engineer", Company: "Acme", Skills: []string{key}})
+				require.NoError(t, err, key)
+				_, want, _ := n.Skill(key)
+				checked++
+				if !slices.ContainsFunc(rec.Skills, func(s string) bool { return Fold(s) == Fold(want) }) {
+					misses = append(misses, fmt.Sprintf("%q: filter looks for %q, import stores %q", key, want, rec.Skills))
+				}
+			}
+		}
+		assert.Empty(t, misses, "%s: %d of %d spellings", name, len(misses), checked)
+		t.Logf("%s: %d spellings checked", name, checked)
+	}
 }

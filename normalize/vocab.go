@@ -223,6 +223,27 @@ func (v *Vocab) lookup(s string) (*Term, bool) {
 // spellings (Lookup): "Go (Golang)" as its parts, then versions, generic
 // words and vendors.
 func (v *Vocab) derived(s string) (*Term, bool) {
+	if t, ok := v.derivedForms(s); ok {
+		return t, true
+	}
+	return v.prefixTerm(s, Fold(s))
+}
+
+// sure is Lookup without guesses (no typo correction, no term made of a
+// value's first words): what the vocabulary knows s as.
+func (v *Vocab) sure(s string) (*Term, bool) {
+	if t, ok := v.lookup(s); ok {
+		return t, true
+	}
+	if !v.derive {
+		return nil, false
+	}
+	return v.derivedForms(s)
+}
+
+// derivedForms reads "Go (Golang)" as its parts, then versions, generic
+// words and vendors (derived without prefixTerm).
+func (v *Vocab) derivedForms(s string) (*Term, bool) {
 	f := Fold(s)
 	if i := strings.IndexByte(f, '('); i > 0 {
 		if j := strings.IndexByte(f[i:], ')'); j > 1 {
@@ -236,10 +257,7 @@ func (v *Vocab) derived(s string) (*Term, bool) {
 	if t, ok := v.lookupForms(f); ok {
 		return t, true
 	}
-	if t, ok := v.vendorTerm(s, f); ok {
-		return t, true
-	}
-	return v.prefixTerm(s, f)
+	return v.vendorTerm(s, f)
 }
 
 // prefixTerm reads a value whose first words name a term of the project's

@@ -14,6 +14,11 @@ import (
 // a tenth of a second of stemming, the longest an import waits for it.
 const textIndexBatch = 500
 
+// maxIndexedDescription is how much of a description keyword search reads:
+// a tsvector holds at most 1 MB, and one description over it would stop
+// the indexing of every job after it.
+const maxIndexedDescription = 100_000
+
 // IndexTexts indexes the descriptions of the jobs that have no row in
 // job_texts yet for keyword search, a batch at a time, until none is left
 // or ctx ends, and returns how many it indexed. workers (at least 1)
@@ -56,7 +61,7 @@ func (s *Store) indexTextBatch(ctx context.Context, last string, part, parts int
 			return err
 		}
 		return tx.NewRaw(`WITH batch AS (
-    SELECT j.id, j.search_tsv || to_tsvector('english', coalesce(j.description, '')) AS tsv
+    SELECT j.id, j.search_tsv || to_tsvector('english', left(coalesce(j.description, ''), ?)) AS tsv
     FROM jobs AS j
     WHERE j.id > ? AND (? = 1 OR abs(hashtext(j.id) % ?) = ?)
       AND NOT EXISTS (SELECT 1 FROM job_texts AS t WHERE t.job_id = j.id)
@@ -65,7 +70,7 @@ func (s *Store) indexTextBatch(ctx context.Context, last string, part, parts int
 ), written AS (
     INSERT INTO job_texts (job_id, tsv) SELECT id, tsv FROM batch RETURNING job_id
 )
-SELECT count(*), coalesce(max(job_id), '') FROM written`, last, parts, parts, part, textIndexBatch).Scan(ctx, &n, &next)
+SELECT count(*), coalesce(max(job_id), '') FROM written`, maxIndexedDescription, last, parts, parts, part, textIndexBatch).Scan(ctx, &n, &next)
 	})
 	if err != nil {
 		return 0, "", wrap(err, "index job texts")

@@ -1,6 +1,9 @@
 package store_test
 
 import (
+	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -47,4 +50,21 @@ func TestTextIndex(t *testing.T) {
 	assert.Equal(t, 1, n)
 	assert.Equal(t, []string{"ti-2"}, q("rabbitmq"))
 	assert.Equal(t, 2, e.count("SELECT count(*) FROM job_texts"))
+
+	// A description whose whole tsvector would pass PostgreSQL's 1 MB is
+	// read up to maxIndexedDescription, and indexing goes on past it.
+	var huge strings.Builder
+	for i := range 120_000 {
+		fmt.Fprintf(&huge, "w%07d ", i)
+	}
+	line, err := json.Marshal(map[string]any{"id": "ti-3", "title": "Archivist", "company": "Ti", "description": huge.String()})
+	require.NoError(t, err)
+	_, err = e.importText(string(line)+"\n"+`{"id":"ti-4","title":"Librarian","company":"Ti","description":"Catalogue the zettel boxes."}`, importer.Options{})
+	require.NoError(t, err)
+	n, err = e.st.IndexTexts(e.ctx, 1, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 2, n)
+	assert.Equal(t, []string{"ti-3"}, q("w0000001"), "the start of a huge description")
+	assert.Empty(t, q("w0119999"), "past maxIndexedDescription")
+	assert.Equal(t, []string{"ti-4"}, q("zettel"), "the job after it is indexed too")
 }
