@@ -156,6 +156,15 @@ func (b *Builder) Build(collated []string) *Index {
 		ix.companies = append(ix.companies, c)
 	}
 	slices.SortFunc(ix.companies, func(a, b *company) int { return byCount(&a.value, &b.value) })
+	ix.trigrams = map[string][]int32{}
+	for i, c := range ix.companies {
+		for j := 0; j+3 <= len(c.lower); j++ {
+			t := c.lower[j : j+3]
+			if list := ix.trigrams[t]; len(list) == 0 || list[len(list)-1] != int32(i) {
+				ix.trigrams[t] = append(list, int32(i))
+			}
+		}
+	}
 	companies := make([]*value, len(ix.companies))
 	for i, c := range ix.companies {
 		companies[i] = &c.value

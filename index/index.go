@@ -77,8 +77,13 @@ type Index struct {
 	keys      map[string]*roaring.Bitmap
 	facets    map[string]*facet // by facet field, company included
 	companies []*company
-	salary    []*roaring.Bitmap // by SalaryBucket
-	orders    map[model.JobSort]*ordering
+	// trigrams lists, by each three bytes of a lower-cased company name, the
+	// companies (positions in companies, ascending) whose name holds them:
+	// a substring of three bytes or more is looked for in the companies of
+	// its rarest trigram only.
+	trigrams map[string][]int32
+	salary   []*roaring.Bitmap // by SalaryBucket
+	orders   map[model.JobSort]*ordering
 
 	// allCompanies is every company with a job, by job count: the list
 	// of /companies without filters, made on first use.
@@ -179,8 +184,8 @@ func (ix *Index) clauses(q model.JobQuery) []clause {
 	if q.Company != "" {
 		needle := strings.ToLower(q.Company)
 		var bms []*roaring.Bitmap
-		for _, c := range ix.companies {
-			if strings.Contains(c.lower, needle) {
+		for _, i := range ix.companyCandidates(needle) {
+			if c := ix.companies[i]; strings.Contains(c.lower, needle) {
 				bms = append(bms, c.docs)
 			}
 		}
@@ -211,6 +216,30 @@ func (ix *Index) clauses(q model.JobQuery) []clause {
 		out = append(out, clause{"posted_after", b})
 	}
 	return out
+}
+
+// companyCandidates returns the positions of the companies whose lower-
+// cased name may hold needle: those of needle's rarest trigram, or every
+// company for a needle shorter than three bytes.
+func (ix *Index) companyCandidates(needle string) []int32 {
+	if len(needle) < 3 {
+		all := make([]int32, len(ix.companies))
+		for i := range all {
+			all[i] = int32(i)
+		}
+		return all
+	}
+	var best []int32
+	for i := 0; i+3 <= len(needle); i++ {
+		list, ok := ix.trigrams[needle[i:i+3]]
+		if !ok {
+			return nil // no name holds this trigram
+		}
+		if best == nil || len(list) < len(best) {
+			best = list
+		}
+	}
+	return best
 }
 
 // keyFilter returns the jobs with any of f's keys (every one of them with
