@@ -72,6 +72,18 @@ func (e *encoder) object(sel ast.SelectionSet, typename string, member func(f *a
 	e.buf.WriteByte('}')
 }
 
+// array writes a list of n items, item(i) writing the i-th.
+func (e *encoder) array(n int, item func(i int)) {
+	e.buf.WriteByte('[')
+	for i := range n {
+		if i > 0 {
+			e.buf.WriteByte(',')
+		}
+		item(i)
+	}
+	e.buf.WriteByte(']')
+}
+
 const hexDigits = "0123456789ABCDEF"
 
 // string writes s quoted as graphql.MarshalString (writeQuotedString)
@@ -145,14 +157,7 @@ func (e *encoder) optString(s *string) {
 
 // strings writes a [String!]!: nil is [], as gqlgen makes an empty Array.
 func (e *encoder) strings(list []string) {
-	e.buf.WriteByte('[')
-	for i, s := range list {
-		if i > 0 {
-			e.buf.WriteByte(',')
-		}
-		e.string(s)
-	}
-	e.buf.WriteByte(']')
+	e.array(len(list), func(i int) { e.string(list[i]) })
 }
 
 // optStrings writes a [String!]: nil is null, empty is [].
@@ -225,23 +230,9 @@ func (e *encoder) jobCardPage(sel ast.SelectionSet, p *model.JobCardPage, facets
 			if !ok {
 				return false
 			}
-			e.buf.WriteByte('[')
-			for i, fc := range list {
-				if i > 0 {
-					e.buf.WriteByte(',')
-				}
-				e.facet(f.SelectionSet, fc)
-			}
-			e.buf.WriteByte(']')
+			e.array(len(list), func(i int) { e.facet(f.SelectionSet, list[i]) })
 		case "nodes":
-			e.buf.WriteByte('[')
-			for i := range p.Nodes {
-				if i > 0 {
-					e.buf.WriteByte(',')
-				}
-				e.jobCard(f.SelectionSet, &p.Nodes[i])
-			}
-			e.buf.WriteByte(']')
+			e.array(len(p.Nodes), func(i int) { e.jobCard(f.SelectionSet, &p.Nodes[i]) })
 		case "pageInfo":
 			e.pageInfo(f.SelectionSet, &p.PageInfo)
 		default:
@@ -261,49 +252,43 @@ func (e *encoder) facet(sel ast.SelectionSet, fc *model.Facet) {
 		case "field":
 			e.string(strings.ToUpper(string(fc.Field))) // FacetField.MarshalGQL
 		case "values":
-			e.buf.WriteByte('[')
-			for i, v := range fc.Values {
-				if i > 0 {
-					e.buf.WriteByte(',')
-				}
-				e.object(f.SelectionSet, "FacetValue", func(f *ast.Field) bool {
-					switch f.Name {
-					case "value":
-						e.string(v.Value)
-					case "count":
-						e.int(v.Count)
-					default:
-						return false
-					}
-					return true
-				})
-			}
-			e.buf.WriteByte(']')
+			e.array(len(fc.Values), func(i int) { e.facetValue(f.SelectionSet, &fc.Values[i]) })
 		case "buckets":
 			if fc.Buckets == nil {
 				e.null()
 				break
 			}
-			e.buf.WriteByte('[')
-			for i, b := range fc.Buckets {
-				if i > 0 {
-					e.buf.WriteByte(',')
-				}
-				e.object(f.SelectionSet, "SalaryBucket", func(f *ast.Field) bool {
-					switch f.Name {
-					case "min":
-						e.optFloat(&b.Min)
-					case "max":
-						e.optFloat(b.Max)
-					case "count":
-						e.int(b.Count)
-					default:
-						return false
-					}
-					return true
-				})
-			}
-			e.buf.WriteByte(']')
+			e.array(len(fc.Buckets), func(i int) { e.salaryBucket(f.SelectionSet, &fc.Buckets[i]) })
+		default:
+			return false
+		}
+		return true
+	})
+}
+
+func (e *encoder) facetValue(sel ast.SelectionSet, v *model.FacetValue) {
+	e.object(sel, "FacetValue", func(f *ast.Field) bool {
+		switch f.Name {
+		case "value":
+			e.string(v.Value)
+		case "count":
+			e.int(v.Count)
+		default:
+			return false
+		}
+		return true
+	})
+}
+
+func (e *encoder) salaryBucket(sel ast.SelectionSet, b *model.SalaryBucket) {
+	e.object(sel, "SalaryBucket", func(f *ast.Field) bool {
+		switch f.Name {
+		case "min":
+			e.optFloat(&b.Min)
+		case "max":
+			e.optFloat(b.Max)
+		case "count":
+			e.int(b.Count)
 		default:
 			return false
 		}
@@ -315,14 +300,7 @@ func (e *encoder) companyPage(sel ast.SelectionSet, p *model.CompanyPage) {
 	e.object(sel, "CompanyPage", func(f *ast.Field) bool {
 		switch f.Name {
 		case "nodes":
-			e.buf.WriteByte('[')
-			for i := range p.Nodes {
-				if i > 0 {
-					e.buf.WriteByte(',')
-				}
-				e.company(f.SelectionSet, &p.Nodes[i])
-			}
-			e.buf.WriteByte(']')
+			e.array(len(p.Nodes), func(i int) { e.company(f.SelectionSet, &p.Nodes[i]) })
 		case "pageInfo":
 			e.pageInfo(f.SelectionSet, &p.PageInfo)
 		default:
