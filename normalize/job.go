@@ -73,15 +73,7 @@ func (n *Normalizer) Job(in model.Job) (model.JobRecord, error) {
 		j.WorkArrangement = &w
 	} else {
 		j.WorkArrangement = nil
-		switch {
-		case loc.Remote:
-			w := model.WorkArrangementRemote
-			j.WorkArrangement = &w
-		case loc.Hybrid:
-			w := model.WorkArrangementHybrid
-			j.WorkArrangement = &w
-		case loc.Onsite:
-			w := model.WorkArrangementOnsite
+		if w, ok := loc.Arrangement(); ok {
 			j.WorkArrangement = &w
 		}
 	}

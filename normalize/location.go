@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/biter777/countries"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -26,6 +28,21 @@ type ParsedLocation struct {
 	Remote bool
 	Hybrid bool
 	Onsite bool
+}
+
+// Arrangement returns the work arrangement the text states, and false when
+// it states none: the one reading of the import (a job's location sets a
+// missing arrangement) and of the location filter.
+func (p ParsedLocation) Arrangement() (model.WorkArrangement, bool) {
+	switch {
+	case p.Hybrid:
+		return model.WorkArrangementHybrid, true
+	case p.Remote:
+		return model.WorkArrangementRemote, true
+	case p.Onsite:
+		return model.WorkArrangementOnsite, true
+	}
+	return "", false
 }
 
 // city is a city of the gazetteer. A name's candidates are the curated

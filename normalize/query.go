@@ -305,16 +305,9 @@ func (n *Normalizer) location(b *queryBuilder, in *string) {
 			echo[part.field] = part.values
 		}
 	}
-	switch {
-	case loc.Remote:
-		b.filter(model.FieldWorkArrangement, string(model.WorkArrangementRemote))
-		echo["work_arrangement"] = []string{string(model.WorkArrangementRemote)}
-	case loc.Hybrid:
-		b.filter(model.FieldWorkArrangement, string(model.WorkArrangementHybrid))
-		echo["work_arrangement"] = []string{string(model.WorkArrangementHybrid)}
-	case loc.Onsite: // as the import reads "On-site" in a job's location
-		b.filter(model.FieldWorkArrangement, string(model.WorkArrangementOnsite))
-		echo["work_arrangement"] = []string{string(model.WorkArrangementOnsite)}
+	if w, ok := loc.Arrangement(); ok {
+		b.filter(model.FieldWorkArrangement, string(w))
+		echo["work_arrangement"] = []string{string(w)}
 	}
 	if len(echo) == 0 {
 		b.fail(model.InvalidParam("location", "location %q names no city, state, country or work arrangement", text))

@@ -25,6 +25,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -116,14 +117,10 @@ func judgeLocation(n *normalize.Normalizer, row []string) verdict {
 		pl = n.Complete(pl) // the places an imported job records
 		got = append(got, pl.City+"/"+pl.State+"/"+pl.Country)
 	}
+	// The set writes on-site like an arrangement not said (its README).
 	arrangement := ""
-	switch {
-	case p.Remote && p.Hybrid:
-		arrangement = "remote+hybrid"
-	case p.Remote:
-		arrangement = "remote"
-	case p.Hybrid:
-		arrangement = "hybrid"
+	if w, ok := p.Arrangement(); ok && w != model.WorkArrangementOnsite {
+		arrangement = string(w)
 	}
 	v := verdict{got: strings.Join(got, " | ") + "  [" + arrangement + "]"}
 	switch {
