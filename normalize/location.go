@@ -10,9 +10,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/biter777/countries"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
-	"golang.org/x/text/unicode/norm"
 )
 
 // Place is one location: a city, state and country, each "" when unknown.

@@ -45,25 +45,10 @@ var skillSources = []Source{
 	},
 }
 
-// loadSkillsRefData reads dir/skills: Linguist's languages, O*NET's
-// technologies and Stack Overflow's tags into the skills vocabulary, and
-// O*NET's technologies into the tools vocabulary; it then indexes the
-// skills' typos and adds the sources. A directory without skills/ adds
-// nothing.
-func (n *Normalizer) loadSkillsRefData(dir string) error {
-	found, err := n.addSkillsRefData(dir)
-	if err != nil || !found {
-		return err
-	}
-	n.Skills.indexTypos(n.knownElsewhere)
-	n.sources = append(n.sources, skillSources...)
-	return nil
-}
-
 // addSkillsRefData adds the terms of dir/skills to the skills and tools
 // vocabularies, and reports whether there was such a folder. It touches
 // nothing else of the normalizer, so loadRefData runs it beside the other
-// loaders.
+// loaders (New then indexes the skills' typos).
 func (n *Normalizer) addSkillsRefData(dir string) (bool, error) {
 	dir = filepath.Join(dir, "skills")
 	if _, err := os.Stat(dir); err != nil {

@@ -509,3 +509,19 @@ func TestSkillsImportAndFilterAgree(t *testing.T) {
 		t.Logf("%s: %d spellings checked", name, checked)
 	}
 }
+
+// loadSkillsRefData (tests) loads dir/skills alone, as loadRefData does
+// beside the other reference data: it reads dir/skills: Linguist's languages, O*NET's
+// technologies and Stack Overflow's tags into the skills vocabulary, and
+// O*NET's technologies into the tools vocabulary; it then indexes the
+// skills' typos and adds the sources. A directory without skills/ adds
+// nothing.
+func (n *Normalizer) loadSkillsRefData(dir string) error {
+	found, err := n.addSkillsRefData(dir)
+	if err != nil || !found {
+		return err
+	}
+	n.Skills.indexTypos(n.knownElsewhere)
+	n.sources = append(n.sources, skillSources...)
+	return nil
+}

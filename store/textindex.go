@@ -78,15 +78,6 @@ SELECT count(*), coalesce(max(job_id), '') FROM written`, maxIndexedDescription,
 	return n, next, nil
 }
 
-// TextIndexPending returns how many jobs wait for their description to be
-// indexed.
-func (s *Store) TextIndexPending(ctx context.Context) (int, error) {
-	var n int
-	err := s.db.NewRaw(`SELECT count(*) FROM jobs AS j
-WHERE NOT EXISTS (SELECT 1 FROM job_texts AS t WHERE t.job_id = j.id)`).Scan(ctx, &n)
-	return n, wrap(err, "count jobs to index")
-}
-
 // RunTextIndexer indexes new descriptions until ctx ends: a pass whenever
 // the data version moves (checked every poll), and one at start.
 func (s *Store) RunTextIndexer(ctx context.Context, poll time.Duration, log *slog.Logger) {
