@@ -676,10 +676,26 @@ var notApplicableRE = regexp.MustCompile(`(?i)\bn/a\b`)
 // places.
 var scheduleRE = regexp.MustCompile(`(?i)\b\d+(?:\s*(?:-|to)\s*\d+)?\s*(?:x|times|days?|d)\s*(?:/|a|an|per|each|every)?\s*(?:week|wk|month|mo)\b|\b\d+\s*%\s*travel\b|\b(?:mon(?:day)?|tue(?:sday)?|wed(?:nesday)?|thu(?:rsday)?)\s*(?:-|to|through|thru)\s*(?:thu(?:rsday)?|fri(?:day)?)\b`)
 
+// mayHoldSchedule reports whether text has what every match of scheduleRE
+// has, a digit or the start of a weekday: the regular expression costs a
+// quarter of a location's parse.
+func mayHoldSchedule(text string) bool {
+	if strings.ContainsAny(text, "0123456789") {
+		return true
+	}
+	lower := strings.ToLower(text)
+	for _, day := range []string{"mon", "tue", "wed", "thu"} {
+		if strings.Contains(lower, day) {
+			return true
+		}
+	}
+	return false
+}
+
 // arrangement removes the work-arrangement phrases of text, noting them in
 // out, and returns what is left.
 func arrangement(text string, out *ParsedLocation) string {
-	if strings.ContainsAny(text, "0123456789") || strings.Contains(strings.ToLower(text), "mon") {
+	if mayHoldSchedule(text) {
 		text = scheduleRE.ReplaceAllString(text, " ")
 	}
 	lower := strings.ToLower(text)

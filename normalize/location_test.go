@@ -260,6 +260,7 @@ var locationCases = []locationCase{
 	// Schedules are no places.
 	{give: "Hybrid - Denver, CO (3 days/week in office)", want: "Denver|Colorado|" + wantUS, arrangement: "hybrid"},
 	{give: "Boston, MA (Mon-Fri)", want: "Boston|Massachusetts|" + wantUS},
+	{give: "Denver, CO (Tue-Thu in office)", want: "Denver|Colorado|" + wantUS, arrangement: "onsite"},
 	{give: "Remote (4 days a week)", want: "", arrangement: "remote"},
 	{give: "Chicago, IL - 25% travel", want: "Chicago|Illinois|" + wantUS},
 	{give: "Miami, FL (100% remote)", want: "Miami|Florida|" + wantUS, arrangement: "remote"},
