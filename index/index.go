@@ -171,6 +171,53 @@ func Eligible(q model.JobQuery) bool {
 type clause struct {
 	field string
 	docs  *roaring.Bitmap
+	// companies, for a company substring, are the companies it names,
+	// their jobs not yet united (docs is nil until match needs them).
+	companies *companySet
+}
+
+// companySet is the companies a company substring names: united, their
+// jobs would cost a pass over every one of them, while their number is
+// the sum of their counts (a job has one company) and whether a job is
+// among them is one look at the company facet's forward index.
+type companySet struct {
+	in    []bool  // by position in Index.companies
+	list  []int32 // the positions, ascending
+	n     uint64  // their jobs
+	owner []uint16
+}
+
+// has reports whether job d's company is in the set.
+func (s *companySet) has(d uint32) bool {
+	c := s.owner[d]
+	return c != 0 && s.in[c-1]
+}
+
+// companySet returns the companies whose lower-cased name holds needle,
+// or nil when the company facet has no single-valued forward index.
+func (ix *Index) companySet(needle string) *companySet {
+	fc := ix.facets[model.FacetCompany]
+	if fc == nil || fc.fwd == nil || fc.fwd.single == nil {
+		return nil
+	}
+	s := &companySet{in: make([]bool, len(ix.companies)), owner: fc.fwd.single}
+	for _, i := range ix.companyCandidates(needle) {
+		if c := ix.companies[i]; strings.Contains(c.lower, needle) {
+			s.in[i] = true
+			s.list = append(s.list, i)
+			s.n += c.n
+		}
+	}
+	return s
+}
+
+// companyDocs returns the jobs of a company set, united.
+func (ix *Index) companyDocs(s *companySet) *roaring.Bitmap {
+	bms := make([]*roaring.Bitmap, len(s.list))
+	for k, i := range s.list {
+		bms[k] = ix.companies[i].docs
+	}
+	return ix.union(bms)
 }
 
 // clauses evaluates each condition of q to its bitmap.
@@ -178,18 +225,22 @@ func (ix *Index) clauses(q model.JobQuery) []clause {
 	var out []clause
 	for _, f := range q.Filters {
 		if b, ok := ix.keyFilter(f); ok {
-			out = append(out, clause{f.Field, b})
+			out = append(out, clause{field: f.Field, docs: b})
 		}
 	}
 	if q.Company != "" {
 		needle := strings.ToLower(q.Company)
-		var bms []*roaring.Bitmap
-		for _, i := range ix.companyCandidates(needle) {
-			if c := ix.companies[i]; strings.Contains(c.lower, needle) {
-				bms = append(bms, c.docs)
+		if set := ix.companySet(needle); set != nil {
+			out = append(out, clause{field: model.FacetCompany, companies: set})
+		} else {
+			var bms []*roaring.Bitmap
+			for _, i := range ix.companyCandidates(needle) {
+				if c := ix.companies[i]; strings.Contains(c.lower, needle) {
+					bms = append(bms, c.docs)
+				}
 			}
+			out = append(out, clause{field: model.FacetCompany, docs: ix.union(bms)})
 		}
-		out = append(out, clause{model.FacetCompany, ix.union(bms)})
 	}
 	if q.CompanyID != nil {
 		b := roaring.New()
@@ -198,10 +249,10 @@ func (ix *Index) clauses(q model.JobQuery) []clause {
 				b = c.docs
 			}
 		}
-		out = append(out, clause{"company_id", b})
+		out = append(out, clause{field: "company_id", docs: b})
 	}
 	if q.SalaryMin != nil || q.SalaryMax != nil {
-		out = append(out, clause{model.FacetSalary, ix.salaryRange(q)})
+		out = append(out, clause{field: model.FacetSalary, docs: ix.salaryRange(q)})
 	}
 	if q.PostedAfter != nil {
 		// Jobs are newest first: those posted at or after t are a prefix.
@@ -213,7 +264,7 @@ func (ix *Index) clauses(q model.JobQuery) []clause {
 		b := roaring.New()
 		b.AddRange(0, uint64(end))
 		b.AndNot(ix.undated)
-		out = append(out, clause{"posted_after", b})
+		out = append(out, clause{field: "posted_after", docs: b})
 	}
 	return out
 }
@@ -326,15 +377,45 @@ func and(bms []*roaring.Bitmap) *roaring.Bitmap {
 // skip is ""): every job when nothing is left.
 func (ix *Index) match(cl []clause, skip string) *roaring.Bitmap {
 	var bms []*roaring.Bitmap
+	var set *companySet
 	for _, c := range cl {
-		if skip == "" || c.field != skip {
+		switch {
+		case skip != "" && c.field == skip:
+		case c.companies != nil:
+			set = c.companies
+		default:
 			bms = append(bms, c.docs)
 		}
 	}
-	if len(bms) == 0 {
+	switch {
+	case set == nil && len(bms) == 0:
 		return ix.all
+	case set == nil:
+		return and(bms)
+	case len(bms) == 0:
+		return ix.companyDocs(set)
 	}
-	return and(bms)
+	others := and(bms)
+	if others.GetCardinality() > set.n {
+		others.And(ix.companyDocs(set))
+		return others
+	}
+	// Fewer jobs match the other clauses than the companies have: keep
+	// those whose company is in the set.
+	out := roaring.New()
+	kept := make([]uint32, 0, 256)
+	it := others.ManyIterator()
+	buf := make([]uint32, 256)
+	for k := it.NextMany(buf); k > 0; k = it.NextMany(buf) {
+		for _, d := range buf[:k] {
+			if set.has(d) {
+				kept = append(kept, d)
+			}
+		}
+		out.AddMany(kept)
+		kept = kept[:0]
+	}
+	return out
 }
 
 // Page is the index's answer to a job query: the exact total and the ids
@@ -354,8 +435,6 @@ func (ix *Index) Search(q model.JobQuery) (Page, bool) {
 	if o == nil {
 		return Page{}, false
 	}
-	docs := ix.match(ix.clauses(q), "")
-	page := Page{Total: int(docs.GetCardinality())}
 	start, skip := uint32(0), q.Offset
 	if c := q.After; c != nil {
 		pos, ok := ix.after(o, c)
@@ -364,13 +443,61 @@ func (ix *Index) Search(q model.JobQuery) (Page, bool) {
 		}
 		start, skip = pos, 0
 	}
-	if q.Limit <= 0 || skip >= page.Total {
-		return page, true
+	cl := ix.clauses(q)
+	var page Page
+	var docs []uint32
+	if set := soleCompanies(cl); set != nil && ix.walkCheaper(set.n, skip+q.Limit) {
+		// A company substring alone: its total is its companies' counts,
+		// and its page a walk of the order checking each job's company.
+		page.Total = int(set.n)
+		if q.Limit > 0 && skip < page.Total {
+			docs = ix.walk(o, set.has, start, skip, q.Limit)
+		}
+	} else {
+		match := ix.match(cl, "")
+		page.Total = int(match.GetCardinality())
+		if q.Limit > 0 && skip < page.Total {
+			docs = ix.page(o, match, start, skip, q.Limit)
+		}
 	}
-	for _, d := range ix.page(o, docs, start, skip, q.Limit) {
+	for _, d := range docs {
 		page.IDs = append(page.IDs, ix.id(d))
 	}
 	return page, true
+}
+
+// soleCompanies returns the company set of a query whose one clause is a
+// company substring, or nil.
+func soleCompanies(cl []clause) *companySet {
+	if len(cl) == 1 {
+		return cl[0].companies
+	}
+	return nil
+}
+
+// walkCheaper reports whether finding need jobs of card (spread evenly)
+// by walking an order costs less than uniting them into a bitmap: a walk
+// looks at about need·n/card jobs, a union sets card bits in an array of
+// n bits.
+func (ix *Index) walkCheaper(card uint64, need int) bool {
+	n := uint64(ix.n)
+	return card > 0 && uint64(need)*n/card <= 2*card+n/32
+}
+
+// walk returns the jobs for which has holds at positions from start in o,
+// skipping skip and taking at most limit.
+func (ix *Index) walk(o *ordering, has func(uint32) bool, start uint32, skip, limit int) []uint32 {
+	out := make([]uint32, 0, limit)
+	for pos := start; pos < ix.n && len(out) < limit; pos++ {
+		if d := o.at(pos); has(d) {
+			if skip > 0 {
+				skip--
+				continue
+			}
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // after returns the position that follows the cursor's job in o.
@@ -434,16 +561,7 @@ func (ix *Index) page(o *ordering, docs *roaring.Bitmap, start uint32, skip, lim
 	// Walking the order costs about need·n/card lookups; ranking the
 	// matches costs about card·log(card).
 	if card > 0 && need*uint64(ix.n)/card < card*uint64(bitsLen(card)) {
-		for pos := start; pos < ix.n && len(out) < limit; pos++ {
-			if d := o.docs[pos]; docs.Contains(d) {
-				if skip > 0 {
-					skip--
-					continue
-				}
-				out = append(out, d)
-			}
-		}
-		return out
+		return ix.walk(o, docs.Contains, start, skip, limit)
 	}
 	ranks := make([]uint32, 0, card)
 	it := docs.ManyIterator()

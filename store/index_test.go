@@ -164,6 +164,69 @@ func TestIndexAnswersAsSQL(t *testing.T) {
 	assert.Zero(t, stats.Stale)
 }
 
+// TestIndexCompanySubstringAsSQL checks the company substring's own paths
+// (its total from its companies' counts, its page by a walk of the order,
+// its jobs kept from a narrower filter by their company) against SQL:
+// needles naming many companies, a few, one and none, alone and with a
+// filter narrower or wider than they are, in every keyset sort, at offsets
+// and through cursors, with the facets and the companies list.
+func TestIndexCompanySubstringAsSQL(t *testing.T) {
+	e, indexed, x := indexedEnv(t, 1500)
+	sorts := []model.JobSort{model.JobSortNewest, model.JobSortOldest, model.JobSortSalaryDesc, model.JobSortSalaryAsc}
+	remote := []model.WorkArrangement{model.WorkArrangementRemote}
+	narrower := func(f *model.JobFilter) { f.City = ptr("Austin") }
+	wider := func(f *model.JobFilter) { f.WorkArrangement = remote }
+	for _, needle := range []string{"a", "ac", "lab", "pacific", "ACME", "zzz"} {
+		for _, with := range []struct {
+			name string
+			set  func(*model.JobFilter)
+		}{{"alone", nil}, {"narrower", narrower}, {"wider", wider}} {
+			for _, sort := range sorts {
+				for _, offset := range []int{0, 7, 140} {
+					f := model.JobFilter{Company: &needle}
+					if with.set != nil {
+						with.set(&f)
+					}
+					limit := 10
+					q, err := e.norm.JobQuery(&f, &limit, &offset, &sort, nil)
+					require.NoError(t, err)
+					name := fmt.Sprintf("%q %s sort=%s offset=%d", needle, with.name, sort, offset)
+					var after *model.Cursor
+					for page := range 3 {
+						q.After = after
+						want, wantTotal, wantNext, err := e.st.FindJobCards(e.ctx, q)
+						require.NoError(t, err)
+						got, gotTotal, gotNext, err := indexed.FindJobCards(e.ctx, q)
+						require.NoError(t, err)
+						require.Equal(t, wantTotal, gotTotal, "%s page %d: total", name, page)
+						require.Equal(t, cardIDs(want), cardIDs(got), "%s page %d: cards", name, page)
+						require.Equal(t, wantNext, gotNext, "%s page %d: cursor", name, page)
+						if gotNext == nil {
+							break
+						}
+						after = gotNext
+					}
+					if offset == 0 && sort == model.JobSortNewest {
+						want, err := e.st.Facets(e.ctx, q, model.FacetFields, 10)
+						require.NoError(t, err)
+						got, err := indexed.Facets(e.ctx, q, model.FacetFields, 10)
+						require.NoError(t, err)
+						require.Equal(t, want, got, "%s: facets", name)
+						cq := model.CompanyQuery{MinJobs: 1, Limit: 20, Jobs: &q}
+						wantC, wantN, err := e.st.Companies(e.ctx, cq)
+						require.NoError(t, err)
+						gotC, gotN, err := indexed.Companies(e.ctx, cq)
+						require.NoError(t, err)
+						require.Equal(t, wantN, gotN, "%s: number of companies", name)
+						require.Equal(t, wantC, gotC, "%s: companies", name)
+					}
+				}
+			}
+		}
+	}
+	assert.Zero(t, x.Stats().Stale)
+}
+
 func cardIDs(cards []model.JobCard) []string {
 	out := make([]string, len(cards))
 	for i, c := range cards {
