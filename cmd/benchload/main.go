@@ -20,6 +20,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -49,6 +51,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	importNote := fs.String("import", "", "how the data was imported (for the report)")
 	ready := fs.String("ready", "", "how long jobsd took to become ready (for the report)")
 	outFile := fs.String("out", "docs/benchmarks.md", "markdown file to write the results into (- for standard output only)")
+	only := fs.String("only", "", "run only the query types whose names match this regular expression, then their checks, "+
+		"and write no report (for comparing two builds side by side)")
 	list := fs.Bool("values", false, "print every query type's REST requests and GraphQL bodies, in order, and exit")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -73,6 +77,16 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	mix, err := buildMix(ctx, db, *seed, umbrellas)
 	if err != nil {
 		return fmt.Errorf("derive the values: %w", err)
+	}
+	if *only != "" {
+		re, err := regexp.Compile(*only)
+		if err != nil {
+			return fmt.Errorf("-only: %w", err)
+		}
+		mix = slices.DeleteFunc(mix, func(q query) bool { return !re.MatchString(q.Name) })
+		if len(mix) == 0 {
+			return fmt.Errorf("-only %q matches no query type", *only)
+		}
 	}
 	if *list {
 		for _, q := range mix {
@@ -145,6 +159,14 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			fmt.Fprintf(out, "    MISMATCH: %s\n", s)
 		}
 		rep.Exact = append(rep.Exact, e)
+	}
+	if *only != "" {
+		for _, e := range rep.Exact {
+			if len(e.Mismatches) > 0 {
+				return errors.New("answers differ from SQL (see above)")
+			}
+		}
+		return nil
 	}
 	for _, f := range filters {
 		for _, t := range []string{restT, graphQLT} {
