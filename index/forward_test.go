@@ -10,36 +10,58 @@ import (
 )
 
 // TestForwardCountsAsIntersections: a forward index counts what each
-// value's bitmap intersected with the docs counts, in both of its forms
-// (one value a job at most, and many).
+// value's bitmap intersected with the docs counts, in each of its forms.
 func TestForwardCountsAsIntersections(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
 	const n = 70_000 // more than one roaring container
-	for _, perJob := range []int{1, 3} {
-		vs := make([]*value, 20)
-		for i := range vs {
-			vs[i] = &value{docs: roaring.New()}
-		}
-		for d := range uint32(n) {
-			if r.IntN(10) == 0 {
-				continue // a job without the field
+	for _, tc := range []struct {
+		name   string
+		values int
+		// more is the share (in tenths) of jobs with a second value;
+		// perJob values the others have.
+		perJob, more int
+		form         func(*forward) bool
+	}{
+		{"one a job", 20, 1, 0, func(f *forward) bool { return f.singleOnly() }},
+		{"some with two", 20, 1, 1, func(f *forward) bool { return f.single != nil && len(f.multi) > 0 }},
+		{"three a job", 20, 3, 0, func(f *forward) bool { return f.single == nil && f.narrow != nil }},
+		{"more values than two bytes hold", 70_000, 2, 0, func(f *forward) bool { return f.wide != nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(1, 2))
+			vs := make([]*value, tc.values)
+			for i := range vs {
+				vs[i] = &value{docs: roaring.New()}
 			}
-			for range perJob {
-				vs[r.IntN(len(vs))].docs.Add(d)
+			for d := range uint32(n) {
+				if r.IntN(10) == 0 {
+					continue // a job without the field
+				}
+				k := tc.perJob
+				if r.IntN(10) < tc.more {
+					k++
+				}
+				for range k {
+					vs[r.IntN(len(vs))].docs.Add(d)
+				}
 			}
-		}
-		f := newForward(vs, n)
-		assert.Equal(t, perJob == 1, f.single != nil, "the form of %d values a job", perJob)
-		docs := roaring.New()
-		for d := range uint32(n) {
-			if r.IntN(7) == 0 {
-				docs.Add(d)
+			f := newForward(vs, n)
+			assert.True(t, tc.form(f), "the form")
+			for _, every := range []int{1, 7, 300} {
+				docs := roaring.New()
+				for d := range uint32(n) {
+					if r.IntN(every) == 0 {
+						docs.Add(d)
+					}
+				}
+				counts := f.count(docs, len(vs))
+				for i, v := range vs {
+					if want := uint32(docs.AndCardinality(v.docs)); want != counts[i] {
+						assert.Equal(t, want, counts[i], "value %d, one job in %d", i, every)
+						return
+					}
+				}
 			}
-		}
-		counts := f.count(docs, len(vs))
-		for i, v := range vs {
-			assert.Equal(t, uint32(docs.AndCardinality(v.docs)), counts[i], "value %d, %d values a job", i, perJob)
-		}
+		})
 	}
 }
 
