@@ -145,6 +145,12 @@ func (x *Indexer) refresh(ctx context.Context) error {
 		return nil
 	}
 	start := time.Now()
+	if x.tuneGC {
+		// Two indexes and the rows being read are alive during a build:
+		// a memory limit set for one would make the GC run without pause.
+		liftMemoryLimit()
+		defer tuneGC()
+	}
 	ix, err := x.build(ctx)
 	if err != nil {
 		return err
@@ -155,9 +161,6 @@ func (x *Indexer) refresh(ctx context.Context) error {
 	// read), and the old index is garbage now: give the memory back rather
 	// than keep it as the heap's headroom.
 	debug.FreeOSMemory()
-	if x.tuneGC {
-		tuneGC()
-	}
 	if !x.Ready() {
 		close(x.ready)
 	}
@@ -171,19 +174,36 @@ func (x *Indexer) refresh(ctx context.Context) error {
 // heap of 250 MB, mostly index, grow to 500 MB under load.
 const gcHeadroom = 96 << 20
 
+// memorySlack is what the memory limit allows above the live heap and its
+// headroom: the runtime's own memory and the heap's fragmentation.
+const memorySlack = 32 << 20
+
 // tuneGC sets the GC percentage that gives the live heap gcHeadroom to grow
-// (between 25 and Go's default 100), unless the operator set GOGC.
+// (between 25 and Go's default 100), unless the operator set GOGC, and a
+// soft memory limit of the live heap, gcHeadroom and memorySlack, unless
+// the operator set GOMEMLIMIT. Without the limit, the heap's free pages
+// went back to the system only slowly: at a million jobs the process
+// kept 150 MB of them under load (RSS 453 MiB with 290 MB of heap in use).
 func tuneGC() {
-	if os.Getenv("GOGC") != "" {
-		return
-	}
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(sample)
 	live := sample[0].Value.Uint64()
 	if live == 0 {
 		return
 	}
-	debug.SetGCPercent(int(min(max(100*gcHeadroom/live, 25), 100)))
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(int(min(max(100*gcHeadroom/live, 25), 100)))
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(int64(live + gcHeadroom + memorySlack))
+	}
+}
+
+// liftMemoryLimit removes tuneGC's memory limit (not the operator's).
+func liftMemoryLimit() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(math.MaxInt64)
+	}
 }
 
 // indexQuery reads every job in the default order (the jobs_newest index's
