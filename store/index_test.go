@@ -118,36 +118,13 @@ func TestIndexAnswersAsSQL(t *testing.T) {
 		}
 		require.NoError(t, err)
 		name := fmt.Sprintf("%d %+v sort=%s limit=%d offset=%d", i, q.Normalized, sort, limit, offset)
-		var after *model.Cursor
-		for page := range 3 {
-			q.After = after
-			if after != nil {
-				q.Offset = after.Offset
-			}
-			want, wantTotal, wantNext, err := e.st.FindJobCards(e.ctx, q)
-			require.NoError(t, err)
-			got, gotTotal, gotNext, err := indexed.FindJobCards(e.ctx, q)
-			require.NoError(t, err)
-			require.Equal(t, wantTotal, gotTotal, "%s page %d: total", name, page)
-			require.Equal(t, cardIDs(want), cardIDs(got), "%s page %d: cards", name, page)
-			require.Equal(t, want, got, "%s page %d", name, page)
-			require.Equal(t, wantNext, gotNext, "%s page %d: cursor", name, page)
-			if gotNext == nil {
-				break
-			}
-			after = gotNext
-		}
+		requireSamePages(t, e, indexed, q, name)
 		minJobs, climit, coffset := r.IntN(4), 1+r.IntN(60), r.IntN(3)*10
 		cq := model.CompanyQuery{MinJobs: minJobs, Limit: climit, Offset: coffset, Jobs: &q}
 		if i%4 == 0 {
 			cq.Jobs = nil // /companies without job filters
 		}
-		wantCompanies, wantN, err := e.st.Companies(e.ctx, cq)
-		require.NoError(t, err)
-		gotCompanies, gotN, err := indexed.Companies(e.ctx, cq)
-		require.NoError(t, err)
-		require.Equal(t, wantN, gotN, "%s: number of companies", name)
-		require.Equal(t, wantCompanies, gotCompanies, "%s: companies", name)
+		requireSameCompanies(t, e, indexed, cq, name)
 
 		n := 3 + r.IntN(20)
 		want, err := e.st.Facets(e.ctx, q, model.FacetFields, n)
@@ -191,40 +168,57 @@ func TestIndexCompanySubstringAsSQL(t *testing.T) {
 					q, err := e.norm.JobQuery(&f, &limit, &offset, &sort, nil)
 					require.NoError(t, err)
 					name := fmt.Sprintf("%q %s sort=%s offset=%d", needle, with.name, sort, offset)
-					var after *model.Cursor
-					for page := range 3 {
-						q.After = after
-						want, wantTotal, wantNext, err := e.st.FindJobCards(e.ctx, q)
-						require.NoError(t, err)
-						got, gotTotal, gotNext, err := indexed.FindJobCards(e.ctx, q)
-						require.NoError(t, err)
-						require.Equal(t, wantTotal, gotTotal, "%s page %d: total", name, page)
-						require.Equal(t, cardIDs(want), cardIDs(got), "%s page %d: cards", name, page)
-						require.Equal(t, wantNext, gotNext, "%s page %d: cursor", name, page)
-						if gotNext == nil {
-							break
-						}
-						after = gotNext
-					}
+					requireSamePages(t, e, indexed, q, name)
 					if offset == 0 && sort == model.JobSortNewest {
 						want, err := e.st.Facets(e.ctx, q, model.FacetFields, 10)
 						require.NoError(t, err)
 						got, err := indexed.Facets(e.ctx, q, model.FacetFields, 10)
 						require.NoError(t, err)
 						require.Equal(t, want, got, "%s: facets", name)
-						cq := model.CompanyQuery{MinJobs: 1, Limit: 20, Jobs: &q}
-						wantC, wantN, err := e.st.Companies(e.ctx, cq)
-						require.NoError(t, err)
-						gotC, gotN, err := indexed.Companies(e.ctx, cq)
-						require.NoError(t, err)
-						require.Equal(t, wantN, gotN, "%s: number of companies", name)
-						require.Equal(t, wantC, gotC, "%s: companies", name)
+						requireSameCompanies(t, e, indexed, model.CompanyQuery{MinJobs: 1, Limit: 20, Jobs: &q}, name)
 					}
 				}
 			}
 		}
 	}
 	assert.Zero(t, x.Stats().Stale)
+}
+
+// requireSamePages follows q's cursors for three pages in SQL and through
+// the index, and requires the same totals, cards and cursors.
+func requireSamePages(t *testing.T, e *env, indexed *store.Store, q model.JobQuery, name string) {
+	t.Helper()
+	var after *model.Cursor
+	for page := range 3 {
+		q.After = after
+		if after != nil {
+			q.Offset = after.Offset
+		}
+		want, wantTotal, wantNext, err := e.st.FindJobCards(e.ctx, q)
+		require.NoError(t, err)
+		got, gotTotal, gotNext, err := indexed.FindJobCards(e.ctx, q)
+		require.NoError(t, err)
+		require.Equal(t, wantTotal, gotTotal, "%s page %d: total", name, page)
+		require.Equal(t, cardIDs(want), cardIDs(got), "%s page %d: cards", name, page)
+		require.Equal(t, want, got, "%s page %d", name, page)
+		require.Equal(t, wantNext, gotNext, "%s page %d: cursor", name, page)
+		if gotNext == nil {
+			return
+		}
+		after = gotNext
+	}
+}
+
+// requireSameCompanies requires the same companies list in SQL and
+// through the index.
+func requireSameCompanies(t *testing.T, e *env, indexed *store.Store, cq model.CompanyQuery, name string) {
+	t.Helper()
+	want, wantN, err := e.st.Companies(e.ctx, cq)
+	require.NoError(t, err)
+	got, gotN, err := indexed.Companies(e.ctx, cq)
+	require.NoError(t, err)
+	require.Equal(t, wantN, gotN, "%s: number of companies", name)
+	require.Equal(t, want, got, "%s: companies", name)
 }
 
 func cardIDs(cards []model.JobCard) []string {
