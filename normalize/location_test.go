@@ -378,7 +378,8 @@ func TestLocationRefDataLoad(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	heap := float64(after.HeapAlloc-before.HeapAlloc) / (1 << 20)
 	t.Logf("gazetteer with GeoNames: loaded in %s, %.1f MiB of heap kept", took.Round(time.Millisecond), heap)
-	assert.Less(t, took, 2*time.Second, "loading is meant to take under 700 ms on the project machine")
+	// The time is logged, not asserted (a loaded machine varies it
+	// several-fold); BenchmarkNewWithRefData measures it.
 	assert.Less(t, heap, 50.0, "MiB")
 	runtime.KeepAlive(g)
 }

@@ -347,7 +347,7 @@ func TestSkillsRefDataNotInText(t *testing.T) {
 }
 
 // TestSkillsRefDataLoad prints what loading the skills reference data
-// takes: time, and the heap it keeps after a GC.
+// takes (time, and the heap it keeps after a GC) and bounds the heap.
 func TestSkillsRefDataLoad(t *testing.T) {
 	dir := skillsRefDir(t)
 	n, err := New()
@@ -369,7 +369,9 @@ func TestSkillsRefDataLoad(t *testing.T) {
 	t.Logf("skills reference data: %s (%s of CPU, GC included), %.1f MiB of heap; skills %d → %d terms, tools %d → %d",
 		took.Round(time.Millisecond), cpu.Round(time.Millisecond), heap, skills, n.Skills.Len(), tools, n.Tools.Len())
 	assert.Less(t, heap, 40.0, "MiB of heap")
-	assert.Less(t, took, 2*time.Second, "the target is under 500 ms on an idle machine")
+	// The time is logged, not asserted: on a loaded machine it varies
+	// several-fold (2.2 s once with a benchmark alongside); the speed
+	// target is BenchmarkSkillsRefDataLoad's.
 	for _, s := range skillSources {
 		assert.Contains(t, n.Sources(), s)
 	}

@@ -331,8 +331,8 @@ func TestOccupationsLoad(t *testing.T) {
 	t.Logf("occupations: %s, %.1f MiB of heap; %d categories, %d phrases, %d words",
 		took.Round(time.Millisecond), heap, len(tx.cats), len(tx.phrases), len(tx.words))
 	assert.Less(t, heap, 40.0, "MiB of heap")
-	// 600 ms on a plain run; the race detector slows loading several fold.
-	assert.Less(t, took, 3*time.Second)
+	// The time is logged, not asserted (the race detector and a loaded
+	// machine vary it several-fold); BenchmarkOccupationsLoad measures it.
 	runtime.KeepAlive(tx)
 }
 
