@@ -200,21 +200,30 @@ func (ix *Index) companySet(needle string) *companySet {
 	if fc == nil || fc.fwd == nil || !fc.fwd.singleOnly() {
 		return nil
 	}
-	s := &companySet{in: make([]bool, len(ix.companies)), owner: fc.fwd.single}
-	for _, i := range ix.companyCandidates(needle) {
-		if c := ix.companies[i]; strings.Contains(c.lower, needle) {
-			s.in[i] = true
-			s.list = append(s.list, i)
-			s.n += c.n
-		}
+	s := &companySet{in: make([]bool, len(ix.companies)), list: ix.companiesNamed(needle), owner: fc.fwd.single}
+	for _, i := range s.list {
+		s.in[i] = true
+		s.n += ix.companies[i].n
 	}
 	return s
 }
 
-// companyDocs returns the jobs of a company set, united.
-func (ix *Index) companyDocs(s *companySet) *roaring.Bitmap {
-	bms := make([]*roaring.Bitmap, len(s.list))
-	for k, i := range s.list {
+// companiesNamed returns the positions of the companies whose lower-cased
+// name holds needle, ascending.
+func (ix *Index) companiesNamed(needle string) []int32 {
+	var out []int32
+	for _, i := range ix.companyCandidates(needle) {
+		if strings.Contains(ix.companies[i].lower, needle) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// companyDocs returns the jobs of the companies at the positions, united.
+func (ix *Index) companyDocs(positions []int32) *roaring.Bitmap {
+	bms := make([]*roaring.Bitmap, len(positions))
+	for k, i := range positions {
 		bms[k] = ix.companies[i].docs
 	}
 	return ix.union(bms)
@@ -233,13 +242,7 @@ func (ix *Index) clauses(q model.JobQuery) []clause {
 		if set := ix.companySet(needle); set != nil {
 			out = append(out, clause{field: model.FacetCompany, companies: set})
 		} else {
-			var bms []*roaring.Bitmap
-			for _, i := range ix.companyCandidates(needle) {
-				if c := ix.companies[i]; strings.Contains(c.lower, needle) {
-					bms = append(bms, c.docs)
-				}
-			}
-			out = append(out, clause{field: model.FacetCompany, docs: ix.union(bms)})
+			out = append(out, clause{field: model.FacetCompany, docs: ix.companyDocs(ix.companiesNamed(needle))})
 		}
 	}
 	if q.CompanyID != nil {
@@ -393,11 +396,11 @@ func (ix *Index) match(cl []clause, skip string) *roaring.Bitmap {
 	case set == nil:
 		return and(bms)
 	case len(bms) == 0:
-		return ix.companyDocs(set)
+		return ix.companyDocs(set.list)
 	}
 	others := and(bms)
 	if others.GetCardinality() > set.n {
-		others.And(ix.companyDocs(set))
+		others.And(ix.companyDocs(set.list))
 		return others
 	}
 	// Fewer jobs match the other clauses than the companies have: keep
