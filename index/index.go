@@ -740,7 +740,8 @@ const forwardMinValues = 8
 //     or more.
 //
 // At a million jobs, 4-byte positions and an offset for every job of every
-// multi-valued field took 90 MB; these forms take about half.
+// multi-valued field took 57 MB of heap (serve's heap profile); these forms
+// cut the index from 175.9 to 148.2 MB.
 type forward struct {
 	single  []uint16
 	multi   []uint32

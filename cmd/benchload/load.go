@@ -70,14 +70,11 @@ type client struct {
 }
 
 func newClient(base, key string, conns int) *client {
-	u, err := url.Parse(base)
-	if err != nil {
-		panic(fmt.Sprintf("base URL %q: %v", base, err)) // checked by flag parsing's caller
-	}
+	u, _ := url.Parse(base) // run checked it
 	return &client{
 		base: base, key: key,
 		fast: &fasthttp.HostClient{
-			Addr: u.Host, MaxConns: conns, MaxIdleConnDuration: time.Minute,
+			Addr: u.Host, IsTLS: u.Scheme == "https", MaxConns: conns, MaxIdleConnDuration: time.Minute,
 			ReadTimeout: 60 * time.Second, WriteTimeout: 60 * time.Second,
 		},
 		http: &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{

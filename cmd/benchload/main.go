@@ -18,6 +18,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/signal"
 	"regexp"
@@ -56,6 +57,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	list := fs.Bool("values", false, "print every query type's REST requests and GraphQL bodies, in order, and exit")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if u, err := url.Parse(*base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("-base %q: want a URL such as http://127.0.0.1:18766", *base)
 	}
 	if (*key == "" && !*list) || *dsn == "" {
 		return errors.New("-key and -db are required")
