@@ -18,7 +18,7 @@ import (
 // it. Run with: go test -run '^$' -bench . -benchmem ./rest
 
 // benchJobs returns n generated postings as jobsd serves them.
-func benchJobs(b *testing.B, n int) []model.Job {
+func benchJobs(b testing.TB, n int) []model.Job {
 	b.Helper()
 	var buf bytes.Buffer
 	if err := seed.Write(&buf, seed.Options{N: n, Seed: 1}); err != nil {

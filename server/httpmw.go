@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/rest"
@@ -22,7 +23,8 @@ func etag(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		buf := &bufferedWriter{header: http.Header{}}
+		buf := bufferedWriters.Get().(*bufferedWriter)
+		defer buf.release()
 		next.ServeHTTP(buf, r)
 		for k, v := range buf.header {
 			w.Header()[k] = v
@@ -65,6 +67,26 @@ type bufferedWriter struct {
 	header http.Header
 	status int
 	body   bytes.Buffer
+}
+
+// bufferedWriters are reused: under load a fresh buffer per response
+// was a third of the bytes a full job's request allocated, growing by
+// doubling to the body's size.
+var bufferedWriters = sync.Pool{New: func() any { return &bufferedWriter{header: http.Header{}} }}
+
+// maxPooledBody is the largest body whose buffer goes back to the pool; a
+// rare huge answer's buffer is left to the collector.
+const maxPooledBody = 256 << 10
+
+// release empties b and puts it back in the pool. The header map is the
+// one copied to the response's, so it is replaced, not cleared.
+func (b *bufferedWriter) release() {
+	if b.body.Cap() > maxPooledBody {
+		return
+	}
+	b.header, b.status = http.Header{}, 0
+	b.body.Reset()
+	bufferedWriters.Put(b)
 }
 
 func (b *bufferedWriter) Header() http.Header { return b.header }
