@@ -45,6 +45,10 @@ type Config struct {
 	// Touch records that a key was used (at most once a minute per key).
 	Touch func(ctx context.Context, keyID int64) error
 	Log   *slog.Logger
+	// AccessLog takes the line each request ends with (default Log). It
+	// may be buffered: those lines are many and none is urgent, where
+	// warnings and errors go to Log at once.
+	AccessLog *slog.Logger
 	// RequestTimeout is every request's deadline (default 10s).
 	RequestTimeout time.Duration
 	// PlaygroundKey prefills the playground's x-api-key header.
@@ -76,6 +80,9 @@ func New(cfg Config) http.Handler {
 	}
 	if cfg.MaxBodyBytes == 0 {
 		cfg.MaxBodyBytes = 1 << 20
+	}
+	if cfg.AccessLog == nil {
+		cfg.AccessLog = cfg.Log
 	}
 	if cfg.Limiter == nil {
 		cfg.Limiter = ratelimit.NewLocal()
@@ -292,7 +299,7 @@ func (s *server) logRequests(next http.Handler) http.Handler {
 			lw.status = http.StatusOK
 		}
 		s.metrics.observe(r, lw.status, time.Since(start))
-		s.cfg.Log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+		s.cfg.AccessLog.LogAttrs(r.Context(), slog.LevelInfo, "request",
 			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", lw.status),
 			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000), slog.Int("bytes", lw.bytes),
 			slog.String("key", info.key), slog.String("request_id", middleware.GetReqID(r.Context())))

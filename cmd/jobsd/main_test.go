@@ -71,6 +71,9 @@ type service struct {
 	key  string
 	cmd  *exec.Cmd
 	logs *syncBuffer
+	// logsRead is closed when the log has been read to its end (the
+	// process closed stderr, as it does on exit).
+	logsRead chan struct{}
 }
 
 // syncBuffer collects the service's log while tests read it.
@@ -120,9 +123,10 @@ func startServiceOn(t *testing.T, dsn string, env ...string) *service {
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
-	s := &service{dsn: dsn, cmd: cmd, logs: &syncBuffer{}}
+	s := &service{dsn: dsn, cmd: cmd, logs: &syncBuffer{}, logsRead: make(chan struct{})}
 	addr := make(chan string, 1)
 	go func() {
+		defer close(s.logsRead)
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			line := sc.Text()
@@ -585,21 +589,26 @@ func TestEndToEnd(t *testing.T) {
 	})
 
 	t.Run("logs never hold the key", func(t *testing.T) {
+		// Request lines are buffered for up to a second.
+		assert.Eventually(t, func() bool { return strings.Contains(s.logs.String(), `"request_id":"trace-123"`) },
+			5*time.Second, 50*time.Millisecond, "the request line is written within the flush interval")
 		logs := s.logs.String()
 		assert.True(t, strings.Contains(logs, `"key":"e2e"`), "request lines name the key")
 		assert.False(t, strings.Contains(logs, s.key), "the key itself is never logged")
 	})
 
 	t.Run("graceful stop", func(t *testing.T) {
+		req := s.request(t, http.MethodGet, "/api/v1/jobs?limit=1", "X-Request-ID", "last-before-stop")
+		status, _, _ := do(t, req)
+		require.Equal(t, http.StatusOK, status)
 		require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
-		done := make(chan error, 1)
-		go func() { done <- s.cmd.Wait() }()
 		select {
-		case err := <-done:
-			assert.NoError(t, err, "jobsd exits 0 on SIGTERM")
+		case <-s.logsRead:
 		case <-time.After(25 * time.Second):
 			t.Fatal("jobsd did not stop on SIGTERM")
 		}
+		assert.NoError(t, s.cmd.Wait(), "jobsd exits 0 on SIGTERM")
+		assert.Contains(t, s.logs.String(), `"request_id":"last-before-stop"`, "buffered request lines are written before exit")
 	})
 }
 
