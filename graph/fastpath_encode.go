@@ -86,6 +86,19 @@ func (e *encoder) array(n int, item func(i int)) {
 
 const hexDigits = "0123456789ABCDEF"
 
+// escapeOrCheck marks the bytes string escapes (controls, quote,
+// backslash, HTML's three) and 0xe2, which may begin U+2028 or U+2029: one
+// table load per byte instead of seven comparisons.
+var escapeOrCheck = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	for _, c := range []byte{'"', '\\', '<', '>', '&', 0xe2} {
+		t[c] = true
+	}
+	return t
+}()
+
 // string writes s quoted as graphql.MarshalString (writeQuotedString)
 // and then json.Marshal of the response do together: control characters,
 // '"' and '\' escaped as gqlgen escapes them (\t, \r and \n by name, the
@@ -101,7 +114,7 @@ func (e *encoder) string(s string) {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' && c != 0xe2 {
+		if !escapeOrCheck[c] {
 			continue
 		}
 		if c == 0xe2 { // U+2028 and U+2029, which encoding/json escapes

@@ -11,6 +11,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
+	gojson "github.com/goccy/go-json"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
@@ -58,7 +59,7 @@ func (postTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 		return
 	}
 	var params graphql.RawParams
-	dec := json.NewDecoder(bytes.NewReader(body))
+	dec := gojson.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	if err := dec.Decode(&params); err != nil {
 		w.WriteHeader(http.StatusBadRequest)
