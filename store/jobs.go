@@ -193,9 +193,18 @@ func pageOf(q model.JobQuery, rows []cardRow, total int) ([]model.JobCard, int, 
 // one statement prepared once per connection, its ids a parameter, its
 // rows binary and scanned without reflection.
 func (s *Store) cardsByID(ctx context.Context, version int64, sort model.JobSort, ids []string) ([]cardRow, error) {
-	var rows []cardRow
+	// Each row is scanned into its place in the page: growing a slice of
+	// rows and then ordering them into another was a third of the bytes a
+	// list request allocated.
+	at := make(map[string]int, len(ids))
+	for i, id := range ids {
+		at[id] = i
+	}
+	rows := make([]cardRow, len(ids))
+	var found int
 	err := s.read(ctx, func(db bun.IDB) error {
-		rows = rows[:0]
+		clear(rows)
+		found = 0
 		if len(ids) == 0 {
 			return s.checkVersion(ctx, db, version)
 		}
@@ -213,8 +222,12 @@ func (s *Store) cardsByID(ctx context.Context, version int64, sort model.JobSort
 				if sortTime != nil {
 					r.SortTime = *sortTime
 				}
-				rows = append(rows, r)
-				r = cardRow{}
+				i, ok := at[r.ID]
+				if !ok || rows[i].ID != "" {
+					return fmt.Errorf("job %s was not asked for, or came twice", r.ID)
+				}
+				rows[i], r = r, cardRow{}
+				found++
 				return nil
 			})
 			return err
@@ -223,23 +236,10 @@ func (s *Store) cardsByID(ctx context.Context, version int64, sort model.JobSort
 	if err != nil {
 		return nil, err
 	}
-	if len(rows) != len(ids) {
+	if found != len(ids) {
 		return nil, errStale
 	}
-	return inOrder(ids, rows, func(r cardRow) string { return r.ID }), nil
-}
-
-// inOrder returns rows in the order of their keys (each key one row).
-func inOrder[K comparable, T any](keys []K, rows []T, key func(T) K) []T {
-	at := make(map[K]int, len(keys))
-	for i, k := range keys {
-		at[k] = i
-	}
-	out := make([]T, len(rows))
-	for _, r := range rows {
-		out[at[key(r)]] = r
-	}
-	return out
+	return rows, nil
 }
 
 // withPgx runs fn on a pgx connection of db's pool, for the hot paths that
