@@ -608,7 +608,9 @@ func TestEndToEnd(t *testing.T) {
 			t.Fatal("jobsd did not stop on SIGTERM")
 		}
 		assert.NoError(t, s.cmd.Wait(), "jobsd exits 0 on SIGTERM")
-		assert.Contains(t, s.logs.String(), `"request_id":"last-before-stop"`, "buffered request lines are written before exit")
+		logs := s.logs.String()
+		assert.Contains(t, logs, `"request_id":"last-before-stop"`, "buffered request lines are written before exit")
+		assert.NotContains(t, logs, s.key, "the key itself is never logged, in the whole log")
 	})
 }
 

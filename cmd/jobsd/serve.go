@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -53,8 +54,10 @@ func (e env) serve(ctx context.Context, args []string) error {
 	}
 	// Both logs share stderr through one lock. The access log, a line per
 	// request, is buffered: written at once, its write was 6% of the
-	// processor time of serving a full job under load.
-	stderr := zapcore.Lock(zapcore.AddSync(e.stderr))
+	// processor time of serving a full job under load. stderr is wrapped
+	// so that it has no Sync: the buffer's flush each second would
+	// otherwise fsync a redirected stderr, holding the lock meanwhile.
+	stderr := zapcore.Lock(zapcore.AddSync(struct{ io.Writer }{e.stderr}))
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
 	accessBuf := &zapcore.BufferedWriteSyncer{WS: stderr, Size: 64 << 10, FlushInterval: time.Second}
 	defer func() { _ = accessBuf.Stop() }()
