@@ -238,7 +238,7 @@ func (r *report) markdown() string {
 		m.CPUs, m.CPU, m.Memory, m.PostgreSQL, m.SharedBuffers, m.LoadBefore, m.LoadAfter)
 	p("- Data: %s postings of `jobsd seed --n %d`; import: %s; `VACUUM ANALYZE` after loading.\n", itoa(r.N), r.N, orNone(r.Import))
 	p("- Load: `bin/benchload`, %d closed-loop connections on loopback, %s per query and transport (REST, then GraphQL), "+
-		"answers gzipped as browsers ask; jobsd started cold (ready after %s), no warm-up. "+
+		"answers gzipped as browsers ask (inflated only where checked, as wrk does not inflate); jobsd started cold (ready after %s), no warm-up. "+
 		"Each query type rotates through 500 values (seed %d).\n", r.Connections, r.Duration, orNone(r.Ready), r.Seed)
 	rssLine := fmt.Sprintf("- jobsd RSS (`process_resident_memory_bytes`): %.0f MiB when ready, peak %.0f MiB", mib(r.RSSStart), mib(r.RSSPeak))
 	if r.large() {
