@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/uptrace/bun"
@@ -304,13 +305,12 @@ func (s *Store) checkVersion(ctx context.Context, db bun.IDB, version int64) err
 var jobByIDSQL = "SELECT " + strings.Join(copyColumns[:len(copyColumns)-2], ", ") + " FROM jobs WHERE id = $1"
 
 // JobByID returns the job with the id, or a not_found error. One statement
-// prepared once per connection, scanned without reflection.
+// prepared once per connection, its binary values decoded by scanBinary.
 func (s *Store) JobByID(ctx context.Context, id string) (*model.Job, error) {
 	var row jobRow
 	err := s.read(ctx, func(db bun.IDB) error {
 		err := withPgx(ctx, db, func(c *pgx.Conn) error {
-			targets := row.scanTargets()
-			return c.QueryRow(ctx, jobByIDSQL, pgx.QueryExecModeCacheStatement, id).Scan(targets[:len(targets)-2]...)
+			return readJob(ctx, c, id, &row)
 		})
 		if errors.Is(err, pgx.ErrNoRows) {
 			return model.Errorf(model.CodeNotFound, "no job has id %s", id)
@@ -321,6 +321,40 @@ func (s *Store) JobByID(ctx context.Context, id string) (*model.Job, error) {
 		return nil, err
 	}
 	return row.toJob(), nil
+}
+
+// readJob reads the job with the id into row through jobByIDSQL, or
+// returns pgx.ErrNoRows. On a server error the statement is forgotten, so
+// that the next call prepares it again (after a migration, say).
+func readJob(ctx context.Context, c *pgx.Conn, id string, row *jobRow) error {
+	sd, err := c.Prepare(ctx, jobByIDSQL, jobByIDSQL)
+	if err != nil {
+		return err
+	}
+	targets := row.scanTargets()
+	targets = targets[:len(targets)-2]
+	rr := c.PgConn().ExecStatement(ctx, sd, [][]byte{[]byte(id)}, nil, binaryResults)
+	found := false
+	var scanErr error
+	for rr.NextRow() {
+		if !found {
+			scanErr = scanBinary(rr.FieldDescriptions(), rr.Values(), targets)
+		}
+		found = true
+	}
+	if _, err := rr.Close(); err != nil {
+		if _, ok := errors.AsType[*pgconn.PgError](err); ok {
+			_ = c.Deallocate(ctx, jobByIDSQL)
+		}
+		return err
+	}
+	if scanErr != nil {
+		return scanErr
+	}
+	if !found {
+		return pgx.ErrNoRows
+	}
+	return nil
 }
 
 // Companies returns a page of the companies with at least q.MinJobs jobs,
