@@ -38,6 +38,10 @@ type HandlerOptions struct {
 	// RequestID returns the id of the request a context belongs to, for
 	// logs and error extensions.
 	RequestID func(context.Context) string
+	// OnError, when set, is called with the contract code of each error an
+	// answer carries ("" when it has none), as it is sent: errors in
+	// answers with status 200 are otherwise invisible to monitoring.
+	OnError func(code string)
 	// NoFastPath serves every operation through gqlgen's executor, without
 	// the fast path of fastpath.go (for tests that compare the two).
 	NoFastPath bool
@@ -83,7 +87,7 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	if opts.Introspection {
 		srv.Use(extension.Introspection{})
 	}
-	srv.Use(statusOverride{})
+	srv.Use(statusOverride{onError: opts.OnError})
 	if !opts.NoFastPath {
 		// Last: it answers common reads itself, after the extensions above.
 		srv.Use(&fastPath{schema: schema.(*executableSchema), served: opts.fastPathServed})

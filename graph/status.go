@@ -20,8 +20,9 @@ type statusKey struct{}
 // statusHolder carries the status an operation's errors call for.
 type statusHolder struct{ status int }
 
-// statusOverride is a gqlgen extension that looks at the presented errors.
-type statusOverride struct{}
+// statusOverride is a gqlgen extension that looks at the presented errors,
+// and reports each to onError when set.
+type statusOverride struct{ onError func(code string) }
 
 var (
 	_ graphql.HandlerExtension    = statusOverride{}
@@ -34,15 +35,20 @@ func (statusOverride) ExtensionName() string { return "HTTPStatusOverride" }
 // Validate implements graphql.HandlerExtension.
 func (statusOverride) Validate(graphql.ExecutableSchema) error { return nil }
 
-// InterceptResponse notes 503 when an error says the database is unavailable.
-func (statusOverride) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+// InterceptResponse notes 503 when an error says the database is
+// unavailable, and reports every error's code.
+func (s statusOverride) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 	resp := next(ctx)
-	holder, ok := ctx.Value(statusKey{}).(*statusHolder)
-	if !ok || resp == nil {
+	if resp == nil {
 		return resp
 	}
+	holder, _ := ctx.Value(statusKey{}).(*statusHolder)
 	for _, e := range resp.Errors {
-		if e.Extensions["code"] == model.CodeUnavailable {
+		code, _ := e.Extensions["code"].(string)
+		if s.onError != nil {
+			s.onError(code)
+		}
+		if code == model.CodeUnavailable && holder != nil {
 			holder.status = http.StatusServiceUnavailable
 		}
 	}

@@ -19,6 +19,9 @@ type metrics struct {
 	registry *prometheus.Registry
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
+	// graphQLErrors counts the errors GraphQL answers carry, most of them
+	// sent with status 200.
+	graphQLErrors *prometheus.CounterVec
 }
 
 func newMetrics(db *sql.DB) *metrics {
@@ -33,8 +36,12 @@ func newMetrics(db *sql.DB) *metrics {
 			Help:    "HTTP request latency by route pattern, method and status.",
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"route", "method", "status"}),
+		graphQLErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "jobsd_graphql_errors_total",
+			Help: "Errors in GraphQL answers, by the contract's error code.",
+		}, []string{"code"}),
 	}
-	m.registry.MustRegister(m.requests, m.latency,
+	m.registry.MustRegister(m.requests, m.latency, m.graphQLErrors,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if db != nil {
 		m.registry.MustRegister(collectors.NewDBStatsCollector(db, "jobsd"))
@@ -45,6 +52,14 @@ func newMetrics(db *sql.DB) *metrics {
 // handler serves the metrics in Prometheus' text format.
 func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+}
+
+// graphQLError counts one error of a GraphQL answer.
+func (m *metrics) graphQLError(code string) {
+	if code == "" {
+		code = "none"
+	}
+	m.graphQLErrors.WithLabelValues(code).Inc()
 }
 
 // observe records the request once it is served; the route is chi's

@@ -146,6 +146,7 @@ func New(cfg Config) http.Handler {
 	})
 	gqlOpts := cfg.GraphQL
 	gqlOpts.Introspection, gqlOpts.RequestID = cfg.Introspection, middleware.GetReqID
+	gqlOpts.OnError = s.metrics.graphQLError
 	gql := graph.NewHandler(cfg.Resolver, gqlOpts)
 	r.With(s.requireKey(writeGraphQLError)).Handle("/graphql", gql)
 	r.With(s.requireKey(rest.WriteError)).Mount("/api/v1", rest.NewRouter(cfg.Resolver.Queries(), cfg.Log))

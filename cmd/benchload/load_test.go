@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/stretchr/testify/assert"
@@ -25,7 +28,8 @@ func gzipped(t *testing.T, s string) []byte {
 }
 
 // TestSendReadsOnlyWhatItNeeds checks that a measured request still
-// reports every failure while skipping the bodies it does not keep.
+// reports every status other than 200 while skipping the bodies it does
+// not keep.
 func TestSendReadsOnlyWhatItNeeds(t *testing.T) {
 	long := `{"data":{"job":{"description":"` + string(bytes.Repeat([]byte("x"), 5000)) + `"}}}`
 	answers := map[string]struct {
@@ -63,7 +67,7 @@ func TestSendReadsOnlyWhatItNeeds(t *testing.T) {
 		{"REST error not kept", "/rest-missing", restT, false, `{"error":{"code":"not_found","message":"no job has id a-2"}}`, "status 404"},
 		{"GraphQL kept", "/gql-ok", graphQLT, true, long, ""},
 		{"GraphQL not kept", "/gql-ok", graphQLT, false, "", ""},
-		{"GraphQL errors not kept", "/gql-errors", graphQLT, false, `{"errors":[{"message":"boom"}],"data":null}`, "GraphQL errors"},
+		{"GraphQL errors not kept", "/gql-errors", graphQLT, false, "", ""}, // counted by jobsd: see drive
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			kase := testCase{REST: tc.path}
@@ -82,28 +86,60 @@ func TestSendReadsOnlyWhatItNeeds(t *testing.T) {
 	}
 }
 
-func TestPrefix(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		body    string
-		gzipped bool
-		want    string
-	}{
-		{"plain", `{"errors":[]}`, false, `{"errors":`},
-		{"plain short", `{}`, false, `{}`},
-		{"gzipped", `{"data":{"job":null}}`, true, `{"data":{"`},
-		{"gzipped short", `{}`, true, `{}`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			body := []byte(tc.body)
-			if tc.gzipped {
-				body = gzipped(t, tc.body)
+func TestMetricSumsSeries(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, `# HELP jobsd_graphql_errors_total Errors in GraphQL answers.
+# TYPE jobsd_graphql_errors_total counter
+jobsd_graphql_errors_total{code="internal"} 2
+jobsd_graphql_errors_total{code="timeout"} 3
+jobsd_graphql_errors_total_other 100
+process_resident_memory_bytes 1.2345e+08
+`)
+	}))
+	defer srv.Close()
+	c := newClient(srv.URL, "", 1)
+	ctx := context.Background()
+	v, err := c.metric(ctx, graphQLErrorsMetric)
+	require.NoError(t, err)
+	assert.Equal(t, 5.0, v)
+	v, err = c.metric(ctx, "process_resident_memory_bytes")
+	require.NoError(t, err)
+	assert.Equal(t, 1.2345e8, v)
+	_, err = c.metric(ctx, "jobsd_absent")
+	assert.ErrorContains(t, err, "no jobsd_absent in /metrics")
+}
+
+// TestDriveCountsGraphQLErrors checks that a measured GraphQL run, which
+// does not look into the answers it does not keep, still counts the
+// errors jobsd says it sent with status 200.
+func TestDriveCountsGraphQLErrors(t *testing.T) {
+	var sent atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/metrics" {
+			if n := sent.Load(); n > 0 {
+				fmt.Fprintf(w, "jobsd_graphql_errors_total{code=\"internal\"} %d\n", n)
 			}
-			got, err := prefix(body, tc.gzipped, len(graphQLErrorsFirst))
-			require.NoError(t, err)
-			assert.Equal(t, tc.want, string(got))
-		})
-	}
-	_, err := prefix([]byte("not gzip"), true, 4)
-	assert.Error(t, err)
+			_, _ = io.WriteString(w, "process_resident_memory_bytes 1e+08\n")
+			return
+		}
+		_, _ = io.Copy(io.Discard, r.Body)
+		if sent.Load() < 3 { // the first three answers carry an error
+			sent.Add(1)
+			_, _ = io.WriteString(w, `{"errors":[{"message":"internal error","extensions":{"code":"internal"}}],"data":null}`)
+			return
+		}
+		_, _ = io.WriteString(w, `{"data":{"job":null}}`)
+	}))
+	defer srv.Close()
+	c := newClient(srv.URL, "key", 2)
+	q := query{Name: "job", Cases: []testCase{{GraphQL: []byte(`{"query":"{ job(id: \"a-1\") { id } }"}`)}}}
+	none := func(int) bool { return false }
+	cpu := func() cpuSample { return cpuSample{} }
+	res := c.drive(context.Background(), q, graphQLT, 2, 100*time.Millisecond, newRSSSampler(srv.URL), cpu, none)
+	assert.Greater(t, res.Requests, 3)
+	assert.Equal(t, 3, res.Errors)
+	assert.Len(t, res.Problems, 1)
+
+	res = c.drive(context.Background(), q, graphQLT, 2, 50*time.Millisecond, newRSSSampler(srv.URL), cpu, none)
+	assert.Zero(t, res.Errors, "errors counted before the run are not this run's")
 }

@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"runtime/pprof"
 	"slices"
 	"time"
 
@@ -55,6 +56,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	only := fs.String("only", "", "run only the query types whose names match this regular expression, then their checks, "+
 		"and write no report (for comparing two builds side by side)")
 	list := fs.Bool("values", false, "print every query type's REST requests and GraphQL bodies, in order, and exit")
+	cpuProfile := fs.String("cpuprofile", "", "write the load generator's own CPU profile to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -63,6 +65,17 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if (*key == "" && !*list) || *dsn == "" {
 		return errors.New("-key and -db are required")
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	db, err := pgx.Connect(ctx, *dsn)
 	if err != nil {
