@@ -18,6 +18,12 @@ PORT="${BENCH_PORT:-18766}"
 READY_TIMEOUT="${BENCH_READY_TIMEOUT:-900}" # seconds
 OUT="${BENCH_OUT:-docs/benchmarks.md}"
 work=.data/bench
+# BENCH_TEXT_INDEX=0 leaves descriptions unindexed for keyword search (no
+# query of the mix searches them) and serve's background indexer off: at a
+# million jobs `jobsd textindex` takes over an hour on 2 CPUs.
+text_index="${BENCH_TEXT_INDEX:-1}"
+serve_flags=()
+if [ "$text_index" != 1 ]; then serve_flags+=(--no-text-index); fi
 mkdir -p "$work" docs
 
 # The reference data beside the repository, when there is a copy (as make run).
@@ -48,7 +54,7 @@ if [ "${BENCH_RELOAD:-}" != 1 ] && [ "$stored" = "$fingerprint" ] && [ "$count" 
   import_note="$(psql "$DATABASE_URL" -XAtqc "SELECT value FROM jobsd_bench WHERE name = 'import'")"
   echo "bench: reusing $name ($N jobs, $fingerprint); its import: $import_note"
   ./bin/jobsd migrate >/dev/null
-  ./bin/jobsd textindex
+  if [ "$text_index" = 1 ]; then ./bin/jobsd textindex; fi
 else
   echo "bench: loading $N postings into $name"
   psql "$admin" -XqAc "DROP DATABASE IF EXISTS $name WITH (FORCE)" >/dev/null
@@ -69,7 +75,7 @@ else
   echo "bench: import took $import_note"
   # Descriptions for keyword search, so that serve's background indexer
   # does not share the CPUs with the measured load.
-  ./bin/jobsd textindex
+  if [ "$text_index" = 1 ]; then ./bin/jobsd textindex; fi
   echo "bench: VACUUM ANALYZE"
   psql "$DATABASE_URL" -XqAc "VACUUM ANALYZE" >/dev/null
   psql "$DATABASE_URL" -XqAv fp="$fingerprint" -v note="$import_note" >/dev/null <<'SQL'
@@ -88,7 +94,7 @@ trap cleanup EXIT
 
 # The rate limit far above what the load can reach; the request log to a
 # file (one line a request).
-./bin/jobsd serve --addr "127.0.0.1:$PORT" --no-migrate --rate 1000000000 --burst 1000000000 2>"$work/jobsd.log" >/dev/null &
+./bin/jobsd serve --addr "127.0.0.1:$PORT" --no-migrate --rate 1000000000 --burst 1000000000 "${serve_flags[@]}" 2>"$work/jobsd.log" >/dev/null &
 server=$!
 base="http://127.0.0.1:$PORT"
 echo "bench: waiting for $base/readyz"
