@@ -69,7 +69,7 @@ func (m *metrics) observe(r *http.Request, status int, took time.Duration) {
 	if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
 		route = rc.RoutePattern()
 	}
-	labels := prometheus.Labels{"route": route, "method": r.Method, "status": strconv.Itoa(status)}
-	m.requests.With(labels).Inc()
-	m.latency.With(labels).Observe(took.Seconds())
+	code := strconv.Itoa(status)
+	m.requests.WithLabelValues(route, r.Method, code).Inc()
+	m.latency.WithLabelValues(route, r.Method, code).Observe(took.Seconds())
 }
