@@ -1,9 +1,7 @@
 package graph
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -61,28 +59,30 @@ func (p *fastPath) InterceptOperation(ctx context.Context, next graphql.Operatio
 	if root == nil {
 		return next(ctx)
 	}
-	data, ok := p.answer(ctx, oc, root)
+	e, ok := p.answer(ctx, oc, root)
 	if !ok {
 		return next(ctx)
 	}
 	if p.served != nil {
 		p.served()
 	}
-	claimFastAnswer(ctx, data)
-	return graphql.OneShot(&graphql.Response{Data: data})
+	return graphql.OneShot(&graphql.Response{Data: claimFastAnswer(ctx, e)})
 }
 
-// answer resolves the root field and writes the data of the response, or
-// reports false when gqlgen must answer.
-func (p *fastPath) answer(ctx context.Context, oc *graphql.OperationContext, root *ast.Field) (data json.RawMessage, ok bool) {
+// answer resolves the root field and writes the data of the response into
+// an encoder, which the caller releases, or reports false when gqlgen must
+// answer.
+func (p *fastPath) answer(ctx context.Context, oc *graphql.OperationContext, root *ast.Field) (enc *encoder, ok bool) {
 	e := getEncoder()
-	defer putEncoder(e)
 	defer func() {
 		// gqlgen runs the operation again, and recovers and logs the panic
 		// itself (once: not here). The tests' count of fast answers shows
 		// a panic of the encoder.
 		if recover() != nil {
-			data, ok = nil, false
+			enc, ok = nil, false
+		}
+		if !ok {
+			putEncoder(e)
 		}
 	}()
 
@@ -141,7 +141,7 @@ func (p *fastPath) answer(ctx context.Context, oc *graphql.OperationContext, roo
 	if e.failed {
 		return nil, false
 	}
-	return bytes.Clone(e.buf.Bytes()), true
+	return e, true
 }
 
 // rootTypes are the root fields the fast path answers, with their types.
