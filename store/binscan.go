@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -106,7 +107,10 @@ func scanBinaryValue(oid uint32, v []byte, target any) error {
 	return nil
 }
 
-var errNull = fmt.Errorf("NULL where a value is required")
+var (
+	errNull       = errors.New("NULL where a value is required")
+	errShortArray = errors.New("a binary array cut short")
+)
 
 func errLength(n int) error { return fmt.Errorf("%d bytes where 8 are expected", n) }
 
@@ -135,7 +139,7 @@ func timestamptz(v []byte) (time.Time, error) {
 	}
 	us := int64(binary.BigEndian.Uint64(v))
 	if us == infinityMicros || us == minusInfinMicros {
-		return time.Time{}, fmt.Errorf("an infinite timestamp")
+		return time.Time{}, errors.New("an infinite timestamp")
 	}
 	return time.Unix(unixToY2KMicros/1_000_000+us/1_000_000, (unixToY2KMicros%1_000_000*1_000)+(us%1_000_000*1_000)), nil
 }
@@ -150,9 +154,8 @@ func textArray(v []byte) ([]string, error) {
 	if v == nil {
 		return nil, nil
 	}
-	errShort := fmt.Errorf("a binary array cut short")
 	if len(v) < 12 {
-		return nil, errShort
+		return nil, errShortArray
 	}
 	ndim := int32(binary.BigEndian.Uint32(v))
 	v = v[12:]
@@ -164,7 +167,7 @@ func textArray(v []byte) ([]string, error) {
 		return nil, fmt.Errorf("an array of %d dimensions", ndim)
 	}
 	if len(v) < 8 {
-		return nil, errShort
+		return nil, errShortArray
 	}
 	n := int32(binary.BigEndian.Uint32(v))
 	v = v[8:]
@@ -174,15 +177,15 @@ func textArray(v []byte) ([]string, error) {
 	out := make([]string, n)
 	for i := range out {
 		if len(v) < 4 {
-			return nil, errShort
+			return nil, errShortArray
 		}
 		size := int32(binary.BigEndian.Uint32(v))
 		v = v[4:]
 		if size < 0 {
-			return nil, fmt.Errorf("a NULL array element")
+			return nil, errors.New("a NULL array element")
 		}
 		if int(size) > len(v) {
-			return nil, errShort
+			return nil, errShortArray
 		}
 		out[i] = string(v[:size])
 		v = v[size:]

@@ -1,7 +1,9 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"testing"
 	"time"
 
@@ -9,7 +11,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/jobsd-dev/jobsd/importer"
 	"github.com/jobsd-dev/jobsd/internal/pgtest"
+	"github.com/jobsd-dev/jobsd/migrations"
+	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/store"
 )
 
@@ -102,5 +107,37 @@ func TestScanBinaryRefuses(t *testing.T) {
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.wantErr)
 		})
+	}
+}
+
+// TestJobByIDPreparesAgain checks that a whole job is still read after
+// its prepared statement went stale on the connection: after a migration
+// changed a column's type, and after the server forgot the statement.
+func TestJobByIDPreparesAgain(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, pgtest.NewURL(t), store.Options{MaxOpenConns: 1}) // one connection: the statement's
+	require.NoError(t, err)
+	defer db.Close()
+	_, err = migrations.Up(ctx, db)
+	require.NoError(t, err)
+	norm, err := normalize.New()
+	require.NoError(t, err)
+	st := store.New(db)
+	fixture, err := os.ReadFile(pgtest.Fixture(t, "jobs.ndjson"))
+	require.NoError(t, err)
+	_, err = importer.NDJSON(ctx, bytes.NewReader(fixture), norm, st, importer.Options{})
+	require.NoError(t, err)
+
+	before, err := st.JobByID(ctx, "test-1")
+	require.NoError(t, err)
+	for _, stale := range []string{
+		"ALTER TABLE jobs ALTER COLUMN url TYPE varchar", // 0A000: cached plan must not change result type
+		"DEALLOCATE ALL", // 26000: no such prepared statement
+	} {
+		_, err = db.ExecContext(ctx, stale)
+		require.NoError(t, err)
+		after, err := st.JobByID(ctx, "test-1")
+		require.NoError(t, err, "after %s", stale)
+		assert.Equal(t, before, after, "after %s", stale)
 	}
 }

@@ -324,9 +324,26 @@ func (s *Store) JobByID(ctx context.Context, id string) (*model.Job, error) {
 }
 
 // readJob reads the job with the id into row through jobByIDSQL, or
-// returns pgx.ErrNoRows. On a server error the statement is forgotten, so
-// that the next call prepares it again (after a migration, say).
+// returns pgx.ErrNoRows. The statement is prepared once per connection;
+// when the server no longer has it or its result type changed (a
+// migration), it is prepared again and the read retried once.
 func readJob(ctx context.Context, c *pgx.Conn, id string, row *jobRow) error {
+	err := readJobOnce(ctx, c, id, row)
+	if pgErr, ok := errors.AsType[*pgconn.PgError](err); ok && stalePlanCodes[pgErr.Code] {
+		if err := c.Deallocate(ctx, jobByIDSQL); err != nil {
+			return err
+		}
+		return readJobOnce(ctx, c, id, row)
+	}
+	return err
+}
+
+// stalePlanCodes are the SQLSTATEs of a prepared statement that must be
+// prepared again: cached plan must not change result type
+// (feature_not_supported), and no such statement.
+var stalePlanCodes = map[string]bool{"0A000": true, "26000": true}
+
+func readJobOnce(ctx context.Context, c *pgx.Conn, id string, row *jobRow) error {
 	sd, err := c.Prepare(ctx, jobByIDSQL, jobByIDSQL)
 	if err != nil {
 		return err
@@ -343,9 +360,6 @@ func readJob(ctx context.Context, c *pgx.Conn, id string, row *jobRow) error {
 		found = true
 	}
 	if _, err := rr.Close(); err != nil {
-		if _, ok := errors.AsType[*pgconn.PgError](err); ok {
-			_ = c.Deallocate(ctx, jobByIDSQL)
-		}
 		return err
 	}
 	if scanErr != nil {
