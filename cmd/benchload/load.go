@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -62,7 +63,7 @@ func (r runResult) PerSecond() float64 {
 // from jobsd and PostgreSQL; wrk, which issue 5 names, would take a
 // fraction of that. Answers are asked for gzipped, as browsers ask; in
 // measured runs only the answers kept for the checks are inflated (see
-// measure).
+// send).
 type client struct {
 	fast *fasthttp.HostClient
 	http *http.Client // for /metrics
@@ -150,10 +151,18 @@ func (c *client) drive(ctx context.Context, q query, transport string, conns int
 	var latencies []time.Duration
 	var wg sync.WaitGroup
 	rss.reset()
-	graphQLErrors := func() float64 { return 0 }
-	if transport == graphQLT {
-		// Absent until jobsd has counted an error.
-		graphQLErrors = func() float64 { v, _ := c.metric(ctx, graphQLErrorsMetric); return v }
+	// jobsd's count of the errors in GraphQL answers, read before and
+	// after the run (absent until it has counted one).
+	var countErr error
+	graphQLErrors := func() float64 {
+		if transport != graphQLT {
+			return 0
+		}
+		v, err := c.metric(ctx, graphQLErrorsMetric)
+		if err != nil && !errors.Is(err, errNoMetric) {
+			countErr = err
+		}
+		return v
 	}
 	errorsBefore := graphQLErrors()
 	cpuBefore := cpu()
@@ -191,9 +200,17 @@ func (c *client) drive(ctx context.Context, q query, transport string, conns int
 	res.Requests = len(latencies)
 	res.RSSPeak = rss.runPeak()
 	res.CPU = cpu().since(cpuBefore, res.Requests)
-	if n := int(graphQLErrors() - errorsBefore); n > 0 {
-		res.Errors += n
-		res.Problems["GraphQL errors in answers with status 200 (jobsd's "+graphQLErrorsMetric+")"] += n
+	counted := int(graphQLErrors() - errorsBefore)
+	switch {
+	case countErr != nil:
+		res.Errors++
+		res.Problems["could not read jobsd's "+graphQLErrorsMetric+": "+countErr.Error()]++
+	case counted > res.Errors:
+		// The answers send saw fail (any status but 200, and the errors
+		// of the answers kept) may be among those jobsd counted: only the
+		// rest are new. jobsd counts errors, not answers.
+		res.Problems["GraphQL errors counted by jobsd ("+graphQLErrorsMetric+")"] += counted - res.Errors
+		res.Errors = counted
 	}
 	slices.Sort(latencies)
 	res.P50, res.P99 = percentile(latencies, 0.50), percentile(latencies, 0.99)
@@ -259,6 +276,9 @@ func (s *rssSampler) runPeak() int64 { return s.run.Load() }
 
 func mib(b int64) float64 { return float64(b) / (1 << 20) }
 
+// errNoMetric is metric's error for a metric /metrics does not list.
+var errNoMetric = errors.New("not in /metrics")
+
 // graphQLErrorsMetric is jobsd's count of the errors in GraphQL answers.
 const graphQLErrorsMetric = "jobsd_graphql_errors_total"
 
@@ -290,7 +310,7 @@ func (c *client) metric(ctx context.Context, name string) (float64, error) {
 		sum, found = sum+v, true
 	}
 	if !found {
-		return 0, fmt.Errorf("no %s in /metrics", name)
+		return 0, fmt.Errorf("%s: %w", name, errNoMetric)
 	}
 	return sum, nil
 }

@@ -106,14 +106,14 @@ process_resident_memory_bytes 1.2345e+08
 	require.NoError(t, err)
 	assert.Equal(t, 1.2345e8, v)
 	_, err = c.metric(ctx, "jobsd_absent")
-	assert.ErrorContains(t, err, "no jobsd_absent in /metrics")
+	assert.ErrorIs(t, err, errNoMetric)
 }
 
 // TestDriveCountsGraphQLErrors checks that a measured GraphQL run, which
 // does not look into the answers it does not keep, still counts the
 // errors jobsd says it sent with status 200.
 func TestDriveCountsGraphQLErrors(t *testing.T) {
-	var sent atomic.Int64
+	var calls, sent atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/metrics" {
 			if n := sent.Load(); n > 0 {
@@ -123,7 +123,7 @@ func TestDriveCountsGraphQLErrors(t *testing.T) {
 			return
 		}
 		_, _ = io.Copy(io.Discard, r.Body)
-		if sent.Load() < 3 { // the first three answers carry an error
+		if calls.Add(1) <= 3 { // the first three answers carry an error
 			sent.Add(1)
 			_, _ = io.WriteString(w, `{"errors":[{"message":"internal error","extensions":{"code":"internal"}}],"data":null}`)
 			return
@@ -142,4 +142,25 @@ func TestDriveCountsGraphQLErrors(t *testing.T) {
 
 	res = c.drive(context.Background(), q, graphQLT, 2, 50*time.Millisecond, newRSSSampler(srv.URL), cpu, none)
 	assert.Zero(t, res.Errors, "errors counted before the run are not this run's")
+}
+
+// TestDriveReportsAnUnreadableCount checks that a GraphQL run whose error
+// count cannot be read fails, rather than passing as if none were sent.
+func TestDriveReportsAnUnreadableCount(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/metrics" {
+			_, _ = io.WriteString(w, "jobsd_graphql_errors_total{code=\"internal\"} many\nprocess_resident_memory_bytes 1e+08\n")
+			return
+		}
+		_, _ = io.WriteString(w, `{"data":{"job":null}}`)
+	}))
+	defer srv.Close()
+	c := newClient(srv.URL, "key", 1)
+	q := query{Name: "job", Cases: []testCase{{GraphQL: []byte(`{"query":"{ job(id: \"a-1\") { id } }"}`)}}}
+	res := c.drive(context.Background(), q, graphQLT, 1, 20*time.Millisecond, newRSSSampler(srv.URL),
+		func() cpuSample { return cpuSample{} }, func(int) bool { return false })
+	assert.Equal(t, 1, res.Errors)
+	for problem := range res.Problems {
+		assert.Contains(t, problem, "could not read jobsd's jobsd_graphql_errors_total")
+	}
 }
