@@ -38,9 +38,12 @@ type HandlerOptions struct {
 	// RequestID returns the id of the request a context belongs to, for
 	// logs and error extensions.
 	RequestID func(context.Context) string
-	// OnError, when set, is called with the contract code of each error an
-	// answer carries ("" when it has none), as it is sent: errors in
-	// answers with status 200 are otherwise invisible to monitoring.
+	// OnError, when set, is called with the contract code of each error a
+	// GraphQL answer carries ("" when it has none), as it is sent: errors
+	// in answers with status 200 are otherwise invisible to monitoring.
+	// The errors the server's middleware answers /graphql with before
+	// gqlgen runs (401, 413, 429, 503 for keys) are not GraphQL answers'
+	// and are not reported here.
 	OnError func(code string)
 	// NoFastPath serves every operation through gqlgen's executor, without
 	// the fast path of fastpath.go (for tests that compare the two).

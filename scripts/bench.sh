@@ -22,8 +22,11 @@ work=.data/bench
 # query of the mix searches them) and serve's background indexer off: at a
 # million jobs `jobsd textindex` takes over an hour on 2 CPUs.
 text_index="${BENCH_TEXT_INDEX:-1}"
-serve_flags=()
-if [ "$text_index" != 1 ]; then serve_flags+=(--no-text-index); fi
+case "$text_index" in
+  1) no_text_index="" ;;
+  0) no_text_index="--no-text-index" ;;
+  *) echo "bench: BENCH_TEXT_INDEX is 0 or 1, not \"$text_index\"" >&2; exit 2 ;;
+esac
 mkdir -p "$work" docs
 
 # The reference data beside the repository, when there is a copy (as make run).
@@ -94,7 +97,7 @@ trap cleanup EXIT
 
 # The rate limit far above what the load can reach; the request log to a
 # file (one line a request).
-./bin/jobsd serve --addr "127.0.0.1:$PORT" --no-migrate --rate 1000000000 --burst 1000000000 "${serve_flags[@]}" 2>"$work/jobsd.log" >/dev/null &
+./bin/jobsd serve --addr "127.0.0.1:$PORT" --no-migrate --rate 1000000000 --burst 1000000000 ${no_text_index:+"$no_text_index"} 2>"$work/jobsd.log" >/dev/null &
 server=$!
 base="http://127.0.0.1:$PORT"
 echo "bench: waiting for $base/readyz"
@@ -119,4 +122,4 @@ commit="$(git rev-parse --short HEAD)"
 if [ -n "$(git status --porcelain --untracked-files=no -- . ":(exclude)$OUT")" ]; then commit="$commit-dirty"; fi
 ./bin/benchload -base "$base" -key "$key" -db "$DATABASE_URL" -n "$N" \
   -connections "$CONNECTIONS" -duration "$DURATION" \
-  -commit "$commit" -import "$import_note" -ready "$ready" -out "$OUT"
+  -commit "$commit" -import "$import_note${no_text_index:+; descriptions not indexed for keyword search, serve run with --no-text-index (BENCH_TEXT_INDEX=0)}" -ready "$ready" -out "$OUT"
