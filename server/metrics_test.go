@@ -5,48 +5,29 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/jobsd-dev/jobsd/auth"
-	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/graph/graphtest"
 	"github.com/jobsd-dev/jobsd/graph/model"
-	"github.com/jobsd-dev/jobsd/normalize"
-	"github.com/jobsd-dev/jobsd/server"
 )
 
 // TestGraphQLErrorsAreCounted checks jobsd_graphql_errors_total: every
 // error of a GraphQL answer is counted by its code, whatever the answer's
 // status, and answers without errors count nothing.
 func TestGraphQLErrorsAreCounted(t *testing.T) {
-	norm, err := normalize.New()
-	require.NoError(t, err)
-	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	key, _, hash := auth.NewKey()
-	h := server.New(server.Config{
-		Resolver: graph.NewResolver(norm, &graphtest.Store{
-			JobByIDFunc: func(_ context.Context, id string) (*model.Job, error) {
-				if id == "down-1" {
-					return nil, model.Errorf(model.CodeUnavailable, "the database is unavailable")
-				}
-				return &model.Job{ID: id, Title: "Engineer", Company: "Acme"}, nil
-			},
-		}, log),
-		Keys: auth.NewChecker(func(context.Context, []byte) (*auth.Key, error) {
-			return auth.NewKeyInfo(1, "test", hash, 0, 0), nil
-		}, time.Minute),
-		Ping: func(context.Context) error { return nil },
-		Log:  log,
-	})
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv, key := newTestServer(t, &graphtest.Store{
+		JobByIDFunc: func(_ context.Context, id string) (*model.Job, error) {
+			if id == "down-1" {
+				return nil, model.Errorf(model.CodeUnavailable, "the database is unavailable")
+			}
+			return &model.Job{ID: id, Title: "Engineer", Company: "Acme"}, nil
+		},
+	}, slog.New(slog.NewJSONHandler(io.Discard, nil)))
 	query := func(q string) int {
 		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/graphql?query="+url.QueryEscape(q), nil)
 		req.Header.Set("x-api-key", key)

@@ -6,44 +6,26 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/jobsd-dev/jobsd/auth"
-	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/graph/graphtest"
 	"github.com/jobsd-dev/jobsd/graph/model"
-	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/rest"
-	"github.com/jobsd-dev/jobsd/server"
 )
 
 func TestPanicsBecomeInternalErrors(t *testing.T) {
-	norm, err := normalize.New()
-	require.NoError(t, err)
 	var logs bytes.Buffer
 	log := slog.New(slog.NewJSONHandler(&logs, nil))
-	key, _, hash := auth.NewKey()
-	h := server.New(server.Config{
-		Resolver: graph.NewResolver(norm, &graphtest.Store{
-			FindJobCardsFunc: func(context.Context, model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
-				panic("index out of range in a store bug")
-			},
-		}, log),
-		Keys: auth.NewChecker(func(context.Context, []byte) (*auth.Key, error) {
-			return auth.NewKeyInfo(1, "test", hash, 0, 0), nil
-		}, time.Minute),
-		Ping: func(context.Context) error { return nil },
-		Log:  log,
-	})
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv, key := newTestServer(t, &graphtest.Store{
+		FindJobCardsFunc: func(context.Context, model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
+			panic("index out of range in a store bug")
+		},
+	}, log)
 	get := func(path string) (int, map[string]any) {
 		req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
 		req.Header.Set("x-api-key", key)
