@@ -10,15 +10,11 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/jobsd-dev/jobsd/auth"
-	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/graph/graphtest"
 	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/seed"
-	"github.com/jobsd-dev/jobsd/server"
 )
 
 // The cost of the layers above the store, REST against GraphQL: the same
@@ -53,22 +49,12 @@ func benchHandler(b *testing.B) (http.Handler, string) {
 		jobs = append(jobs, rec.Job)
 		cards = append(cards, rec.Job.Card())
 	}
-	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	key, _, hash := auth.NewKey()
-	h := server.New(server.Config{
-		Resolver: graph.NewResolver(norm, &graphtest.Store{
-			FindJobCardsFunc: func(context.Context, model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
-				return cards, 1000, &model.Cursor{}, nil
-			},
-			JobByIDFunc: func(context.Context, string) (*model.Job, error) { return &jobs[0], nil },
-		}, log),
-		Keys: auth.NewChecker(func(context.Context, []byte) (*auth.Key, error) {
-			return auth.NewKeyInfo(1, "bench", hash, 1e9, 1e9), nil
-		}, time.Minute),
-		Ping: func(context.Context) error { return nil },
-		Log:  log,
-	})
-	return h, key
+	return newHandler(b, &graphtest.Store{
+		FindJobCardsFunc: func(context.Context, model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
+			return cards, 1000, &model.Cursor{}, nil
+		},
+		JobByIDFunc: func(context.Context, string) (*model.Job, error) { return &jobs[0], nil },
+	}, slog.New(slog.NewJSONHandler(io.Discard, nil)), 1e9)
 }
 
 func benchServe(b *testing.B, h http.Handler, newRequest func() *http.Request) {

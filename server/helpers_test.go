@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -16,22 +17,30 @@ import (
 	"github.com/jobsd-dev/jobsd/server"
 )
 
-// newTestServer serves jobsd's handler over st, logging to log, with one
-// API key (the key's default limits), until the test ends. It returns the
-// server and the key.
-func newTestServer(t *testing.T, st *graphtest.Store, log *slog.Logger) (*httptest.Server, string) {
-	t.Helper()
+// newHandler returns jobsd's handler over st, logging to log, and its one
+// API key, which may make rate requests a second (0: the server's
+// default limit).
+func newHandler(tb testing.TB, st *graphtest.Store, log *slog.Logger, rate float64) (http.Handler, string) {
+	tb.Helper()
 	norm, err := normalize.New()
-	require.NoError(t, err)
+	require.NoError(tb, err)
 	key, _, hash := auth.NewKey()
-	srv := httptest.NewServer(server.New(server.Config{
+	return server.New(server.Config{
 		Resolver: graph.NewResolver(norm, st, log),
 		Keys: auth.NewChecker(func(context.Context, []byte) (*auth.Key, error) {
-			return auth.NewKeyInfo(1, "test", hash, 0, 0), nil
+			return auth.NewKeyInfo(1, "test", hash, rate, int(rate)), nil
 		}, time.Minute),
 		Ping: func(context.Context) error { return nil },
 		Log:  log,
-	}))
+	}), key
+}
+
+// newTestServer serves newHandler's handler (default limits) until the
+// test ends, and returns the server and the key.
+func newTestServer(t *testing.T, st *graphtest.Store, log *slog.Logger) (*httptest.Server, string) {
+	t.Helper()
+	h, key := newHandler(t, st, log, 0)
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv, key
 }
