@@ -46,7 +46,12 @@ func parse(fs *flag.FlagSet, args []string) error {
 
 // openDB connects to the database.
 func openDB(ctx context.Context, dsn string) (*bun.DB, error) {
-	db, err := store.Open(ctx, dsn, store.Options{})
+	return openDBWith(ctx, dsn, store.Options{})
+}
+
+// openDBWith connects to the database with the pool's options.
+func openDBWith(ctx context.Context, dsn string, opts store.Options) (*bun.DB, error) {
+	db, err := store.Open(ctx, dsn, opts)
 	if err != nil {
 		return nil, fmt.Errorf("%w (database %s)", err, maskPassword(dsn))
 	}

@@ -45,12 +45,16 @@ func (e env) serve(ctx context.Context, args []string) error {
 	debugAddr := fs.String("debug-addr", e.getenv("JOBSD_DEBUG_ADDR"), "address of a separate listener serving Go's profiler at /debug/pprof/ (env JOBSD_DEBUG_ADDR); empty: none. Keep it on loopback")
 	noTextIndex := fs.Bool("no-text-index", envOr(e.getenv, "JOBSD_TEXT_INDEX", "true") == "false", "leave indexing descriptions for keyword search to another instance or to jobsd textindex (env JOBSD_TEXT_INDEX=false)")
 	useIndex := fs.Bool("index", envOr(e.getenv, "JOBSD_INDEX", "true") == "true", "keep an in-process count and facet index of the jobs (env JOBSD_INDEX); false: every list is answered in SQL alone")
+	dbConns := fs.Int("db-max-conns", int(envFloat(e.getenv, "JOBSD_DB_MAX_CONNS", float64(store.DefaultMaxOpenConns()))), "connections to each database at most (env JOBSD_DB_MAX_CONNS); about twice the database's cores: more only switch between its backends")
 	redisURL := fs.String("redis-url", e.getenv("REDIS_URL"), "Redis holding the rate-limit buckets, shared by every instance (env REDIS_URL); empty: in process")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *rateFlag <= 0 || *burst < 1 {
 		return usageError{"serve: --rate must be > 0 and --burst ≥ 1"}
+	}
+	if *dbConns < 1 {
+		return usageError{"serve: --db-max-conns must be ≥ 1"}
 	}
 	// Both logs share stderr through one lock. The access log, a line per
 	// request, is buffered: written at once, its write was 6% of the
@@ -71,7 +75,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 		defer client.Close()
 		limiter = r
 	}
-	db, err := openDB(ctx, *dsn)
+	db, err := openDBWith(ctx, *dsn, store.Options{MaxOpenConns: *dbConns})
 	if err != nil {
 		return err
 	}
@@ -109,7 +113,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 	}
 	var replicas []bun.IDB
 	for _, u := range splitList(*replicaURLs) {
-		r, err := store.Open(ctx, u, store.Options{Lazy: true})
+		r, err := store.Open(ctx, u, store.Options{Lazy: true, MaxOpenConns: *dbConns})
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,59 @@
+package main_test
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestDatabasePoolSize starts serve with each way of sizing its pool and
+// reads the size the pool really has from /metrics.
+func TestDatabasePoolSize(t *testing.T) {
+	first := startService(t, "GOMAXPROCS=1")
+	assert.Equal(t, 4, maxOpenConnections(t, first.base), "default on one processor: pgxpool's floor of 4")
+	tests := []struct {
+		name string
+		env  []string
+		want int
+	}{
+		{"default on six processors: one each", []string{"GOMAXPROCS=6"}, 6},
+		{"set by the environment", []string{"GOMAXPROCS=6", "JOBSD_DB_MAX_CONNS=3"}, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := startServiceOn(t, first.dsn, tt.env...)
+			assert.Equal(t, tt.want, maxOpenConnections(t, s.base))
+		})
+	}
+
+	t.Run("a pool of none is a usage error", func(t *testing.T) {
+		_, errOut, err := runJobsd(first.dsn, nil, "serve", "--addr", "127.0.0.1:0", "--no-migrate", "--db-max-conns", "0")
+		var exit *exec.ExitError
+		require.True(t, errors.As(err, &exit), "serve must fail: %v", err)
+		assert.Equal(t, 2, exit.ExitCode())
+		assert.Contains(t, errOut, "--db-max-conns must be ≥ 1")
+	})
+}
+
+// maxOpenConnections reads go_sql_max_open_connections from the service's
+// /metrics.
+func maxOpenConnections(t *testing.T, base string) int {
+	t.Helper()
+	resp, err := http.Get(base + "/metrics")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	m := regexp.MustCompile(`(?m)^go_sql_max_open_connections\{db_name="jobsd"\} (\d+)$`).FindSubmatch(body)
+	require.NotNil(t, m, "no pool size in /metrics")
+	n, err := strconv.Atoi(string(m[1]))
+	require.NoError(t, err)
+	return n
+}
