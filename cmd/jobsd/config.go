@@ -33,6 +33,25 @@ func (e env) dbFlag(fs *flag.FlagSet) *string {
 	return fs.String("database-url", def, "PostgreSQL URL (env DATABASE_URL)")
 }
 
+// envFlag names a flag and the environment variable that sets it.
+type envFlag struct{ flag, variable string }
+
+// fromEnv sets each flag whose variable is set, as if the value came first
+// on the command line: the flag's own parser reads it, so a value it
+// refuses is a usage error naming the variable, not a silent default.
+func fromEnv(fs *flag.FlagSet, getenv func(string) string, vars []envFlag) error {
+	for _, v := range vars {
+		value := getenv(v.variable)
+		if value == "" {
+			continue
+		}
+		if err := fs.Set(v.flag, value); err != nil {
+			return usageError{fmt.Sprintf("%s=%s: invalid value for --%s: %v", v.variable, value, v.flag, err)}
+		}
+	}
+	return nil
+}
+
 // parse parses flags, turning a parse failure into a usage error.
 func parse(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {

@@ -29,24 +29,34 @@ import (
 func (e env) serve(ctx context.Context, args []string) error {
 	fs := e.flagSet("serve")
 	dsn := e.dbFlag(fs)
-	addr := fs.String("addr", envOr(e.getenv, "JOBSD_ADDR", "127.0.0.1:8080"), "address to listen on (env JOBSD_ADDR); port 0 picks a free port")
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (env JOBSD_ADDR); port 0 picks a free port")
 	noMigrate := fs.Bool("no-migrate", false, "do not apply pending migrations at start")
-	playgroundKey := fs.String("playground-key", e.getenv("JOBSD_PLAYGROUND_KEY"), "API key prefilled in the playground's headers (env JOBSD_PLAYGROUND_KEY)")
-	timeout := fs.Duration("request-timeout", envDuration(e.getenv, "JOBSD_REQUEST_TIMEOUT", 10*time.Second), "deadline of every request (env JOBSD_REQUEST_TIMEOUT)")
-	introspection := fs.Bool("introspection", envOr(e.getenv, "JOBSD_INTROSPECTION", "true") == "true", "allow GraphQL introspection (env JOBSD_INTROSPECTION)")
-	corsOrigins := fs.String("cors-origins", e.getenv("JOBSD_CORS_ORIGINS"), "comma-separated origins browsers may call the API from, * for any (env JOBSD_CORS_ORIGINS); empty: CORS off")
+	playgroundKey := fs.String("playground-key", "", "API key prefilled in the playground's headers (env JOBSD_PLAYGROUND_KEY)")
+	timeout := fs.Duration("request-timeout", 10*time.Second, "deadline of every request (env JOBSD_REQUEST_TIMEOUT)")
+	introspection := fs.Bool("introspection", true, "allow GraphQL introspection (env JOBSD_INTROSPECTION)")
+	corsOrigins := fs.String("cors-origins", "", "comma-separated origins browsers may call the API from, * for any (env JOBSD_CORS_ORIGINS); empty: CORS off")
 	maxBody := fs.Int64("max-body-bytes", 1<<20, "largest request body accepted")
 	complexity := fs.Int("graphql-complexity-limit", 10000, "largest GraphQL operation complexity (a list costs its page size times its fields)")
 	depth := fs.Int("graphql-depth-limit", 10, "deepest GraphQL selection nesting")
-	rateFlag := fs.Float64("rate", envFloat(e.getenv, "JOBSD_RATE", 50), "requests per second a key may sustain, unless the key says otherwise (env JOBSD_RATE)")
-	burst := fs.Int("burst", int(envFloat(e.getenv, "JOBSD_BURST", 100)), "requests a key may make at once (env JOBSD_BURST)")
+	rateFlag := fs.Float64("rate", 50, "requests per second a key may sustain, unless the key says otherwise (env JOBSD_RATE)")
+	burst := fs.Int("burst", 100, "requests a key may make at once (env JOBSD_BURST)")
 	refData := refDataFlag(fs, e.getenv)
-	replicaURLs := fs.String("replica-urls", e.getenv("DATABASE_REPLICA_URLS"), "comma-separated PostgreSQL URLs of read replicas for job and company reads, the primary being the fallback (env DATABASE_REPLICA_URLS)")
-	debugAddr := fs.String("debug-addr", e.getenv("JOBSD_DEBUG_ADDR"), "address of a separate listener serving Go's profiler at /debug/pprof/ (env JOBSD_DEBUG_ADDR); empty: none. Keep it on loopback")
-	noTextIndex := fs.Bool("no-text-index", envOr(e.getenv, "JOBSD_TEXT_INDEX", "true") == "false", "leave indexing descriptions for keyword search to another instance or to jobsd textindex (env JOBSD_TEXT_INDEX=false)")
-	useIndex := fs.Bool("index", envOr(e.getenv, "JOBSD_INDEX", "true") == "true", "keep an in-process count and facet index of the jobs (env JOBSD_INDEX); false: every list is answered in SQL alone")
-	dbConns := fs.Int("db-max-conns", int(envFloat(e.getenv, "JOBSD_DB_MAX_CONNS", float64(store.DefaultMaxOpenConns()))), "connections to each database at most (env JOBSD_DB_MAX_CONNS); about twice the database's cores: more only switch between its backends")
-	redisURL := fs.String("redis-url", e.getenv("REDIS_URL"), "Redis holding the rate-limit buckets, shared by every instance (env REDIS_URL); empty: in process")
+	replicaURLs := fs.String("replica-urls", "", "comma-separated PostgreSQL URLs of read replicas for job and company reads, the primary being the fallback (env DATABASE_REPLICA_URLS)")
+	debugAddr := fs.String("debug-addr", "", "address of a separate listener serving Go's profiler at /debug/pprof/ (env JOBSD_DEBUG_ADDR); empty: none. Keep it on loopback")
+	noTextIndex := fs.Bool("no-text-index", false, "leave indexing descriptions for keyword search to another instance or to jobsd textindex (env JOBSD_TEXT_INDEX=false)")
+	useIndex := fs.Bool("index", true, "keep an in-process count and facet index of the jobs (env JOBSD_INDEX); false: every list is answered in SQL alone")
+	dbConns := fs.Int("db-max-conns", store.DefaultMaxOpenConns(), "connections to each database at most (env JOBSD_DB_MAX_CONNS); about twice the database's cores: more only switch between its backends")
+	redisURL := fs.String("redis-url", "", "Redis holding the rate-limit buckets, shared by every instance (env REDIS_URL); empty: in process")
+	if err := fromEnv(fs, e.getenv, serveEnv); err != nil {
+		return err
+	}
+	if v := e.getenv("JOBSD_TEXT_INDEX"); v != "" {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			return usageError{fmt.Sprintf("JOBSD_TEXT_INDEX=%s: not true or false", v)}
+		}
+		_ = fs.Set("no-text-index", strconv.FormatBool(!on))
+	}
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -205,25 +215,21 @@ func (e env) serve(ctx context.Context, args []string) error {
 	return nil
 }
 
-func envDuration(getenv func(string) string, name string, def time.Duration) time.Duration {
-	if v, err := time.ParseDuration(getenv(name)); err == nil {
-		return v
-	}
-	return def
-}
-
-func envFloat(getenv func(string) string, name string, def float64) float64 {
-	if v, err := strconv.ParseFloat(getenv(name), 64); err == nil {
-		return v
-	}
-	return def
-}
-
-func envOr(getenv func(string) string, name, def string) string {
-	if v := getenv(name); v != "" {
-		return v
-	}
-	return def
+// serveEnv pairs serve's flags with the environment variables that set
+// them when the command line does not.
+var serveEnv = []envFlag{
+	{"addr", "JOBSD_ADDR"},
+	{"playground-key", "JOBSD_PLAYGROUND_KEY"},
+	{"request-timeout", "JOBSD_REQUEST_TIMEOUT"},
+	{"introspection", "JOBSD_INTROSPECTION"},
+	{"cors-origins", "JOBSD_CORS_ORIGINS"},
+	{"rate", "JOBSD_RATE"},
+	{"burst", "JOBSD_BURST"},
+	{"replica-urls", "DATABASE_REPLICA_URLS"},
+	{"debug-addr", "JOBSD_DEBUG_ADDR"},
+	{"index", "JOBSD_INDEX"},
+	{"db-max-conns", "JOBSD_DB_MAX_CONNS"},
+	{"redis-url", "REDIS_URL"},
 }
 
 // splitList splits a comma-separated list, dropping empty items.
