@@ -47,15 +47,23 @@ type IndexOptions struct {
 	// TuneGC bounds the heap's growth above the live heap (which the
 	// index dominates) after each build, unless GOGC is set: see tuneGC.
 	TuneGC bool
+	// DB is the database the indexer polls and reads its builds from
+	// (default the store's). A pool of its own keeps a build, which holds
+	// a connection for as long as it reads every job, from taking one
+	// that requests need.
+	DB *bun.DB
 }
 
 // StartIndex starts keeping an index of the database's jobs until ctx ends,
 // and makes the store's job lists and facets use it. It reads from the
 // primary database.
 func (s *Store) StartIndex(ctx context.Context, opts IndexOptions) (*Indexer, error) {
-	db, ok := s.db.(*bun.DB)
-	if !ok {
-		return nil, fmt.Errorf("start index: the store must be over a database, not a transaction")
+	db := opts.DB
+	if db == nil {
+		var ok bool
+		if db, ok = s.db.(*bun.DB); !ok {
+			return nil, fmt.Errorf("start index: the store must be over a database, not a transaction")
+		}
 	}
 	if opts.Poll <= 0 {
 		opts.Poll = time.Second

@@ -38,13 +38,14 @@ type Options struct {
 }
 
 // DefaultMaxOpenConns is the pool's size unless Options say otherwise:
-// pgxpool's default, the larger of 4 and the processors (GOMAXPROCS, which
-// follows a container's CPU limit). More connections than
-// the database has cores to run them only switch between its backends:
-// with jobsd and PostgreSQL on two cores, a pool of 16 served a full job
-// 9% slower than a pool of 4 (docs/benchmarks.md).
+// one connection per processor (GOMAXPROCS, which follows a container's
+// CPU limit), at least 4 as pgxpool's default, and at most 16, the size
+// this default replaced. More connections than the database has cores to
+// run them only switch between its backends: with jobsd and PostgreSQL on
+// two cores, a pool of 16 served a full job 7% slower than a pool of 4
+// (docs/benchmarks.md).
 func DefaultMaxOpenConns() int {
-	return max(4, runtime.GOMAXPROCS(0))
+	return min(max(4, runtime.GOMAXPROCS(0)), 16)
 }
 
 // Open connects to the PostgreSQL database at dsn (a postgres:// URL) and

@@ -30,7 +30,7 @@ func (e env) apikey(ctx context.Context, args []string) error {
 	if err := parse(fs, rest); err != nil {
 		return err
 	}
-	db, err := openMigrated(ctx, *dsn)
+	db, err := openMigrated(ctx, *dsn, store.Options{})
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"net/url"
+	"strconv"
 
 	"github.com/uptrace/bun"
 
@@ -33,17 +34,31 @@ func (e env) dbFlag(fs *flag.FlagSet) *string {
 	return fs.String("database-url", def, "PostgreSQL URL (env DATABASE_URL)")
 }
 
-// envFlag names a flag and the environment variable that sets it.
-type envFlag struct{ flag, variable string }
+// envFlag names a flag and the environment variable that sets it; invert
+// is for a variable that says the opposite of its boolean flag.
+type envFlag struct {
+	flag, variable string
+	invert         bool
+}
 
-// fromEnv sets each flag whose variable is set, as if the value came first
-// on the command line: the flag's own parser reads it, so a value it
-// refuses is a usage error naming the variable, not a silent default.
+// fromEnv sets each flag that the command line left alone and whose
+// variable is set, through the flag's own parser: a value it refuses is a
+// usage error naming the variable, not a silent default. Call it after
+// parse, so that flags win over the environment.
 func fromEnv(fs *flag.FlagSet, getenv func(string) string, vars []envFlag) error {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	for _, v := range vars {
 		value := getenv(v.variable)
-		if value == "" {
+		if value == "" || given[v.flag] {
 			continue
+		}
+		if v.invert {
+			on, err := strconv.ParseBool(value)
+			if err != nil {
+				return usageError{fmt.Sprintf("%s=%s: not true or false", v.variable, value)}
+			}
+			value = strconv.FormatBool(!on)
 		}
 		if err := fs.Set(v.flag, value); err != nil {
 			return usageError{fmt.Sprintf("%s=%s: invalid value for --%s: %v", v.variable, value, v.flag, err)}
@@ -63,13 +78,8 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// openDB connects to the database.
-func openDB(ctx context.Context, dsn string) (*bun.DB, error) {
-	return openDBWith(ctx, dsn, store.Options{})
-}
-
-// openDBWith connects to the database with the pool's options.
-func openDBWith(ctx context.Context, dsn string, opts store.Options) (*bun.DB, error) {
+// openDB connects to the database, its pool sized by opts.
+func openDB(ctx context.Context, dsn string, opts store.Options) (*bun.DB, error) {
 	db, err := store.Open(ctx, dsn, opts)
 	if err != nil {
 		return nil, fmt.Errorf("%w (database %s)", err, maskPassword(dsn))
@@ -79,8 +89,8 @@ func openDBWith(ctx context.Context, dsn string, opts store.Options) (*bun.DB, e
 
 // openMigrated opens the database at dsn and applies its pending
 // migrations: what every command that reads or writes jobs starts with.
-func openMigrated(ctx context.Context, dsn string) (*bun.DB, error) {
-	db, err := openDB(ctx, dsn)
+func openMigrated(ctx context.Context, dsn string, opts store.Options) (*bun.DB, error) {
+	db, err := openDB(ctx, dsn, opts)
 	if err != nil {
 		return nil, err
 	}

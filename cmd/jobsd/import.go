@@ -46,7 +46,7 @@ func (e env) importJobs(ctx context.Context, args []string) error {
 // into the database at dsn (migrating it first), normalized with the
 // reference data of refData (none when empty), and reports the result.
 func (e env) runImport(ctx context.Context, dsn, refData string, in io.Reader, opts importer.Options) error {
-	db, err := openMigrated(ctx, dsn)
+	db, err := openMigrated(ctx, dsn, store.Options{})
 	if err != nil {
 		return err
 	}

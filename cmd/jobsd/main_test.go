@@ -118,7 +118,13 @@ func loadedService(t *testing.T, dsn string, env ...string) *service {
 // dsn, with extra environment variables; it stops it when the test ends.
 func startServiceOn(t *testing.T, dsn string, env ...string) *service {
 	t.Helper()
-	cmd := exec.Command(binary, "serve", "--addr", "127.0.0.1:0", "--no-migrate")
+	return startServiceWith(t, dsn, nil, env...)
+}
+
+// startServiceWith is startServiceOn with extra flags for serve.
+func startServiceWith(t *testing.T, dsn string, flags []string, env ...string) *service {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"serve", "--addr", "127.0.0.1:0", "--no-migrate"}, flags...)...)
 	cmd.Env = append(append(os.Environ(), "DATABASE_URL="+dsn), env...)
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)

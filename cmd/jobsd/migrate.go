@@ -27,7 +27,7 @@ func (e env) migrate(ctx context.Context, args []string) error {
 	if fs.NArg() > 0 {
 		action = fs.Arg(0)
 	}
-	db, err := openDB(ctx, *dsn)
+	db, err := openDB(ctx, *dsn, store.Options{})
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,7 @@ func createDatabase(ctx context.Context, dsn string, e env) error {
 		return nil
 	}
 	u.Path = "/postgres"
-	db, err := openDB(ctx, u.String())
+	db, err := openDB(ctx, u.String(), store.Options{})
 	if err != nil {
 		return err
 	}

@@ -16,19 +16,24 @@ import (
 // TestDatabasePoolSize starts serve with each way of sizing its pool and
 // reads the size the pool really has from /metrics.
 func TestDatabasePoolSize(t *testing.T) {
-	first := startService(t, "GOMAXPROCS=1")
+	// An empty JOBSD_DB_MAX_CONNS is unset: the developer's own cannot leak in.
+	first := startService(t, "GOMAXPROCS=1", "JOBSD_DB_MAX_CONNS=")
 	assert.Equal(t, 4, maxOpenConnections(t, first.base), "default on one processor: pgxpool's floor of 4")
 	tests := []struct {
-		name string
-		env  []string
-		want int
+		name  string
+		flags []string
+		env   []string
+		want  int
 	}{
-		{"default on six processors: one each", []string{"GOMAXPROCS=6"}, 6},
-		{"set by the environment", []string{"GOMAXPROCS=6", "JOBSD_DB_MAX_CONNS=3"}, 3},
+		{"default on six processors: one each", nil, []string{"GOMAXPROCS=6", "JOBSD_DB_MAX_CONNS="}, 6},
+		{"default on forty processors: at most 16", nil, []string{"GOMAXPROCS=40", "JOBSD_DB_MAX_CONNS="}, 16},
+		{"set by the environment", nil, []string{"GOMAXPROCS=6", "JOBSD_DB_MAX_CONNS=3"}, 3},
+		{"set by the flag", []string{"--db-max-conns", "5"}, []string{"JOBSD_DB_MAX_CONNS="}, 5},
+		{"the flag wins over the environment", []string{"--db-max-conns", "5"}, []string{"JOBSD_DB_MAX_CONNS=3"}, 5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := startServiceOn(t, first.dsn, tt.env...)
+			s := startServiceWith(t, first.dsn, tt.flags, tt.env...)
 			assert.Equal(t, tt.want, maxOpenConnections(t, s.base))
 		})
 	}

@@ -26,7 +26,7 @@ func (e env) renormalize(ctx context.Context, args []string) error {
 	if fs.NArg() != 0 {
 		return usageError{"renormalize: takes no arguments"}
 	}
-	db, err := openMigrated(ctx, *dsn)
+	db, err := openMigrated(ctx, *dsn, store.Options{})
 	if err != nil {
 		return err
 	}

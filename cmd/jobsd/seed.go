@@ -8,6 +8,7 @@ import (
 
 	"github.com/jobsd-dev/jobsd/importer"
 	"github.com/jobsd-dev/jobsd/seed"
+	"github.com/jobsd-dev/jobsd/store"
 )
 
 func (e env) seed(ctx context.Context, args []string) error {
@@ -38,7 +39,7 @@ func (e env) seed(ctx context.Context, args []string) error {
 		return seed.Write(w, opts)
 	}
 	if *ifEmpty {
-		db, err := openDB(ctx, *dsn)
+		db, err := openDB(ctx, *dsn, store.Options{})
 		if err != nil {
 			return err
 		}

@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
-	"strconv"
 	"strings"
 	"time"
 
@@ -45,19 +44,12 @@ func (e env) serve(ctx context.Context, args []string) error {
 	debugAddr := fs.String("debug-addr", "", "address of a separate listener serving Go's profiler at /debug/pprof/ (env JOBSD_DEBUG_ADDR); empty: none. Keep it on loopback")
 	noTextIndex := fs.Bool("no-text-index", false, "leave indexing descriptions for keyword search to another instance or to jobsd textindex (env JOBSD_TEXT_INDEX=false)")
 	useIndex := fs.Bool("index", true, "keep an in-process count and facet index of the jobs (env JOBSD_INDEX); false: every list is answered in SQL alone")
-	dbConns := fs.Int("db-max-conns", store.DefaultMaxOpenConns(), "connections to each database at most (env JOBSD_DB_MAX_CONNS); about twice the database's cores: more only switch between its backends")
+	dbConns := fs.Int("db-max-conns", store.DefaultMaxOpenConns(), "connections to each database for requests at most (env JOBSD_DB_MAX_CONNS); the default is one per processor, 4 to 16: raise it to about twice the database's cores when the database has more cores than this machine")
 	redisURL := fs.String("redis-url", "", "Redis holding the rate-limit buckets, shared by every instance (env REDIS_URL); empty: in process")
-	if err := fromEnv(fs, e.getenv, serveEnv); err != nil {
+	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if v := e.getenv("JOBSD_TEXT_INDEX"); v != "" {
-		on, err := strconv.ParseBool(v)
-		if err != nil {
-			return usageError{fmt.Sprintf("JOBSD_TEXT_INDEX=%s: not true or false", v)}
-		}
-		_ = fs.Set("no-text-index", strconv.FormatBool(!on))
-	}
-	if err := parse(fs, args); err != nil {
+	if err := fromEnv(fs, e.getenv, serveEnv); err != nil {
 		return err
 	}
 	if *rateFlag <= 0 || *burst < 1 {
@@ -85,11 +77,19 @@ func (e env) serve(ctx context.Context, args []string) error {
 		defer client.Close()
 		limiter = r
 	}
-	db, err := openDBWith(ctx, *dsn, store.Options{MaxOpenConns: *dbConns})
+	db, err := openDB(ctx, *dsn, store.Options{MaxOpenConns: *dbConns})
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	// The index's builds and the text indexer hold a connection each for
+	// long stretches (a build reads every job): they get their own, so that
+	// requests keep all of --db-max-conns.
+	background, err := openDB(ctx, *dsn, store.Options{MaxOpenConns: 2})
+	if err != nil {
+		return err
+	}
+	defer background.Close()
 	if !*noMigrate {
 		applied, err := migrations.Up(ctx, db)
 		if err != nil {
@@ -111,11 +111,11 @@ func (e env) serve(ctx context.Context, args []string) error {
 	st := store.New(db)
 	warnIfNormalizedOtherwise(ctx, log, st, norm.Digest())
 	if !*noTextIndex {
-		go st.RunTextIndexer(ctx, 2*time.Second, log)
+		go store.New(background).RunTextIndexer(ctx, 2*time.Second, log)
 	}
 	ready := func() bool { return true }
 	if *useIndex {
-		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log, TuneGC: true})
+		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log, TuneGC: true, DB: background})
 		if err != nil {
 			return err
 		}
@@ -218,18 +218,19 @@ func (e env) serve(ctx context.Context, args []string) error {
 // serveEnv pairs serve's flags with the environment variables that set
 // them when the command line does not.
 var serveEnv = []envFlag{
-	{"addr", "JOBSD_ADDR"},
-	{"playground-key", "JOBSD_PLAYGROUND_KEY"},
-	{"request-timeout", "JOBSD_REQUEST_TIMEOUT"},
-	{"introspection", "JOBSD_INTROSPECTION"},
-	{"cors-origins", "JOBSD_CORS_ORIGINS"},
-	{"rate", "JOBSD_RATE"},
-	{"burst", "JOBSD_BURST"},
-	{"replica-urls", "DATABASE_REPLICA_URLS"},
-	{"debug-addr", "JOBSD_DEBUG_ADDR"},
-	{"index", "JOBSD_INDEX"},
-	{"db-max-conns", "JOBSD_DB_MAX_CONNS"},
-	{"redis-url", "REDIS_URL"},
+	{"addr", "JOBSD_ADDR", false},
+	{"playground-key", "JOBSD_PLAYGROUND_KEY", false},
+	{"request-timeout", "JOBSD_REQUEST_TIMEOUT", false},
+	{"introspection", "JOBSD_INTROSPECTION", false},
+	{"cors-origins", "JOBSD_CORS_ORIGINS", false},
+	{"rate", "JOBSD_RATE", false},
+	{"burst", "JOBSD_BURST", false},
+	{"replica-urls", "DATABASE_REPLICA_URLS", false},
+	{"debug-addr", "JOBSD_DEBUG_ADDR", false},
+	{"index", "JOBSD_INDEX", false},
+	{"no-text-index", "JOBSD_TEXT_INDEX", true},
+	{"db-max-conns", "JOBSD_DB_MAX_CONNS", false},
+	{"redis-url", "REDIS_URL", false},
 }
 
 // splitList splits a comma-separated list, dropping empty items.

@@ -22,14 +22,15 @@ func (e env) textIndex(ctx context.Context, args []string) error {
 	if fs.NArg() != 0 {
 		return usageError{"textindex: takes no arguments"}
 	}
-	db, err := openMigrated(ctx, *dsn)
+	workers := runtime.NumCPU()
+	db, err := openMigrated(ctx, *dsn, store.Options{MaxOpenConns: workers})
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	start, next := time.Now(), 100_000
 	var mu sync.Mutex
-	n, err := store.New(db).IndexTexts(ctx, runtime.NumCPU(), func(indexed int) {
+	n, err := store.New(db).IndexTexts(ctx, workers, func(indexed int) {
 		mu.Lock()
 		defer mu.Unlock()
 		if indexed >= next {
