@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"text/tabwriter"
 	"time"
 
@@ -29,6 +30,9 @@ func (e env) apikey(ctx context.Context, args []string) error {
 	}
 	if err := parse(fs, rest); err != nil {
 		return err
+	}
+	if action == "create" && (!(*rate >= 0) || math.IsInf(*rate, 1) || *burst < 0) {
+		return usageError{"apikey create: --rate must be a number ≥ 0 and --burst ≥ 0 (0: the server default)"}
 	}
 	db, err := openMigrated(ctx, *dsn, store.Options{})
 	if err != nil {

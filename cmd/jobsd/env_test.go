@@ -26,6 +26,7 @@ func TestServeRefusesBadEnvironment(t *testing.T) {
 		{"JOBSD_DB_MAX_CONNS=many", nil, 2, "JOBSD_DB_MAX_CONNS=many: invalid value for --db-max-conns"},
 		{"JOBSD_DB_MAX_CONNS=0", nil, 2, "--db-max-conns must be ≥ 1"},
 		{"JOBSD_RATE=fast", nil, 2, "JOBSD_RATE=fast: invalid value for --rate"},
+		{"JOBSD_RATE=NaN", nil, 2, "--rate must be > 0"},
 		{"JOBSD_BURST=1.5", nil, 2, "JOBSD_BURST=1.5: invalid value for --burst"},
 		{"JOBSD_REQUEST_TIMEOUT=10", nil, 2, "JOBSD_REQUEST_TIMEOUT=10: invalid value for --request-timeout"},
 		{"JOBSD_INDEX=yes", nil, 2, "JOBSD_INDEX=yes: invalid value for --index"},

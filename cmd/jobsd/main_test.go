@@ -668,6 +668,15 @@ func TestAPIKeys(t *testing.T) {
 	jobsd(t, dsn, "apikey", "revoke", "alice")
 	_, _, err = runJobsd(dsn, nil, "apikey", "revoke", "alice")
 	assert.Error(t, err, "nothing left to revoke")
+	for _, bad := range [][]string{{"--rate", "-1"}, {"--rate", "NaN"}, {"--rate", "Inf"}, {"--burst", "-5"}} {
+		_, errOut, err := runJobsd(dsn, nil, append([]string{"apikey", "create", "--name", "bob"}, bad...)...)
+		var exit *exec.ExitError
+		if assert.ErrorAs(t, err, &exit, "%v must be refused", bad) {
+			assert.Equal(t, 2, exit.ExitCode(), errOut)
+		}
+		assert.Contains(t, errOut, "--rate must be a number ≥ 0", bad)
+	}
+	assert.NotContains(t, jobsd(t, dsn, "apikey", "list"), "bob", "no key is created from a refused command")
 }
 
 const jobsQuery = `query($filter: JobFilter, $limit: Int, $offset: Int) {

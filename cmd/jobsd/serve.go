@@ -52,7 +52,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 	if err := fromEnv(fs, e.getenv, serveEnv); err != nil {
 		return err
 	}
-	if *rateFlag <= 0 || *burst < 1 {
+	if !(*rateFlag > 0) || *burst < 1 { // !(> 0) refuses NaN too
 		return usageError{"serve: --rate must be > 0 and --burst ≥ 1"}
 	}
 	if *dbConns < 1 {
