@@ -24,7 +24,7 @@ type metrics struct {
 	graphQLErrors *prometheus.CounterVec
 }
 
-func newMetrics(db *sql.DB) *metrics {
+func newMetrics(db *sql.DB, others map[string]*sql.DB) *metrics {
 	m := &metrics{
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -45,6 +45,9 @@ func newMetrics(db *sql.DB) *metrics {
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if db != nil {
 		m.registry.MustRegister(collectors.NewDBStatsCollector(db, "jobsd"))
+	}
+	for name, other := range others {
+		m.registry.MustRegister(collectors.NewDBStatsCollector(other, name))
 	}
 	return m
 }

@@ -19,6 +19,7 @@ func TestDatabasePoolSize(t *testing.T) {
 	// An empty JOBSD_DB_MAX_CONNS is unset: the developer's own cannot leak in.
 	first := startService(t, "GOMAXPROCS=1", "JOBSD_DB_MAX_CONNS=")
 	assert.Equal(t, 4, maxOpenConnections(t, first.base), "default on one processor: pgxpool's floor of 4")
+	assert.Equal(t, 2, poolSize(t, first.base, "jobsd_background"), "the index and the text indexer have a pool of their own")
 	tests := []struct {
 		name  string
 		flags []string
@@ -47,17 +48,24 @@ func TestDatabasePoolSize(t *testing.T) {
 	})
 }
 
-// maxOpenConnections reads go_sql_max_open_connections from the service's
-// /metrics.
+// maxOpenConnections reads the size of the request pool from the
+// service's /metrics.
 func maxOpenConnections(t *testing.T, base string) int {
+	t.Helper()
+	return poolSize(t, base, "jobsd")
+}
+
+// poolSize reads go_sql_max_open_connections of the pool named name from
+// the service's /metrics.
+func poolSize(t *testing.T, base, name string) int {
 	t.Helper()
 	resp, err := http.Get(base + "/metrics")
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
-	m := regexp.MustCompile(`(?m)^go_sql_max_open_connections\{db_name="jobsd"\} (\d+)$`).FindSubmatch(body)
-	require.NotNil(t, m, "no pool size in /metrics")
+	m := regexp.MustCompile(`(?m)^go_sql_max_open_connections\{db_name="` + regexp.QuoteMeta(name) + `"\} (\d+)$`).FindSubmatch(body)
+	require.NotNil(t, m, "no size of pool %s in /metrics", name)
 	n, err := strconv.Atoi(string(m[1]))
 	require.NoError(t, err)
 	return n

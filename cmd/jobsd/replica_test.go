@@ -24,7 +24,8 @@ func TestReadReplicas(t *testing.T) {
 	jobsd(t, dsn, "migrate")
 	jobsd(t, dsn, "import", pgtest.Fixture(t, "jobs.ndjson"))
 	replica := pgtest.NewReplica(t, primary)
-	s := startServiceOn(t, dsn, "DATABASE_REPLICA_URLS="+replica.URL("postgres"))
+	s := startServiceOn(t, dsn, "DATABASE_REPLICA_URLS="+replica.URL("postgres"), "JOBSD_DB_MAX_CONNS=3")
+	assert.Equal(t, 3, poolSize(t, s.base, "jobsd_replica_1"), "the replica's pool, sized as the primary's, is on /metrics")
 	s.key = strings.TrimSpace(jobsd(t, dsn, "apikey", "create", "--name", "replicas", "--rate", "1000", "--burst", "1000"))
 	assert.Contains(t, s.logs.String(), "reading jobs and companies from replicas")
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"flag"
 	"fmt"
@@ -122,13 +123,15 @@ func (e env) serve(ctx context.Context, args []string) error {
 		ready = ix.Ready
 	}
 	var replicas []bun.IDB
-	for _, u := range splitList(*replicaURLs) {
+	pools := map[string]*sql.DB{"jobsd_background": background.DB}
+	for i, u := range splitList(*replicaURLs) {
 		r, err := store.Open(ctx, u, store.Options{Lazy: true, MaxOpenConns: *dbConns})
 		if err != nil {
 			return err
 		}
 		defer r.Close()
 		replicas = append(replicas, r)
+		pools[fmt.Sprintf("jobsd_replica_%d", i+1)] = r.DB
 	}
 	if len(replicas) > 0 {
 		log.Info("reading jobs and companies from replicas", "replicas", len(replicas))
@@ -164,6 +167,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 		CORSOrigins:    splitList(*corsOrigins),
 		MaxBodyBytes:   *maxBody,
 		DB:             db.DB,
+		OtherDBs:       pools,
 		GraphQL:        graph.HandlerOptions{ComplexityLimit: *complexity, DepthLimit: *depth},
 		Limiter:        limiter,
 		DefaultLimit:   ratelimit.Limit{Rate: *rateFlag, Burst: *burst},
