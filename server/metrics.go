@@ -24,7 +24,7 @@ type metrics struct {
 	graphQLErrors *prometheus.CounterVec
 }
 
-func newMetrics(db *sql.DB, others map[string]*sql.DB) *metrics {
+func newMetrics(dbs map[string]*sql.DB) *metrics {
 	m := &metrics{
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -43,11 +43,8 @@ func newMetrics(db *sql.DB, others map[string]*sql.DB) *metrics {
 	}
 	m.registry.MustRegister(m.requests, m.latency, m.graphQLErrors,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	if db != nil {
-		m.registry.MustRegister(collectors.NewDBStatsCollector(db, "jobsd"))
-	}
-	for name, other := range others {
-		m.registry.MustRegister(collectors.NewDBStatsCollector(other, name))
+	for name, db := range dbs {
+		m.registry.MustRegister(collectors.NewDBStatsCollector(db, name))
 	}
 	return m
 }

@@ -60,12 +60,9 @@ type Config struct {
 	CORSOrigins []string
 	// MaxBodyBytes is the largest request body accepted (default 1 MiB).
 	MaxBodyBytes int64
-	// DB, when set, has its pool statistics exported on /metrics
-	// (db_name "jobsd").
-	DB *sql.DB
-	// OtherDBs are further pools exported on /metrics, by db_name: the
-	// background pool, read replicas.
-	OtherDBs map[string]*sql.DB
+	// DBs are the database pools whose statistics /metrics exports, by
+	// db_name ("jobsd" for requests, the background pool, replicas).
+	DBs map[string]*sql.DB
 	// Attributions are the data sources served at /attributions.
 	Attributions []normalize.Source
 	// GraphQL tunes the GraphQL endpoint's limits.
@@ -94,7 +91,7 @@ func New(cfg Config) http.Handler {
 	if cfg.DefaultLimit.Rate == 0 {
 		cfg.DefaultLimit = ratelimit.Limit{Rate: 50, Burst: 100}
 	}
-	s := &server{cfg: cfg, touched: map[int64]time.Time{}, metrics: newMetrics(cfg.DB, cfg.OtherDBs)}
+	s := &server{cfg: cfg, touched: map[int64]time.Time{}, metrics: newMetrics(cfg.DBs)}
 	// The fastest level: JSON compresses well at any level, and at level 5
 	// compression took a quarter of the CPU of serving a full job.
 	gzip, err := gzhttp.NewWrapper(gzhttp.MinSize(1024), gzhttp.CompressionLevel(gz.BestSpeed))

@@ -123,9 +123,9 @@ func (e env) serve(ctx context.Context, args []string) error {
 		ready = ix.Ready
 	}
 	var replicas []bun.IDB
-	pools := map[string]*sql.DB{"jobsd_background": background.DB}
+	pools := map[string]*sql.DB{"jobsd": db.DB, "jobsd_background": background.DB}
 	for i, u := range splitList(*replicaURLs) {
-		r, err := store.Open(ctx, u, store.Options{Lazy: true, MaxOpenConns: *dbConns})
+		r, err := openDB(ctx, u, store.Options{Lazy: true, MaxOpenConns: *dbConns})
 		if err != nil {
 			return err
 		}
@@ -166,8 +166,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 		Attributions:   norm.Sources(),
 		CORSOrigins:    splitList(*corsOrigins),
 		MaxBodyBytes:   *maxBody,
-		DB:             db.DB,
-		OtherDBs:       pools,
+		DBs:            pools,
 		GraphQL:        graph.HandlerOptions{ComplexityLimit: *complexity, DepthLimit: *depth},
 		Limiter:        limiter,
 		DefaultLimit:   ratelimit.Limit{Rate: *rateFlag, Burst: *burst},
