@@ -4,8 +4,9 @@
 // derived from the loaded data, on closed-loop connections; it samples
 // jobsd's resident memory from /metrics, checks sampled answers against
 // SQL of its own (totals, pages, the job, company counts, facet counts),
-// times page 1 against a deep page reached by cursors, and writes the
-// results into a markdown file between markers.
+// times page 1 against a deep page reached by cursors, runs issue 5's
+// job-by-id statements without HTTP as a yardstick of the machine, and
+// writes the results into a markdown file between markers.
 //
 //	benchload -base http://127.0.0.1:18766 -key KEY -db postgres://… -n 200000 -out docs/benchmarks.md
 //
@@ -57,6 +58,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		"and write no report (for comparing two builds side by side)")
 	list := fs.Bool("values", false, "print every query type's REST requests and GraphQL bodies, in order, and exit")
 	cpuProfile := fs.String("cpuprofile", "", "write the load generator's own CPU profile to this file")
+	withYardstick := fs.Bool("yardstick", true, "after jobsd's runs, run issue 5's job-by-id statements without HTTP "+
+		"for as long each, as a yardstick of the machine's speed (not with -only)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -195,6 +198,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			}
 			rep.Keysets = append(rep.Keysets, k)
 		}
+	}
+	if *withYardstick {
+		runs, err := measureYardsticks(ctx, db, *dsn, *conns, *duration, mix, out)
+		if err != nil {
+			return fmt.Errorf("yardstick: %w", err)
+		}
+		rep.Yardsticks = runs
 	}
 	rep.Machine.LoadAfter = loadAverage()
 	stopSampling()

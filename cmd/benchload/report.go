@@ -28,13 +28,15 @@ type report struct {
 	Machine     machine
 	Mix         []query
 	// Runs are the REST and GraphQL runs of each query of Mix.
-	Runs     [][]runResult
-	Exact    []exactness
-	Keysets  []keyset
-	Pages    int
-	Times    int
-	RSSStart int64
-	RSSPeak  int64
+	Runs    [][]runResult
+	Exact   []exactness
+	Keysets []keyset
+	// Yardsticks are the machine's yardstick runs (none when not measured).
+	Yardsticks []yardstickRun
+	Pages      int
+	Times      int
+	RSSStart   int64
+	RSSPeak    int64
 }
 
 // machine describes where the benchmark ran.
@@ -190,6 +192,17 @@ func (r *report) targetMisses(q query, rest, gql runResult) []string {
 	return miss
 }
 
+// jobREST returns jobsd's REST requests per second for one full job by
+// id (0 when not measured).
+func (r *report) jobREST() float64 {
+	for i, q := range r.Mix {
+		if q.Kind == jobKind && i < len(r.Runs) && len(r.Runs[i]) > 0 {
+			return r.Runs[i][0].PerSecond()
+		}
+	}
+	return 0
+}
+
 // failures are what makes the run fail: errors, answers that differ from
 // SQL, cursors that could not be followed.
 func (r *report) failures() []string {
@@ -273,6 +286,9 @@ func (r *report) markdown() string {
 		p("Targets: list queries ≥ 10× PostGraphile, ≥ 3× plain SQL (where measured) and p99 ≤ 50 ms (REST); job by id ≥ 7,000 req/s; " +
 			"companies ≥ 4,000 req/s; a page with facets at p50 ≤ 2× the same page's without (REST and GraphQL); " +
 			"GraphQL within 1.3× of REST (GraphQL/REST ≥ 0.77).\n\n")
+	}
+	if refs := yardstickMarkdown(r.Yardsticks, r.jobREST()); refs != "" {
+		p("%s\n", refs)
 	}
 	for i, q := range r.Mix {
 		if q.Kind != facetKind {

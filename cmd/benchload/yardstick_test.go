@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/importer"
+	"github.com/jobsd-dev/jobsd/internal/pgtest"
+	"github.com/jobsd-dev/jobsd/migrations"
+	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/store"
+)
+
+// loadedURL returns the URL of a migrated database holding the fixture's
+// jobs, and their ids.
+func loadedURL(t *testing.T) (string, []string) {
+	t.Helper()
+	ctx := context.Background()
+	dsn := pgtest.NewURL(t)
+	db, err := store.Open(ctx, dsn, store.Options{MaxOpenConns: 2})
+	require.NoError(t, err)
+	defer db.Close()
+	_, err = migrations.Up(ctx, db)
+	require.NoError(t, err)
+	norm, err := normalize.New()
+	require.NoError(t, err)
+	fixture, err := os.ReadFile(pgtest.Fixture(t, "jobs.ndjson"))
+	require.NoError(t, err)
+	_, err = importer.NDJSON(ctx, bytes.NewReader(fixture), norm, store.New(db), importer.Options{})
+	require.NoError(t, err)
+	var ids []string
+	require.NoError(t, db.NewRaw("SELECT id FROM jobs ORDER BY id").Scan(ctx, &ids))
+	require.NotEmpty(t, ids)
+	return dsn, ids
+}
+
+func TestMeasureYardsticks(t *testing.T) {
+	ctx := context.Background()
+	dsn, ids := loadedURL(t)
+	db, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer db.Close(ctx)
+	cols, err := jobColumns(ctx, db)
+	require.NoError(t, err)
+	for _, left := range []string{"filter_keys", "given", "imported_at", "search_tsv", "posted_sort"} {
+		assert.NotContains(t, strings.Split(cols, ", "), left)
+	}
+	assert.Contains(t, strings.Split(cols, ", "), "description")
+
+	// PostgREST's statement answers the job as JSON text, and null for
+	// no job.
+	var body string
+	require.NoError(t, db.QueryRow(ctx, "SELECT body FROM ("+postgrestObjectSQL(cols)+") AS s", ids[0]).Scan(&body))
+	var job map[string]any
+	require.NoError(t, json.Unmarshal([]byte(body), &job))
+	assert.Equal(t, ids[0], job["id"])
+	assert.NotEmpty(t, job["title"])
+	require.NoError(t, db.QueryRow(ctx, "SELECT body FROM ("+postgrestObjectSQL(cols)+") AS s", "no-such-job").Scan(&body))
+	assert.Equal(t, "null", body)
+
+	mix := []query{{Name: "one full job by id", Kind: jobKind}}
+	for _, id := range ids {
+		mix[0].Cases = append(mix[0].Cases, testCase{ID: id})
+	}
+	var out bytes.Buffer
+	runs, err := measureYardsticks(ctx, db, dsn, 2, 200*time.Millisecond, mix, &out)
+	require.NoError(t, err)
+	require.Len(t, runs, len(yardsticks))
+	for i, r := range runs {
+		assert.Equal(t, yardsticks[i].Name, r.Yardstick.Name)
+		assert.Positive(t, r.Executed, r.Yardstick.Name)
+		assert.GreaterOrEqual(t, r.Elapsed, 200*time.Millisecond)
+		assert.Contains(t, out.String(), "yardstick: "+r.Yardstick.Name)
+	}
+
+	// Nothing to measure without job by id (-only of another query).
+	runs, err = measureYardsticks(ctx, db, dsn, 2, time.Millisecond, []query{{Name: "companies", Kind: companyKind}}, io.Discard)
+	require.NoError(t, err)
+	assert.Empty(t, runs)
+}
+
+func TestMeasureYardstickErrors(t *testing.T) {
+	ctx := context.Background()
+	empty := pgtest.NewURL(t) // no table jobs
+	db, err := pgx.Connect(ctx, empty)
+	require.NoError(t, err)
+	defer db.Close(ctx)
+	_, err = jobColumns(ctx, db)
+	assert.ErrorContains(t, err, "no table jobs")
+
+	_, err = measureYardstick(ctx, empty, 1, time.Millisecond, yardsticks[0], "id", nil)
+	assert.ErrorContains(t, err, "no ids")
+	_, err = measureYardstick(ctx, empty, 1, time.Millisecond, yardsticks[1], "id", []string{"a"})
+	assert.ErrorContains(t, err, `prepare one full job by id, PostgREST's statement`)
+	assert.ErrorContains(t, err, `relation "jobs" does not exist`)
+	_, err = measureYardstick(ctx, "postgres://127.0.0.1:1/none?connect_timeout=1", 1, time.Millisecond, yardsticks[0], "id", []string{"a"})
+	assert.ErrorContains(t, err, "connect")
+}
+
+func TestYardstickMarkdown(t *testing.T) {
+	run := func(y yardstick, perSecond int) yardstickRun {
+		return yardstickRun{Yardstick: y, Executed: perSecond * 2, Elapsed: 2 * time.Second}
+	}
+	for _, tc := range []struct {
+		name    string
+		runs    []yardstickRun
+		jobREST float64
+		want    []string
+		notWant []string
+	}{
+		{name: "none measured", runs: nil, jobREST: 5000},
+		{
+			name:    "half the issue's speed",
+			runs:    []yardstickRun{run(yardsticks[0], 7763), run(yardsticks[1], 3595)},
+			jobREST: 3546,
+			want: []string{
+				"| one full job by id, plain SQL | 15,525/s | 7,763/s | 0.50 |",
+				"| one full job by id, PostgREST's statement | 7,190/s | 3,595/s | 0.50 |",
+				"jobsd served 3,546 full jobs a second over HTTP, 0.99× PostgREST's statement without HTTP on this machine; " +
+					"at this machine's speed the target would be 3,500 requests/s.",
+			},
+		},
+		{
+			name:    "job by id not measured",
+			runs:    []yardstickRun{run(yardsticks[1], 7190)},
+			jobREST: 0,
+			want:    []string{"| one full job by id, PostgREST's statement | 7,190/s | 7,190/s | 1.00 |"},
+			notWant: []string{"jobsd served"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := yardstickMarkdown(tc.runs, tc.jobREST)
+			if len(tc.runs) == 0 {
+				assert.Empty(t, md)
+				return
+			}
+			for _, w := range tc.want {
+				assert.Contains(t, md, w)
+			}
+			for _, w := range tc.notWant {
+				assert.NotContains(t, md, w)
+			}
+		})
+	}
+
+	// The report places it after the targets, naming jobsd's job-by-id rate.
+	r := &report{N: 200000, Mix: []query{{Name: "one full job by id", Kind: jobKind, PostGraphile: 536, PlainSQL: 15525}},
+		Runs:       [][]runResult{{measured(restT, time.Millisecond, 2*time.Millisecond), measured(graphQLT, time.Millisecond, 2*time.Millisecond)}},
+		Yardsticks: []yardstickRun{run(yardsticks[1], 3595)}}
+	md := r.markdown()
+	assert.Contains(t, md, "jobsd served 1,000 full jobs a second over HTTP, 0.28×")
+	assert.Less(t, strings.Index(md, "Targets:"), strings.Index(md, "Yardstick:"))
+}
