@@ -25,13 +25,33 @@ func (e env) flagSet(name string) *flag.FlagSet {
 	return fs
 }
 
-// dbFlag adds --database-url with the environment's default.
+// dbFlag adds --database-url with the environment's default, which the
+// help prints with its password masked.
 func (e env) dbFlag(fs *flag.FlagSet) *string {
-	def := e.getenv("DATABASE_URL")
-	if def == "" {
-		def = DefaultDatabaseURL
+	dsn := e.getenv("DATABASE_URL")
+	if dsn == "" {
+		dsn = DefaultDatabaseURL
 	}
-	return fs.String("database-url", def, "PostgreSQL URL (env DATABASE_URL)")
+	fs.Var(databaseURL{&dsn}, "database-url", "PostgreSQL `URL` (env DATABASE_URL)")
+	return &dsn
+}
+
+// databaseURL is the value of --database-url. Its String, which the help
+// prints as the default, masks the password.
+type databaseURL struct{ dsn *string }
+
+// String returns the URL with its password masked.
+func (d databaseURL) String() string {
+	if d.dsn == nil {
+		return ""
+	}
+	return maskPassword(*d.dsn)
+}
+
+// Set sets the URL.
+func (d databaseURL) Set(s string) error {
+	*d.dsn = s
+	return nil
 }
 
 // envFlag names a flag and the environment variable that sets it; invert

@@ -55,3 +55,35 @@ func TestServeRefusesBadEnvironment(t *testing.T) {
 		})
 	}
 }
+
+// TestHelpMasksDatabasePassword: the help of every command that uses the
+// database prints DATABASE_URL as --database-url's default with its
+// password masked; the value used is still the whole URL.
+func TestHelpMasksDatabasePassword(t *testing.T) {
+	for _, args := range [][]string{
+		{"serve"}, {"migrate"}, {"import"}, {"seed"}, {"renormalize"}, {"textindex"}, {"apikey", "create"}, {"apikey", "list"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			cmd := exec.Command(binary, append(args, "-h")...)
+			cmd.Env = append(os.Environ(), "DATABASE_URL=postgres://jobsd:s3cret-pw@db.example:5432/jobs?sslmode=require")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			var exit *exec.ExitError
+			require.True(t, errors.As(err, &exit), "-h exits with a usage code: %v", err)
+			assert.Equal(t, 2, exit.ExitCode())
+			assert.Contains(t, stderr.String(), "-database-url URL")
+			assert.Contains(t, stderr.String(), "postgres://jobsd:xxxxx@db.example:5432/jobs?sslmode=require")
+			assert.NotContains(t, stderr.String(), "s3cret-pw")
+		})
+	}
+
+	// The URL given reaches the connection, and its error masks the
+	// password too.
+	cmd := exec.Command(binary, "migrate", "--database-url", "postgres://nobody:s3cret-pw@127.0.0.1:1/none?connect_timeout=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.Error(t, cmd.Run())
+	assert.Contains(t, stderr.String(), "nobody:xxxxx@127.0.0.1:1")
+	assert.NotContains(t, stderr.String(), "s3cret-pw")
+}
