@@ -39,6 +39,17 @@ func TestDatabasePoolSize(t *testing.T) {
 		})
 	}
 
+	t.Run("without the index and the text indexer, no background connection", func(t *testing.T) {
+		s := startServiceWith(t, first.dsn, []string{"--index=false", "--no-text-index"})
+		resp, err := http.Get(s.base + "/readyz")
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusOK, resp.StatusCode)
+		assert.Equal(t, 2, poolSize(t, s.base, "jobsd_background"))
+		assert.Equal(t, 0, poolMetric(t, s.base, "go_sql_open_connections", "jobsd_background"))
+		assert.Positive(t, poolMetric(t, s.base, "go_sql_open_connections", "jobsd"))
+	})
+
 	t.Run("a pool of none is a usage error", func(t *testing.T) {
 		_, errOut, err := runJobsd(first.dsn, nil, "serve", "--addr", "127.0.0.1:0", "--no-migrate", "--db-max-conns", "0")
 		var exit *exec.ExitError
@@ -59,13 +70,20 @@ func maxOpenConnections(t *testing.T, base string) int {
 // the service's /metrics.
 func poolSize(t *testing.T, base, name string) int {
 	t.Helper()
+	return poolMetric(t, base, "go_sql_max_open_connections", name)
+}
+
+// poolMetric reads a go_sql_ gauge of the pool named name from the
+// service's /metrics.
+func poolMetric(t *testing.T, base, metric, name string) int {
+	t.Helper()
 	resp, err := http.Get(base + "/metrics")
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
-	m := regexp.MustCompile(`(?m)^go_sql_max_open_connections\{db_name="` + regexp.QuoteMeta(name) + `"\} (\d+)$`).FindSubmatch(body)
-	require.NotNil(t, m, "no size of pool %s in /metrics", name)
+	m := regexp.MustCompile(`(?m)^` + metric + `\{db_name="` + regexp.QuoteMeta(name) + `"\} (\d+)$`).FindSubmatch(body)
+	require.NotNil(t, m, "no %s of pool %s in /metrics", metric, name)
 	n, err := strconv.Atoi(string(m[1]))
 	require.NoError(t, err)
 	return n

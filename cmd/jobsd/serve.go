@@ -85,8 +85,9 @@ func (e env) serve(ctx context.Context, args []string) error {
 	defer db.Close()
 	// The index's builds and the text indexer hold a connection each for
 	// long stretches (a build reads every job): they get their own, so that
-	// requests keep all of --db-max-conns.
-	background, err := openDB(ctx, *dsn, store.Options{MaxOpenConns: 2})
+	// requests keep all of --db-max-conns. It connects when first used:
+	// with neither, never.
+	background, err := openDB(ctx, *dsn, store.Options{MaxOpenConns: 2, Lazy: true})
 	if err != nil {
 		return err
 	}
