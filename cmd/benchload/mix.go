@@ -294,7 +294,7 @@ func buildMix(ctx context.Context, db *pgx.Conn, seed uint64, skills []string) (
 	if err != nil {
 		return nil, err
 	}
-	q = query{Name: "one full job by id", Kind: jobKind, PostGraphile: 536, PlainSQL: 15525,
+	q = query{Name: "one full job by id", Kind: jobKind, PostGraphile: 536, PlainSQL: plainJobPerSecond,
 		Rotation: fmt.Sprintf("%d job ids", len(ids))}
 	for _, id := range ids {
 		q.Cases = append(q.Cases, testCase{REST: "/api/v1/jobs/" + url.PathEscape(id),

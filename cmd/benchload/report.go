@@ -31,12 +31,14 @@ type report struct {
 	Runs    [][]runResult
 	Exact   []exactness
 	Keysets []keyset
-	// Yardsticks are the machine's yardstick runs (none when not measured).
-	Yardsticks []yardstickRun
-	Pages      int
-	Times      int
-	RSSStart   int64
-	RSSPeak    int64
+	// Yardsticks are the machine's yardstick runs (none when not
+	// measured), YardstickFailure why they failed (empty if they did not).
+	Yardsticks       []yardstickRun
+	YardstickFailure string
+	Pages            int
+	Times            int
+	RSSStart         int64
+	RSSPeak          int64
 }
 
 // machine describes where the benchmark ran.
@@ -287,8 +289,8 @@ func (r *report) markdown() string {
 			"companies ≥ 4,000 req/s; a page with facets at p50 ≤ 2× the same page's without (REST and GraphQL); " +
 			"GraphQL within 1.3× of REST (GraphQL/REST ≥ 0.77).\n\n")
 	}
-	if refs := yardstickMarkdown(r.Yardsticks, r.jobREST()); refs != "" {
-		p("%s\n", refs)
+	if y := yardstickMarkdown(r.Yardsticks, r.YardstickFailure, r.N, r.large(), r.jobREST()); y != "" {
+		p("%s\n", y)
 	}
 	for i, q := range r.Mix {
 		if q.Kind != facetKind {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -83,10 +84,9 @@ func TestMeasureYardsticks(t *testing.T) {
 		assert.Contains(t, out.String(), "yardstick: "+r.Yardstick.Name)
 	}
 
-	// Nothing to measure without job by id (-only of another query).
-	runs, err = measureYardsticks(ctx, db, dsn, 2, time.Millisecond, []query{{Name: "companies", Kind: companyKind}}, io.Discard)
-	require.NoError(t, err)
-	assert.Empty(t, runs)
+	// Nothing to measure without job by id.
+	_, err = measureYardsticks(ctx, db, dsn, 2, time.Millisecond, []query{{Name: "companies", Kind: companyKind}}, io.Discard)
+	assert.ErrorContains(t, err, "no job ids")
 }
 
 func TestMeasureYardstickErrors(t *testing.T) {
@@ -104,7 +104,42 @@ func TestMeasureYardstickErrors(t *testing.T) {
 	assert.ErrorContains(t, err, `prepare one full job by id, PostgREST's statement`)
 	assert.ErrorContains(t, err, `relation "jobs" does not exist`)
 	_, err = measureYardstick(ctx, "postgres://127.0.0.1:1/none?connect_timeout=1", 1, time.Millisecond, yardsticks[0], "id", []string{"a"})
-	assert.ErrorContains(t, err, "connect")
+	var connectErr *pgconn.ConnectError
+	assert.ErrorAs(t, err, &connectErr)
+	assert.True(t, strings.HasPrefix(err.Error(), "connect: "), err)
+}
+
+func TestMeasureYardstickStopsAtTheFirstError(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.NewURL(t)
+	// The statement fails for the id "2" only: the connection that meets it
+	// stops every other, long before the time is up.
+	failing := yardstick{Name: "failing", Issue: 1, SQL: func(string) string { return "SELECT 1 / ($1::int - 2)" }}
+	started := time.Now()
+	run, err := measureYardstick(ctx, dsn, 3, time.Minute, failing, "", []string{"1", "3", "2"})
+	require.Error(t, err)
+	assert.ErrorContains(t, err, "failing: ")
+	assert.ErrorContains(t, err, "division by zero")
+	assert.Less(t, time.Since(started), 30*time.Second)
+	assert.Less(t, run.Elapsed, 30*time.Second)
+
+	// The caller's cancellation ends it with the caller's error.
+	cancelled, cancel := context.WithCancel(ctx)
+	time.AfterFunc(100*time.Millisecond, cancel)
+	started = time.Now()
+	_, err = measureYardstick(cancelled, dsn, 2, time.Minute, yardstick{Name: "sleep", SQL: func(string) string {
+		return "SELECT pg_sleep(0.01), $1::text"
+	}}, "", []string{"a"})
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Less(t, time.Since(started), 30*time.Second)
+
+	// Running out of time is no error.
+	run, err = measureYardstick(ctx, dsn, 2, 100*time.Millisecond, yardstick{Name: "quick", Issue: 1, SQL: func(string) string {
+		return "SELECT $1::text"
+	}}, "", []string{"a", "b"})
+	require.NoError(t, err)
+	assert.Positive(t, run.Executed)
+	assert.Equal(t, 100*time.Millisecond, run.Elapsed)
 }
 
 func TestYardstickMarkdown(t *testing.T) {
@@ -114,32 +149,45 @@ func TestYardstickMarkdown(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		runs    []yardstickRun
+		failure string
+		n       int
 		jobREST float64
 		want    []string
 		notWant []string
 	}{
-		{name: "none measured", runs: nil, jobREST: 5000},
+		{name: "none measured", n: 200000, jobREST: 5000},
 		{
-			name:    "half the issue's speed",
-			runs:    []yardstickRun{run(yardsticks[0], 7763), run(yardsticks[1], 3595)},
-			jobREST: 3546,
+			name: "half the issue's speed", n: 200000, jobREST: 3546,
+			runs: []yardstickRun{run(yardsticks[0], 7763), run(yardsticks[1], 3595)},
 			want: []string{
+				"run again here at N=200,000",
 				"| one full job by id, plain SQL | 15,525/s | 7,763/s | 0.50 |",
 				"| one full job by id, PostgREST's statement | 7,190/s | 3,595/s | 0.50 |",
-				"jobsd served 3,546 full jobs a second over HTTP: 0.99× PostgREST's statement without HTTP on this machine",
+				"jobsd served 3,546 full jobs a second over HTTP: 0.99× PostgREST's statement without HTTP on this machine. " +
+					"The target, 7,000 requests/s against its 7,190 a second on issue 5's machine, asks 0.97×",
 			},
 		},
 		{
-			name:    "job by id not measured",
+			name: "job by id not measured", n: 200000,
 			runs:    []yardstickRun{run(yardsticks[1], 7190)},
-			jobREST: 0,
 			want:    []string{"| one full job by id, PostgREST's statement | 7,190/s | 7,190/s | 1.00 |"},
 			notWant: []string{"jobsd served"},
 		},
+		{
+			name: "at a million jobs the target does not apply", n: 1000000, jobREST: 7000,
+			runs:    []yardstickRun{run(yardsticks[1], 7190)},
+			want:    []string{"run again here at N=1,000,000", "| 7,190/s | 7,190/s | 1.00 |"},
+			notWant: []string{"jobsd served", "judged"},
+		},
+		{
+			name: "failed", n: 200000, jobREST: 7000, failure: "connect: too many clients",
+			want:    []string{"**Not measured:** connect: too many clients."},
+			notWant: []string{"| statement |", "jobsd served"},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			md := yardstickMarkdown(tc.runs, tc.jobREST)
-			if len(tc.runs) == 0 {
+			md := yardstickMarkdown(tc.runs, tc.failure, tc.n, tc.n >= 1000000, tc.jobREST)
+			if len(tc.runs) == 0 && tc.failure == "" {
 				assert.Empty(t, md)
 				return
 			}
@@ -158,5 +206,8 @@ func TestYardstickMarkdown(t *testing.T) {
 		Yardsticks: []yardstickRun{run(yardsticks[1], 3595)}}
 	md := r.markdown()
 	assert.Contains(t, md, "jobsd served 1,000 full jobs a second over HTTP: 0.28×")
-	assert.Less(t, strings.Index(md, "Targets:"), strings.Index(md, "Yardstick:"))
+	targets, yard := strings.Index(md, "Targets:"), strings.Index(md, "Yardstick (")
+	require.GreaterOrEqual(t, targets, 0)
+	require.GreaterOrEqual(t, yard, 0)
+	assert.Less(t, targets, yard)
 }
