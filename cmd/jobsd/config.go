@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/uptrace/bun"
 
@@ -37,16 +39,19 @@ func (e env) dbFlag(fs *flag.FlagSet) *string {
 }
 
 // databaseURL is the value of --database-url. Its String, which the help
-// prints as the default, masks the password.
+// prints as the default, masks the password; Get returns the URL itself.
 type databaseURL struct{ dsn *string }
 
 // String returns the URL with its password masked.
 func (d databaseURL) String() string {
-	if d.dsn == nil {
+	if d.dsn == nil { // the zero value, which the flag package prints to tell a default
 		return ""
 	}
 	return maskPassword(*d.dsn)
 }
+
+// Get returns the URL, password included.
+func (d databaseURL) Get() any { return *d.dsn }
 
 // Set sets the URL.
 func (d databaseURL) Set(s string) error {
@@ -121,14 +126,28 @@ func openMigrated(ctx context.Context, dsn string, opts store.Options) (*bun.DB,
 	return db, nil
 }
 
-// maskPassword hides the password of a database URL for messages.
+// maskPassword hides the passwords of a database URL (in its user
+// information, or as its password or sslpassword parameter) or of a
+// keyword/value connection string, for messages and the help.
 func maskPassword(dsn string) string {
+	if !strings.Contains(dsn, "://") {
+		return passwordSetting.ReplaceAllString(dsn, "${1}xxxxx")
+	}
 	u, err := url.Parse(dsn)
 	if err != nil {
 		return "(unparsable URL)"
 	}
-	if _, has := u.User.Password(); has {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	if q := u.Query(); q.Has("password") || q.Has("sslpassword") {
+		for _, k := range []string{"password", "sslpassword"} {
+			if q.Has(k) {
+				q.Set(k, "xxxxx")
+			}
+		}
+		u.RawQuery = q.Encode()
 	}
-	return u.Redacted()
+	return u.Redacted() // the user information's password as xxxxx
 }
+
+// passwordSetting is a password or sslpassword setting of a keyword/value
+// connection string, its value bare or single-quoted.
+var passwordSetting = regexp.MustCompile(`((?:^|\s)(?:ssl)?password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
