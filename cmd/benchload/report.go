@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"regexp"
 	"runtime"
@@ -160,10 +161,10 @@ func (r *report) targetMisses(q query, rest, gql runResult) []string {
 	case q.Kind == listKind:
 		// Compared only where issue 5 measured the query.
 		if x := restRate / q.PostGraphile; q.PostGraphile > 0 && x < timesPostGraph {
-			miss = append(miss, fmt.Sprintf("×PostGraphile %.1f < %.0f", x, timesPostGraph))
+			miss = append(miss, fmt.Sprintf("×PostGraphile %.2f < %.0f", floor2(x), timesPostGraph))
 		}
 		if x := restRate / q.PlainSQL; q.PlainSQL > 0 && x < timesPlainSQL {
-			miss = append(miss, fmt.Sprintf("×plain SQL %.1f < %.0f", x, timesPlainSQL))
+			miss = append(miss, fmt.Sprintf("×plain SQL %.2f < %.0f", floor2(x), timesPlainSQL))
 		}
 		if rest.P99 > listP99At200k {
 			miss = append(miss, fmt.Sprintf("p99 %s > %s", fmtMS(rest.P99), fmtMS(listP99At200k)))
@@ -193,6 +194,10 @@ func (r *report) targetMisses(q query, rest, gql runResult) []string {
 	}
 	return miss
 }
+
+// floor2 rounds x down to two decimals, so that a ratio short of its
+// target never prints as the target.
+func floor2(x float64) float64 { return math.Floor(x*100) / 100 }
 
 // jobREST returns jobsd's REST requests per second for one full job by
 // id (0 when not measured).

@@ -122,3 +122,30 @@ func TestCompareFacet(t *testing.T) {
 		t.Errorf("differences %q, want none", diffs)
 	}
 }
+
+// TestTargetMissesListRatios: a ratio just short of its target is shown
+// short of it (2.95, not 3.0 < 3).
+func TestTargetMissesListRatios(t *testing.T) {
+	q := query{Name: "company substring", Kind: listKind, PostGraphile: 300, PlainSQL: 807}
+	for _, tc := range []struct {
+		perSecond int
+		want      []string
+	}{
+		{perSecond: 3000},
+		{perSecond: 2387, want: []string{"×PostGraphile 7.95 < 10", "×plain SQL 2.95 < 3"}},
+		{perSecond: 2999, want: []string{"×PostGraphile 9.99 < 10"}},
+	} {
+		rest := runResult{Transport: restT, Requests: tc.perSecond, Elapsed: time.Second, P50: time.Millisecond, P99: time.Millisecond}
+		gql := rest
+		gql.Transport = graphQLT
+		got := (&report{N: 200000}).targetMisses(q, rest, gql)
+		if len(got) != len(tc.want) {
+			t.Fatalf("%d req/s: misses %q, want %q", tc.perSecond, got, tc.want)
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%d req/s: miss %q, want %q", tc.perSecond, got[i], tc.want[i])
+			}
+		}
+	}
+}
