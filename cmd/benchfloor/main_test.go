@@ -3,42 +3,30 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/jobsd-dev/jobsd/importer"
 	"github.com/jobsd-dev/jobsd/internal/pgtest"
-	"github.com/jobsd-dev/jobsd/migrations"
-	"github.com/jobsd-dev/jobsd/normalize"
-	"github.com/jobsd-dev/jobsd/store"
 )
 
 // TestFloor serves the fixture's jobs in both modes: the fixed gzipped
 // job for any id, its row read first in mode pg (an error is a 500).
 func TestFloor(t *testing.T) {
 	ctx := context.Background()
-	dsn := pgtest.NewURL(t)
-	db, err := store.Open(ctx, dsn, store.Options{MaxOpenConns: 2})
+	dsn := pgtest.NewLoadedURL(t)
+	db, err := sql.Open("pgx", dsn)
 	require.NoError(t, err)
 	defer db.Close()
-	_, err = migrations.Up(ctx, db)
-	require.NoError(t, err)
-	norm, err := normalize.New()
-	require.NoError(t, err)
-	fixture, err := os.ReadFile(pgtest.Fixture(t, "jobs.ndjson"))
-	require.NoError(t, err)
-	_, err = importer.NDJSON(ctx, bytes.NewReader(fixture), norm, store.New(db), importer.Options{})
-	require.NoError(t, err)
 	var first string
-	require.NoError(t, db.NewRaw("SELECT min(id) FROM jobs").Scan(ctx, &first))
+	require.NoError(t, db.QueryRowContext(ctx, "SELECT min(id) FROM jobs").Scan(&first))
 
 	for _, readRow := range []bool{false, true} {
 		h, err := newHandler(ctx, dsn, 2, readRow)

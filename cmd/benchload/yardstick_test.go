@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -15,33 +14,19 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/jobsd-dev/jobsd/importer"
 	"github.com/jobsd-dev/jobsd/internal/pgtest"
-	"github.com/jobsd-dev/jobsd/migrations"
-	"github.com/jobsd-dev/jobsd/normalize"
-	"github.com/jobsd-dev/jobsd/store"
 )
 
-// loadedURL returns the URL of a migrated database holding the fixture's
-// jobs, and their ids.
+// loadedURL returns the URL of a database holding the fixture's jobs,
+// and their ids.
 func loadedURL(t *testing.T) (string, []string) {
 	t.Helper()
-	ctx := context.Background()
-	dsn := pgtest.NewURL(t)
-	db, err := store.Open(ctx, dsn, store.Options{MaxOpenConns: 2})
+	dsn := pgtest.NewLoadedURL(t)
+	db, err := pgx.Connect(context.Background(), dsn)
 	require.NoError(t, err)
-	defer db.Close()
-	_, err = migrations.Up(ctx, db)
+	defer db.Close(context.Background())
+	ids, err := strings1(context.Background(), db, "SELECT id FROM jobs ORDER BY id")
 	require.NoError(t, err)
-	norm, err := normalize.New()
-	require.NoError(t, err)
-	fixture, err := os.ReadFile(pgtest.Fixture(t, "jobs.ndjson"))
-	require.NoError(t, err)
-	_, err = importer.NDJSON(ctx, bytes.NewReader(fixture), norm, store.New(db), importer.Options{})
-	require.NoError(t, err)
-	var ids []string
-	require.NoError(t, db.NewRaw("SELECT id FROM jobs ORDER BY id").Scan(ctx, &ids))
-	require.NotEmpty(t, ids)
 	return dsn, ids
 }
 

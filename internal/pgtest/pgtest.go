@@ -6,6 +6,7 @@
 package pgtest
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -17,7 +18,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun"
 
+	"github.com/jobsd-dev/jobsd/importer"
 	"github.com/jobsd-dev/jobsd/migrations"
+	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/store"
 )
 
@@ -71,6 +74,27 @@ func NewDB(t testing.TB) *bun.DB {
 	_, err = migrations.Up(ctx, db)
 	require.NoError(t, err, "migrate test database")
 	return db
+}
+
+// NewLoadedURL creates a migrated database holding the jobs of the
+// fixture testdata/jobs.ndjson, imported as jobsd imports them, and returns
+// its URL; the database is dropped when the test ends.
+func NewLoadedURL(t testing.TB) string {
+	t.Helper()
+	ctx := context.Background()
+	dsn := NewURL(t)
+	db, err := store.Open(ctx, dsn, store.Options{MaxOpenConns: 2})
+	require.NoError(t, err)
+	defer db.Close()
+	_, err = migrations.Up(ctx, db)
+	require.NoError(t, err, "migrate test database")
+	norm, err := normalize.New()
+	require.NoError(t, err)
+	fixture, err := os.ReadFile(Fixture(t, "jobs.ndjson"))
+	require.NoError(t, err)
+	_, err = importer.NDJSON(ctx, bytes.NewReader(fixture), norm, store.New(db), importer.Options{})
+	require.NoError(t, err, "import the fixture")
+	return dsn
 }
 
 // Fixture returns the path of a file in the repository's testdata folder,
