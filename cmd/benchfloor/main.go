@@ -25,11 +25,14 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/klauspost/compress/gzip"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/jobsd-dev/jobsd/store"
 )
 
 func main() {
@@ -60,14 +63,7 @@ func newHandler(ctx context.Context, dsn string, conns int, readRow bool) (http.
 	}
 	db.SetMaxOpenConns(conns)
 	db.SetMaxIdleConns(conns)
-	var cols string
-	err = db.QueryRowContext(ctx, `SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position)
-		FROM information_schema.columns
-		WHERE table_schema = current_schema() AND table_name = 'jobs' AND is_generated = 'NEVER'
-		AND column_name NOT IN ('filter_keys', 'given', 'imported_at')`).Scan(&cols)
-	if err != nil {
-		return nil, fmt.Errorf("the columns of jobs: %w", err)
-	}
+	cols := strings.Join(store.JobColumns(), ", ")
 	// The answer: the first job as PostgreSQL renders it, gzipped once at
 	// level 1 (as jobsd's answers are, per request).
 	var body []byte

@@ -208,7 +208,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if *withYardstick {
 		// After jobsd's measurements, which it must not disturb; a failure
 		// is reported, and jobsd's results are still written.
-		runs, err := measureYardsticks(ctx, db, *dsn, *conns, *duration, mix, out)
+		runs, err := measureYardsticks(ctx, *dsn, *conns, *duration, mix, out)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

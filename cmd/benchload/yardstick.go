@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/jobsd-dev/jobsd/store"
 )
 
 // A yardstick is one of issue 5's measurements made without HTTP, run
@@ -62,25 +64,6 @@ func postgrestObjectSQL(cols string) string {
 		"nullif(current_setting('response.headers', true), '') AS response_headers, " +
 		"nullif(current_setting('response.status', true), '') AS response_status, " +
 		"'' AS response_inserted FROM (SELECT * FROM pgrst_source) _postgrest_t"
-}
-
-// jobColumns returns the columns a job's answer is made of, for the
-// yardsticks to read what jobsd reads: every column of jobs but the
-// generated ones and those jobsd keeps for itself (the filter keys, the
-// record as given, the import time).
-func jobColumns(ctx context.Context, db *pgx.Conn) (string, error) {
-	var cols string
-	err := db.QueryRow(ctx, `SELECT coalesce(string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position), '')
-		FROM information_schema.columns
-		WHERE table_schema = current_schema() AND table_name = 'jobs' AND is_generated = 'NEVER'
-		AND column_name NOT IN ('filter_keys', 'given', 'imported_at')`).Scan(&cols)
-	if err != nil {
-		return "", fmt.Errorf("the columns of jobs: %w", err)
-	}
-	if cols == "" {
-		return "", errors.New("the columns of jobs: no table jobs")
-	}
-	return cols, nil
 }
 
 // yardstickRun is the measurement of one yardstick.
@@ -207,7 +190,7 @@ func yardstickMarkdown(runs []yardstickRun, failure string, n int, large bool, j
 // measureYardsticks measures every yardstick in turn for d on conns
 // connections, rotating through the job ids of the mix's job-by-id query,
 // and prints each.
-func measureYardsticks(ctx context.Context, db *pgx.Conn, dsn string, conns int, d time.Duration, mix []query, out io.Writer) ([]yardstickRun, error) {
+func measureYardsticks(ctx context.Context, dsn string, conns int, d time.Duration, mix []query, out io.Writer) ([]yardstickRun, error) {
 	var ids []string
 	for _, q := range mix {
 		if q.Kind == jobKind {
@@ -219,10 +202,7 @@ func measureYardsticks(ctx context.Context, db *pgx.Conn, dsn string, conns int,
 	if len(ids) == 0 {
 		return nil, errors.New("no job ids: the mix has no job-by-id query")
 	}
-	cols, err := jobColumns(ctx, db)
-	if err != nil {
-		return nil, err
-	}
+	cols := strings.Join(store.JobColumns(), ", ")
 	var runs []yardstickRun
 	for _, ref := range yardsticks {
 		r, err := measureYardstick(ctx, dsn, conns, d, ref, cols, ids)
