@@ -90,9 +90,9 @@ func (p *fastPath) answer(ctx context.Context, oc *graphql.OperationContext, roo
 	ec := newExecutionContext(oc, p.schema, nil)
 	rawArgs := root.ArgumentMap(oc.Variables)
 	query := p.schema.Resolvers.Query()
-	e.buf.WriteByte('{')
+	e.buf = append(e.buf, '{')
 	e.string(root.Alias)
-	e.buf.WriteByte(':')
+	e.buf = append(e.buf, ':')
 	switch root.Name {
 	case "jobs":
 		args, err := ec.field_Query_jobs_args(ctx, rawArgs)
@@ -137,7 +137,7 @@ func (p *fastPath) answer(ctx context.Context, oc *graphql.OperationContext, roo
 	default:
 		return nil, false
 	}
-	e.buf.WriteByte('}')
+	e.buf = append(e.buf, '}')
 	if e.failed {
 		return nil, false
 	}

@@ -21,7 +21,7 @@ import (
 // Each object method is given a selection set the fast path checked
 // (plainSelection) and sets failed, rather than guess, on anything else.
 type encoder struct {
-	buf bytes.Buffer
+	buf []byte
 	// failed is set when the data needs what gqlgen answers with an error
 	// (a NaN or infinite Float) or a member the encoder does not know: the
 	// operation then goes to gqlgen.
@@ -36,10 +36,10 @@ const maxPooled = 1 << 20
 func getEncoder() *encoder { return encoders.Get().(*encoder) }
 
 func putEncoder(e *encoder) {
-	if e.buf.Cap() > maxPooled {
+	if cap(e.buf) > maxPooled {
 		return
 	}
-	e.buf.Reset()
+	e.buf = e.buf[:0]
 	e.failed = false
 	encoders.Put(e)
 }
@@ -48,7 +48,7 @@ func putEncoder(e *encoder) {
 // __typename here, the others by member, which reports false for a member
 // it does not know. Keys are written as graphql.FieldSet does.
 func (e *encoder) object(sel ast.SelectionSet, typename string, member func(f *ast.Field) bool) {
-	e.buf.WriteByte('{')
+	e.buf = append(e.buf, '{')
 	for i, s := range sel {
 		f, ok := s.(*ast.Field)
 		if !ok {
@@ -56,10 +56,13 @@ func (e *encoder) object(sel ast.SelectionSet, typename string, member func(f *a
 			return
 		}
 		if i > 0 {
-			e.buf.WriteByte(',')
+			e.buf = append(e.buf, ',')
 		}
-		e.string(f.Alias)
-		e.buf.WriteByte(':')
+		// A response key is a GraphQL name ([_A-Za-z][_0-9A-Za-z]*, as the
+		// parser reads it), which quoting leaves as it is.
+		e.buf = append(e.buf, '"')
+		e.buf = append(e.buf, f.Alias...)
+		e.buf = append(e.buf, `":`...)
 		if f.Name == "__typename" {
 			e.string(typename)
 		} else if !member(f) {
@@ -69,19 +72,19 @@ func (e *encoder) object(sel ast.SelectionSet, typename string, member func(f *a
 			return
 		}
 	}
-	e.buf.WriteByte('}')
+	e.buf = append(e.buf, '}')
 }
 
 // array writes a list of n items, item(i) writing the i-th.
 func (e *encoder) array(n int, item func(i int)) {
-	e.buf.WriteByte('[')
+	e.buf = append(e.buf, '[')
 	for i := range n {
 		if i > 0 {
-			e.buf.WriteByte(',')
+			e.buf = append(e.buf, ',')
 		}
 		item(i)
 	}
-	e.buf.WriteByte(']')
+	e.buf = append(e.buf, ']')
 }
 
 const hexDigits = "0123456789ABCDEF"
@@ -110,7 +113,7 @@ var escapeOrCheck = func() (t [256]bool) {
 // occurs inside a multi-byte sequence, so ranging over bytes escapes the
 // same bytes.
 func (e *encoder) string(s string) {
-	e.buf.WriteByte('"')
+	e.buf = append(e.buf, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -121,43 +124,43 @@ func (e *encoder) string(s string) {
 			if i+2 >= len(s) || s[i+1] != 0x80 || s[i+2]&^1 != 0xa8 {
 				continue
 			}
-			e.buf.WriteString(s[start:i])
-			e.buf.WriteString(`\u202`)
-			e.buf.WriteByte(hexDigits[s[i+2]&1+8])
+			e.buf = append(e.buf, s[start:i]...)
+			e.buf = append(e.buf, `\u202`...)
+			e.buf = append(e.buf, hexDigits[s[i+2]&1+8])
 			i += 2
 			start = i + 1
 			continue
 		}
-		e.buf.WriteString(s[start:i])
+		e.buf = append(e.buf, s[start:i]...)
 		switch c {
 		case '\t':
-			e.buf.WriteString(`\t`)
+			e.buf = append(e.buf, `\t`...)
 		case '\r':
-			e.buf.WriteString(`\r`)
+			e.buf = append(e.buf, `\r`...)
 		case '\n':
-			e.buf.WriteString(`\n`)
+			e.buf = append(e.buf, `\n`...)
 		case '\\':
-			e.buf.WriteString(`\\`)
+			e.buf = append(e.buf, `\\`...)
 		case '"':
-			e.buf.WriteString(`\"`)
+			e.buf = append(e.buf, `\"`...)
 		case '<':
-			e.buf.WriteString(`\u003c`)
+			e.buf = append(e.buf, `\u003c`...)
 		case '>':
-			e.buf.WriteString(`\u003e`)
+			e.buf = append(e.buf, `\u003e`...)
 		case '&':
-			e.buf.WriteString(`\u0026`)
+			e.buf = append(e.buf, `\u0026`...)
 		default:
-			e.buf.WriteString(`\u00`)
-			e.buf.WriteByte(hexDigits[c>>4])
-			e.buf.WriteByte(hexDigits[c&0xf])
+			e.buf = append(e.buf, `\u00`...)
+			e.buf = append(e.buf, hexDigits[c>>4])
+			e.buf = append(e.buf, hexDigits[c&0xf])
 		}
 		start = i + 1
 	}
-	e.buf.WriteString(s[start:])
-	e.buf.WriteByte('"')
+	e.buf = append(e.buf, s[start:]...)
+	e.buf = append(e.buf, '"')
 }
 
-func (e *encoder) null() { e.buf.WriteString("null") }
+func (e *encoder) null() { e.buf = append(e.buf, "null"...) }
 
 // optString writes a nullable String.
 func (e *encoder) optString(s *string) {
@@ -184,12 +187,12 @@ func (e *encoder) optStrings(list []string) {
 
 // int writes an Int as graphql.MarshalInt does.
 func (e *encoder) int(n int) {
-	e.buf.Write(strconv.AppendInt(e.buf.AvailableBuffer(), int64(n), 10))
+	e.buf = strconv.AppendInt(e.buf, int64(n), 10)
 }
 
 // bool writes a Boolean as graphql.MarshalBoolean does.
 func (e *encoder) bool(b bool) {
-	e.buf.Write(strconv.AppendBool(e.buf.AvailableBuffer(), b))
+	e.buf = strconv.AppendBool(e.buf, b)
 }
 
 // optFloat writes a nullable Float as graphql.MarshalFloatContext does,
@@ -204,7 +207,7 @@ func (e *encoder) optFloat(f *float64) {
 		e.failed = true
 		return
 	}
-	e.buf.Write(strconv.AppendFloat(e.buf.AvailableBuffer(), *f, 'g', -1, 64))
+	e.buf = strconv.AppendFloat(e.buf, *f, 'g', -1, 64)
 }
 
 // workArrangementGQL are the known work arrangements as their MarshalGQL
@@ -227,10 +230,16 @@ func (e *encoder) workArrangement(w *model.WorkArrangement) {
 		return
 	}
 	if s, ok := workArrangementGQL[*w]; ok {
-		e.buf.WriteString(s)
+		e.buf = append(e.buf, s...)
 		return
 	}
-	w.MarshalGQL(&e.buf)
+	w.MarshalGQL(e)
+}
+
+// Write appends p, for the marshalers that write to an io.Writer.
+func (e *encoder) Write(p []byte) (int, error) {
+	e.buf = append(e.buf, p...)
+	return len(p), nil
 }
 
 // jobCardPage writes a page; facets resolves its facets field (false:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -21,35 +22,62 @@ import (
 type loadersKey struct{}
 
 type loaders struct {
-	companies *dataloadgen.Loader[int64, *model.Company]
+	// fetch reads companies by id (the store's CompaniesByID).
+	fetch func(ctx context.Context, ids []int64) (map[int64]*model.Company, error)
+
+	loaderOnce sync.Once
+	companies  *dataloadgen.Loader[int64, *model.Company]
 
 	mu    sync.Mutex
 	pages []*pageCompanies
 }
 
-// pageCompanies are the company ids of one page, loaded at most once.
-type pageCompanies struct {
-	ids  map[int64]bool
-	list []int64
-	once sync.Once
+// companyLoader returns the request's company loader, made on first use:
+// most requests ask for no employer.
+func (l *loaders) companyLoader() *dataloadgen.Loader[int64, *model.Company] {
+	l.loaderOnce.Do(func() {
+		l.companies = dataloadgen.NewMappedLoader(l.fetch, dataloadgen.WithWait(time.Millisecond))
+	})
+	return l.companies
 }
 
-// notePage records the company ids of a page of cards, so that their
-// employers load in one query.
+// pageCompanies are the cards of one page, whose companies are loaded at
+// most once.
+type pageCompanies struct {
+	cards []model.JobCard
+	once  sync.Once
+}
+
+// has reports whether a card of the page is of company id.
+func (p *pageCompanies) has(id int64) bool {
+	for i := range p.cards {
+		if p.cards[i].CompanyID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// companyIDs are the page's company ids, each once, in card order.
+func (p *pageCompanies) companyIDs() []int64 {
+	ids := make([]int64, 0, len(p.cards))
+	for i := range p.cards {
+		if !slices.Contains(ids, p.cards[i].CompanyID) {
+			ids = append(ids, p.cards[i].CompanyID)
+		}
+	}
+	return ids
+}
+
+// notePage records a page of cards, so that their employers load in one
+// query. The company ids are gathered only when an employer is asked for.
 func notePage(ctx context.Context, cards []model.JobCard) {
 	l, ok := ctx.Value(loadersKey{}).(*loaders)
 	if !ok || len(cards) == 0 {
 		return
 	}
-	p := &pageCompanies{ids: map[int64]bool{}}
-	for _, c := range cards {
-		if !p.ids[c.CompanyID] {
-			p.ids[c.CompanyID] = true
-			p.list = append(p.list, c.CompanyID)
-		}
-	}
 	l.mu.Lock()
-	l.pages = append(l.pages, p)
+	l.pages = append(l.pages, &pageCompanies{cards: cards})
 	l.mu.Unlock()
 }
 
@@ -58,14 +86,14 @@ func (l *loaders) preload(ctx context.Context, id int64) {
 	l.mu.Lock()
 	var page *pageCompanies
 	for _, p := range l.pages {
-		if p.ids[id] {
+		if p.has(id) {
 			page = p
 			break
 		}
 	}
 	l.mu.Unlock()
 	if page != nil {
-		page.once.Do(func() { _, _ = l.companies.LoadAll(ctx, page.list) })
+		page.once.Do(func() { _, _ = l.companyLoader().LoadAll(ctx, page.companyIDs()) })
 	}
 }
 
@@ -73,7 +101,7 @@ func (l *loaders) preload(ctx context.Context, id int64) {
 // cached across requests.
 func (r *Resolver) withLoaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		l := &loaders{companies: dataloadgen.NewMappedLoader(r.store.CompaniesByID, dataloadgen.WithWait(time.Millisecond))}
+		l := &loaders{fetch: r.store.CompaniesByID}
 		next.ServeHTTP(w, req.WithContext(context.WithValue(req.Context(), loadersKey{}, l)))
 	})
 }
@@ -90,7 +118,7 @@ func (r *Resolver) employer(ctx context.Context, companyID int64) (*model.Compan
 		return found(m[companyID], companyID)
 	}
 	l.preload(ctx, companyID)
-	c, err := l.companies.Load(ctx, companyID)
+	c, err := l.companyLoader().Load(ctx, companyID)
 	if err != nil {
 		return nil, err
 	}

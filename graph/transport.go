@@ -108,10 +108,10 @@ func (postTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 // copied and e released at once.
 func claimFastAnswer(ctx context.Context, e *encoder) json.RawMessage {
 	if slot, ok := ctx.Value(fastAnswerKey{}).(*fastAnswer); ok && slot.enc == nil {
-		slot.enc, slot.data = e, e.buf.Bytes()
+		slot.enc, slot.data = e, e.buf
 		return slot.data
 	}
-	data := bytes.Clone(e.buf.Bytes())
+	data := bytes.Clone(e.buf)
 	putEncoder(e)
 	return data
 }

@@ -1,0 +1,61 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/seed"
+)
+
+// benchPage is a page of n generated, normalized cards and the selection
+// set of a jobs query asking for every card field.
+func benchPage(b *testing.B, n int) (*model.JobCardPage, ast.SelectionSet) {
+	b.Helper()
+	norm, err := normalize.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := seed.Write(&buf, seed.Options{N: n, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	page := &model.JobCardPage{PageInfo: model.PageInfo{Total: 1000, Limit: n, HasMore: true}}
+	for dec := json.NewDecoder(&buf); dec.More(); {
+		var j model.Job
+		if err := dec.Decode(&j); err != nil {
+			b.Fatal(err)
+		}
+		rec, err := norm.Job(j)
+		if err != nil {
+			b.Fatal(err)
+		}
+		page.Nodes = append(page.Nodes, rec.Job.Card())
+	}
+	doc, errs := gqlparser.LoadQuery(parsedSchema, `{ jobs(limit: 25) { nodes { id title company location { city state country full } `+
+		`workArrangement employmentType salary { min max currency period } category { field role specialization } } `+
+		`pageInfo { total limit offset hasMore endCursor } } }`)
+	if errs != nil {
+		b.Fatal(errs)
+	}
+	return page, doc.Operations[0].SelectionSet[0].(*ast.Field).SelectionSet
+}
+
+// BenchmarkEncodeCardPage is the fast path's encoding of a 25-card page.
+func BenchmarkEncodeCardPage(b *testing.B) {
+	page, sel := benchPage(b, 25)
+	b.ReportAllocs()
+	for b.Loop() {
+		e := getEncoder()
+		e.jobCardPage(sel, page, nil)
+		if e.failed {
+			b.Fatal("the encoder failed")
+		}
+		putEncoder(e)
+	}
+}
