@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -43,6 +44,39 @@ type runResult struct {
 	CPU cpuShare
 	// Samples are the bodies of the sampled cases, by case index.
 	Samples map[int][]byte
+	// latencies are the requests' latencies, sorted (for add).
+	latencies []time.Duration
+}
+
+// add returns the measurement of r's and o's runs together, two rounds of
+// one query type through one transport: their requests, time, errors and
+// latencies summed, the RSS peak the higher, the processor shares
+// weighted by time and jobsd's time per request by requests. Samples are
+// kept from the first round that has them.
+func (r runResult) add(o runResult) runResult {
+	if r.Requests == 0 && r.Elapsed == 0 {
+		return o
+	}
+	sum := runResult{Query: r.Query, Transport: r.Transport, Requests: r.Requests + o.Requests,
+		Elapsed: r.Elapsed + o.Elapsed, Errors: r.Errors + o.Errors, RSSPeak: max(r.RSSPeak, o.RSSPeak),
+		Problems: maps.Clone(r.Problems), Samples: maps.Clone(o.Samples)}
+	for p, k := range o.Problems {
+		sum.Problems[p] += k
+	}
+	maps.Copy(sum.Samples, r.Samples)
+	if t := (r.Elapsed + o.Elapsed).Seconds(); t > 0 {
+		wr, wo := r.Elapsed.Seconds()/t, o.Elapsed.Seconds()/t
+		sum.CPU = cpuShare{Jobsd: r.CPU.Jobsd*wr + o.CPU.Jobsd*wo, Postgres: r.CPU.Postgres*wr + o.CPU.Postgres*wo,
+			Load: r.CPU.Load*wr + o.CPU.Load*wo, Other: r.CPU.Other*wr + o.CPU.Other*wo}
+	}
+	if sum.Requests > 0 {
+		sum.CPU.JobsdPerRequest = (r.CPU.JobsdPerRequest*time.Duration(r.Requests) +
+			o.CPU.JobsdPerRequest*time.Duration(o.Requests)) / time.Duration(sum.Requests)
+	}
+	sum.latencies = append(slices.Clone(r.latencies), o.latencies...)
+	slices.Sort(sum.latencies)
+	sum.P50, sum.P99 = percentile(sum.latencies, 0.50), percentile(sum.latencies, 0.99)
+	return sum
 }
 
 // PerSecond is the run's throughput.
@@ -142,9 +176,10 @@ func (c *client) send(ctx context.Context, tc testCase, transport string, whole 
 
 // drive sends the cases of q in turn through a transport on conns
 // connections, each sending its next request when its answer is in
-// (closed loop), for d. The bodies of the first pass over the cases whose
-// index sample accepts are kept.
-func (c *client) drive(ctx context.Context, q query, transport string, conns int, d time.Duration, rss *rssSampler, cpu func() cpuSample, sample func(int) bool) runResult {
+// (closed loop), for d. The rotation starts at the sent-th request (the
+// requests of earlier rounds); the bodies of the first pass over the
+// cases whose index sample accepts are kept.
+func (c *client) drive(ctx context.Context, q query, transport string, conns int, d time.Duration, sent int, rss *rssSampler, cpu func() cpuSample, sample func(int) bool) runResult {
 	res := runResult{Query: q.Name, Transport: transport, Problems: map[string]int{}, Samples: map[int][]byte{}}
 	var next atomic.Int64
 	var mu sync.Mutex
@@ -172,7 +207,7 @@ func (c *client) drive(ctx context.Context, q query, transport string, conns int
 		wg.Go(func() {
 			var mine []time.Duration
 			for time.Now().Before(deadline) && ctx.Err() == nil {
-				k := int(next.Add(1) - 1)
+				k := sent + int(next.Add(1)-1)
 				i := k % len(q.Cases)
 				t0 := time.Now()
 				keep := k < len(q.Cases) && sample(i)
@@ -214,6 +249,7 @@ func (c *client) drive(ctx context.Context, q query, transport string, conns int
 	}
 	slices.Sort(latencies)
 	res.P50, res.P99 = percentile(latencies, 0.50), percentile(latencies, 0.99)
+	res.latencies = latencies
 	return res
 }
 

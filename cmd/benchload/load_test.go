@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -135,12 +136,12 @@ func TestDriveCountsGraphQLErrors(t *testing.T) {
 	q := query{Name: "job", Cases: []testCase{{GraphQL: []byte(`{"query":"{ job(id: \"a-1\") { id } }"}`)}}}
 	none := func(int) bool { return false }
 	cpu := func() cpuSample { return cpuSample{} }
-	res := c.drive(context.Background(), q, graphQLT, 2, 100*time.Millisecond, newRSSSampler(srv.URL), cpu, none)
+	res := c.drive(context.Background(), q, graphQLT, 2, 100*time.Millisecond, 0, newRSSSampler(srv.URL), cpu, none)
 	assert.Greater(t, res.Requests, 3)
 	assert.Equal(t, 3, res.Errors)
 	assert.Len(t, res.Problems, 1)
 
-	res = c.drive(context.Background(), q, graphQLT, 2, 50*time.Millisecond, newRSSSampler(srv.URL), cpu, none)
+	res = c.drive(context.Background(), q, graphQLT, 2, 50*time.Millisecond, 0, newRSSSampler(srv.URL), cpu, none)
 	assert.Zero(t, res.Errors, "errors counted before the run are not this run's")
 }
 
@@ -157,10 +158,82 @@ func TestDriveReportsAnUnreadableCount(t *testing.T) {
 	defer srv.Close()
 	c := newClient(srv.URL, "key", 1)
 	q := query{Name: "job", Cases: []testCase{{GraphQL: []byte(`{"query":"{ job(id: \"a-1\") { id } }"}`)}}}
-	res := c.drive(context.Background(), q, graphQLT, 1, 20*time.Millisecond, newRSSSampler(srv.URL),
+	res := c.drive(context.Background(), q, graphQLT, 1, 20*time.Millisecond, 0, newRSSSampler(srv.URL),
 		func() cpuSample { return cpuSample{} }, func(int) bool { return false })
 	assert.Equal(t, 1, res.Errors)
 	for problem := range res.Problems {
 		assert.Contains(t, problem, "could not read jobsd's jobsd_graphql_errors_total")
 	}
+}
+
+// TestRunResultAdd checks that two rounds of a run add up as one run of
+// their combined time would: counts summed, shares weighted by time,
+// jobsd's time per request by requests, percentiles over both rounds.
+func TestRunResultAdd(t *testing.T) {
+	ms := func(n ...int) []time.Duration {
+		var d []time.Duration
+		for _, v := range n {
+			d = append(d, time.Duration(v)*time.Millisecond)
+		}
+		return d
+	}
+	first := runResult{Query: "q", Transport: restT, Requests: 3, Elapsed: time.Second, Errors: 1,
+		Problems: map[string]int{"timeout": 1}, RSSPeak: 100, Samples: map[int][]byte{0: []byte("a")},
+		CPU: cpuShare{Jobsd: 0.6, Postgres: 0.2, Load: 0.1, Other: 0.1, JobsdPerRequest: 100 * time.Microsecond},
+		P50: 2 * time.Millisecond, P99: 3 * time.Millisecond, latencies: ms(1, 2, 3)}
+	second := runResult{Query: "q", Transport: restT, Requests: 1, Elapsed: 3 * time.Second, Errors: 2,
+		Problems: map[string]int{"timeout": 1, "status 500": 1}, RSSPeak: 50, Samples: map[int][]byte{0: []byte("b"), 1: []byte("c")},
+		CPU:       cpuShare{Jobsd: 0.2, Postgres: 0.6, Load: 0.1, Other: 0.1, JobsdPerRequest: 500 * time.Microsecond},
+		latencies: ms(10)}
+
+	sum := runResult{}.add(first).add(second)
+	assert.Equal(t, "q", sum.Query)
+	assert.Equal(t, restT, sum.Transport)
+	assert.Equal(t, 4, sum.Requests)
+	assert.Equal(t, 4*time.Second, sum.Elapsed)
+	assert.InDelta(t, 1.0, sum.PerSecond(), 1e-9)
+	assert.Equal(t, 3, sum.Errors)
+	assert.Equal(t, map[string]int{"timeout": 2, "status 500": 1}, sum.Problems)
+	assert.Equal(t, int64(100), sum.RSSPeak)
+	assert.Equal(t, map[int][]byte{0: []byte("a"), 1: []byte("c")}, sum.Samples, "the first round's samples first")
+	assert.InDelta(t, 0.3, sum.CPU.Jobsd, 1e-9)    // (0.6·1 + 0.2·3) / 4
+	assert.InDelta(t, 0.5, sum.CPU.Postgres, 1e-9) // (0.2·1 + 0.6·3) / 4
+	assert.InDelta(t, 0.1, sum.CPU.Load, 1e-9)
+	assert.Equal(t, 200*time.Microsecond, sum.CPU.JobsdPerRequest) // (100·3 + 500·1) / 4
+	assert.Equal(t, ms(1, 2, 3, 10), sum.latencies)
+	assert.Equal(t, percentile(ms(1, 2, 3, 10), 0.50), sum.P50)
+	assert.Equal(t, 10*time.Millisecond, sum.P99)
+	assert.NotEqual(t, first.P50, sum.P50, "not a round's own percentile")
+	assert.Equal(t, map[string]int{"timeout": 1}, first.Problems, "the rounds are left as they were")
+}
+
+// TestDriveContinuesTheRotation checks that a later round goes on with
+// the cases where the earlier rounds left off, and keeps no samples once
+// the first pass is over.
+func TestDriveContinuesTheRotation(t *testing.T) {
+	var mu sync.Mutex
+	var paths []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/metrics" {
+			_, _ = io.WriteString(w, "process_resident_memory_bytes 1e+08\n")
+			return
+		}
+		mu.Lock()
+		paths = append(paths, r.URL.Path)
+		mu.Unlock()
+		_, _ = io.WriteString(w, `{"data":[]}`)
+	}))
+	defer srv.Close()
+	c := newClient(srv.URL, "key", 1)
+	q := query{Name: "q", Cases: []testCase{{REST: "/a"}, {REST: "/b"}, {REST: "/c"}}}
+	all := func(int) bool { return true }
+	cpu := func() cpuSample { return cpuSample{} }
+
+	res := c.drive(context.Background(), q, restT, 1, 20*time.Millisecond, 2, newRSSSampler(srv.URL), cpu, all)
+	require.Greater(t, res.Requests, 1)
+	mu.Lock()
+	assert.Equal(t, []string{"/c", "/a"}, paths[:2], "the third case first: two were sent before")
+	mu.Unlock()
+	assert.Contains(t, res.Samples, 2, "the first pass's last case is kept")
+	assert.NotContains(t, res.Samples, 0, "a case of the second pass is not")
 }

@@ -47,6 +47,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	n := fs.Int("n", 0, "number of postings loaded (for the report)")
 	conns := fs.Int("connections", 16, "closed-loop connections")
 	duration := fs.Duration("duration", 10*time.Second, "how long each query type runs through each transport")
+	rounds := fs.Int("rounds", 2, "split each query type's -duration per transport into this many rounds, REST and "+
+		"GraphQL alternating, so that a slow stretch of the machine falls on both (their ratio is a target)")
 	seed := fs.Uint64("seed", 1, "seed of the value rotation")
 	pages := fs.Int("pages", 400, "keyset check: follow cursors to this page")
 	times := fs.Int("times", 200, "keyset check: time page 1 and the deep page this many times each")
@@ -65,6 +67,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if *dsn == "" {
 		*dsn = os.Getenv("DATABASE_URL") // not the flag's default, which the help would print, password and all
+	}
+	if *rounds < 1 || *duration/time.Duration(*rounds) <= 0 {
+		return fmt.Errorf("-rounds %d: want at least 1, and no more than -duration has nanoseconds", *rounds)
 	}
 	if u, err := url.Parse(*base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("-base %q: want a URL such as http://127.0.0.1:18766", *base)
@@ -128,7 +133,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 
-	rep := &report{N: *n, Connections: *conns, Duration: *duration, Seed: *seed, Commit: *commit, Import: *importNote,
+	rep := &report{N: *n, Connections: *conns, Duration: *duration, Rounds: *rounds, Seed: *seed, Commit: *commit, Import: *importNote,
 		Ready: *ready, Date: time.Now().UTC(), Machine: m, Mix: mix, Pages: *pages, Times: *times}
 	rss := newRSSSampler(*base)
 	start, err := rss.metrics.metric(ctx, "process_resident_memory_bytes")
@@ -155,17 +160,21 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	rep.Machine.LoadBefore = loadAverage()
 	c := newClient(*base, *key, *conns)
 	for _, q := range mix {
-		var runs []runResult
-		for _, t := range []string{restT, graphQLT} {
-			r := c.drive(ctx, q, t, *conns, *duration, rss, cpu, sampled)
+		transports := []string{restT, graphQLT}
+		runs := make([]runResult, len(transports))
+		for range *rounds {
+			for i, t := range transports {
+				runs[i] = runs[i].add(c.drive(ctx, q, t, *conns, *duration/time.Duration(*rounds), runs[i].Requests, rss, cpu, sampled))
+			}
+		}
+		for _, r := range runs {
 			fmt.Fprintf(out, "%-22s %-7s %8.0f req/s  p50 %7.1f ms  p99 %7.1f ms  errors %d  RSS peak %.0f MiB  "+
 				"CPU: jobsd %.0f%% (%.0f µs/req), PostgreSQL %.0f%%, load %.0f%%, other %.0f%%\n",
-				q.Name, t, r.PerSecond(), ms(r.P50), ms(r.P99), r.Errors, mib(r.RSSPeak),
+				q.Name, r.Transport, r.PerSecond(), ms(r.P50), ms(r.P99), r.Errors, mib(r.RSSPeak),
 				100*r.CPU.Jobsd, float64(r.CPU.JobsdPerRequest)/1e3, 100*r.CPU.Postgres, 100*r.CPU.Load, 100*r.CPU.Other)
 			for p, k := range r.Problems {
 				fmt.Fprintf(out, "    ERROR ×%d: %s\n", k, p)
 			}
-			runs = append(runs, r)
 		}
 		rep.Runs = append(rep.Runs, runs)
 		if ctx.Err() != nil {

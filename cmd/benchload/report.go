@@ -21,13 +21,16 @@ type report struct {
 	N           int
 	Connections int
 	Duration    time.Duration
-	Seed        uint64
-	Commit      string
-	Import      string
-	Ready       string
-	Date        time.Time
-	Machine     machine
-	Mix         []query
+	// Rounds is how many rounds each query type's Duration per transport
+	// was split into, REST and GraphQL alternating.
+	Rounds  int
+	Seed    uint64
+	Commit  string
+	Import  string
+	Ready   string
+	Date    time.Time
+	Machine machine
+	Mix     []query
 	// Runs are the REST and GraphQL runs of each query of Mix.
 	Runs    [][]runResult
 	Exact   []exactness
@@ -257,9 +260,9 @@ func (r *report) markdown() string {
 		"1-minute load average %s before the load, %s after the checks.\n",
 		m.CPUs, m.CPU, m.Memory, m.PostgreSQL, m.SharedBuffers, m.LoadBefore, m.LoadAfter)
 	p("- Data: %s postings of `jobsd seed --n %d`; import: %s; `VACUUM ANALYZE` after loading.\n", itoa(r.N), r.N, orNone(r.Import))
-	p("- Load: `bin/benchload`, %d closed-loop connections on loopback, %s per query and transport (REST, then GraphQL), "+
+	p("- Load: `bin/benchload`, %d closed-loop connections on loopback, %s per query and transport (%s), "+
 		"answers gzipped as browsers ask (inflated only where checked, as wrk does not inflate); jobsd started cold (ready after %s), no warm-up. "+
-		"Each query type rotates through 500 values (seed %d).\n", r.Connections, r.Duration, orNone(r.Ready), r.Seed)
+		"Each query type rotates through 500 values (seed %d).\n", r.Connections, r.Duration, r.order(), orNone(r.Ready), r.Seed)
 	rssLine := fmt.Sprintf("- jobsd RSS (`process_resident_memory_bytes`): %.0f MiB when ready, peak %.0f MiB", mib(r.RSSStart), mib(r.RSSPeak))
 	if r.large() {
 		met := "met"
@@ -390,6 +393,14 @@ func orNone(s string) string {
 		return "not recorded"
 	}
 	return s
+}
+
+// order says how the two transports' runs of a query type were ordered.
+func (r *report) order() string {
+	if r.Rounds <= 1 {
+		return "REST, then GraphQL"
+	}
+	return fmt.Sprintf("in %d rounds of %s, REST and GraphQL alternating", r.Rounds, r.Duration/time.Duration(r.Rounds))
 }
 
 func ms(d time.Duration) float64   { return float64(d) / float64(time.Millisecond) }
