@@ -86,7 +86,7 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](opts.PersistedQueries)})
 	srv.Use(depthLimit{Max: opts.DepthLimit})
-	srv.Use(extension.FixedComplexityLimit(opts.ComplexityLimit))
+	srv.Use(newCachedComplexity(opts.ComplexityLimit, 1000))
 	if opts.Introspection {
 		srv.Use(extension.Introspection{})
 	}

@@ -1,0 +1,148 @@
+package graph
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// limitArgs names, by "Type.field", the fields that complexity() prices
+// and the one argument their price depends on (the page size). A
+// test holds it to complexity().
+var limitArgs = map[string]string{"Query.jobs": "limit", "Query.companies": "limit"}
+
+// cachedComplexity is gqlgen's complexity limit with the complexity of an
+// operation remembered: gqlgen walks the whole selection set for every
+// request, coercing every priced field's arguments, which cost a job
+// request about a fifth of its GraphQL work. An operation's complexity
+// depends only on its document, its name and the page sizes its priced
+// fields ask for, when it has no directive and no fragment spread (@skip
+// and @include, anywhere, could change what is counted): those operations
+// are remembered by that key. An operation over the limit, or any other,
+// goes to gqlgen's own check, so the error and the statistics are its.
+//
+// A priced field whose other arguments do not coerce costs gqlgen its
+// default (1 + its children), never more than with them; the request then
+// fails on those arguments. Remembering the price of the same page size
+// with valid arguments keeps it under the limit exactly when gqlgen's
+// would be.
+type cachedComplexity struct {
+	limit int
+	inner *extension.ComplexityLimit
+	known *lru.LRU[int]
+}
+
+var (
+	_ graphql.HandlerExtension        = (*cachedComplexity)(nil)
+	_ graphql.OperationContextMutator = (*cachedComplexity)(nil)
+)
+
+func newCachedComplexity(limit, size int) *cachedComplexity {
+	return &cachedComplexity{limit: limit, inner: extension.FixedComplexityLimit(limit), known: lru.New[int](size)}
+}
+
+// ExtensionName implements graphql.HandlerExtension: gqlgen's name, under
+// which the statistics are kept.
+func (c *cachedComplexity) ExtensionName() string { return c.inner.ExtensionName() }
+
+// Validate implements graphql.HandlerExtension.
+func (c *cachedComplexity) Validate(schema graphql.ExecutableSchema) error {
+	return c.inner.Validate(schema)
+}
+
+// MutateOperationContext rejects the operation when it is too complex.
+func (c *cachedComplexity) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	key, ok := complexityKey(oc)
+	if ok {
+		if n, hit := c.known.Get(ctx, key); hit && n <= c.limit {
+			oc.Stats.SetExtension(c.ExtensionName(), &extension.ComplexityStats{Complexity: n, ComplexityLimit: c.limit})
+			return nil
+		}
+	}
+	if err := c.inner.MutateOperationContext(ctx, oc); err != nil {
+		return err
+	}
+	if stats, _ := oc.Stats.GetExtension(c.ExtensionName()).(*extension.ComplexityStats); ok && stats != nil {
+		c.known.Add(ctx, key, stats.Complexity)
+	}
+	return nil
+}
+
+// complexityKey returns the key under which the operation's complexity is
+// remembered, or false when it may depend on more than the key says.
+func complexityKey(oc *graphql.OperationContext) (string, bool) {
+	op := oc.Operation
+	if op == nil || len(op.Directives) > 0 {
+		return "", false
+	}
+	var b strings.Builder
+	b.Grow(len(oc.OperationName) + len(oc.RawQuery) + 16)
+	b.WriteString(oc.OperationName)
+	b.WriteByte(0)
+	b.WriteString(oc.RawQuery)
+	if !appendLimits(&b, op.SelectionSet, oc.Variables) {
+		return "", false
+	}
+	return b.String(), true
+}
+
+// appendLimits writes the page size each priced field of set asks for,
+// in document order, and reports false on a directive, a fragment spread
+// or a page size it cannot write.
+func appendLimits(b *strings.Builder, set ast.SelectionSet, vars map[string]any) bool {
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			if len(s.Directives) > 0 {
+				return false
+			}
+			if s.ObjectDefinition != nil {
+				if name, priced := limitArgs[s.ObjectDefinition.Name+"."+s.Name]; priced {
+					b.WriteByte(0)
+					if a := s.Arguments.ForName(name); a != nil && !appendValue(b, a.Value, vars) {
+						return false
+					}
+				}
+			}
+			if !appendLimits(b, s.SelectionSet, vars) {
+				return false
+			}
+		case *ast.InlineFragment:
+			if len(s.Directives) > 0 || !appendLimits(b, s.SelectionSet, vars) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// appendValue writes an Int argument's value, a literal or a variable's
+// (null and absent alike, as coercion reads them), and reports false on
+// anything else.
+func appendValue(b *strings.Builder, v *ast.Value, vars map[string]any) bool {
+	switch v.Kind {
+	case ast.IntValue, ast.NullValue:
+		b.WriteString(v.Raw)
+		return true
+	case ast.Variable:
+		switch x := vars[v.Raw].(type) {
+		case nil:
+			return true
+		case int:
+			b.WriteString(strconv.Itoa(x))
+			return true
+		case int64:
+			b.WriteString(strconv.FormatInt(x, 10))
+			return true
+		}
+	}
+	return false
+}
