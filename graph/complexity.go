@@ -20,22 +20,21 @@ var limitArgs = map[string]string{"Query.jobs": "limit", "Query.companies": "lim
 // cachedComplexity is gqlgen's complexity limit with the complexity of an
 // operation remembered: gqlgen walks the whole selection set for every
 // request, coercing every priced field's arguments, which cost a job
-// request about a fifth of its GraphQL work. An operation's complexity
-// depends only on its document, its name and the page sizes its priced
-// fields ask for, when it has no directive and no fragment spread (@skip
-// and @include, anywhere, could change what is counted): those operations
-// are remembered by that key. An operation over the limit, or any other,
-// goes to gqlgen's own check, so the error and the statistics are its.
-//
-// A priced field whose other arguments do not coerce costs gqlgen its
-// default (1 + its children), never more than with them; the request then
-// fails on those arguments. Remembering the price of the same page size
-// with valid arguments keeps it under the limit exactly when gqlgen's
-// would be.
+// request about a fifth of its GraphQL work. An operation without
+// directives and fragment spreads (left to gqlgen, to keep the key's
+// reasoning short) has a complexity that depends only on its document,
+// its name and the page sizes its priced fields ask for, provided those
+// fields' arguments coerce: gqlgen prices a field whose arguments do not
+// at its default (1 + its children), below its page-size price. So a
+// complexity is remembered under that key only when every priced field's
+// arguments coerce, and an operation over the limit, a miss or anything
+// else goes to gqlgen's own check, so the error and the statistics are
+// its.
 type cachedComplexity struct {
-	limit int
-	inner *extension.ComplexityLimit
-	known *lru.LRU[int]
+	limit  int
+	inner  *extension.ComplexityLimit
+	schema graphql.ExecutableSchema
+	known  *lru.LRU[int]
 }
 
 var (
@@ -53,6 +52,7 @@ func (c *cachedComplexity) ExtensionName() string { return c.inner.ExtensionName
 
 // Validate implements graphql.HandlerExtension.
 func (c *cachedComplexity) Validate(schema graphql.ExecutableSchema) error {
+	c.schema = schema
 	return c.inner.Validate(schema)
 }
 
@@ -68,10 +68,39 @@ func (c *cachedComplexity) MutateOperationContext(ctx context.Context, oc *graph
 	if err := c.inner.MutateOperationContext(ctx, oc); err != nil {
 		return err
 	}
-	if stats, _ := oc.Stats.GetExtension(c.ExtensionName()).(*extension.ComplexityStats); ok && stats != nil {
+	stats, _ := oc.Stats.GetExtension(c.ExtensionName()).(*extension.ComplexityStats)
+	if ok && stats != nil && c.pricedArgsCoerce(ctx, oc.Operation.SelectionSet, oc.Variables) {
 		c.known.Add(ctx, key, stats.Complexity)
 	}
 	return nil
+}
+
+// pricedArgsCoerce reports whether gqlgen prices every priced field of set
+// by its page size, its arguments coercing (set has no fragment spread:
+// complexityKey checked).
+func (c *cachedComplexity) pricedArgsCoerce(ctx context.Context, set ast.SelectionSet, vars map[string]any) bool {
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			if s.ObjectDefinition != nil {
+				if _, priced := limitArgs[s.ObjectDefinition.Name+"."+s.Name]; priced {
+					if _, ok := c.schema.Complexity(ctx, s.ObjectDefinition.Name, s.Name, 1, s.ArgumentMap(vars)); !ok {
+						return false
+					}
+				}
+			}
+			if !c.pricedArgsCoerce(ctx, s.SelectionSet, vars) {
+				return false
+			}
+		case *ast.InlineFragment:
+			if !c.pricedArgsCoerce(ctx, s.SelectionSet, vars) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // complexityKey returns the key under which the operation's complexity is

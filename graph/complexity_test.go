@@ -98,3 +98,35 @@ func TestCachedComplexityIsGqlgens(t *testing.T) {
 		})
 	}
 }
+
+// TestCachedComplexityRemembersNoFailedPrice checks that a request whose
+// priced field's arguments do not coerce (gqlgen then prices the field at
+// its default, without the page size) leaves nothing remembered, so that
+// the same operation with valid arguments is still priced by its page
+// size and rejected over the limit.
+func TestCachedComplexityRemembersNoFailedPrice(t *testing.T) {
+	const limit = 300
+	query := `query J($l: Int, $s: JobSort) { jobs(limit: $l, sort: $s) { nodes { a: id b: id c: id d: id e: id f: id } } }`
+	newOC := func(vars map[string]any) *graphql.OperationContext {
+		doc, errs := gqlparser.LoadQuery(parsedSchema, query)
+		require.Nil(t, errs)
+		op := doc.Operations[0]
+		coerced, err := validator.VariableValues(parsedSchema, op, vars)
+		require.Nil(t, err, "the variables validate")
+		return &graphql.OperationContext{RawQuery: query, Doc: doc, Operation: op, Variables: coerced}
+	}
+	c := newCachedComplexity(limit, 10)
+	require.NoError(t, c.Validate(NewExecutableSchema(Config{Complexity: complexity()})))
+	ctx := context.Background()
+
+	// "ſ" folds to "s": the enum validates, and does not unmarshal.
+	assert.Nil(t, c.MutateOperationContext(ctx, newOC(map[string]any{"l": 100, "s": "NEWEſT"})),
+		"priced at 1 + its children, under the limit")
+	assert.NotNil(t, c.MutateOperationContext(ctx, newOC(map[string]any{"l": 100, "s": "NEWEST"})),
+		"100 cards of 7 fields, over the limit")
+	assert.Nil(t, c.MutateOperationContext(ctx, newOC(map[string]any{"l": 10, "s": "NEWEST"})))
+	key, ok := complexityKey(newOC(map[string]any{"l": 10, "s": "NEWEST"}))
+	require.True(t, ok)
+	_, known := c.known.Get(ctx, key)
+	assert.True(t, known, "a valid request's price is remembered")
+}
