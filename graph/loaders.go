@@ -16,9 +16,8 @@ import (
 // The employers of a page are loaded together: each request gets a
 // company loader (made on first use). A page of job cards is noted, and the
 // first employer asked for on the page loads all its cards' companies in
-// one query, whatever the
-// order and timing of the resolvers; other ids are gathered for a
-// millisecond and fetched together.
+// one query, whatever the order and timing of the resolvers; other ids are
+// gathered for a millisecond and fetched together.
 
 type loadersKey struct{}
 
