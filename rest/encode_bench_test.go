@@ -1,8 +1,6 @@
 package rest
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -20,25 +18,13 @@ import (
 // benchJobs returns n generated postings as jobsd serves them.
 func benchJobs(b testing.TB, n int) []model.Job {
 	b.Helper()
-	var buf bytes.Buffer
-	if err := seed.Write(&buf, seed.Options{N: n, Seed: 1}); err != nil {
-		b.Fatal(err)
-	}
 	norm, err := normalize.New()
 	if err != nil {
 		b.Fatal(err)
 	}
-	var jobs []model.Job
-	for dec := json.NewDecoder(&buf); dec.More(); {
-		var j model.Job
-		if err := dec.Decode(&j); err != nil {
-			b.Fatal(err)
-		}
-		rec, err := norm.Job(j)
-		if err != nil {
-			b.Fatal(err)
-		}
-		jobs = append(jobs, rec.Job)
+	jobs, err := seed.Normalized(seed.Options{N: n, Seed: 1}, norm)
+	if err != nil {
+		b.Fatal(err)
 	}
 	return jobs
 }

@@ -8,6 +8,7 @@ package seed
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/normalize"
 )
 
 // Reference is the date demo postings are posted before.
@@ -45,6 +47,28 @@ func Write(w io.Writer, opts Options) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// Normalized returns opts.N postings as an import stores them: written
+// as NDJSON, read back and normalized by norm (for tests and benchmarks).
+func Normalized(opts Options, norm *normalize.Normalizer) ([]model.Job, error) {
+	var buf bytes.Buffer
+	if err := Write(&buf, opts); err != nil {
+		return nil, err
+	}
+	jobs := make([]model.Job, 0, opts.N)
+	for dec := json.NewDecoder(&buf); dec.More(); {
+		var j model.Job
+		if err := dec.Decode(&j); err != nil {
+			return nil, fmt.Errorf("read posting %d: %w", len(jobs), err)
+		}
+		rec, err := norm.Job(j)
+		if err != nil {
+			return nil, fmt.Errorf("normalize posting %d: %w", len(jobs), err)
+		}
+		jobs = append(jobs, rec.Job)
+	}
+	return jobs, nil
 }
 
 type company struct {

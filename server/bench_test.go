@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -30,24 +29,14 @@ func benchHandler(b *testing.B) (http.Handler, string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := seed.Write(&buf, seed.Options{N: 25, Seed: 1}); err != nil {
+	jobs, err := seed.Normalized(seed.Options{N: 25, Seed: 1}, norm)
+	if err != nil {
 		b.Fatal(err)
 	}
 	var cards []model.JobCard
-	var jobs []model.Job
-	for dec := json.NewDecoder(&buf); dec.More(); {
-		var j model.Job
-		if err := dec.Decode(&j); err != nil {
-			b.Fatal(err)
-		}
-		rec, err := norm.Job(j)
-		if err != nil {
-			b.Fatal(err)
-		}
-		rec.Job.CompanyID = int64(len(jobs) + 1)
-		jobs = append(jobs, rec.Job)
-		cards = append(cards, rec.Job.Card())
+	for i := range jobs {
+		jobs[i].CompanyID = int64(i + 1)
+		cards = append(cards, jobs[i].Card())
 	}
 	return newHandler(b, &graphtest.Store{
 		FindJobCardsFunc: func(context.Context, model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
