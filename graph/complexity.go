@@ -58,7 +58,7 @@ func (c *cachedComplexity) Validate(schema graphql.ExecutableSchema) error {
 
 // MutateOperationContext rejects the operation when it is too complex.
 func (c *cachedComplexity) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	key, ok := complexityKey(oc)
+	key, priced, ok := complexityKey(oc)
 	if ok {
 		if n, hit := c.known.Get(ctx, key); hit && n <= c.limit {
 			oc.Stats.SetExtension(c.ExtensionName(), &extension.ComplexityStats{Complexity: n, ComplexityLimit: c.limit})
@@ -69,34 +69,17 @@ func (c *cachedComplexity) MutateOperationContext(ctx context.Context, oc *graph
 		return err
 	}
 	stats, _ := oc.Stats.GetExtension(c.ExtensionName()).(*extension.ComplexityStats)
-	if ok && stats != nil && c.pricedArgsCoerce(ctx, oc.Operation.SelectionSet, oc.Variables) {
+	if ok && stats != nil && c.argsCoerce(ctx, priced, oc.Variables) {
 		c.known.Add(ctx, key, stats.Complexity)
 	}
 	return nil
 }
 
-// pricedArgsCoerce reports whether gqlgen prices every priced field of set
-// by its page size, its arguments coercing (set has no fragment spread:
-// complexityKey checked).
-func (c *cachedComplexity) pricedArgsCoerce(ctx context.Context, set ast.SelectionSet, vars map[string]any) bool {
-	for _, sel := range set {
-		switch s := sel.(type) {
-		case *ast.Field:
-			if s.ObjectDefinition != nil {
-				if _, priced := limitArgs[s.ObjectDefinition.Name+"."+s.Name]; priced {
-					if _, ok := c.schema.Complexity(ctx, s.ObjectDefinition.Name, s.Name, 1, s.ArgumentMap(vars)); !ok {
-						return false
-					}
-				}
-			}
-			if !c.pricedArgsCoerce(ctx, s.SelectionSet, vars) {
-				return false
-			}
-		case *ast.InlineFragment:
-			if !c.pricedArgsCoerce(ctx, s.SelectionSet, vars) {
-				return false
-			}
-		default:
+// argsCoerce reports whether gqlgen prices every one of the priced fields
+// by its page size: their arguments coerce.
+func (c *cachedComplexity) argsCoerce(ctx context.Context, priced []*ast.Field, vars map[string]any) bool {
+	for _, f := range priced {
+		if _, ok := c.schema.Complexity(ctx, f.ObjectDefinition.Name, f.Name, 1, f.ArgumentMap(vars)); !ok {
 			return false
 		}
 	}
@@ -104,27 +87,35 @@ func (c *cachedComplexity) pricedArgsCoerce(ctx context.Context, set ast.Selecti
 }
 
 // complexityKey returns the key under which the operation's complexity is
-// remembered, or false when it may depend on more than the key says.
-func complexityKey(oc *graphql.OperationContext) (string, bool) {
+// remembered and the priced fields it holds, or false when the complexity
+// may depend on more than the key says.
+func complexityKey(oc *graphql.OperationContext) (string, []*ast.Field, bool) {
 	op := oc.Operation
 	if op == nil || len(op.Directives) > 0 {
-		return "", false
+		return "", nil, false
+	}
+	var priced []*ast.Field
+	if !collectPriced(op.SelectionSet, &priced) {
+		return "", nil, false
 	}
 	var b strings.Builder
 	b.Grow(len(oc.OperationName) + len(oc.RawQuery) + 16)
 	b.WriteString(oc.OperationName)
 	b.WriteByte(0)
 	b.WriteString(oc.RawQuery)
-	if !appendLimits(&b, op.SelectionSet, oc.Variables) {
-		return "", false
+	for _, f := range priced {
+		b.WriteByte(0)
+		a := f.Arguments.ForName(limitArgs[f.ObjectDefinition.Name+"."+f.Name])
+		if a != nil && !appendValue(&b, a.Value, oc.Variables) {
+			return "", nil, false
+		}
 	}
-	return b.String(), true
+	return b.String(), priced, true
 }
 
-// appendLimits writes the page size each priced field of set asks for,
-// in document order, and reports false on a directive, a fragment spread
-// or a page size it cannot write.
-func appendLimits(b *strings.Builder, set ast.SelectionSet, vars map[string]any) bool {
+// collectPriced appends the priced fields of set to out, in document
+// order, and reports false on a directive or a fragment spread.
+func collectPriced(set ast.SelectionSet, out *[]*ast.Field) bool {
 	for _, sel := range set {
 		switch s := sel.(type) {
 		case *ast.Field:
@@ -132,18 +123,15 @@ func appendLimits(b *strings.Builder, set ast.SelectionSet, vars map[string]any)
 				return false
 			}
 			if s.ObjectDefinition != nil {
-				if name, priced := limitArgs[s.ObjectDefinition.Name+"."+s.Name]; priced {
-					b.WriteByte(0)
-					if a := s.Arguments.ForName(name); a != nil && !appendValue(b, a.Value, vars) {
-						return false
-					}
+				if _, priced := limitArgs[s.ObjectDefinition.Name+"."+s.Name]; priced {
+					*out = append(*out, s)
 				}
 			}
-			if !appendLimits(b, s.SelectionSet, vars) {
+			if !collectPriced(s.SelectionSet, out) {
 				return false
 			}
 		case *ast.InlineFragment:
-			if len(s.Directives) > 0 || !appendLimits(b, s.SelectionSet, vars) {
+			if len(s.Directives) > 0 || !collectPriced(s.SelectionSet, out) {
 				return false
 			}
 		default:

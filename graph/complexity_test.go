@@ -91,7 +91,7 @@ func TestCachedComplexityIsGqlgens(t *testing.T) {
 				assert.Equal(t, wantErr, c.MutateOperationContext(ctx, got))
 				assert.Equal(t, want.Stats.GetExtension("ComplexityLimit"), got.Stats.GetExtension("ComplexityLimit"))
 			}
-			key, ok := complexityKey(newOC())
+			key, _, ok := complexityKey(newOC())
 			assert.Equal(t, tc.cached, ok)
 			_, known := c.known.Get(ctx, key)
 			assert.Equal(t, tc.cached && wantErr == nil, known, "remembered after the first request, unless over the limit")
@@ -125,7 +125,7 @@ func TestCachedComplexityRemembersNoFailedPrice(t *testing.T) {
 	assert.NotNil(t, c.MutateOperationContext(ctx, newOC(map[string]any{"l": 100, "s": "NEWEST"})),
 		"100 cards of 7 fields, over the limit")
 	assert.Nil(t, c.MutateOperationContext(ctx, newOC(map[string]any{"l": 10, "s": "NEWEST"})))
-	key, ok := complexityKey(newOC(map[string]any{"l": 10, "s": "NEWEST"}))
+	key, _, ok := complexityKey(newOC(map[string]any{"l": 10, "s": "NEWEST"}))
 	require.True(t, ok)
 	_, known := c.known.Get(ctx, key)
 	assert.True(t, known, "a valid request's price is remembered")
