@@ -1,7 +1,9 @@
 package server
 
 import (
+	"context"
 	"database/sql"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"time"
@@ -10,6 +12,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/jobsd-dev/jobsd/rest"
 )
 
 // metrics counts requests and their latency by route and status, and
@@ -49,9 +53,48 @@ func newMetrics(dbs map[string]*sql.DB) *metrics {
 	return m
 }
 
-// handler serves the metrics in Prometheus' text format.
+// handler serves the metrics in Prometheus' text format, except to the
+// requests HideMetrics marked, which get the API's 404.
 func (m *metrics) handler() http.Handler {
-	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+	metrics := promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+	notFound := rest.NotFound(slog.Default()) // a 404 logs nothing
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Context().Value(metricsHiddenKey{}) != nil {
+			notFound(w, r)
+			return
+		}
+		metrics.ServeHTTP(w, r)
+	})
+}
+
+// metricsHiddenKey marks the context of a request that must not be
+// answered with the metrics.
+type metricsHiddenKey struct{}
+
+// HideMetrics wraps the handler New returns so that its /metrics answers
+// 404 like any unknown path: for the main listener when the metrics are
+// served on a listener of their own. Every other route is unchanged.
+func HideMetrics(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), metricsHiddenKey{}, true)))
+	})
+}
+
+// knownMethods are the methods the metrics label by name: RFC 9110's and
+// PATCH. Any other becomes "other", so that a client cannot add series.
+var knownMethods = map[string]bool{
+	http.MethodGet: true, http.MethodHead: true, http.MethodPost: true, http.MethodPut: true,
+	http.MethodPatch: true, http.MethodDelete: true, http.MethodConnect: true,
+	http.MethodOptions: true, http.MethodTrace: true,
+}
+
+// methodLabel is the method label of a request: its method when known,
+// else "other".
+func methodLabel(method string) string {
+	if knownMethods[method] {
+		return method
+	}
+	return "other"
 }
 
 // graphQLError counts one error of a GraphQL answer.
@@ -63,13 +106,14 @@ func (m *metrics) graphQLError(code string) {
 }
 
 // observe records the request once it is served; the route is chi's
-// pattern ("/api/v1/jobs/{id}"), so that ids do not explode the labels.
+// pattern ("/api/v1/jobs/{id}") and the method one of knownMethods or
+// "other", so that no request adds a series of its own.
 func (m *metrics) observe(r *http.Request, status int, took time.Duration) {
 	route := "unmatched"
 	if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
 		route = rc.RoutePattern()
 	}
-	code := strconv.Itoa(status)
-	m.requests.WithLabelValues(route, r.Method, code).Inc()
-	m.latency.WithLabelValues(route, r.Method, code).Observe(took.Seconds())
+	code, method := strconv.Itoa(status), methodLabel(r.Method)
+	m.requests.WithLabelValues(route, method, code).Inc()
+	m.latency.WithLabelValues(route, method, code).Observe(took.Seconds())
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/jobsd-dev/jobsd/graph/graphtest"
 	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/server"
 )
 
 // TestGraphQLErrorsAreCounted checks jobsd_graphql_errors_total: every
@@ -64,4 +66,82 @@ func TestGraphQLErrorsAreCounted(t *testing.T) {
 		`code="invalid_parameter"`: "4",
 		`code="unavailable"`:       "1",
 	}, counted())
+}
+
+// metricsBody fetches /metrics from base.
+func metricsBody(t *testing.T, base string) string {
+	t.Helper()
+	resp, err := http.Get(base + "/metrics")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return string(body)
+}
+
+// TestMetricsMethodsAreBounded: the method label is the request's method
+// when it is a standard one, else "other": a made-up method adds no
+// series of its own.
+func TestMetricsMethodsAreBounded(t *testing.T) {
+	srv, key := newTestServer(t, &graphtest.Store{}, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	tests := []struct {
+		method, label string
+	}{
+		{http.MethodGet, "GET"},
+		{http.MethodPost, "POST"},
+		{http.MethodDelete, "DELETE"},
+		{"FOOBAR", "other"},
+		{"get", "other"},
+		{"X" + strings.Repeat("Y", 200), "other"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.method[:min(len(tt.method), 10)], func(t *testing.T) {
+			req, err := http.NewRequest(tt.method, srv.URL+"/api/v1/jobs", nil)
+			require.NoError(t, err)
+			req.Header.Set("x-api-key", key)
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+
+			body := metricsBody(t, srv.URL)
+			assert.Contains(t, body, `method="`+tt.label+`"`)
+			if tt.label == "other" {
+				assert.NotContains(t, body, `method="`+tt.method+`"`, "a made-up method is not a label value")
+			}
+		})
+	}
+}
+
+// TestHideMetrics: the handler HideMetrics wraps answers /metrics with the
+// API's 404 and every other path as before; unwrapped, /metrics serves
+// the metrics.
+func TestHideMetrics(t *testing.T) {
+	h, _ := newHandler(t, &graphtest.Store{}, slog.New(slog.NewJSONHandler(io.Discard, nil)), 0)
+	tests := []struct {
+		name    string
+		handler http.Handler
+		path    string
+		status  int
+	}{
+		{"plain metrics", h, "/metrics", http.StatusOK},
+		{"hidden metrics", server.HideMetrics(h), "/metrics", http.StatusNotFound},
+		{"hidden healthz", server.HideMetrics(h), "/healthz", http.StatusOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(tt.handler)
+			defer srv.Close()
+			resp, err := http.Get(srv.URL + tt.path)
+			require.NoError(t, err)
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			assert.Equal(t, tt.status, resp.StatusCode, "%s", body)
+			if tt.status == http.StatusNotFound {
+				assert.NotContains(t, string(body), "jobsd_http_requests_total")
+				assert.Contains(t, string(body), `"not_found"`)
+			}
+		})
+	}
 }

@@ -47,6 +47,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 	useIndex := fs.Bool("index", true, "keep an in-process count and facet index of the jobs (env JOBSD_INDEX); false: every list is answered in SQL alone")
 	dbConns := fs.Int("db-max-conns", store.DefaultMaxOpenConns(), "connections to each database for requests at most (env JOBSD_DB_MAX_CONNS); the default is one per processor, 4 to 16: raise it to about twice the database's cores when the database has more cores than this machine")
 	redisURL := fs.String("redis-url", "", "Redis holding the rate-limit buckets, shared by every instance (env REDIS_URL); empty: in process")
+	metricsAddr := fs.String("metrics-addr", "", "address of a separate listener serving /metrics, which the main listener then no longer serves (env JOBSD_METRICS_ADDR); empty: /metrics on --addr")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -173,6 +174,14 @@ func (e env) serve(ctx context.Context, args []string) error {
 		DefaultLimit:   ratelimit.Limit{Rate: *rateFlag, Burst: *burst},
 	})
 
+	if *metricsAddr != "" {
+		closeMetrics, err := serveMetrics(*metricsAddr, handler, log)
+		if err != nil {
+			return err
+		}
+		defer closeMetrics()
+		handler = server.HideMetrics(handler)
+	}
 	if *debugAddr != "" {
 		dln, err := net.Listen("tcp", *debugAddr)
 		if err != nil {
@@ -235,6 +244,7 @@ var serveEnv = []envFlag{
 	{"no-text-index", "JOBSD_TEXT_INDEX", true},
 	{"db-max-conns", "JOBSD_DB_MAX_CONNS", false},
 	{"redis-url", "REDIS_URL", false},
+	{"metrics-addr", "JOBSD_METRICS_ADDR", false},
 }
 
 // splitList splits a comma-separated list, dropping empty items.
@@ -252,4 +262,19 @@ func splitList(s string) []string {
 // section 5), by default $JOBSD_REFDATA; empty reads none.
 func refDataFlag(fs *flag.FlagSet, getenv func(string) string) *string {
 	return fs.String("refdata", getenv("JOBSD_REFDATA"), "reference-data directory (GeoNames, O*NET, …; env JOBSD_REFDATA); empty: the built-in vocabularies only")
+}
+
+// serveMetrics serves h's /metrics, and nothing else, on a listener of its
+// own at addr until the returned function closes it.
+func serveMetrics(addr string, h http.Handler, log *slog.Logger) (func(), error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s (--metrics-addr): %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", h)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second, WriteTimeout: 30 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	log.Info("metrics listening", "addr", ln.Addr().String())
+	return func() { _ = srv.Close() }, nil
 }
