@@ -4,14 +4,17 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/uptrace/bun"
 
 	"github.com/jobsd-dev/jobsd/migrations"
+	"github.com/jobsd-dev/jobsd/ratelimit"
 	"github.com/jobsd-dev/jobsd/store"
 )
 
@@ -34,16 +37,25 @@ func (e env) dbFlag(fs *flag.FlagSet) *string {
 	if dsn == "" {
 		dsn = DefaultDatabaseURL
 	}
-	fs.Var(databaseURL{&dsn}, "database-url", "PostgreSQL `URL` (env DATABASE_URL)")
+	fs.Var(secretURL{&dsn}, "database-url", "PostgreSQL `URL` (env DATABASE_URL)")
 	return &dsn
 }
 
-// databaseURL is the value of --database-url. Its String, which the help
-// prints as the default, masks the password; Get returns the URL itself.
-type databaseURL struct{ dsn *string }
+// secretURLVar adds a flag holding a URL that may carry a password, empty
+// by default; the flag prints it masked.
+func secretURLVar(fs *flag.FlagSet, name, usage string) *string {
+	var u string
+	fs.Var(secretURL{&u}, name, usage)
+	return &u
+}
+
+// secretURL is the value of a flag holding a URL that may carry a password
+// (--database-url, --redis-url). Its String, which the help prints as the
+// default, masks the password; Get returns the URL itself.
+type secretURL struct{ dsn *string }
 
 // String returns the URL with its password masked.
-func (d databaseURL) String() string {
+func (d secretURL) String() string {
 	if d.dsn == nil { // the zero value, which the flag package prints to tell a default
 		return ""
 	}
@@ -51,10 +63,10 @@ func (d databaseURL) String() string {
 }
 
 // Get returns the URL, password included.
-func (d databaseURL) Get() any { return *d.dsn }
+func (d secretURL) Get() any { return *d.dsn }
 
 // Set sets the URL.
-func (d databaseURL) Set(s string) error {
+func (d secretURL) Set(s string) error {
 	*d.dsn = s
 	return nil
 }
@@ -146,6 +158,34 @@ func maskPassword(dsn string) string {
 		u.RawQuery = q.Encode()
 	}
 	return u.Redacted() // the user information's password as xxxxx
+}
+
+// maskURLIn returns msg with rawURL, as it is or as %q writes it, replaced
+// by its masked form: for the errors of libraries that quote the URL they
+// were given.
+func maskURLIn(msg, rawURL string) string {
+	if rawURL == "" {
+		return msg
+	}
+	masked := maskPassword(rawURL)
+	quoted := strconv.Quote(rawURL)
+	msg = strings.ReplaceAll(msg, quoted[1:len(quoted)-1], masked)
+	return strings.ReplaceAll(msg, rawURL, masked)
+}
+
+// newRedisLimiter returns the rate limiter sharing its buckets through
+// the Redis at rawURL, and its client. No error it returns holds the URL's
+// password: an unparsable URL is a usage error that does not quote it, and
+// any other error has the URL masked.
+func newRedisLimiter(rawURL string, log *slog.Logger) (*ratelimit.Redis, *redis.Client, error) {
+	if _, err := url.Parse(rawURL); err != nil {
+		return nil, nil, usageError{"serve: --redis-url (REDIS_URL) is not a valid URL; percent-encode the reserved characters of its password"}
+	}
+	r, client, err := ratelimit.NewRedis(rawURL, log)
+	if err != nil {
+		return nil, nil, fmt.Errorf("rate limiter on Redis %s: %s", maskPassword(rawURL), maskURLIn(err.Error(), rawURL))
+	}
+	return r, client, nil
 }
 
 // passwordSetting is a password or sslpassword setting of a keyword/value

@@ -61,3 +61,21 @@ func TestDatabaseURLFlag(t *testing.T) {
 		})
 	}
 }
+
+// TestMaskURLIn: a URL quoted in a library's message, as it is or as %q
+// writes it, is replaced by its masked form.
+func TestMaskURLIn(t *testing.T) {
+	for _, tc := range []struct{ msg, url, want string }{
+		{`dial redis://u:pw@h:6379/0: refused`, "redis://u:pw@h:6379/0", `dial redis://u:xxxxx@h:6379/0: refused`},
+		{`parse "redis://u:p\"w@h/0": bad`, `redis://u:p"w@h/0`, `parse "(unparsable URL)": bad`},
+		{`parse "redis://u:pw@h/%zz": invalid URL escape "%zz"`, "redis://u:pw@h/%zz", `parse "(unparsable URL)": invalid URL escape "%zz"`},
+		{`no URL here`, "redis://u:pw@h/0", `no URL here`},
+		{`nothing to mask`, "", `nothing to mask`},
+	} {
+		t.Run(tc.msg, func(t *testing.T) {
+			got := maskURLIn(tc.msg, tc.url)
+			assert.Equal(t, tc.want, got)
+			assert.NotContains(t, got, "pw")
+		})
+	}
+}

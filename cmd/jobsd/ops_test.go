@@ -1,9 +1,13 @@
 package main_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -80,6 +84,76 @@ func TestMetricsListener(t *testing.T) {
 			assert.True(t, strings.Contains(body, "jobsd_http_requests_total"), "the metrics are served")
 			assert.True(t, strings.Contains(body, `method="other"`), "a made-up method is counted as other")
 			assert.False(t, strings.Contains(body, "FOOBAR"), "a made-up method adds no series")
+		})
+	}
+}
+
+// TestRedisURLPasswordIsMasked: whatever is wrong with REDIS_URL or
+// --redis-url, serve's messages never hold its password; a URL that does
+// not parse is a usage error.
+func TestRedisURLPasswordIsMasked(t *testing.T) {
+	tests := []struct {
+		name, url string
+		code      int
+		want      string
+	}{
+		{"bad escape", "redis://jobsd:s3cr%zzet@127.0.0.1:6379/0", 2, "--redis-url (REDIS_URL) is not a valid URL"},
+		{"space", "redis://jobsd:s3cret word@127.0.0.1:6379/0", 2, "--redis-url (REDIS_URL) is not a valid URL"},
+		{"bad database", "redis://jobsd:s3cret@127.0.0.1:6379/abc", 1, "redis://jobsd:xxxxx@127.0.0.1:6379/abc"},
+		{"bad option", "redis://jobsd:s3cret@127.0.0.1:6379/0?bogus=1", 1, "redis://jobsd:xxxxx@127.0.0.1:6379/0?bogus=1"},
+		{"bad scheme", "http://jobsd:s3cret@127.0.0.1:6379/0", 1, "http://jobsd:xxxxx@127.0.0.1:6379/0"},
+	}
+	for _, tt := range tests {
+		for _, how := range []string{"env", "flag"} {
+			t.Run(tt.name+" "+how, func(t *testing.T) {
+				args := []string{"serve", "--addr", "127.0.0.1:0"}
+				env := append(os.Environ(), "DATABASE_URL=postgres://nobody@127.0.0.1:1/none?connect_timeout=1")
+				if how == "env" {
+					env = append(env, "REDIS_URL="+tt.url)
+				} else {
+					args = append(args, "--redis-url", tt.url)
+				}
+				cmd := exec.Command(binary, args...)
+				cmd.Env = env
+				var stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &stderr, &stderr
+				err := cmd.Run()
+				var exit *exec.ExitError
+				require.True(t, errors.As(err, &exit), "serve must fail: %v", err)
+				assert.Equal(t, tt.code, exit.ExitCode(), stderr.String())
+				assert.Contains(t, stderr.String(), tt.want)
+				assert.NotContains(t, stderr.String(), "s3cr")
+			})
+		}
+	}
+}
+
+// TestProfilerHidesCommandLine: the profiler's listener serves the
+// profiles but not /debug/pprof/cmdline (the command line can hold
+// secrets); the main listener serves no profiler at all.
+func TestProfilerHidesCommandLine(t *testing.T) {
+	dsn := pgtest.NewURL(t)
+	jobsd(t, dsn, "migrate")
+	s := startServiceWith(t, dsn, []string{"--debug-addr", "127.0.0.1:0", "--playground-key", "jobsd_s3cret"})
+	addr := loggedAddr(s, "profiler listening")
+	require.NotEmpty(t, addr, "the profiler's address is logged: %s", s.logs)
+	debug := "http://" + addr
+	tests := []struct {
+		url    string
+		status int
+	}{
+		{debug + "/debug/pprof/cmdline", http.StatusNotFound},
+		{debug + "/debug/pprof/cmdline?debug=1", http.StatusNotFound},
+		{debug + "/debug/pprof/", http.StatusOK},
+		{debug + "/debug/pprof/goroutine?debug=1", http.StatusOK},
+		{debug + "/debug/pprof/symbol", http.StatusOK},
+		{s.base + "/debug/pprof/cmdline", http.StatusNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.url, func(t *testing.T) {
+			status, body := fetch(t, http.MethodGet, tt.url)
+			assert.Equal(t, tt.status, status)
+			assert.NotContains(t, body, "s3cret", "the command line is not served")
 		})
 	}
 }

@@ -46,7 +46,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 	noTextIndex := fs.Bool("no-text-index", false, "leave indexing descriptions for keyword search to another instance or to jobsd textindex (env JOBSD_TEXT_INDEX=false)")
 	useIndex := fs.Bool("index", true, "keep an in-process count and facet index of the jobs (env JOBSD_INDEX); false: every list is answered in SQL alone")
 	dbConns := fs.Int("db-max-conns", store.DefaultMaxOpenConns(), "connections to each database for requests at most (env JOBSD_DB_MAX_CONNS); the default is one per processor, 4 to 16: raise it to about twice the database's cores when the database has more cores than this machine")
-	redisURL := fs.String("redis-url", "", "Redis holding the rate-limit buckets, shared by every instance (env REDIS_URL); empty: in process")
+	redisURL := secretURLVar(fs, "redis-url", "Redis `URL` holding the rate-limit buckets, shared by every instance (env REDIS_URL); empty: in process")
 	metricsAddr := fs.String("metrics-addr", "", "address of a separate listener serving /metrics, which the main listener then no longer serves (env JOBSD_METRICS_ADDR); empty: /metrics on --addr")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -72,7 +72,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 	accessLog := slog.New(slog.NewJSONHandler(accessBuf, nil))
 	var limiter ratelimit.Limiter = ratelimit.NewLocal()
 	if *redisURL != "" {
-		r, client, err := ratelimit.NewRedis(*redisURL, log)
+		r, client, err := newRedisLimiter(*redisURL, log)
 		if err != nil {
 			return err
 		}
@@ -192,7 +192,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-		mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+		mux.HandleFunc("/debug/pprof/cmdline", http.NotFound) // the command line can hold secrets
 		dsrv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 		go func() { _ = dsrv.Serve(dln) }()
 		defer dsrv.Close()
