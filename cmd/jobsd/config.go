@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -186,6 +188,22 @@ func newRedisLimiter(rawURL string, log *slog.Logger) (*ratelimit.Redis, *redis.
 		return nil, nil, fmt.Errorf("rate limiter on Redis %s: %s", maskPassword(rawURL), maskURLIn(err.Error(), rawURL))
 	}
 	return r, client, nil
+}
+
+// isLoopbackAddr reports whether a listen address HOST:PORT accepts
+// connections from this machine only: its host is localhost or a loopback
+// IP (127.0.0.0/8, ::1). An empty host, which listens on every interface,
+// and any other name are not.
+func isLoopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
 }
 
 // passwordSetting is a password or sslpassword setting of a keyword/value

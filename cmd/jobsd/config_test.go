@@ -79,3 +79,28 @@ func TestMaskURLIn(t *testing.T) {
 		})
 	}
 }
+
+func TestIsLoopbackAddr(t *testing.T) {
+	for _, tc := range []struct {
+		addr string
+		want bool
+	}{
+		{"127.0.0.1:8080", true},
+		{"127.8.9.10:0", true},
+		{"localhost:8080", true},
+		{"LocalHost:8080", true},
+		{"[::1]:8080", true},
+		{"[::ffff:127.0.0.1]:8080", true},
+		{"0.0.0.0:8080", false},
+		{":8080", false},
+		{"[::]:8080", false},
+		{"192.0.2.1:8080", false},
+		{"jobsd.example:8080", false},
+		{"localhost.example:8080", false},
+		{"127.0.0.1", false}, // not HOST:PORT: net.Listen refuses it anyway
+	} {
+		t.Run(tc.addr, func(t *testing.T) {
+			assert.Equal(t, tc.want, isLoopbackAddr(tc.addr))
+		})
+	}
+}

@@ -157,3 +157,45 @@ func TestProfilerHidesCommandLine(t *testing.T) {
 		})
 	}
 }
+
+// TestPlaygroundKeyNeedsLoopback: serve refuses --playground-key (or
+// JOBSD_PLAYGROUND_KEY) with a usage error naming the flag unless it
+// listens on loopback only; on loopback, or without a key, it goes on to
+// the database (here one that cannot answer).
+func TestPlaygroundKeyNeedsLoopback(t *testing.T) {
+	const key = "jobsd_s3cretplaygroundkey"
+	tests := []struct {
+		name string
+		args []string
+		env  []string
+		code int
+		want string
+	}{
+		{"all IPv4", []string{"--addr", "0.0.0.0:0", "--playground-key", key}, nil, 2, "--playground-key (JOBSD_PLAYGROUND_KEY)"},
+		{"no host", []string{"--addr", ":0", "--playground-key", key}, nil, 2, "--playground-key"},
+		{"all IPv6", []string{"--addr", "[::]:0", "--playground-key", key}, nil, 2, "--playground-key"},
+		{"public IP", []string{"--addr", "192.0.2.1:0", "--playground-key", key}, nil, 2, "--playground-key"},
+		{"name", []string{"--addr", "jobsd.example:0", "--playground-key", key}, nil, 2, "--playground-key"},
+		{"environment", nil, []string{"JOBSD_ADDR=0.0.0.0:0", "JOBSD_PLAYGROUND_KEY=" + key}, 2, "--playground-key"},
+		{"127.0.0.1", []string{"--addr", "127.0.0.1:0", "--playground-key", key}, nil, 1, "database"},
+		{"127.0.0.2", []string{"--addr", "127.0.0.2:0", "--playground-key", key}, nil, 1, "database"},
+		{"localhost", []string{"--addr", "localhost:0", "--playground-key", key}, nil, 1, "database"},
+		{"::1", []string{"--addr", "[::1]:0", "--playground-key", key}, nil, 1, "database"},
+		{"loopback env", nil, []string{"JOBSD_ADDR=127.0.0.1:0", "JOBSD_PLAYGROUND_KEY=" + key}, 1, "database"},
+		{"no key", []string{"--addr", "0.0.0.0:0"}, nil, 1, "database"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.Command(binary, append([]string{"serve"}, tt.args...)...)
+			cmd.Env = append(append(os.Environ(), "DATABASE_URL=postgres://nobody@127.0.0.1:1/none?connect_timeout=1"), tt.env...)
+			var stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stderr, &stderr
+			err := cmd.Run()
+			var exit *exec.ExitError
+			require.True(t, errors.As(err, &exit), "serve must fail: %v", err)
+			assert.Equal(t, tt.code, exit.ExitCode(), stderr.String())
+			assert.Contains(t, stderr.String(), tt.want)
+			assert.NotContains(t, stderr.String(), key, "the key is never printed")
+		})
+	}
+}

@@ -31,7 +31,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 	dsn := e.dbFlag(fs)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (env JOBSD_ADDR); port 0 picks a free port")
 	noMigrate := fs.Bool("no-migrate", false, "do not apply pending migrations at start")
-	playgroundKey := fs.String("playground-key", "", "API key prefilled in the playground's headers (env JOBSD_PLAYGROUND_KEY)")
+	playgroundKey := fs.String("playground-key", "", "API key prefilled in the playground's headers (env JOBSD_PLAYGROUND_KEY); only with --addr on loopback, since every visitor gets it")
 	timeout := fs.Duration("request-timeout", 10*time.Second, "deadline of every request (env JOBSD_REQUEST_TIMEOUT)")
 	introspection := fs.Bool("introspection", true, "allow GraphQL introspection (env JOBSD_INTROSPECTION)")
 	corsOrigins := fs.String("cors-origins", "", "comma-separated origins browsers may call the API from, * for any (env JOBSD_CORS_ORIGINS); empty: CORS off")
@@ -59,6 +59,9 @@ func (e env) serve(ctx context.Context, args []string) error {
 	}
 	if *dbConns < 1 {
 		return usageError{"serve: --db-max-conns must be ≥ 1"}
+	}
+	if *playgroundKey != "" && !isLoopbackAddr(*addr) {
+		return usageError{fmt.Sprintf("serve: --playground-key (JOBSD_PLAYGROUND_KEY) is handed to every visitor of the playground, so it needs --addr (JOBSD_ADDR) on a loopback address (127.0.0.0/8, ::1, localhost), and %s is not one", *addr)}
 	}
 	// Both logs share stderr through one lock. The access log, a line per
 	// request, is buffered: written at once, its write was 6% of the
