@@ -66,7 +66,11 @@ func (p *fastPath) InterceptOperation(ctx context.Context, next graphql.Operatio
 	if p.served != nil {
 		p.served()
 	}
-	return graphql.OneShot(&graphql.Response{Data: claimFastAnswer(ctx, e)})
+	resp := &graphql.Response{Data: claimFastAnswer(ctx, e)}
+	if c := operationCost(oc); c != nil {
+		resp.Extensions = map[string]any{costExtension: c.Cost}
+	}
+	return graphql.OneShot(resp)
 }
 
 // answer resolves the root field and writes the data of the response into

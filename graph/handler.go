@@ -14,30 +14,53 @@ import (
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
-	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
 )
 
-// HandlerOptions configure the GraphQL endpoint.
+// HandlerOptions configure the GraphQL endpoint. A zero member takes its
+// default.
 type HandlerOptions struct {
-	// ComplexityLimit rejects operations of higher complexity (default
-	// 10,000: a list costs its page size times its fields, so a page of 100
-	// full cards costs about 2,500).
+	// ComplexityLimit rejects operations of a higher cost (default 10,000:
+	// a list costs its page size times its fields, so a page of 100 full
+	// cards costs about 2,500; see cost.go).
 	ComplexityLimit int
-	// DepthLimit rejects operations nested deeper (default 10).
+	// DepthLimit rejects operations nested deeper (default 10);
+	// introspection has a rule of its own.
 	DepthLimit int
+	// MaxRootFields rejects operations with more root fields, fragments
+	// expanded (default 10).
+	MaxRootFields int
+	// MaxAliases rejects operations with more aliased fields (default 10).
+	MaxAliases int
+	// MaxDocumentBytes rejects longer query documents before parsing
+	// (default 32 KiB).
+	MaxDocumentBytes int
+	// MaxStringBytes rejects longer string literals and string variables
+	// (default 1 KiB).
+	MaxStringBytes int
+	// ExpensiveCost is the cost from which an operation is expensive
+	// (default 1,000): ExpensivePerKey of them (default 1) run at once for
+	// one API key, ExpensiveTotal (default 2) in all; the others wait.
+	ExpensiveCost   int
+	ExpensivePerKey int
+	ExpensiveTotal  int
+	// DBPerRequest is how many store calls of one request run at once
+	// (default 2).
+	DBPerRequest int
 	// PersistedQueries is the number of automatic persisted queries kept
-	// (default 1,000).
+	// (default 1,000; at most 8 MiB of them).
 	PersistedQueries int
 	// Introspection allows schema introspection queries.
 	Introspection bool
 	// RequestID returns the id of the request a context belongs to, for
 	// logs and error extensions.
 	RequestID func(context.Context) string
+	// ClientKey names the API key of the request a context belongs to, for
+	// the bounds of expensive work per key ("" for none).
+	ClientKey func(context.Context) string
 	// OnError, when set, is called with the contract code of each error a
 	// GraphQL answer carries ("" when it has none), as it is sent: errors
 	// in answers with status 200 are otherwise invisible to monitoring.
@@ -53,6 +76,34 @@ type HandlerOptions struct {
 	fastPathServed func()
 }
 
+// withDefaults returns the options with each zero member set to its
+// default.
+func (o HandlerOptions) withDefaults() HandlerOptions {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.ComplexityLimit, 10000)
+	def(&o.DepthLimit, 10)
+	def(&o.MaxRootFields, 10)
+	def(&o.MaxAliases, 10)
+	def(&o.MaxDocumentBytes, 32<<10)
+	def(&o.MaxStringBytes, 1<<10)
+	def(&o.ExpensiveCost, 1000)
+	def(&o.ExpensivePerKey, 1)
+	def(&o.ExpensiveTotal, 2)
+	def(&o.DBPerRequest, 2)
+	def(&o.PersistedQueries, 1000)
+	if o.RequestID == nil {
+		o.RequestID = func(context.Context) string { return "" }
+	}
+	if o.ClientKey == nil {
+		o.ClientKey = func(context.Context) string { return "" }
+	}
+	return o
+}
+
 var protocolErrorsOnce sync.Once
 
 // NewHandler returns the http.Handler of /graphql: POST and GET transports,
@@ -66,27 +117,21 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 		errcode.RegisterErrorType(errcode.ValidationFailed, errcode.KindUser)
 		errcode.RegisterErrorType(errcode.ParseFailed, errcode.KindUser)
 	})
-	if opts.ComplexityLimit == 0 {
-		opts.ComplexityLimit = 10000
-	}
-	if opts.DepthLimit == 0 {
-		opts.DepthLimit = 10
-	}
-	if opts.PersistedQueries == 0 {
-		opts.PersistedQueries = 1000
-	}
-	if opts.RequestID == nil {
-		opts.RequestID = func(context.Context) string { return "" }
-	}
-	schema := NewExecutableSchema(Config{Resolvers: r, Complexity: complexity()})
+	opts = opts.withDefaults()
+	schema := NewExecutableSchema(Config{Resolvers: r})
 	srv := handler.New(schema)
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(postTransport{})
-	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
-	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](opts.PersistedQueries)})
-	srv.Use(depthLimit{Max: opts.DepthLimit})
-	srv.Use(newCachedComplexity(opts.ComplexityLimit, 1000))
+	srv.AddTransport(unsupportedTransport{})
+	srv.SetQueryCache(newByteLRU(1000, 16<<20, parsedQueryWeight))
+	srv.Use(extension.AutomaticPersistedQuery{Cache: newByteLRU(opts.PersistedQueries, 8<<20, persistedQueryWeight)})
+	srv.Use(documentLimit{max: opts.MaxDocumentBytes})
+	srv.Use(&costLimit{rules: costRules{
+		limit: opts.ComplexityLimit, maxDepth: opts.DepthLimit, maxRootFields: opts.MaxRootFields,
+		maxAliases: opts.MaxAliases, maxString: opts.MaxStringBytes, titleKnown: r.titleKnown,
+	}})
+	srv.Use(newExpensiveGate(opts.ExpensiveCost, opts.ExpensivePerKey, opts.ExpensiveTotal, opts.RequestID, opts.ClientKey))
 	if opts.Introspection {
 		srv.Use(extension.Introspection{})
 	}
@@ -102,7 +147,7 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 		r.log.ErrorContext(ctx, "panic in GraphQL resolver", "panic", fmt.Sprint(v), "stack", string(debug.Stack()), "request_id", opts.RequestID(ctx))
 		return model.Errorf(model.CodeInternal, "internal error")
 	})
-	return withStatusOverride(r.withLoaders(srv))
+	return withStatusOverride(r.withLoaders(srv, opts.DBPerRequest))
 }
 
 // gqlCodes maps gqlgen's own error codes to the contract's.
@@ -135,6 +180,8 @@ func presentError(log *slog.Logger, requestID func(context.Context) string) grap
 			if appErr.Param != "" {
 				gqlErr.Extensions["param"] = graphQLParam(appErr.Param)
 			}
+		case gqlErr.Rule == "MaxIntrospectionDepth":
+			gqlErr.Extensions["code"] = model.CodeQueryTooComplex
 		case gqlErr.Extensions["code"] != nil:
 			code, _ := gqlErr.Extensions["code"].(string)
 			if c, ok := gqlCodes[code]; ok {

@@ -2,86 +2,193 @@ package graph
 
 import (
 	"context"
+	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
-	"github.com/jobsd-dev/jobsd/normalize"
 )
 
-// depthLimit rejects operations whose selections nest deeper than Max,
-// before anything is resolved.
-type depthLimit struct{ Max int }
+// documentLimit refuses a query document longer than max bytes before it
+// is parsed (persisted queries included: it runs after their lookup).
+type documentLimit struct{ max int }
 
 var (
-	_ graphql.HandlerExtension        = depthLimit{}
-	_ graphql.OperationContextMutator = depthLimit{}
+	_ graphql.HandlerExtension          = documentLimit{}
+	_ graphql.OperationParameterMutator = documentLimit{}
 )
 
 // ExtensionName implements graphql.HandlerExtension.
-func (depthLimit) ExtensionName() string { return "DepthLimit" }
+func (documentLimit) ExtensionName() string { return "DocumentLimit" }
 
 // Validate implements graphql.HandlerExtension.
-func (depthLimit) Validate(graphql.ExecutableSchema) error { return nil }
+func (documentLimit) Validate(graphql.ExecutableSchema) error { return nil }
 
-// MutateOperationContext rejects the operation when it is too deep.
-func (d depthLimit) MutateOperationContext(_ context.Context, opCtx *graphql.OperationContext) *gqlerror.Error {
-	if opCtx.Operation == nil {
-		return nil
-	}
-	depth := selectionDepth(opCtx.Operation.SelectionSet, opCtx.Doc.Fragments, map[string]bool{})
-	if depth > d.Max {
-		err := gqlerror.Errorf("the operation nests %d levels deep, more than the limit of %d", depth, d.Max)
-		errcode.Set(err, model.CodeQueryTooComplex)
-		return err
+// MutateOperationParameters refuses a document over the limit.
+func (d documentLimit) MutateOperationParameters(_ context.Context, p *graphql.RawParams) *gqlerror.Error {
+	if len(p.Query) > d.max {
+		return tooComplex("the query document is %d bytes, more than the limit of %d", len(p.Query), d.max)
 	}
 	return nil
 }
 
-// selectionDepth is the deepest nesting of fields under set, following
-// fragments (each fragment once per path, so cycles end).
-func selectionDepth(set ast.SelectionSet, fragments ast.FragmentDefinitionList, visiting map[string]bool) int {
-	deepest := 0
-	for _, sel := range set {
-		var d int
-		switch s := sel.(type) {
-		case *ast.Field:
-			d = 1 + selectionDepth(s.SelectionSet, fragments, visiting)
-		case *ast.InlineFragment:
-			d = selectionDepth(s.SelectionSet, fragments, visiting)
-		case *ast.FragmentSpread:
-			if visiting[s.Name] {
-				continue
-			}
-			if f := fragments.ForName(s.Name); f != nil {
-				visiting[s.Name] = true
-				d = selectionDepth(f.SelectionSet, fragments, visiting)
-				delete(visiting, s.Name)
-			}
-		}
-		deepest = max(deepest, d)
-	}
-	return deepest
+// byteLRU is a least-recently-used cache bounded by the bytes its entries
+// weigh as well as by their number, for gqlgen's parsed-query and
+// persisted-query caches.
+type byteLRU[T any] struct {
+	mu     sync.Mutex
+	lru    *simplelru.LRU[string, T]
+	weight func(key string, v T) int
+	bytes  int
+	budget int
 }
 
-// complexity makes a list field cost its page size times its children, so
-// that the complexity limit bounds the work of a request.
-func complexity() ComplexityRoot {
-	var c ComplexityRoot
-	pageSize := func(limit *int, def int) int {
-		if limit == nil || *limit < 1 {
-			return def
-		}
-		return min(*limit, normalize.MaxLimit)
+var _ graphql.Cache[any] = (*byteLRU[any])(nil)
+
+// newByteLRU returns a cache of at most entries entries weighing at most
+// budget bytes in all.
+func newByteLRU[T any](entries, budget int, weight func(key string, v T) int) *byteLRU[T] {
+	c := &byteLRU[T]{weight: weight, budget: budget}
+	l, err := simplelru.NewLRU[string, T](entries, func(k string, v T) { c.bytes -= c.weight(k, v) })
+	if err != nil {
+		panic(err) // entries < 1: a programming error
 	}
-	c.Query.Jobs = func(child int, _ *model.JobFilter, limit, _ *int, _ *model.JobSort, _ *string) int {
-		return 1 + child*pageSize(limit, normalize.DefaultJobLimit)
-	}
-	c.Query.Companies = func(child int, _, limit, _ *int, _ *model.JobFilter) int {
-		return 1 + child*pageSize(limit, normalize.DefaultCompanyLimit)
-	}
+	c.lru = l
 	return c
+}
+
+// Get implements graphql.Cache.
+func (c *byteLRU[T]) Get(_ context.Context, key string) (T, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lru.Get(key)
+}
+
+// Add implements graphql.Cache. An entry heavier than the whole budget is
+// not kept.
+func (c *byteLRU[T]) Add(_ context.Context, key string, v T) {
+	w := c.weight(key, v)
+	if w > c.budget {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.lru.Contains(key) {
+		return
+	}
+	c.lru.Add(key, v)
+	c.bytes += w
+	for c.bytes > c.budget {
+		c.lru.RemoveOldest()
+	}
+}
+
+// parsedQueryWeight estimates what a parsed document holds in memory: its
+// text and an AST of about ten times its length.
+func parsedQueryWeight(key string, _ *ast.QueryDocument) int { return 11 * len(key) }
+
+// persistedQueryWeight is the bytes of a persisted query and its hash.
+func persistedQueryWeight(key, query string) int { return len(key) + len(query) }
+
+// expensiveGate bounds the expensive operations (those priced at
+// threshold or more) that run at once: perKey for each API key, and total
+// in all, so that a few costly requests cannot take every database
+// connection from the cheap ones. An operation over the bounds waits for
+// its turn until its deadline.
+type expensiveGate struct {
+	threshold int
+	perKey    int
+	total     chan struct{}
+	requestID func(context.Context) string
+	clientKey func(context.Context) string
+
+	mu   sync.Mutex
+	keys map[string]*keySlots
+}
+
+// keySlots are the running expensive operations of one key and how many
+// operations hold or wait for them.
+type keySlots struct {
+	sem   chan struct{}
+	users int
+}
+
+var (
+	_ graphql.HandlerExtension     = (*expensiveGate)(nil)
+	_ graphql.OperationInterceptor = (*expensiveGate)(nil)
+)
+
+func newExpensiveGate(threshold, perKey, total int, requestID, clientKey func(context.Context) string) *expensiveGate {
+	return &expensiveGate{threshold: threshold, perKey: perKey, total: make(chan struct{}, total),
+		requestID: requestID, clientKey: clientKey, keys: map[string]*keySlots{}}
+}
+
+// ExtensionName implements graphql.HandlerExtension.
+func (*expensiveGate) ExtensionName() string { return "ExpensiveGate" }
+
+// Validate implements graphql.HandlerExtension.
+func (*expensiveGate) Validate(graphql.ExecutableSchema) error { return nil }
+
+// InterceptOperation runs an expensive operation once its key and the
+// service have room for it.
+func (g *expensiveGate) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	oc := graphql.GetOperationContext(ctx)
+	if s := operationCost(oc); s == nil || s.Requested < g.threshold || oc.Operation == nil || oc.Operation.Operation != ast.Query {
+		return next(ctx)
+	}
+	release, err := g.acquire(ctx, g.clientKey(ctx))
+	if err != nil {
+		e := gqlerror.Errorf("the request ran out of time waiting for this key's other expensive operations")
+		e.Extensions = map[string]any{"code": model.CodeRateLimited}
+		if id := g.requestID(ctx); id != "" {
+			e.Extensions["request_id"] = id
+		}
+		return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{e}})
+	}
+	h := next(ctx)
+	var once sync.Once
+	return func(ctx context.Context) *graphql.Response {
+		defer once.Do(release)
+		return h(ctx)
+	}
+}
+
+// acquire waits for a slot of the key and one of the service.
+func (g *expensiveGate) acquire(ctx context.Context, key string) (func(), error) {
+	g.mu.Lock()
+	s := g.keys[key]
+	if s == nil {
+		s = &keySlots{sem: make(chan struct{}, g.perKey)}
+		g.keys[key] = s
+	}
+	s.users++
+	g.mu.Unlock()
+	leave := func() {
+		g.mu.Lock()
+		if s.users--; s.users == 0 {
+			delete(g.keys, key)
+		}
+		g.mu.Unlock()
+	}
+	select {
+	case s.sem <- struct{}{}:
+	case <-ctx.Done():
+		leave()
+		return nil, ctx.Err()
+	}
+	select {
+	case g.total <- struct{}{}:
+	case <-ctx.Done():
+		<-s.sem
+		leave()
+		return nil, ctx.Err()
+	}
+	return func() {
+		<-g.total
+		<-s.sem
+		leave()
+	}, nil
 }

@@ -30,6 +30,10 @@ type loaders struct {
 
 	mu    sync.Mutex
 	pages []*pageCompanies
+
+	// dbSlots bound the request's store calls running at once
+	// (boundedStore).
+	dbSlots chan struct{}
 }
 
 // companyLoader returns the request's company loader, made on first use:
@@ -99,9 +103,9 @@ func (l *loaders) preload(ctx context.Context, id int64) {
 
 // withLoaders gives each request its own loaders, so that nothing is
 // cached across requests.
-func (r *Resolver) withLoaders(next http.Handler) http.Handler {
+func (r *Resolver) withLoaders(next http.Handler, dbPerRequest int) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		l := &loaders{fetch: r.store.CompaniesByID}
+		l := &loaders{fetch: r.store.CompaniesByID, dbSlots: make(chan struct{}, dbPerRequest)}
 		next.ServeHTTP(w, req.WithContext(context.WithValue(req.Context(), loadersKey{}, l)))
 	})
 }

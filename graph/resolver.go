@@ -44,7 +44,7 @@ type Resolver struct {
 
 // NewResolver returns the resolvers over a normalizer and a store.
 func NewResolver(norm *normalize.Normalizer, store JobStore, log *slog.Logger) *Resolver {
-	return &Resolver{norm: norm, store: store, log: log}
+	return &Resolver{norm: norm, store: boundedStore{store}, log: log}
 }
 
 var _ ResolverRoot = (*Resolver)(nil)
@@ -60,3 +60,10 @@ type Queries interface {
 
 // Queries returns what the REST layer calls.
 func (r *Resolver) Queries() Queries { return &queryResolver{r} }
+
+// titleKnown reports whether a title intent names a category of the
+// taxonomy (the in-memory index answers those searches).
+func (r *Resolver) titleKnown(title string) bool {
+	_, ok := r.norm.Title(title)
+	return ok
+}

@@ -8,11 +8,14 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
 	gojson "github.com/goccy/go-json"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
 )
 
 // postTransport is gqlgen's POST transport (transport.POST with its
@@ -76,9 +79,11 @@ func (postTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	dec := gojson.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	if err := dec.Decode(&params); err != nil {
+		// The body is not echoed: it may be large, and it is the client's.
 		w.WriteHeader(http.StatusBadRequest)
-		writeResponse(w, exec.DispatchError(ctx, gqlerror.List{gqlerror.Errorf(
-			"json request body could not be decoded: %+v body:%s", err, string(body))}))
+		e := gqlerror.Errorf("the request body is not a GraphQL request in JSON: %s", shorten(err.Error(), 120))
+		e.Extensions = map[string]any{"code": model.CodeInvalidParameter}
+		writeResponse(w, exec.DispatchError(ctx, gqlerror.List{e}))
 		return
 	}
 	params.Headers = r.Header
@@ -91,12 +96,15 @@ func (postTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	}
 	responses, ctx := exec.DispatchOperation(ctx, rc)
 	resp := responses(ctx)
-	if slot.data != nil && resp != nil && len(resp.Errors) == 0 && resp.Extensions == nil && bytes.Equal(resp.Data, slot.data) {
-		// In three writes: the middleware above buffers the body anyway.
-		_, _ = io.WriteString(w, `{"data":`)
-		_, _ = w.Write(slot.data)
-		_, _ = io.WriteString(w, "}")
-		return
+	if slot.data != nil && resp != nil && len(resp.Errors) == 0 && bytes.Equal(resp.Data, slot.data) {
+		if cost, ok := onlyCost(resp.Extensions); ok {
+			// In three writes: the middleware above buffers the body anyway.
+			_, _ = io.WriteString(w, `{"data":`)
+			_, _ = w.Write(slot.data)
+			var tail [96]byte
+			_, _ = w.Write(append(appendCostExtension(tail[:0], cost), '}'))
+			return
+		}
 	}
 	writeResponse(w, resp)
 }
@@ -181,4 +189,57 @@ func writeResponse(w io.Writer, resp *graphql.Response) {
 		panic(err)
 	}
 	_, _ = w.Write(b)
+}
+
+// onlyCost returns the cost of a response's extensions when they hold the
+// cost and nothing else.
+func onlyCost(ext map[string]any) (Cost, bool) {
+	if len(ext) != 1 {
+		return Cost{}, false
+	}
+	c, ok := ext[costExtension].(Cost)
+	return c, ok
+}
+
+// shorten cuts s to at most n bytes (at a rune boundary), marking the cut.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// unsupportedTransport answers the requests no other transport takes (a
+// method other than GET, POST and OPTIONS, a body that is not JSON) with a
+// GraphQL-shaped error carrying the contract's code.
+type unsupportedTransport struct{}
+
+var _ graphql.Transport = unsupportedTransport{}
+
+// Supports implements graphql.Transport: it is the last one tried.
+func (unsupportedTransport) Supports(*http.Request) bool { return true }
+
+// Do implements graphql.Transport.
+func (unsupportedTransport) Do(w http.ResponseWriter, r *http.Request, _ graphql.GraphExecutor) {
+	w.Header().Set("Content-Type", contentTypeJSON)
+	status, code := http.StatusBadRequest, model.CodeInvalidParameter
+	msg := "a GraphQL request is a GET with a query parameter, or a POST with Content-Type application/json"
+	switch {
+	case r.Header.Get("Upgrade") != "":
+		msg = "/graphql does not serve websocket or other upgraded connections"
+	case r.Method != http.MethodGet && r.Method != http.MethodPost:
+		w.Header().Set("Allow", "GET, POST, OPTIONS")
+		status, code = http.StatusMethodNotAllowed, model.CodeMethodNotAllowed
+		msg = shorten(r.Method, 32) + " is not allowed on /graphql"
+	}
+	e := gqlerror.Errorf("%s", msg)
+	e.Extensions = map[string]any{"code": code}
+	if id := w.Header().Get("X-Request-ID"); id != "" {
+		e.Extensions["request_id"] = id
+	}
+	w.WriteHeader(status)
+	writeResponse(w, &graphql.Response{Errors: gqlerror.List{e}})
 }

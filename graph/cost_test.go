@@ -1,0 +1,233 @@
+package graph_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/graph"
+)
+
+// answer is the part of a GraphQL response the limit tests read.
+type answer struct {
+	Data   json.RawMessage `json:"data"`
+	Errors []struct {
+		Message    string         `json:"message"`
+		Extensions map[string]any `json:"extensions"`
+	} `json:"errors"`
+	Extensions struct {
+		Cost *graph.Cost `json:"cost"`
+	} `json:"extensions"`
+}
+
+func (p *pair) ask(t *testing.T, q request) answer {
+	t.Helper()
+	status, body := q.send(t, p.fast)
+	require.Equal(t, 200, status, body)
+	var a answer
+	require.NoError(t, json.Unmarshal([]byte(body), &a), body)
+	return a
+}
+
+// nestedFragments is a document of n fragments on Query, each spreading
+// the next twice: 2^(n-1) copies of the last one's selection.
+func nestedFragments(n int, last string) string {
+	var b strings.Builder
+	b.WriteString("query { ...F1 }\n")
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "fragment F%d on Query { ...F%d ...F%d }\n", i, i+1, i+1)
+	}
+	fmt.Fprintf(&b, "fragment F%d on Query { %s }\n", n, last)
+	return b.String()
+}
+
+// TestNestedFragmentsCostTheirLength: a 1.2 KB document of thirty
+// fragments each spreading the next twice is refused at once, whatever
+// its last fragment holds; before fragments were walked once each, it
+// kept a CPU busy for minutes.
+func TestNestedFragmentsCostTheirLength(t *testing.T) {
+	p := newPair(t, graph.HandlerOptions{Introspection: true})
+	for _, last := range []string{
+		"jobs { nodes { id } }",
+		"__typename",
+		"a: __typename",
+		"__schema { queryType { name } }",
+		"interpretFilter(filter: {skills: [\"go\"]})",
+	} {
+		t.Run(last, func(t *testing.T) {
+			done := make(chan answer, 1)
+			go func() { done <- p.ask(t, request{query: nestedFragments(30, last)}) }()
+			select {
+			case a := <-done:
+				require.Len(t, a.Errors, 1)
+				assert.Equal(t, "query_too_complex", a.Errors[0].Extensions["code"], a.Errors[0].Message)
+			case <-time.After(5 * time.Second):
+				t.Fatal("a document of 30 nested fragments was still being checked after 5 s")
+			}
+		})
+	}
+}
+
+// TestCostPricesWhatCosts: each list is priced by its page size, searches
+// the index cannot answer and facets cost more, and the cost is reported
+// in extensions.cost.
+func TestCostPricesWhatCosts(t *testing.T) {
+	p := newPair(t, graph.HandlerOptions{ComplexityLimit: 1 << 30, MaxStringBytes: 64})
+	cost := func(q request) int {
+		t.Helper()
+		a := p.ask(t, q)
+		require.Empty(t, a.Errors, "%s", q.query)
+		require.NotNil(t, a.Extensions.Cost, "%s", q.query)
+		assert.Equal(t, 1<<30, a.Extensions.Cost.Limit)
+		return a.Extensions.Cost.Requested
+	}
+	page := `{ jobs { nodes { id title } } }`
+	for _, c := range []struct {
+		name string
+		q    request
+		want int
+	}{
+		{"default page of 25", request{query: page}, 1 + 1 + 25*2},
+		{"page of 100", request{query: `{ jobs(limit: 100) { nodes { id title } } }`}, 1 + 1 + 100*2},
+		{"page size over the maximum", request{query: `{ jobs(limit: 5000) { nodes { id title } } }`}, 1 + 1 + 100*2},
+		{"page size from a variable", request{query: `query($l: Int) { jobs(limit: $l) { nodes { id } } }`, variables: map[string]any{"l": 40}}, 1 + 1 + 40},
+		{"keyword search", request{query: `{ jobs(filter: {q: "golang"}) { nodes { id title } } }`}, 1 + 1 + 25*2 + 500},
+		{"keyword search in a variable", request{query: `query($f: JobFilter) { jobs(filter: $f) { nodes { id title } } }`,
+			variables: map[string]any{"f": map[string]any{"q": "golang"}}}, 1 + 1 + 25*2 + 500},
+		{"a title the taxonomy names", request{query: `{ jobs(filter: {title: "software engineer"}) { nodes { id title } } }`}, 1 + 1 + 25*2},
+		{"a title it does not", request{query: `{ jobs(filter: {title: "xyzzy wrangler"}) { nodes { id title } } }`}, 1 + 1 + 25*2 + 500},
+		{"relevance order", request{query: `{ jobs(filter: {q: "go"}, sort: RELEVANCE) { nodes { id } } }`}, 1 + 1 + 25 + 500},
+		{"companies", request{query: `{ companies(limit: 10) { nodes { name } } }`}, 1 + 1 + 10},
+		{"facets: fields × values", request{query: `{ jobs(limit: 1) { facets(fields: [SKILLS, CITY], limit: 50) { field values { value count } } } }`},
+			1 + 1 + 2*50*(1+1+2)},
+		{"similar jobs", request{query: `{ job(id: "src-1") { similar(limit: 20) { id title } } }`}, 1 + 50 + 20*2},
+		{"a company's jobs", request{query: `{ company(slug: "acme") { jobs(limit: 10) { nodes { id } } } }`}, 1 + 1 + 1 + 10},
+		{"__typename is free", request{query: `{ __typename jobs { nodes { __typename id } } }`}, 1 + 1 + 25},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.want, cost(c.q))
+		})
+	}
+}
+
+// TestLimitsRefuse: each limit refuses what is over it with
+// query_too_complex, and lets through what is at it.
+func TestLimitsRefuse(t *testing.T) {
+	p := newPair(t, graph.HandlerOptions{Introspection: true})
+	fields := func(n int, alias bool) string {
+		var b strings.Builder
+		b.WriteString("{ ")
+		for i := range n {
+			if alias {
+				fmt.Fprintf(&b, "a%d: ", i)
+			}
+			b.WriteString("__typename ")
+		}
+		b.WriteString("}")
+		return b.String()
+	}
+	for _, c := range []struct {
+		name, query string
+		vars        map[string]any
+		refused     string // "" when accepted
+	}{
+		{"ten root fields", fields(10, false), nil, ""},
+		{"eleven root fields", fields(11, false), nil, "11 root fields"},
+		{"root fields through a fragment", "query { ...F ...F } fragment F on Query { " + strings.Repeat("__typename ", 6) + "}", nil, "12 root fields"},
+		{"ten aliases", "{ jobs { nodes { " + aliases(10) + " } } }", nil, ""},
+		{"eleven aliases", "{ jobs { nodes { " + aliases(11) + " } } }", nil, "11 aliased fields"},
+		{"two hundred aliased searches", searches(200), nil, "root fields"},
+		{"depth", "{ company(slug: \"a\") { jobs { nodes { employer { name } } } } }", nil, ""},
+		{"a long string literal", `{ jobs(filter: {q: "` + strings.Repeat("x", 1025) + `"}) { nodes { id } } }`, nil, "1025 bytes"},
+		{"a long string variable", `query($f: JobFilter) { jobs(filter: $f) { nodes { id } } }`,
+			map[string]any{"f": map[string]any{"skills": []any{"go", strings.Repeat("x", 2000)}}}, "2000 bytes"},
+		{"a long document", "{ __typename }" + strings.Repeat(" ", 40<<10), nil, "more than the limit of 32768"},
+		{"one page with every facet", "{ jobs(limit: 100) { nodes { id title company } facets(fields: [" + allFacets + "], limit: 100) { field values { value count } } } }",
+			nil, ""},
+		{"three of them", "{ a: jobs(limit: 100) { nodes { id } facets(fields: [" + allFacets + "], limit: 100) { values { value count } } } " +
+			"b: jobs(limit: 100) { nodes { id } facets(fields: [" + allFacets + "], limit: 100) { values { value count } } } " +
+			"c: jobs(limit: 100) { nodes { id } facets(fields: [" + allFacets + "], limit: 100) { values { value count } } } }",
+			nil, "exceeds the limit of 10000"},
+		{"introspection lists nested too deep", "{ __schema { types { fields { type { fields { type { fields { type { fields { type { fields { name } } } } } } } } } } } }",
+			nil, "Maximum introspection depth exceeded"},
+		{"a long ofType chain", "{ __type(name: \"Job\") { " + strings.Repeat("ofType { ", 25) + "name" + strings.Repeat(" }", 25) + " } }", nil, "introspection query nests"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := p.ask(t, request{query: c.query, variables: c.vars})
+			if c.refused == "" {
+				for _, e := range a.Errors {
+					assert.NotEqual(t, "query_too_complex", e.Extensions["code"], e.Message)
+				}
+				return
+			}
+			require.NotEmpty(t, a.Errors)
+			assert.Equal(t, "query_too_complex", a.Errors[0].Extensions["code"])
+			assert.Contains(t, a.Errors[0].Message, c.refused)
+		})
+	}
+	t.Run("depth", func(t *testing.T) {
+		p := newPair(t, graph.HandlerOptions{DepthLimit: 3})
+		a := p.ask(t, request{query: `query { ...F } fragment F on Query { job(id: "src-1") { similar { employer { name } } } }`})
+		require.NotEmpty(t, a.Errors)
+		assert.Equal(t, "the operation nests 4 levels deep, more than the limit of 3", a.Errors[0].Message)
+		a = p.ask(t, request{query: `{ job(id: "src-1") { similar { id } } }`})
+		assert.Empty(t, a.Errors)
+	})
+}
+
+const allFacets = "WORK_ARRANGEMENT, EMPLOYMENT_TYPE, CATEGORY_FIELD, CATEGORY_ROLE, SKILLS, COMPANY, " +
+	"EDUCATION_LEVELS, VISAS, SECURITY_CLEARANCES, COUNTRY, STATE, CITY, SALARY"
+
+func aliases(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "a%d: id ", i)
+	}
+	return b.String()
+}
+
+// searches is the hostile operation of many aliased keyword searches with
+// every facet.
+func searches(n int) string {
+	var b strings.Builder
+	b.WriteString("{ ")
+	for i := range n {
+		fmt.Fprintf(&b, `s%d: jobs(filter: {q: "engineer %d"}) { nodes { id } facets(fields: [SKILLS, CITY, COMPANY], limit: 100) { values { value count } } } `, i, i)
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// TestStandardIntrospectionQueries: the introspection queries that
+// GraphiQL, Apollo, graphql-codegen, Postman and Insomnia send are
+// answered under the default limits, though they nest deeper than the
+// depth limit.
+func TestStandardIntrospectionQueries(t *testing.T) {
+	p := newPair(t, graph.HandlerOptions{Introspection: true})
+	for _, name := range []string{"graphql-js-default.graphql", "graphql-js-all-options.graphql"} {
+		t.Run(name, func(t *testing.T) {
+			q, err := os.ReadFile("testdata/introspection/" + name)
+			require.NoError(t, err)
+			a := p.ask(t, request{query: string(q)})
+			require.Empty(t, a.Errors)
+			var data struct {
+				Schema struct {
+					Types []struct{ Name string } `json:"types"`
+				} `json:"__schema"`
+			}
+			require.NoError(t, json.Unmarshal(a.Data, &data))
+			var names []string
+			for _, typ := range data.Schema.Types {
+				names = append(names, typ.Name)
+			}
+			assert.Contains(t, names, "JobCard")
+			assert.Contains(t, names, "JobFilter")
+		})
+	}
+}
