@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -34,6 +36,10 @@ type Import struct {
 
 // BeginImport starts an import on a connection of its own, so that rows can
 // be streamed to PostgreSQL with COPY inside the import's transaction.
+// Imports run one at a time: while another import (or a renormalization)
+// runs, BeginImport logs that it waits and waits for it to end, for as
+// long as that takes; only ctx ends the wait, never a statement or lock
+// timeout.
 func (s *Store) BeginImport(ctx context.Context) (*Import, error) {
 	db, ok := s.db.(*bun.DB)
 	if !ok {
@@ -49,13 +55,26 @@ func (s *Store) BeginImport(ctx context.Context) (*Import, error) {
 		return nil, wrap(err, "begin import")
 	}
 	im := &Import{conn: conn, tx: tx, companies: map[string]int64{}, touched: map[int64]bool{}}
+	// One import at a time: the recount at commit must see every job of
+	// the companies it counts, including jobs another import is moving.
+	if err := lockImports(ctx, tx, s.logger()); err != nil {
+		_ = im.Rollback()
+		return nil, wrap(err, "begin import: take the import lock")
+	}
 	for _, stmt := range []string{
-		// One import at a time: the recount at commit must see every job of
-		// the companies it counts, including jobs another import is moving.
-		fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", importLockID),
 		// GIN indexes take new entries into a pending list first; a larger
 		// list merges them in fewer, larger passes.
 		"SET LOCAL gin_pending_list_limit = '64MB'",
+		// The import keeps job_texts exact itself (see Write): deleting a
+		// job leaves its keyword-search document.
+		"SET LOCAL jobsd.keep_texts = 'on'",
+		// The replaced jobs that had a keyword-search document, between a
+		// batch's delete and its copy (see Write).
+		`CREATE TEMP TABLE jobsd_kept_texts (
+    job_id           text PRIMARY KEY,
+    description_hash bytea NOT NULL,
+    search_tsv       tsvector NOT NULL
+) ON COMMIT DROP`,
 	} {
 		if _, err := tx.ExecContext(ctx, stmt); err != nil {
 			_ = im.Rollback()
@@ -63,6 +82,61 @@ func (s *Store) BeginImport(ctx context.Context) (*Import, error) {
 		}
 	}
 	return im, nil
+}
+
+// lockImports takes the import lock (exclusive) for the rest of tx. When
+// another import holds it, it logs that it waits; a text-index batch,
+// which holds it shared for a fraction of a second, is waited for
+// silently.
+func lockImports(ctx context.Context, tx bun.Tx, log *slog.Logger) error {
+	var got bool
+	if err := tx.NewRaw("SELECT pg_try_advisory_xact_lock(?)", importLockID).Scan(ctx, &got); err != nil {
+		return err
+	}
+	if got {
+		return nil
+	}
+	var importing bool
+	err := tx.NewRaw(`SELECT EXISTS (SELECT 1 FROM pg_locks
+    WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+      AND classid = ? AND objid = ? AND objsubid = 1 AND mode = 'ExclusiveLock')`,
+		importLockID>>32, importLockID&0xffffffff).Scan(ctx, &importing)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	if importing {
+		log.Info("waiting for another import to finish")
+	}
+	if err := waitForLock(ctx, tx, "SELECT pg_advisory_xact_lock(?)", importLockID); err != nil {
+		return err
+	}
+	if importing {
+		log.Info("the other import finished; this one starts", "waited", time.Since(start).Round(time.Millisecond).String())
+	}
+	return nil
+}
+
+// waitForLock runs lock, a statement that waits for a lock, in tx with
+// no statement or lock timeout, and then restores both for the rest of tx:
+// a wait for an import lasts as long as the import, and only ctx ends it.
+func waitForLock(ctx context.Context, tx bun.Tx, lock string, args ...any) error {
+	var statementTimeout, lockTimeout string
+	if err := tx.NewRaw("SELECT current_setting('statement_timeout'), current_setting('lock_timeout')").
+		Scan(ctx, &statementTimeout, &lockTimeout); err != nil {
+		return err
+	}
+	for _, stmt := range []string{"SET LOCAL statement_timeout = 0", "SET LOCAL lock_timeout = 0"} {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, lock, args...); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "SELECT set_config('statement_timeout', ?, true), set_config('lock_timeout', ?, true)",
+		statementTimeout, lockTimeout)
+	return err
 }
 
 // importLockID names the advisory lock that serializes imports.
@@ -102,9 +176,21 @@ func (im *Import) Write(ctx context.Context, recs []model.JobRecord) error {
 	for i, r := range rows {
 		ids[i] = r.ID
 	}
+	//
+	// The delete leaves the replaced jobs' keyword-search documents
+	// (job_texts) in place (jobsd.keep_texts): after the copy, restoreTexts
+	// drops those whose description changed and keeps the others, so that
+	// keyword search finds a re-imported job by its description all along
+	// and the text indexer has nothing to redo for it.
 	var previous []int64
-	if err := im.tx.NewRaw(`WITH gone AS (DELETE FROM jobs WHERE id = ANY(?) RETURNING company_id)
-		SELECT DISTINCT company_id FROM gone`, pgdialect.Array(ids)).Scan(ctx, &previous); err != nil && !errors.Is(err, sql.ErrNoRows) {
+	if err := im.tx.NewRaw(`WITH gone AS (
+    DELETE FROM jobs AS j WHERE j.id = ANY(?)
+    RETURNING j.id, j.company_id, `+indexedDescriptionHash("j")+` AS description_hash, j.search_tsv
+), kept AS (
+    INSERT INTO pg_temp.jobsd_kept_texts (job_id, description_hash, search_tsv)
+    SELECT g.id, g.description_hash, g.search_tsv FROM gone AS g JOIN job_texts AS t ON t.job_id = g.id
+)
+SELECT DISTINCT company_id FROM gone`, pgdialect.Array(ids)).Scan(ctx, &previous); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return wrap(err, "replace jobs")
 	}
 	for _, id := range previous {
@@ -113,8 +199,42 @@ func (im *Import) Write(ctx context.Context, recs []model.JobRecord) error {
 	if err := im.copyRows(ctx, rows); err != nil {
 		return err
 	}
+	if err := im.restoreTexts(ctx); err != nil {
+		return err
+	}
 	im.written += len(rows)
 	return nil
+}
+
+// indexedDescriptionHash is the SQL of the SHA-256 of the part of the
+// description of the job aliased alias that its keyword-search document
+// is made from: two descriptions with one hash make one document.
+func indexedDescriptionHash(alias string) string {
+	return fmt.Sprintf("sha256(convert_to(left(coalesce(%s.description, ''), %d), 'UTF8'))", alias, maxIndexedDescription)
+}
+
+// restoreTexts settles the documents of the jobs a batch replaced
+// (jobsd_kept_texts), once their new records are copied. Its invariant:
+// a job's row of job_texts, when it has one, holds every lexeme of its
+// search_tsv and of its description. A document whose description
+// changed is dropped (the job waits for the text indexer, found by its
+// search_tsv meanwhile). One whose description is unchanged is kept: as
+// it is when the rest of the document (search_tsv) is unchanged too, the
+// very document the text indexer would make; otherwise joined to the new
+// search_tsv, which may then also match words the job no longer has, and
+// marked stale for the text indexer to rebuild.
+func (im *Import) restoreTexts(ctx context.Context) error {
+	_, err := im.tx.ExecContext(ctx, `WITH k AS (
+    DELETE FROM pg_temp.jobsd_kept_texts RETURNING *
+), settled AS (
+    SELECT k.job_id, `+indexedDescriptionHash("j")+` = k.description_hash AS same_text, j.search_tsv = k.search_tsv AS same_rest, j.search_tsv
+    FROM k JOIN jobs AS j ON j.id = k.job_id
+), dropped AS (
+    DELETE FROM job_texts AS t USING settled AS s WHERE t.job_id = s.job_id AND NOT s.same_text
+)
+UPDATE job_texts AS t SET tsv = s.search_tsv || t.tsv, stale = true
+FROM settled AS s WHERE t.job_id = s.job_id AND s.same_text AND NOT s.same_rest`)
+	return wrap(err, "keep the search text of unchanged descriptions")
 }
 
 // copyRows streams rows into jobs with COPY (pgx's binary protocol), on the

@@ -31,7 +31,7 @@ func (s *Store) WithReplicas(replicas ...bun.IDB) *Store {
 	if len(replicas) == 0 {
 		return s
 	}
-	return &Store{db: s.db, index: s.index, replicas: &replicaSet{dbs: replicas, downUntil: make([]time.Time, len(replicas))}}
+	return &Store{db: s.db, index: s.index, log: s.log, replicas: &replicaSet{dbs: replicas, downUntil: make([]time.Time, len(replicas))}}
 }
 
 // read runs fn on a replica that is up, or on the primary when there is

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"runtime"
 	"strconv"
@@ -99,11 +100,30 @@ type Store struct {
 	db       bun.IDB
 	replicas *replicaSet
 	index    *Indexer
+	// log hears what the store's long operations wait for (an import
+	// waiting for another one); nil is slog's default logger.
+	log *slog.Logger
 }
 
 // New returns a Store over db.
 func New(db bun.IDB) *Store {
 	return &Store{db: db}
+}
+
+// WithLog returns a Store that tells log what its long operations wait
+// for, such as an import waiting for another import to finish.
+func (s *Store) WithLog(log *slog.Logger) *Store {
+	c := *s
+	c.log = log
+	return &c
+}
+
+// logger returns the store's logger, slog's default when it has none.
+func (s *Store) logger() *slog.Logger {
+	if s.log == nil {
+		return slog.Default()
+	}
+	return s.log
 }
 
 // Ping reports whether the database answers.

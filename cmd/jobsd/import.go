@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"slices"
 	"strings"
@@ -56,7 +57,9 @@ func (e env) runImport(ctx context.Context, dsn, refData string, in io.Reader, o
 		return err
 	}
 	opts.Progress = e.stderr
-	res, err := importer.Import(ctx, in, norm, store.New(db), opts)
+	// The store tells stderr when the import waits for another one.
+	st := store.New(db).WithLog(slog.New(slog.NewTextHandler(e.stderr, nil)))
+	res, err := importer.Import(ctx, in, norm, st, opts)
 	for _, bad := range res.Invalid {
 		fmt.Fprintln(e.stderr, "invalid:", bad)
 	}
