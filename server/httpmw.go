@@ -106,7 +106,8 @@ func (b *bufferedWriter) Write(p []byte) (int, error) {
 
 // limitBody answers a request whose body is larger than max bytes with 413
 // payload_too_large (GraphQL-shaped on /graphql), before any handler reads
-// it.
+// it. It reads the whole body, so it runs after requireKey: a request
+// without a valid key is answered before its body is read.
 func (s *server) limitBody(max int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -10,11 +10,14 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"regexp"
 	"runtime/debug"
+	"strconv"
 	"sync"
 	"time"
 
@@ -23,6 +26,7 @@ import (
 	"github.com/go-chi/cors"
 	"github.com/klauspost/compress/gzhttp"
 	gz "github.com/klauspost/compress/gzip"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/jobsd-dev/jobsd/auth"
 	"github.com/jobsd-dev/jobsd/graph"
@@ -37,11 +41,17 @@ import (
 type Config struct {
 	Resolver *graph.Resolver
 	Keys     *auth.Checker
-	// Ping reports whether the database answers (/readyz).
+	// Ping reports whether the database answers (/readyz). /readyz answers
+	// from a result at most a second old: concurrent /readyz requests
+	// cause at most one Ping a second.
 	Ping func(context.Context) error
 	// Ready, when set, reports whether the service has what it needs to
 	// answer fast (its first index); /readyz fails until then.
 	Ready func() bool
+	// Draining, when set, reports whether the process is shutting down:
+	// /readyz then fails, so that load balancers stop sending requests,
+	// and every response closes its connection.
+	Draining func() bool
 	// Touch records that a key was used (at most once a minute per key).
 	Touch func(ctx context.Context, keyID int64) error
 	Log   *slog.Logger
@@ -100,6 +110,9 @@ func New(cfg Config) http.Handler {
 	}
 	r := chi.NewRouter()
 	r.Use(requestID, s.logRequests, s.recoverPanics)
+	if cfg.Draining != nil {
+		r.Use(s.closeWhenDraining)
+	}
 	if len(cfg.CORSOrigins) > 0 {
 		r.Use(cors.Handler(cors.Options{
 			AllowedOrigins:   cfg.CORSOrigins,
@@ -110,7 +123,10 @@ func New(cfg Config) http.Handler {
 			MaxAge:           600,
 		}))
 	}
-	r.Use(etag, func(next http.Handler) http.Handler { return gzip(next) }, middleware.GetHead, s.deadline, s.limitBody(cfg.MaxBodyBytes))
+	// No middleware here reads the request body: the routes that take one
+	// read it (limitBody) only once requireKey has let the request through,
+	// so that an unauthenticated request costs no body read.
+	r.Use(etag, func(next http.Handler) http.Handler { return gzip(next) }, middleware.GetHead, s.deadline)
 	r.Get("/metrics", s.metrics.handler().ServeHTTP)
 	r.NotFound(rest.NotFound(cfg.Log))
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
@@ -120,8 +136,13 @@ func New(cfg Config) http.Handler {
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeStatus(w, http.StatusOK, "ok")
 	})
+	ping := &readiness{ping: cfg.Ping, timeout: cfg.RequestTimeout, now: time.Now}
 	r.Get("/readyz", func(w http.ResponseWriter, r *http.Request) {
-		if err := cfg.Ping(r.Context()); err != nil {
+		if cfg.Draining != nil && cfg.Draining() {
+			writeStatus(w, http.StatusServiceUnavailable, "shutting down")
+			return
+		}
+		if err := ping.check(r.Context()); err != nil {
 			writeStatus(w, http.StatusServiceUnavailable, "database unavailable")
 			return
 		}
@@ -149,8 +170,8 @@ func New(cfg Config) http.Handler {
 	gqlOpts.Introspection, gqlOpts.RequestID = cfg.Introspection, middleware.GetReqID
 	gqlOpts.OnError = s.metrics.graphQLError
 	gql := graph.NewHandler(cfg.Resolver, gqlOpts)
-	r.With(s.requireKey(writeGraphQLError)).Handle("/graphql", gql)
-	r.With(s.requireKey(rest.WriteError)).Mount("/api/v1", rest.NewRouter(cfg.Resolver.Queries(), cfg.Log))
+	r.With(s.requireKey(writeGraphQLError), s.limitBody(cfg.MaxBodyBytes)).Handle("/graphql", gql)
+	r.With(s.requireKey(rest.WriteError), s.limitBody(cfg.MaxBodyBytes)).Mount("/api/v1", rest.NewRouter(cfg.Resolver.Queries(), cfg.Log))
 	return r
 }
 
@@ -172,21 +193,33 @@ func writeStatus(w http.ResponseWriter, status int, text string) {
 type errorWriter func(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error)
 
 // requireKey lets through requests with a valid x-api-key and answers the
-// others with 401 unauthorized (503 when keys cannot be checked).
+// others with 401 unauthorized (503 when keys cannot be checked), or with
+// 429 rate_limited once their client address has failed too often. It
+// reads no request body: it runs before anything that does.
 func (s *server) requireKey(writeErr errorWriter) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			presented := r.Header.Get("x-api-key")
-			if presented == "" {
-				writeErr(w, r, s.cfg.Log, model.Errorf(model.CodeUnauthorized, "an x-api-key header is required"))
+			key, err := s.cfg.Keys.Check(r.Context(), presented, clientAddr(r))
+			var tooMany *auth.TooManyFailuresError
+			switch {
+			case errors.As(err, &tooMany):
+				retry := max(1, ceilSeconds(tooMany.RetryAfter))
+				w.Header().Set("Retry-After", strconv.Itoa(retry))
+				writeErr(w, r, s.cfg.Log, model.Errorf(model.CodeRateLimited,
+					"too many requests from this address failed to authenticate; retry in %d s", retry))
 				return
-			}
-			key, err := s.cfg.Keys.Check(r.Context(), presented)
-			if err != nil {
+			case err != nil:
 				writeErr(w, r, s.cfg.Log, err)
 				return
-			}
-			if key == nil {
+			case key == nil && presented == "":
+				writeErr(w, r, s.cfg.Log, model.Errorf(model.CodeUnauthorized, "an x-api-key header is required"))
+				return
+			case key == nil && !auth.WellFormed(presented):
+				writeErr(w, r, s.cfg.Log, model.Errorf(model.CodeUnauthorized,
+					"the x-api-key is not a jobsd key (%s followed by 32 letters, digits, - or _)", auth.KeyPrefix))
+				return
+			case key == nil:
 				writeErr(w, r, s.cfg.Log, model.Errorf(model.CodeUnauthorized, "the x-api-key is unknown or revoked"))
 				return
 			}
@@ -200,6 +233,90 @@ func (s *server) requireKey(writeErr errorWriter) func(http.Handler) http.Handle
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// clientAddr names the client a request comes from, for the limit on
+// failed authentications: its IP address, or for IPv6 its /64 network (what
+// one subscriber is usually given). Only the connection's address is
+// trusted: X-Forwarded-For can be written by anyone.
+func clientAddr(r *http.Request) string {
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr // not host:port (a test's or another transport's)
+	}
+	ip := ap.Addr().Unmap()
+	if ip.Is6() {
+		if p, err := ip.Prefix(64); err == nil {
+			return p.String()
+		}
+	}
+	return ip.String()
+}
+
+// readiness answers /readyz's database check from a result at most a
+// second old; at most one ping is in flight, and a ping starts at least a
+// second after the previous one ended.
+type readiness struct {
+	ping    func(context.Context) error
+	timeout time.Duration
+	now     func() time.Time
+
+	mu     sync.Mutex
+	at     time.Time // when err was learned; zero before the first ping
+	err    error
+	flight singleflight.Group
+}
+
+// readyMaxAge is the age of the oldest ping result /readyz answers from.
+const readyMaxAge = time.Second
+
+// fresh returns the last result when it is younger than readyMaxAge.
+func (p *readiness) fresh() (err error, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.at.IsZero() || p.now().Sub(p.at) >= readyMaxAge {
+		return nil, false
+	}
+	return p.err, true
+}
+
+// check returns the database's state, pinging it when the last result is
+// too old. The ping runs detached from ctx (other requests may wait for
+// it), bounded by the request timeout; ctx bounds only this caller's wait.
+func (p *readiness) check(ctx context.Context) error {
+	if err, ok := p.fresh(); ok {
+		return err
+	}
+	ch := p.flight.DoChan("", func() (any, error) {
+		if err, ok := p.fresh(); ok { // a flight ended since this caller looked
+			return nil, err
+		}
+		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.timeout)
+		defer cancel()
+		err := p.ping(pctx)
+		p.mu.Lock()
+		p.at, p.err = p.now(), err
+		p.mu.Unlock()
+		return nil, err
+	})
+	select {
+	case res := <-ch:
+		return res.Err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// closeWhenDraining closes each connection after its response once the
+// process is shutting down, so that connections leave rather than wait
+// idle for the next request.
+func (s *server) closeWhenDraining(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.cfg.Draining() {
+			w.Header().Set("Connection", "close")
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // touch records a key's use in the background, at most once a minute.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/http/pprof"
@@ -40,6 +41,8 @@ func (e env) serve(ctx context.Context, args []string) error {
 	depth := fs.Int("graphql-depth-limit", 10, "deepest GraphQL selection nesting")
 	rateFlag := fs.Float64("rate", 50, "requests per second a key may sustain, unless the key says otherwise (env JOBSD_RATE)")
 	burst := fs.Int("burst", 100, "requests a key may make at once (env JOBSD_BURST)")
+	authFailureRate := fs.Float64("auth-failure-rate", 1, "failed authentications a second each client address may sustain; over it, its failures and its lookups of keys not in use get 429 (env JOBSD_AUTH_FAILURE_RATE); 0: no limit")
+	authFailureBurst := fs.Int("auth-failure-burst", 10, "failed authentications a client address may make at once (env JOBSD_AUTH_FAILURE_BURST)")
 	refData := refDataFlag(fs, e.getenv)
 	replicaURLs := fs.String("replica-urls", "", "comma-separated PostgreSQL URLs of read replicas for job and company reads, the primary being the fallback (env DATABASE_REPLICA_URLS)")
 	debugAddr := fs.String("debug-addr", "", "address of a separate listener serving Go's profiler at /debug/pprof/ (env JOBSD_DEBUG_ADDR); empty: none. Keep it on loopback")
@@ -56,6 +59,9 @@ func (e env) serve(ctx context.Context, args []string) error {
 	}
 	if !(*rateFlag > 0) || *burst < 1 { // !(> 0) refuses NaN too
 		return usageError{"serve: --rate must be > 0 and --burst ≥ 1"}
+	}
+	if !(*authFailureRate >= 0) || math.IsInf(*authFailureRate, 1) || *authFailureBurst < 1 {
+		return usageError{"serve: --auth-failure-rate must be a number ≥ 0 and --auth-failure-burst ≥ 1"}
 	}
 	if *dbConns < 1 {
 		return usageError{"serve: --db-max-conns must be ≥ 1"}
@@ -156,7 +162,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 			burst = *k.Burst
 		}
 		return auth.NewKeyInfo(k.ID, k.Name, k.Hash, rate, burst), nil
-	}, 5*time.Second)
+	}, 5*time.Second, auth.WithFailureLimit(auth.FailureLimit{Rate: *authFailureRate, Burst: *authFailureBurst}))
 	handler := server.New(server.Config{
 		Resolver:       graph.NewResolver(norm, st, log),
 		Keys:           keys,
@@ -247,6 +253,8 @@ var serveEnv = []envFlag{
 	{"no-text-index", "JOBSD_TEXT_INDEX", true},
 	{"db-max-conns", "JOBSD_DB_MAX_CONNS", false},
 	{"redis-url", "REDIS_URL", false},
+	{"auth-failure-rate", "JOBSD_AUTH_FAILURE_RATE", false},
+	{"auth-failure-burst", "JOBSD_AUTH_FAILURE_BURST", false},
 	{"metrics-addr", "JOBSD_METRICS_ADDR", false},
 }
 
