@@ -45,6 +45,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzDecodeLine$$' -fuzztime=$(FUZZTIME) ./importer
 	$(GO) test -run='^$$' -fuzz='^FuzzFormats$$' -fuzztime=$(FUZZTIME) ./importer
 	$(GO) test -run='^$$' -fuzz='^FuzzTextFacts$$' -fuzztime=$(FUZZTIME) ./normalize
+	$(GO) test -run='^$$' -fuzz='^FuzzGraphQLDocument$$' -fuzztime=$(FUZZTIME) ./graph
 
 ## loadtest: RATE (2000) requests/s for DURATION (10s) from one key; only 200s and 429s
 loadtest:

@@ -207,11 +207,15 @@ type costWalk struct {
 	// walked maps to nil (validation refuses cycles; this ends them anyway).
 	memo map[string]*costSum
 	err  *gqlerror.Error
+	// steps counts the selections visited (tests hold it to the
+	// document's length).
+	steps int
 }
 
 // set summarizes a selection set.
 func (w *costWalk) set(set ast.SelectionSet) costSum {
 	var s costSum
+	w.steps += len(set)
 	for _, sel := range set {
 		switch x := sel.(type) {
 		case *ast.Field:
