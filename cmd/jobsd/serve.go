@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -43,6 +44,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 	burst := fs.Int("burst", 100, "requests a key may make at once (env JOBSD_BURST)")
 	authFailureRate := fs.Float64("auth-failure-rate", 1, "failed authentications a second each client address may sustain; over it, its failures and its lookups of keys not in use get 429 (env JOBSD_AUTH_FAILURE_RATE); 0: no limit")
 	authFailureBurst := fs.Int("auth-failure-burst", 10, "failed authentications a client address may make at once (env JOBSD_AUTH_FAILURE_BURST)")
+	drain := fs.Duration("shutdown-drain", 0, "on SIGTERM, how long /readyz fails while requests are still accepted and served, before the listener closes (env JOBSD_SHUTDOWN_DRAIN): the load balancer's health-check interval")
 	refData := refDataFlag(fs, e.getenv)
 	replicaURLs := fs.String("replica-urls", "", "comma-separated PostgreSQL URLs of read replicas for job and company reads, the primary being the fallback (env DATABASE_REPLICA_URLS)")
 	debugAddr := fs.String("debug-addr", "", "address of a separate listener serving Go's profiler at /debug/pprof/ (env JOBSD_DEBUG_ADDR); empty: none. Keep it on loopback")
@@ -62,6 +64,9 @@ func (e env) serve(ctx context.Context, args []string) error {
 	}
 	if !(*authFailureRate >= 0) || math.IsInf(*authFailureRate, 1) || *authFailureBurst < 1 {
 		return usageError{"serve: --auth-failure-rate must be a number ≥ 0 and --auth-failure-burst ≥ 1"}
+	}
+	if *drain < 0 {
+		return usageError{"serve: --shutdown-drain must be ≥ 0"}
 	}
 	if *dbConns < 1 {
 		return usageError{"serve: --db-max-conns must be ≥ 1"}
@@ -163,11 +168,14 @@ func (e env) serve(ctx context.Context, args []string) error {
 		}
 		return auth.NewKeyInfo(k.ID, k.Name, k.Hash, rate, burst), nil
 	}, 5*time.Second, auth.WithFailureLimit(auth.FailureLimit{Rate: *authFailureRate, Burst: *authFailureBurst}))
+	// draining is set on SIGTERM: /readyz fails from then on.
+	var draining atomic.Bool
 	handler := server.New(server.Config{
 		Resolver:       graph.NewResolver(norm, st, log),
 		Keys:           keys,
 		Ping:           st.Ping,
 		Ready:          ready,
+		Draining:       draining.Load,
 		Touch:          st.TouchAPIKey,
 		Log:            log,
 		AccessLog:      accessLog,
@@ -219,18 +227,39 @@ func (e env) serve(ctx context.Context, args []string) error {
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	conns := newConnTracker()
+	srv.ConnState = conns.connState
+	tln := conns.listen(ln)
 	base := "http://" + ln.Addr().String()
 	log.Info("jobsd listening", "addr", ln.Addr().String(), "playground", base+"/playground", "rest", base+"/api/v1/jobs", "graphql", base+"/graphql")
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(tln) }()
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	log.Info("shutting down: draining in-flight requests")
+	// Shutdown: /readyz fails and requests are still served for the drain
+	// period; then no connection is accepted, and Shutdown waits until no
+	// request's headers are arriving (at most ReadHeaderTimeout, after
+	// which net/http gives up on them anyway): Shutdown closes such a
+	// connection or drops its request once the headers are in.
+	draining.Store(true)
+	log.Info("shutting down: /readyz fails; serving on for the drain period", "drain", drain.String())
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-time.After(*drain):
+	}
+	tln.stopAccepting()
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
+	headersCtx, cancelHeaders := context.WithTimeout(shutdownCtx, srv.ReadHeaderTimeout+time.Second)
+	if n := conns.waitReceiving(headersCtx); n > 0 {
+		log.Warn("shutting down with requests whose headers never arrived", "connections", n)
+	}
+	cancelHeaders()
+	log.Info("shutting down: draining in-flight requests")
 	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("shutdown: %w", err)
 	}
@@ -255,6 +284,7 @@ var serveEnv = []envFlag{
 	{"redis-url", "REDIS_URL", false},
 	{"auth-failure-rate", "JOBSD_AUTH_FAILURE_RATE", false},
 	{"auth-failure-burst", "JOBSD_AUTH_FAILURE_BURST", false},
+	{"shutdown-drain", "JOBSD_SHUTDOWN_DRAIN", false},
 	{"metrics-addr", "JOBSD_METRICS_ADDR", false},
 }
 
