@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -294,6 +295,118 @@ func TestDeletedJobLosesText(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tc.left, e.count("SELECT count(*) FROM job_texts"))
 			assert.Zero(t, e.count("SELECT count(*) FROM job_texts WHERE job_id = 'dl-1'"))
+		})
+	}
+}
+
+// TestListInOneSnapshot: a list answered in SQL reads its total and its
+// page in one snapshot: an import committed between the two statements
+// is in neither.
+func TestListInOneSnapshot(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		list func(e *env) (ids []string, total int)
+	}{{
+		name: "jobs with q",
+		list: func(e *env) ([]string, int) {
+			q := "engineer"
+			ids, total, _ := e.ids(model.JobFilter{Q: &q}, ptr(50), nil, nil, nil)
+			return ids, total
+		},
+	}, {
+		name: "companies",
+		list: func(e *env) ([]string, int) {
+			companies, total, err := e.st.Companies(e.ctx, model.CompanyQuery{MinJobs: 0, Limit: 50})
+			require.NoError(e.t, err)
+			names := []string{}
+			for _, c := range companies {
+				names = append(names, c.Name)
+			}
+			return names, total
+		},
+	}, {
+		name: "similar jobs",
+		list: func(e *env) ([]string, int) {
+			cards, total, err := e.st.SimilarJobs(e.ctx, "os-1", 50)
+			require.NoError(e.t, err)
+			ids := []string{}
+			for _, c := range cards {
+				ids = append(ids, c.ID)
+			}
+			return ids, total
+		},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			_, err := e.importText(`{"id":"os-1","title":"Software Engineer","company":"Os One"}
+{"id":"os-2","title":"Software Engineer","company":"Os Two"}`, importer.Options{})
+			require.NoError(t, err)
+			imported := 0
+			store.SetCountedHook(t, func() {
+				imported++
+				_, err := e.importText(fmt.Sprintf(`{"id":"os-%d","title":"Software Engineer","company":"Os %d"}`, 10+imported, 10+imported), importer.Options{})
+				require.NoError(t, err)
+			})
+			items, total := tc.list(e)
+			require.Equal(t, 1, imported, "the hook ran between the count and the page")
+			assert.Len(t, items, total, "the page and its total are of one snapshot")
+		})
+	}
+}
+
+// TestBackgroundLoopsRecover: a panic in a pass of a background loop is
+// logged with its stack, and the loop runs again after the backoff.
+func TestBackgroundLoopsRecover(t *testing.T) {
+	store.SetPanicBackoff(t, 50*time.Millisecond)
+	for _, tc := range []struct {
+		loop string
+		// start starts the loop and returns whether it has done its work.
+		start func(ctx context.Context, e *env, log *slog.Logger) (done func() bool)
+	}{{
+		loop: "text indexer",
+		start: func(ctx context.Context, e *env, log *slog.Logger) func() bool {
+			go e.st.RunTextIndexer(ctx, 20*time.Millisecond, log)
+			return func() bool { return e.count("SELECT count(*) FROM job_texts") == 1 }
+		},
+	}, {
+		loop: "index builder",
+		start: func(ctx context.Context, e *env, log *slog.Logger) func() bool {
+			x, err := e.st.StartIndex(ctx, store.IndexOptions{Poll: 20 * time.Millisecond, Log: log})
+			require.NoError(e.t, err)
+			return x.Ready
+		},
+	}} {
+		t.Run(tc.loop, func(t *testing.T) {
+			e := newEnv(t)
+			_, err := e.importText(`{"id":"pr-1","title":"Operator","company":"Pr","description":"Run the Kafka clusters."}`, importer.Options{})
+			require.NoError(t, err)
+			var mu sync.Mutex
+			passes := 0
+			store.SetPassHook(t, func(loop string) {
+				if loop != tc.loop {
+					return
+				}
+				mu.Lock()
+				passes++
+				n := passes
+				mu.Unlock()
+				if n <= 2 {
+					panic("injected")
+				}
+			})
+			var log syncBuffer
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := tc.start(ctx, e, slog.New(slog.NewJSONHandler(&log, nil)))
+			require.Eventually(t, done, 10*time.Second, 20*time.Millisecond, "the loop went on after its panics")
+			mu.Lock()
+			assert.Greater(t, passes, 2)
+			mu.Unlock()
+			out := log.String()
+			assert.Equal(t, 2, strings.Count(out, `"msg":"background loop panicked; it goes on after a pause"`), out)
+			assert.Contains(t, out, `"loop":"`+tc.loop+`"`)
+			assert.Contains(t, out, `"panic":"injected"`)
+			assert.Contains(t, out, `guard`, "the stack is logged")
 		})
 	}
 }

@@ -21,6 +21,13 @@ func SetPassHook(t testing.TB, fn func(loop string)) {
 	t.Cleanup(func() { passHook.Store(nil) })
 }
 
+// SetCountedHook makes fn run between the count and the page of every list
+// answered in SQL until the test ends.
+func SetCountedHook(t testing.TB, fn func()) {
+	countedHook.Store(&fn)
+	t.Cleanup(func() { countedHook.Store(nil) })
+}
+
 // SetPanicBackoff sets the pause after a panicked pass until the test ends.
 func SetPanicBackoff(t testing.TB, d time.Duration) {
 	first, last := firstPanicBackoff, lastPanicBackoff

@@ -49,7 +49,13 @@ func (s *Store) Facets(ctx context.Context, q model.JobQuery, fields []string, l
 		}
 	}
 	out := make([]model.Facet, 0, len(fields))
-	err := s.read(ctx, func(db bun.IDB) error {
+	// Every field's counts are of one snapshot (one statement needs no
+	// transaction for that).
+	read := s.read
+	if len(fields) > 1 {
+		read = s.readSnapshot
+	}
+	err := read(ctx, func(db bun.IDB) error {
 		out = out[:0]
 		for _, field := range fields {
 			f, err := facet(ctx, db, q.Without(field), field, limit)

@@ -126,13 +126,28 @@ func (x *Indexer) stale() {
 	}
 }
 
+// run refreshes the index until ctx ends: every poll, and at once when a
+// request finds it stale. A refresh that panics is logged with its stack;
+// the indexer keeps the index it had and goes on after a backoff.
 func (x *Indexer) run(ctx context.Context) {
 	tick := time.NewTicker(x.poll)
 	defer tick.Stop()
+	var backoff panicBackoff
 	for {
-		if err := x.refresh(ctx); err != nil && ctx.Err() == nil {
-			x.log.Warn("index not refreshed; job lists are answered in SQL until it is", "err", err)
+		panicked := guard(x.log, "index builder", func() {
+			if err := x.refresh(ctx); err != nil && ctx.Err() == nil {
+				x.log.Warn("index not refreshed; job lists are answered in SQL until it is", "err", err)
+			}
+		})
+		if panicked {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(backoff.next()):
+			}
+			continue
 		}
+		backoff.reset()
 		select {
 		case <-ctx.Done():
 			return

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -121,11 +122,13 @@ func (s *Store) FindJobCards(ctx context.Context, q model.JobQuery) ([]model.Job
 	var rows []cardRow
 	var total int
 	ord, keyset := orders[q.Sort]
-	err := s.read(ctx, func(db bun.IDB) error {
+	// The total and the page are two statements of one snapshot.
+	err := s.readSnapshot(ctx, func(db bun.IDB) error {
 		n, err := db.NewSelect().Model((*cardRow)(nil)).Apply(applyFilters(q)).Count(ctx)
 		if err != nil {
 			return wrap(err, "count jobs")
 		}
+		counted()
 		total, rows = int(n), nil
 		if total <= q.Offset {
 			return nil
@@ -166,6 +169,17 @@ func (s *Store) FindJobCards(ctx context.Context, q model.JobQuery) ([]model.Job
 		return nil, 0, nil, err
 	}
 	return pageOf(q, rows, total)
+}
+
+// countedHook, when set (by tests), runs between the statement that
+// counts a list answered in SQL and the one that reads its page.
+var countedHook atomic.Pointer[func()]
+
+// counted runs countedHook, if set.
+func counted() {
+	if h := countedHook.Load(); h != nil {
+		(*h)()
+	}
 }
 
 // pageOf makes the cards of a page's rows, and the cursor after its last
@@ -404,7 +418,8 @@ func (s *Store) Companies(ctx context.Context, q model.CompanyQuery) ([]model.Co
 	if q.Jobs != nil {
 		count = "coalesce(m.n, 0)"
 	}
-	err := s.read(ctx, func(db bun.IDB) error {
+	// The total and the page are two statements of one snapshot.
+	err := s.readSnapshot(ctx, func(db bun.IDB) error {
 		// With a job filter, a company's count is that of its matching jobs.
 		filter := func(sq *bun.SelectQuery) *bun.SelectQuery {
 			if q.Jobs != nil {
@@ -418,6 +433,7 @@ func (s *Store) Companies(ctx context.Context, q model.CompanyQuery) ([]model.Co
 		if err != nil {
 			return wrap(err, "count companies")
 		}
+		counted()
 		total, rows = int(n), nil
 		if total <= q.Offset {
 			return nil
@@ -459,7 +475,8 @@ func (s *Store) companiesByCount(ctx context.Context, version int64, page []inde
 // most jobs, should two names fold to one slug), or a not_found error.
 func (s *Store) CompanyBySlug(ctx context.Context, slug string) (*model.CompanyProfile, error) {
 	var p model.CompanyProfile
-	err := s.read(ctx, func(db bun.IDB) error {
+	// The company and its counts are statements of one snapshot.
+	err := s.readSnapshot(ctx, func(db bun.IDB) error {
 		var row companyRow
 		err := db.NewSelect().Model(&row).Where("c.slug = ?", slug).
 			OrderExpr("c.job_count DESC").OrderExpr("c.id ASC").Limit(1).Scan(ctx)
@@ -520,7 +537,8 @@ func (s *Store) FillSlugs(ctx context.Context, slugOf func(string) string) (int,
 func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]model.JobCard, int, error) {
 	var rows []cardRow
 	var total int
-	err := s.read(ctx, func(db bun.IDB) error {
+	// The job, the total and the page are statements of one snapshot.
+	err := s.readSnapshot(ctx, func(db bun.IDB) error {
 		var me jobRow
 		err := db.NewSelect().Model(&me).Column("j.id", "j.title_role", "j.title_specialization", "j.skills", "j.location_city", "j.filter_keys").
 			Where("j.id = ?", id).Scan(ctx)
@@ -550,6 +568,7 @@ func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]model.
 			return wrap(err, "count similar jobs")
 		}
 		total = int(n)
+		counted()
 		err = db.NewSelect().Model(&rows).Column(cardColumns...).Apply(peers).
 			OrderExpr("cardinality(ARRAY(SELECT unnest(j.skills) INTERSECT SELECT unnest(?::text[]))) DESC", pgdialect.Array(nonNil(me.Skills))).
 			OrderExpr("(j.location_city && ?::text[]) DESC", pgdialect.Array(nonNil(me.LocationCity))).

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -60,4 +61,22 @@ func (s *Store) read(ctx context.Context, fn func(db bun.IDB) error) error {
 		rs.mu.Unlock()
 	}
 	return fn(s.db)
+}
+
+// readSnapshot runs fn as read does, in one REPEATABLE READ read-only
+// transaction: every statement of fn reads the same snapshot, so that a
+// page and its total (or a company and its counts) agree while imports
+// commit. It costs two round trips more than read.
+func (s *Store) readSnapshot(ctx context.Context, fn func(db bun.IDB) error) error {
+	return s.read(ctx, func(db bun.IDB) error {
+		var fnErr error
+		err := db.RunInTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}, func(ctx context.Context, tx bun.Tx) error {
+			fnErr = fn(tx)
+			return fnErr
+		})
+		if err != nil && fnErr == nil {
+			return wrap(err, "read a snapshot")
+		}
+		return err
+	})
 }
