@@ -368,10 +368,22 @@ func places(texts ...string) string {
 }
 
 // fillFromText sets the fields of job that its source left empty from what
-// its text states (normalize.TextFacts).
+// its text states (normalize.TextFacts), read in its first maxFactsText
+// bytes.
 func (m *mapper) fillFromText(job *model.Job, texts ...string) {
-	m.n.TextFacts(strings.Join(texts, "\n")).Fill(job)
+	all := strings.Join(texts, "\n")
+	if len(all) > maxFactsText {
+		all = strings.ToValidUTF8(all[:maxFactsText], "")
+	}
+	m.n.TextFacts(all).Fill(job)
 }
+
+// maxFactsText is the most bytes of a posting's text fillFromText reads:
+// twice the longest description a record may have
+// (normalize.MaxDescriptionBytes), room for its lists beside it, and a
+// bound on the work of reading the text of a record whose description is
+// over its bound (the record is then reported invalid).
+const maxFactsText = 2 * normalize.MaxDescriptionBytes
 
 // decodeRecord decodes a record's JSON into v, keeping numbers as written,
 // and explains a failure in the record's terms.

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/normalize"
@@ -427,7 +428,9 @@ func mapJSONLD(data []byte, m *mapper) (model.Job, error) {
 	job.ID = d.id(node, job, m)
 	job.PostedAt = dateTime(d.text(node["datePosted"]))
 
-	m.jsonldLocation(d, node, &job)
+	if err := m.jsonldLocation(d, node, &job); err != nil {
+		return job, err
+	}
 	for _, s := range d.strings(node["employmentType"]) {
 		for _, part := range strings.Split(s, ",") {
 			if t, ok := m.n.EmploymentType(strings.TrimSpace(part)); ok && job.EmploymentType == nil {
@@ -512,12 +515,20 @@ func (d ld) id(node map[string]any, job model.Job, m *mapper) string {
 
 // jsonldLocation maps jobLocation (places with a postal address, several
 // for several locations), applicantLocationRequirements (countries and
-// states) and jobLocationType TELECOMMUTE.
-func (m *mapper) jsonldLocation(d ld, node map[string]any, job *model.Job) {
+// states) and jobLocationType TELECOMMUTE. A location text longer than
+// normalize.MaxLocationLength makes the posting invalid, as it would in
+// location.full.
+func (m *mapper) jsonldLocation(d ld, node map[string]any, job *model.Job) error {
 	var places []normalize.Place
 	given := map[string]bool{} // countries and states jobLocation names
+	var tooLong error
 	parse := func(s string) {
-		places = append(places, m.n.ParseLocation(text(s)).Places...)
+		t := text(s)
+		if n := utf8.RuneCountInString(t); n > normalize.MaxLocationLength {
+			tooLong = fmt.Errorf("location is longer than %d characters (%d)", normalize.MaxLocationLength, n)
+			return
+		}
+		places = append(places, m.n.ParseLocation(t).Places...)
 	}
 	for _, e := range d.list(node["jobLocation"]) {
 		switch x := e.(type) {
@@ -586,6 +597,7 @@ func (m *mapper) jsonldLocation(d ld, node map[string]any, job *model.Job) {
 		w := model.WorkArrangementRemote
 		job.WorkArrangement = &w
 	}
+	return tooLong
 }
 
 // salary maps baseSalary: a MonetaryAmount whose value is a number or a

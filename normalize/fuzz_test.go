@@ -1,16 +1,19 @@
 package normalize_test
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/normalize"
 )
 
 // FuzzParseLocation reads any text without panicking, and every place it
-// finds is valid UTF-8.
+// finds is valid UTF-8. The text repeated past MaxLocationLength names
+// nothing: the work of reading a text is bounded, whatever it holds.
 func FuzzParseLocation(f *testing.F) {
-	for _, seed := range []string{"Austin, TX", "Remote - US", "London, UK; Paris", ",,;;|", "IN", "the the in", "São Paulo, Brasil", "\xff\xfe"} {
+	for _, seed := range []string{"Austin, TX", "Remote - US", "London, UK; Paris", ",,;;|", "IN", "the the in", "São Paulo, Brasil", "\xff\xfe", "a/", "a or "} {
 		f.Add(seed)
 	}
 	n := newNormalizer(f)
@@ -21,6 +24,13 @@ func FuzzParseLocation(f *testing.F) {
 					t.Fatalf("%q gave invalid UTF-8 %q", text, part)
 				}
 			}
+		}
+		if text == "" {
+			return
+		}
+		long := strings.Repeat(text, normalize.MaxLocationLength/len(text)+1)
+		if utf8.RuneCountInString(long) > normalize.MaxLocationLength && len(n.ParseLocation(long).Places) > 0 {
+			t.Fatalf("%q repeated past MaxLocationLength names places", text)
 		}
 	})
 }

@@ -28,7 +28,12 @@ func ValidJobID(id string) bool {
 // add to them (umbrella skills) or fill what is missing (category from the
 // title, location parts from location.full, work arrangement from
 // "Remote", "Hybrid" or "On-site" in the location), never replacing them.
+// A record with a field over its bound (MaxTitleLength and the others) is
+// invalid, and is not normalized at all: the error names every such field.
 func (n *Normalizer) Job(in model.Job) (model.JobRecord, error) {
+	if errs := overBounds(&in); len(errs) > 0 {
+		return model.JobRecord{}, errors.Join(errs...)
+	}
 	given := snapshot(in)
 	j := in
 	var errs []error

@@ -559,9 +559,13 @@ func containsString(list []string, s string) bool {
 }
 
 // City returns the canonical name of a city ("SF" → San Francisco,
-// "Austin, TX" → Austin), or s trimmed when unknown.
+// "Austin, TX" → Austin), or s trimmed when unknown (as is any text longer
+// than MaxLocationLength, and so for State and Country).
 func (n *Normalizer) City(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
+	if tooLong(s, MaxLocationLength) {
+		return s
+	}
 	if c, ok := n.geo.city(s, "", ""); ok {
 		// A city whose name is first another's ("Saint-Louis", Senegal)
 		// is kept as given.
@@ -584,6 +588,9 @@ func (n *Normalizer) City(s string) string {
 // California, "Bayern" → Bavaria), or s trimmed when unknown.
 func (n *Normalizer) State(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
+	if tooLong(s, MaxLocationLength) {
+		return s
+	}
 	if st, ok := n.geo.state(s, ""); ok {
 		return st.Name
 	}
@@ -594,6 +601,9 @@ func (n *Normalizer) State(s string) string {
 // or s trimmed when unknown.
 func (n *Normalizer) Country(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
+	if tooLong(s, MaxLocationLength) {
+		return s
+	}
 	if c, ok := n.geo.country(s); ok {
 		return c
 	}
@@ -746,9 +756,13 @@ func arrangement(text string, out *ParsedLocation) string {
 // ("Bay Area"), regions ("EMEA", left out) and remote, hybrid or on-site
 // phrases. Places hold what the text says, canonically spelled; the state
 // or country a city implies is added only where the city's name alone
-// would be read as another place.
+// would be read as another place. A text longer than MaxLocationLength
+// names nothing.
 func (n *Normalizer) ParseLocation(text string) ParsedLocation {
 	var out ParsedLocation
+	if tooLong(text, MaxLocationLength) {
+		return out
+	}
 	for _, r := range n.geo.readText(text, &out) {
 		for _, p := range n.geo.stable(r) {
 			if !containsPlace(out.Places, p) {
@@ -875,9 +889,19 @@ func (g *gazetteer) splitWeak(seg string) []string {
 	return append(out, seg[start:])
 }
 
+// maxPlaceText is the most bytes of a text that may be a place's name:
+// the longest name known is about 200 bytes, and a text this long even
+// with spaces and punctuation between its words is none. splitWeak asks
+// knownName about the text around each separator, so without this bound
+// "a/a/a/…" costs time quadratic in its length.
+const maxPlaceText = 1024
+
 // knownName reports whether s is, as a whole, the name of a city, state
 // or country.
 func (g *gazetteer) knownName(s string) bool {
+	if len(s) > maxPlaceText {
+		return false
+	}
 	k := placeKey(s)
 	return k != "" && (len(g.cityCands(k)) > 0 || len(g.states[k]) > 0 || g.countries[k] != "")
 }

@@ -94,7 +94,8 @@ func (b *queryBuilder) echo(param string, v any) {
 }
 
 // items trims the items of a list parameter, drops empty ones, and checks
-// their number and text.
+// their number and text; it returns none once the query is invalid, so
+// that no text over MaxTextLength is normalized.
 func (b *queryBuilder) items(param string, in []string) []string {
 	out := make([]string, 0, len(in))
 	for _, s := range in {
@@ -102,6 +103,9 @@ func (b *queryBuilder) items(param string, in []string) []string {
 			b.text(param, s)
 			out = append(out, s)
 		}
+	}
+	if b.err != nil {
+		return nil
 	}
 	if len(out) > MaxListItems {
 		b.fail(model.InvalidParam(param, "%s takes at most %d items, got %d", param, MaxListItems, len(out)))

@@ -855,8 +855,11 @@ func (s *searcher) holdsMust() bool {
 }
 
 // classify returns the category of a title, and false when the taxonomy
-// recognizes nothing in it.
+// recognizes nothing in it or the title is longer than MaxTitleLength.
 func (t *taxonomy) classify(title string) (TitleCategory, bool) {
+	if tooLong(title, MaxTitleLength) {
+		return TitleCategory{}, false
+	}
 	if id, ok := t.byName[Fold(title)]; ok {
 		return t.cats[id], true
 	}
@@ -981,7 +984,8 @@ func indexToken(words []token, w string) int {
 
 // Title returns the category of a job title ("Senior Backend Engineer" →
 // Computer and Mathematical / Software Engineer / Backend), and false when
-// the taxonomy recognizes nothing in it.
+// the taxonomy recognizes nothing in it; a title longer than
+// MaxTitleLength names nothing.
 func (n *Normalizer) Title(title string) (TitleCategory, bool) {
 	return n.titles.classify(title)
 }

@@ -48,6 +48,9 @@ type Vocab struct {
 	// typos reads values one edit from a spelling (skills_typo.go); nil
 	// in vocabularies that do not correct typos.
 	typos *typoIndex
+	// termWords is the most words (prefixWords) of a key of terms: no
+	// longer prefix of a value names a term (prefixTerm).
+	termWords int
 }
 
 // NewVocab indexes terms. A spelling is bound to the first term that claims
@@ -93,6 +96,7 @@ func (v *Vocab) claim(key string, t *Term, text bool) {
 	}
 	if _, taken := v.terms[key]; text && !taken {
 		v.terms[key] = t
+		v.termWords = max(v.termWords, len(prefixWords(key)))
 	}
 }
 
@@ -184,8 +188,12 @@ func (v *Vocab) Len() int { return v.hand + v.owned }
 // DynamoDB, "Go (Golang)" is Go, and an unknown "AWS Glue" is a term of its
 // own under AWS. The skills vocabulary then reads a value it still does
 // not know as the one term a spelling of which is one edit away
-// ("Kuberentes" is Kubernetes; Vocab.typo).
+// ("Kuberentes" is Kubernetes; Vocab.typo). A value longer than
+// MaxListItemLength is no term.
 func (v *Vocab) Lookup(s string) (*Term, bool) {
+	if tooLong(s, MaxListItemLength) {
+		return nil, false
+	}
 	if t, ok := v.lookup(s); ok {
 		return t, true
 	}
@@ -201,6 +209,9 @@ func (v *Vocab) Lookup(s string) (*Term, bool) {
 // find is Lookup without typo correction, for reading reference data:
 // a term of its own is never merged into one a letter away.
 func (v *Vocab) find(s string) (*Term, bool) {
+	if tooLong(s, MaxListItemLength) {
+		return nil, false
+	}
 	if t, ok := v.lookup(s); ok {
 		return t, true
 	}
@@ -232,6 +243,9 @@ func (v *Vocab) derived(s string) (*Term, bool) {
 // sure is Lookup without guesses (no typo correction, no term made of a
 // value's first words): what the vocabulary knows s as.
 func (v *Vocab) sure(s string) (*Term, bool) {
+	if tooLong(s, MaxListItemLength) {
+		return nil, false
+	}
 	if t, ok := v.lookup(s); ok {
 		return t, true
 	}
@@ -265,8 +279,10 @@ func (v *Vocab) derivedForms(s string) (*Term, bool) {
 // extractor masks (ambiguousSkills: "Go", "Spark", "Excel"): "Django
 // Channels" is a term of its own under Django, "Docker Hub" under Docker.
 func (v *Vocab) prefixTerm(s, f string) (*Term, bool) {
-	words := strings.FieldsFunc(f, func(r rune) bool { return r == ' ' || r == '-' })
-	for k := len(words) - 1; k >= 1; k-- {
+	words := prefixWords(f)
+	// Only prefixes of at most termWords words can be keys of terms: the
+	// work is linear in the value's length, not quadratic.
+	for k := min(len(words)-1, v.termWords); k >= 1; k-- {
 		prefix := strings.Join(words[:k], " ")
 		if _, plain := ambiguousSkills[prefix]; plain {
 			continue
@@ -276,6 +292,12 @@ func (v *Vocab) prefixTerm(s, f string) (*Term, bool) {
 		}
 	}
 	return nil, false
+}
+
+// prefixWords splits a folded value into the words prefixTerm reads its
+// prefixes in.
+func prefixWords(f string) []string {
+	return strings.FieldsFunc(f, func(r rune) bool { return r == ' ' || r == '-' })
 }
 
 // lookupForms finds the term of folded f, of f without a version

@@ -1,0 +1,219 @@
+package normalize_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/normalize"
+)
+
+// repeat returns unit repeated to n bytes at least.
+func repeat(unit string, n int) string {
+	return strings.Repeat(unit, (n+len(unit)-1)/len(unit))
+}
+
+// chars returns a text of exactly n characters.
+func chars(n int) string { return strings.Repeat("x", n) }
+
+// within runs fn and fails the test when it has not returned after d: a
+// sanity deadline for work that takes milliseconds, generous enough never
+// to flake, which the quadratic readers of long texts missed by minutes.
+func within(t *testing.T, d time.Duration, what string, fn func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fn()
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatalf("%s did not finish in %v", what, d)
+	}
+}
+
+func validJob() model.Job {
+	return model.Job{ID: "test-1", Title: "Software Engineer", Company: "Acme"}
+}
+
+func TestJobBounds(t *testing.T) {
+	n := newNormalizer(t)
+	list := func(k int, item string) []string {
+		out := make([]string, k)
+		for i := range out {
+			out[i] = item
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		edit    func(j *model.Job)
+		wantErr string // "" when within the bounds
+	}{
+		{"title at the bound", func(j *model.Job) { j.Title = chars(normalize.MaxTitleLength) }, ""},
+		{"title counts characters, not bytes", func(j *model.Job) { j.Title = strings.Repeat("é", normalize.MaxTitleLength) }, ""},
+		{"title over", func(j *model.Job) { j.Title = chars(normalize.MaxTitleLength + 1) },
+			"title is longer than 500 characters (501)"},
+		{"company over", func(j *model.Job) { j.Company = chars(normalize.MaxCompanyLength + 1) }, "company is longer than 500 characters"},
+		{"location.full at the bound", func(j *model.Job) {
+			j.Location.Full = repeat("a/", normalize.MaxLocationLength)[:normalize.MaxLocationLength]
+		}, ""},
+		{"location.full of 1 MB", func(j *model.Job) { j.Location.Full = repeat("a/", 1<<20) },
+			"location.full is longer than 1000 characters (1048576)"},
+		{"a city over", func(j *model.Job) { j.Location.City = []string{"Austin", chars(normalize.MaxPlaceNameLength + 1)} },
+			"location.city item 2 is longer than 300 characters"},
+		{"too many countries", func(j *model.Job) { j.Location.Country = list(normalize.MaxJobListItems+1, "US") },
+			"location.country has 201 items, more than 200"},
+		{"skills at the bounds", func(j *model.Job) { j.Skills = list(normalize.MaxJobListItems, chars(normalize.MaxListItemLength)) }, ""},
+		{"too many skills", func(j *model.Job) { j.Skills = list(normalize.MaxJobListItems+1, "Go") }, "skills has 201 items, more than 200"},
+		{"a skill over", func(j *model.Job) { j.Skills = []string{chars(normalize.MaxListItemLength + 1)} },
+			"skills item 1 is longer than 500 characters"},
+		{"a benefit over", func(j *model.Job) { j.Benefits = []string{repeat("a/", 1<<20)} }, "benefits item 1 is longer than 500 characters"},
+		{"a long responsibility", func(j *model.Job) { j.Responsibilities = []string{chars(normalize.MaxProseItemLength)} }, ""},
+		{"a responsibility over", func(j *model.Job) { j.Responsibilities = []string{chars(normalize.MaxProseItemLength + 1)} },
+			"responsibilities item 1 is longer than 2000 characters"},
+		{"description at the bound", func(j *model.Job) { j.Description = ptr(chars(normalize.MaxDescriptionBytes)) }, ""},
+		{"description over", func(j *model.Job) { j.Description = ptr(chars(normalize.MaxDescriptionBytes + 1)) },
+			"description is longer than 262144 bytes"},
+		{"description_raw over", func(j *model.Job) { j.DescriptionRaw = ptr(repeat("<b>", normalize.MaxDescriptionBytes+1)) },
+			"description_raw is longer than 262144 bytes"},
+		{"url over", func(j *model.Job) { j.URL = ptr("https://example.com/" + chars(normalize.MaxURLLength)) }, "url is longer than 2048 bytes"},
+		{"employment_type over", func(j *model.Job) { j.EmploymentType = ptr(chars(normalize.MaxFieldLength + 1)) },
+			"employment_type is longer than 500 characters"},
+		{"category.role over", func(j *model.Job) { j.Category.Role = ptr(repeat("x", 1<<20)) }, "category.role is longer than 500 characters"},
+		{"salary.currency over", func(j *model.Job) {
+			j.Salary = &model.Salary{Min: fp(1), Currency: ptr(chars(normalize.MaxFieldLength + 1))}
+		}, "salary.currency is longer than 500 characters"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			j := validJob()
+			tt.edit(&j)
+			var err error
+			within(t, 10*time.Second, "Job", func() { _, err = n.Job(j) })
+			if tt.wantErr == "" {
+				assert.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.wantErr)
+		})
+	}
+}
+
+// TestJobBoundsNamesEveryField: one error names every field over its
+// bound, and a record over a bound is rejected before its other values
+// are read.
+func TestJobBoundsNamesEveryField(t *testing.T) {
+	n := newNormalizer(t)
+	j := validJob()
+	j.Title = chars(normalize.MaxTitleLength + 1)
+	j.Location.Full = repeat("a/", 1<<20)
+	j.Skills = []string{repeat("a-", 1<<20)}
+	var err error
+	within(t, 10*time.Second, "Job", func() { _, err = n.Job(j) })
+	require.Error(t, err)
+	for _, field := range []string{"title is longer", "location.full is longer", "skills item 1 is longer"} {
+		assert.Contains(t, err.Error(), field)
+	}
+}
+
+// pathological are texts that made the readers of free text do work
+// quadratic in their length.
+var pathological = map[string]string{
+	"a/": "a/", "a or ": "a or ", "a-": "a-", "a ": "a ", "A ": "A ", "a(": "a(", "ab-cd ": "ab-cd ",
+	"Austin TX ": "Austin TX ", "nurse/": "nurse/", "x": "x",
+}
+
+// TestLongTextsAreBounded: the readers a filter value or a record's field
+// reaches treat a text over its bound as naming nothing, at once, instead
+// of reading it in time quadratic in its length (a 1 MB "a/a/a/…" took
+// about an hour).
+func TestLongTextsAreBounded(t *testing.T) {
+	n := newNormalizer(t)
+	readers := map[string]func(string) bool{
+		"ParseLocation": func(s string) bool { return len(n.ParseLocation(s).Places) == 0 },
+		"City":          func(s string) bool { return n.City(s) == strings.Join(strings.Fields(s), " ") },
+		"State":         func(s string) bool { return n.State(s) == strings.Join(strings.Fields(s), " ") },
+		"Country":       func(s string) bool { return n.Country(s) == strings.Join(strings.Fields(s), " ") },
+		"Title":         func(s string) bool { _, ok := n.Title(s); return !ok },
+		"CategoryRole":  func(s string) bool { return n.CategoryRole(s) == strings.Join(strings.Fields(s), " ") },
+		"Skill":         func(s string) bool { _, _, ok := n.Skill(s); return !ok },
+		"Skills.Lookup": func(s string) bool { _, ok := n.Skills.Lookup(s); return !ok },
+	}
+	for name, read := range readers {
+		for pname, unit := range pathological {
+			s := repeat(unit, 1<<20)
+			within(t, 2*time.Second, name+"("+pname+"…)", func() {
+				assert.True(t, read(s), "%s read a 1 MB %q… as naming something", name, pname)
+			})
+		}
+	}
+}
+
+// TestLongFilterValuesAreBounded: a filter value over MaxTextLength is an
+// invalid parameter, and is not normalized first (a list item was).
+func TestLongFilterValuesAreBounded(t *testing.T) {
+	n := newNormalizer(t)
+	long := repeat("a-", 1<<20)
+	tests := []struct {
+		name   string
+		filter model.JobFilter
+		param  string
+	}{
+		{"skills", model.JobFilter{Skills: []string{"go", long}}, "skills"},
+		{"tools", model.JobFilter{Tools: []string{long}}, "tools"},
+		{"benefits", model.JobFilter{Benefits: []string{long}}, "benefits"},
+		{"location", model.JobFilter{Location: &long}, "location"},
+		{"title", model.JobFilter{Title: &long}, "title"},
+		{"city", model.JobFilter{City: &long}, "city"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var err error
+			within(t, 2*time.Second, "JobQuery", func() { _, err = n.JobQuery(&tt.filter, nil, nil, nil, nil) })
+			require.Error(t, err)
+			assert.Equal(t, model.CodeInvalidParameter, model.ErrorCode(err))
+			assert.Contains(t, err.Error(), "longer than 1000 bytes")
+		})
+	}
+}
+
+// TestRecordAtBoundsIsCheap: a record with every field at its bound,
+// filled with the texts that were quadratic, normalizes in a bounded
+// amount of work (milliseconds; the deadline only catches a regression
+// to quadratic reading).
+func TestRecordAtBoundsIsCheap(t *testing.T) {
+	n := newNormalizer(t)
+	for pname, unit := range pathological {
+		at := func(k int) string { return repeat(unit, k)[:k] }
+		items := func(k int) []string {
+			out := make([]string, normalize.MaxJobListItems)
+			for i := range out {
+				out[i] = at(k)
+			}
+			return out
+		}
+		j := validJob()
+		j.Title = at(normalize.MaxTitleLength)
+		j.Company = at(normalize.MaxCompanyLength)
+		j.Location = model.Location{Full: at(normalize.MaxLocationLength), City: items(normalize.MaxPlaceNameLength),
+			State: items(normalize.MaxPlaceNameLength), Country: items(normalize.MaxPlaceNameLength)}
+		j.Skills, j.Tools, j.Benefits = items(normalize.MaxListItemLength), items(normalize.MaxListItemLength), items(normalize.MaxListItemLength)
+		j.Education = items(normalize.MaxProseItemLength)
+		j.Category.Role = ptr(at(normalize.MaxFieldLength))
+		within(t, 10*time.Second, "Job at the bounds of "+pname, func() {
+			_, err := n.Job(j)
+			assert.NoError(t, err, pname)
+		})
+	}
+}
+
+func ptr(s string) *string { return &s }
+
+func fp(v float64) *float64 { return &v }
