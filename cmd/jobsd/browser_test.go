@@ -62,6 +62,21 @@ func TestPlaygroundInBrowser(t *testing.T) {
 		require.NoError(t, chromedp.Do(ctx, actions...))
 	}
 	step(chromedp.Navigate(s.base+"/playground"), chromedp.WaitVisible(".graphiql-execute-button"))
+	// The schema loads (GraphiQL's introspection query nests 15 levels):
+	// Docs lists its types, and no error shows on load.
+	step(chromedp.Click(`button[aria-label="Show Documentation Explorer"]`))
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](
+		`(document.querySelector('.graphiql-doc-explorer') || {innerText: ''}).innerText.includes('All Schema Types')`,
+		chromedp.WithPollingTimeout(20*time.Second)))
+	docs, _ := chromedp.Run(ctx, chromedp.Text(".graphiql-doc-explorer"))
+	require.NoError(t, err, "Docs shows the schema's types, not: %s", docs)
+	for _, typ := range []string{"JobCard", "JobFilter", "Company"} {
+		assert.Contains(t, docs, typ, "Docs lists the type")
+	}
+	assert.NotContains(t, docs, "Error fetching schema")
+	onLoad, err := chromedp.Run(ctx, chromedp.Text(".result-window"))
+	require.NoError(t, err)
+	assert.NotContains(t, strings.ToLower(onLoad), "error", "the result pane on load")
 	headers, err := chromedp.Run(ctx, chromedp.Text(".graphiql-editor-tool"))
 	require.NoError(t, err)
 	step(chromedp.Click(".graphiql-execute-button"))
