@@ -50,7 +50,8 @@ type errorDetail struct {
 
 // WriteError writes err as the contract's REST error body. Internal errors
 // are logged with the request id and shown to the client only as
-// "internal error".
+// "internal error". The param field is clipped (Clip): it names a
+// parameter, and a client's unknown name may be of any length.
 func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	code, msg := model.ErrorCode(err), model.ErrorMessage(err)
 	if errors.Is(err, context.DeadlineExceeded) {
@@ -60,5 +61,5 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	if code == model.CodeInternal && !errors.Is(err, context.Canceled) {
 		log.ErrorContext(r.Context(), "internal error", "error", err.Error(), "method", r.Method, "path", r.URL.Path, "request_id", reqID)
 	}
-	writeJSON(w, r, Status(err), errorBody{Error: errorDetail{Code: code, Message: msg, Param: model.ErrorParam(err), RequestID: reqID}})
+	writeJSON(w, r, Status(err), errorBody{Error: errorDetail{Code: code, Message: msg, Param: Clip(model.ErrorParam(err)), RequestID: reqID}})
 }

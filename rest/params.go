@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agnivade/levenshtein"
 
@@ -45,24 +46,56 @@ func (p *params) fail(err error) {
 	}
 }
 
+// MaxEcho is the most bytes of a client's input (a parameter's name or
+// value, a path) an error message quotes; longer input is cut to its first
+// MaxEcho bytes and "…".
+const MaxEcho = 64
+
+// Clip returns s whole when it is at most MaxEcho bytes long, and else its
+// first MaxEcho bytes (never half a UTF-8 character) followed by "…".
+func Clip(s string) string {
+	if len(s) <= MaxEcho {
+		return s
+	}
+	cut := MaxEcho
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// maxSuggestName is the longest unknown name for which a known name is
+// suggested: the edit-distance search costs the product of the lengths,
+// and no known name is that long.
+const maxSuggestName = 64
+
+// editDistance is the Levenshtein distance of two names (a variable so
+// that tests can count its calls).
+var editDistance = levenshtein.ComputeDistance
+
 // unknownParam is the unknown_parameter error, with the closest known name
-// as a suggestion when one is near.
+// as a suggestion when one is near. The name is quoted clipped (Clip), and
+// no suggestion is searched for a name longer than maxSuggestName.
 func unknownParam(name string, known []string) *model.Error {
-	lower := strings.ToLower(name)
-	best, bestDist := "", max(3, len(lower)/3+1)
-	for _, k := range known {
-		d := levenshtein.ComputeDistance(lower, k)
-		if len(lower) >= 3 && strings.HasPrefix(k, lower) {
-			d = min(d, 1) // a cut-off name: "skil", "loc"
-		}
-		if d < bestDist {
-			best, bestDist = k, d
+	best := ""
+	if len(name) <= maxSuggestName {
+		lower := strings.ToLower(name)
+		bestDist := max(3, len(lower)/3+1)
+		for _, k := range known {
+			d := editDistance(lower, k)
+			if len(lower) >= 3 && strings.HasPrefix(k, lower) {
+				d = min(d, 1) // a cut-off name: "skil", "loc"
+			}
+			if d < bestDist {
+				best, bestDist = k, d
+			}
 		}
 	}
-	e := &model.Error{Code: model.CodeUnknownParameter, Param: name,
-		Message: "unknown parameter " + strconv.Quote(name) + "; known parameters: " + strings.Join(known, ", ")}
+	quoted := strconv.Quote(Clip(name))
+	e := &model.Error{Code: model.CodeUnknownParameter, Param: Clip(name),
+		Message: "unknown parameter " + quoted + "; known parameters: " + strings.Join(known, ", ")}
 	if best != "" {
-		e.Message = "unknown parameter " + strconv.Quote(name) + "; did you mean " + strconv.Quote(best) + "?"
+		e.Message = "unknown parameter " + quoted + "; did you mean " + strconv.Quote(best) + "?"
 	}
 	return e
 }

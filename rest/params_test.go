@@ -3,8 +3,11 @@ package rest
 import (
 	"math"
 	"net/url"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/agnivade/levenshtein"
 	"github.com/stretchr/testify/assert"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
@@ -54,4 +57,61 @@ func TestHugeIntegers(t *testing.T) {
 	assert.NoError(t, p.err)
 	p.integer("offset", "offset must be an integer ≥ 0")
 	assert.Equal(t, "offset", model.ErrorParam(p.err), "a huge negative number is still negative")
+}
+
+func TestClip(t *testing.T) {
+	tests := []struct {
+		name, give, want string
+	}{
+		{"short", "skills", "skills"},
+		{"exactly the limit", strings.Repeat("a", MaxEcho), strings.Repeat("a", MaxEcho)},
+		{"one byte over", strings.Repeat("a", MaxEcho+1), strings.Repeat("a", MaxEcho) + "…"},
+		{"huge", strings.Repeat("b", 1<<20), strings.Repeat("b", MaxEcho) + "…"},
+		{"not half a character", "a" + strings.Repeat("é", 40), "a" + strings.Repeat("é", 31) + "…"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Clip(tt.give)
+			assert.Equal(t, tt.want, got)
+			assert.True(t, utf8.ValidString(got))
+		})
+	}
+}
+
+// TestLongUnknownNames: a name over 64 bytes gets no did-you-mean search,
+// and the error quotes only its first 64 bytes.
+func TestLongUnknownNames(t *testing.T) {
+	calls := 0
+	editDistance = func(a, b string) int {
+		calls++
+		return levenshtein.ComputeDistance(a, b)
+	}
+	t.Cleanup(func() { editDistance = levenshtein.ComputeDistance })
+	tests := []struct {
+		name        string
+		give        string
+		wantSearch  bool
+		wantSuggest string
+		wantQuoted  string
+	}{
+		{"a near name", "skils", true, "skills", `"skils"`},
+		{"64 bytes", "skills" + strings.Repeat("x", 58), true, "", `"skills` + strings.Repeat("x", 58) + `"`},
+		{"65 bytes", "skills" + strings.Repeat("x", 59), false, "", `"skills` + strings.Repeat("x", 58) + `…"`},
+		{"100 KB", strings.Repeat("salary_min", 10<<10), false, "", `"` + strings.Repeat("salary_min", 6) + `sala…"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			calls = 0
+			p := readParams(&url.URL{RawQuery: url.Values{tt.give: {"x"}}.Encode()}, jobParams...)
+			msg := model.ErrorMessage(p.err)
+			assert.Equal(t, model.CodeUnknownParameter, model.ErrorCode(p.err))
+			assert.Equal(t, tt.wantSearch, calls > 0, "edit distances computed: %d", calls)
+			assert.Contains(t, msg, "unknown parameter "+tt.wantQuoted)
+			if tt.wantSuggest != "" {
+				assert.Contains(t, msg, `did you mean "`+tt.wantSuggest+`"?`)
+			}
+			assert.LessOrEqual(t, len(model.ErrorParam(p.err)), MaxEcho+len("…"))
+			assert.Less(t, len(msg), 1000, "the message does not grow with the name")
+		})
+	}
 }

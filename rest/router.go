@@ -35,7 +35,7 @@ func NewRouter(q graph.Queries, log *slog.Logger) http.Handler {
 	r.NotFound(NotFound(log))
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, HEAD")
-		WriteError(w, r, log, model.Errorf(model.CodeMethodNotAllowed, "%s is not allowed here; use GET or HEAD", r.Method))
+		WriteError(w, r, log, model.Errorf(model.CodeMethodNotAllowed, "%s is not allowed here; use GET or HEAD", Clip(r.Method)))
 	})
 	return r
 }
@@ -43,7 +43,7 @@ func NewRouter(q graph.Queries, log *slog.Logger) http.Handler {
 // NotFound answers unknown paths with the contract's not_found error.
 func NotFound(log *slog.Logger) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		WriteError(w, r, log, model.Errorf(model.CodeNotFound, "no such path: %s", r.URL.Path))
+		WriteError(w, r, log, model.Errorf(model.CodeNotFound, "no such path: %s", Clip(r.URL.Path)))
 	}
 }
 
@@ -184,7 +184,7 @@ func (h *Handler) job(w http.ResponseWriter, r *http.Request) {
 	}
 	id := chi.URLParam(r, "id")
 	job, err := h.q.Job(r.Context(), id)
-	writeOne(h, w, r, job, err, "no job has id "+id)
+	writeOne(h, w, r, job, err, "no job has id "+Clip(id))
 }
 
 // writeOne writes one record, or not_found (with notFound as the message)
@@ -226,7 +226,7 @@ func (h *Handler) company(w http.ResponseWriter, r *http.Request) {
 	}
 	slug := chi.URLParam(r, "slug")
 	company, err := h.q.Company(r.Context(), &slug, nil)
-	writeOne(h, w, r, company, err, "no company has the slug "+slug)
+	writeOne(h, w, r, company, err, "no company has the slug "+Clip(slug))
 }
 
 func (h *Handler) companies(w http.ResponseWriter, r *http.Request) {

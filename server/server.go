@@ -131,7 +131,7 @@ func New(cfg Config) http.Handler {
 	r.NotFound(rest.NotFound(cfg.Log))
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, HEAD")
-		rest.WriteError(w, r, cfg.Log, model.Errorf(model.CodeMethodNotAllowed, "%s is not allowed here", r.Method))
+		rest.WriteError(w, r, cfg.Log, model.Errorf(model.CodeMethodNotAllowed, "%s is not allowed here", rest.Clip(r.Method)))
 	})
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeStatus(w, http.StatusOK, "ok")
