@@ -58,7 +58,7 @@ type keyCtx struct{}
 
 // keyedHandler is the GraphQL endpoint over store, each request's API
 // key read from a test header.
-func keyedHandler(t *testing.T, store graph.JobStore, opts graph.HandlerOptions) http.Handler {
+func keyedHandler(t testing.TB, store graph.JobStore, opts graph.HandlerOptions) http.Handler {
 	norm, err := normalize.New()
 	require.NoError(t, err)
 	opts.ClientKey = func(ctx context.Context) string { s, _ := ctx.Value(keyCtx{}).(string); return s }

@@ -169,6 +169,7 @@ func New(cfg Config) http.Handler {
 	gqlOpts := cfg.GraphQL
 	gqlOpts.Introspection, gqlOpts.RequestID = cfg.Introspection, middleware.GetReqID
 	gqlOpts.OnError = s.metrics.graphQLError
+	gqlOpts.ClientKey = requestKey
 	gql := graph.NewHandler(cfg.Resolver, gqlOpts)
 	r.With(s.requireKey(writeGraphQLError), s.limitBody(cfg.MaxBodyBytes)).Handle("/graphql", gql)
 	r.With(s.requireKey(rest.WriteError), s.limitBody(cfg.MaxBodyBytes)).Mount("/api/v1", rest.NewRouter(cfg.Resolver.Queries(), cfg.Log))
@@ -224,7 +225,7 @@ func (s *server) requireKey(writeErr errorWriter) func(http.Handler) http.Handle
 				return
 			}
 			if info, ok := r.Context().Value(requestInfoKey{}).(*requestInfo); ok {
-				info.key = key.Name
+				info.key, info.apiKey = key.Name, key
 			}
 			s.touch(key.ID)
 			if !s.allow(w, r, key, writeErr) {
@@ -384,7 +385,19 @@ type loggingWriter struct {
 }
 
 // requestInfo is what inner handlers tell the log line: the key's name.
-type requestInfo struct{ key string }
+type requestInfo struct {
+	key    string
+	apiKey *auth.Key
+}
+
+// requestKey names the API key a request was authenticated with ("" before
+// authentication): its rate-limit bucket.
+func requestKey(ctx context.Context) string {
+	if info, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok && info.apiKey != nil {
+		return info.apiKey.BucketID()
+	}
+	return ""
+}
 
 type requestInfoKey struct{}
 

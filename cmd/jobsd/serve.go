@@ -39,7 +39,12 @@ func (e env) serve(ctx context.Context, args []string) error {
 	corsOrigins := fs.String("cors-origins", "", "comma-separated origins browsers may call the API from, * for any (env JOBSD_CORS_ORIGINS); empty: CORS off")
 	maxBody := fs.Int64("max-body-bytes", 1<<20, "largest request body accepted")
 	complexity := fs.Int("graphql-complexity-limit", 10000, "largest GraphQL operation complexity (a list costs its page size times its fields)")
-	depth := fs.Int("graphql-depth-limit", 10, "deepest GraphQL selection nesting")
+	depth := fs.Int("graphql-depth-limit", 10, "deepest GraphQL selection nesting (introspection has a rule of its own)")
+	rootFields := fs.Int("graphql-max-root-fields", 10, "most root fields of one GraphQL operation, fragments expanded")
+	aliasLimit := fs.Int("graphql-max-aliases", 10, "most aliased fields of one GraphQL operation")
+	docLimit := fs.Int("graphql-max-document-bytes", 32<<10, "longest GraphQL query document, refused before parsing")
+	expensivePerKey := fs.Int("graphql-expensive-per-key", 1, "expensive GraphQL operations (complexity 1,000 or more) one API key runs at once; the others wait")
+	expensiveTotal := fs.Int("graphql-expensive-total", 0, "expensive GraphQL operations the instance runs at once, all keys together; 0: as many as leave 2 of --db-max-conns to the others (each takes 2 at most)")
 	rateFlag := fs.Float64("rate", 50, "requests per second a key may sustain, unless the key says otherwise (env JOBSD_RATE)")
 	burst := fs.Int("burst", 100, "requests a key may make at once (env JOBSD_BURST)")
 	authFailureRate := fs.Float64("auth-failure-rate", 1, "failed authentications a second each client address may sustain; over it, its failures and its lookups of keys not in use get 429 (env JOBSD_AUTH_FAILURE_RATE); 0: no limit")
@@ -170,6 +175,11 @@ func (e env) serve(ctx context.Context, args []string) error {
 	}, 5*time.Second, auth.WithFailureLimit(auth.FailureLimit{Rate: *authFailureRate, Burst: *authFailureBurst}))
 	// draining is set on SIGTERM: /readyz fails from then on.
 	var draining atomic.Bool
+	if *expensiveTotal <= 0 {
+		*expensiveTotal = max(1, (*dbConns-2)/2)
+	}
+	gqlOpts := graph.HandlerOptions{ComplexityLimit: *complexity, DepthLimit: *depth, MaxRootFields: *rootFields,
+		MaxAliases: *aliasLimit, MaxDocumentBytes: *docLimit, ExpensivePerKey: *expensivePerKey, ExpensiveTotal: *expensiveTotal}
 	handler := server.New(server.Config{
 		Resolver:       graph.NewResolver(norm, st, log),
 		Keys:           keys,
@@ -186,7 +196,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 		CORSOrigins:    splitList(*corsOrigins),
 		MaxBodyBytes:   *maxBody,
 		DBs:            pools,
-		GraphQL:        graph.HandlerOptions{ComplexityLimit: *complexity, DepthLimit: *depth},
+		GraphQL:        gqlOpts,
 		Limiter:        limiter,
 		DefaultLimit:   ratelimit.Limit{Rate: *rateFlag, Burst: *burst},
 	})
