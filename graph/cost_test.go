@@ -231,3 +231,23 @@ func TestStandardIntrospectionQueries(t *testing.T) {
 		})
 	}
 }
+
+// TestErrorsQuoteLittle: no error message quotes more than a short prefix
+// of a name or value the client sent.
+func TestErrorsQuoteLittle(t *testing.T) {
+	p := newPair(t, graph.HandlerOptions{})
+	long := strings.Repeat("x", 5000)
+	for _, q := range []request{
+		{query: "{ " + long + " }"},
+		{query: `{ job(id: "` + long + `") { id } }`},
+		{query: `{ jobs(sort: ` + strings.ToUpper(long) + `) { nodes { id } } }`},
+		{query: `query($s: JobSort) { jobs(sort: $s) { nodes { id } } }`, variables: map[string]any{"s": long[:900]}},
+		{query: `{ jobs(filter: {postedWithin: "` + long[:900] + `"}) { nodes { id } } }`},
+		{query: `{ jobs { nodes { id } facets(fields: [` + strings.ToUpper(long) + `]) { field } } }`},
+	} {
+		status, body := q.send(t, p.fast)
+		require.Equal(t, 200, status)
+		assert.Contains(t, body, `"errors"`, q.query[:40])
+		assert.NotContains(t, strings.ToLower(body), strings.Repeat("x", 65), "the error quotes %s", q.query[:40])
+	}
+}

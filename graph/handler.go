@@ -201,6 +201,11 @@ func presentError(log *slog.Logger, requestID func(context.Context) string) grap
 			gqlErr.Message = "internal error"
 			gqlErr.Extensions["code"] = model.CodeInternal
 		}
+		if appErr == nil {
+			// gqlparser's and gqlgen's messages quote names and values of
+			// the request: each is cut short.
+			gqlErr.Message = clipWords(gqlErr.Message)
+		}
 		if id := requestID(ctx); id != "" {
 			gqlErr.Extensions["request_id"] = id
 		}
@@ -228,4 +233,19 @@ func graphQLParam(p string) string {
 		}
 	}
 	return strings.Join(parts, "")
+}
+
+// clipWords cuts each word of a message (a name or value the client sent,
+// quoted or not) to model.MaxEcho bytes (model.Clip).
+func clipWords(msg string) string {
+	if len(msg) <= model.MaxEcho {
+		return msg
+	}
+	words := strings.Split(msg, " ")
+	for i, w := range words {
+		if len(w) > model.MaxEcho {
+			words[i] = model.Clip(w)
+		}
+	}
+	return strings.Join(words, " ")
 }

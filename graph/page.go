@@ -50,7 +50,7 @@ func similarLimit(limit *int) (int, error) {
 // /jobs/{id}/similar calls it.
 func (r *Resolver) SimilarJobs(ctx context.Context, id string, limit *int) ([]model.JobCard, int, int, error) {
 	if !normalize.ValidJobID(id) {
-		return nil, 0, 0, model.InvalidParam("id", "id %q is not shaped <source>-<number>", id)
+		return nil, 0, 0, model.InvalidParam("id", "id %q is not shaped <source>-<number>", model.Clip(id))
 	}
 	n, err := similarLimit(limit)
 	if err != nil {

@@ -78,7 +78,7 @@ func (r *queryResolver) Jobs(ctx context.Context, filter *model.JobFilter, limit
 // Job is the resolver for the job field.
 func (r *queryResolver) Job(ctx context.Context, id string) (*model.Job, error) {
 	if !normalize.ValidJobID(id) {
-		return nil, model.InvalidParam("id", "id %q is not shaped <source>-<number>", id)
+		return nil, model.InvalidParam("id", "id %q is not shaped <source>-<number>", model.Clip(id))
 	}
 	job, err := r.store.JobByID(ctx, id)
 	if model.ErrorCode(err) == model.CodeNotFound {

@@ -314,7 +314,7 @@ func (n *Normalizer) location(b *queryBuilder, in *string) {
 		echo["work_arrangement"] = []string{string(w)}
 	}
 	if len(echo) == 0 {
-		b.fail(model.InvalidParam("location", "location %q names no city, state, country or work arrangement", text))
+		b.fail(model.InvalidParam("location", "location %q names no city, state, country or work arrangement", model.Clip(text)))
 		return
 	}
 	b.echo("location", echo)
@@ -382,7 +382,7 @@ func (n *Normalizer) posted(b *queryBuilder, after, within *string) {
 	if s := str(after); s != "" {
 		t, err := parseTime(s)
 		if err != nil {
-			b.fail(model.InvalidParam("posted_after", "posted_after must be an RFC 3339 date (2026-11-01) or date-time (2026-11-01T09:00:00Z); got %q", s))
+			b.fail(model.InvalidParam("posted_after", "posted_after must be an RFC 3339 date (2026-11-01) or date-time (2026-11-01T09:00:00Z); got %q", model.Clip(s)))
 			return
 		}
 		later(t)
@@ -394,7 +394,7 @@ func (n *Normalizer) posted(b *queryBuilder, after, within *string) {
 			count, _ = strconv.Atoi(m[1])
 		}
 		if m == nil || count < 1 || (m[2] == "d" && count > 3650) || (m[2] == "h" && count > 3650*24) {
-			b.fail(model.InvalidParam("posted_within", "posted_within must be a number of hours or days up to 10 years, like 24h, 3d, 7d or 30d; got %q", s))
+			b.fail(model.InvalidParam("posted_within", "posted_within must be a number of hours or days up to 10 years, like 24h, 3d, 7d or 30d; got %q", model.Clip(s)))
 			return
 		}
 		unit := 24 * time.Hour
@@ -414,7 +414,7 @@ var spanPattern = regexp.MustCompile(`^(\d{1,6})(h|d)$`)
 // AllowedError is the invalid_parameter error for a value outside a closed
 // set; it names the allowed values.
 func AllowedError(param, got string, allowed ...string) *model.Error {
-	return model.InvalidParam(param, "%s must be one of %s; got %q", param, strings.Join(allowed, ", "), got)
+	return model.InvalidParam(param, "%s must be one of %s; got %q", param, strings.Join(allowed, ", "), model.Clip(got))
 }
 
 func salary(b *queryBuilder, lo, hi *float64) {

@@ -31,6 +31,11 @@ func TestErrorsEchoAShortPrefix(t *testing.T) {
 		{"unknown path", http.MethodGet, "/" + long, http.StatusNotFound, "not_found"},
 		{"unknown company", http.MethodGet, "/companies/" + strings.Repeat("a", 10<<10), http.StatusNotFound, "not_found"},
 		{"unknown method", strings.Repeat("X", 10<<10), "/jobs", http.StatusMethodNotAllowed, "method_not_allowed"},
+		{"a value out of a closed set", http.MethodGet, "/jobs?sort=" + long, http.StatusBadRequest, "invalid_parameter"},
+		{"an unknown facet", http.MethodGet, "/jobs?facets=" + long, http.StatusBadRequest, "invalid_parameter"},
+		{"a malformed id", http.MethodGet, "/jobs/" + long, http.StatusBadRequest, "invalid_parameter"},
+		{"an id of a long number", http.MethodGet, "/jobs/test-" + strings.Repeat("9", 10<<10), http.StatusBadRequest, "invalid_parameter"},
+		{"posted_within", http.MethodGet, "/jobs?posted_within=" + long[:900], http.StatusBadRequest, "invalid_parameter"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			req := httptest.NewRequest(http.MethodGet, tt.target, nil)
@@ -47,6 +52,7 @@ func TestErrorsEchoAShortPrefix(t *testing.T) {
 			assert.LessOrEqual(t, len(body.Error.Param), rest.MaxEcho+len("…"))
 			assert.NotContains(t, body.Error.Message, strings.Repeat("A", rest.MaxEcho+1))
 			assert.NotContains(t, body.Error.Message, strings.Repeat("X", rest.MaxEcho+1))
+			assert.NotContains(t, body.Error.Message, strings.Repeat("9", rest.MaxEcho+1))
 		})
 	}
 }

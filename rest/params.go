@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agnivade/levenshtein"
 
@@ -47,22 +46,12 @@ func (p *params) fail(err error) {
 }
 
 // MaxEcho is the most bytes of a client's input (a parameter's name or
-// value, a path) an error message quotes; longer input is cut to its first
-// MaxEcho bytes and "…".
-const MaxEcho = 64
+// value, a path) an error message quotes (model.MaxEcho).
+const MaxEcho = model.MaxEcho
 
 // Clip returns s whole when it is at most MaxEcho bytes long, and else its
 // first MaxEcho bytes (never half a UTF-8 character) followed by "…".
-func Clip(s string) string {
-	if len(s) <= MaxEcho {
-		return s
-	}
-	cut := MaxEcho
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func Clip(s string) string { return model.Clip(s) }
 
 // maxSuggestName is the longest unknown name for which a known name is
 // suggested: the edit-distance search costs the product of the lengths,

@@ -106,7 +106,7 @@ func facet(ctx context.Context, db bun.IDB, q model.JobQuery, field string, limi
 	case known:
 		sq = sq.ColumnExpr(col.column + " AS value, count(*) AS count").Where(col.column + " IS NOT NULL").GroupExpr(col.column)
 	default:
-		return f, model.InvalidParam("facets", "no facet %s", field)
+		return f, model.InvalidParam("facets", "no facet %s", model.Clip(field))
 	}
 	err := sq.OrderExpr("count DESC").OrderExpr("value ASC").Limit(int64(limit)).Scan(ctx, &f.Values)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {

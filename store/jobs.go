@@ -331,7 +331,7 @@ func (s *Store) JobByID(ctx context.Context, id string) (*model.Job, error) {
 			return readJob(ctx, c, id, &row)
 		})
 		if errors.Is(err, pgx.ErrNoRows) {
-			return model.Errorf(model.CodeNotFound, "no job has id %s", id)
+			return model.Errorf(model.CodeNotFound, "no job has id %s", model.Clip(id))
 		}
 		return wrap(err, "find job "+id)
 	})
@@ -481,7 +481,7 @@ func (s *Store) CompanyBySlug(ctx context.Context, slug string) (*model.CompanyP
 		err := db.NewSelect().Model(&row).Where("c.slug = ?", slug).
 			OrderExpr("c.job_count DESC").OrderExpr("c.id ASC").Limit(1).Scan(ctx)
 		if errors.Is(err, sql.ErrNoRows) {
-			return model.Errorf(model.CodeNotFound, "no company has the slug %s", slug)
+			return model.Errorf(model.CodeNotFound, "no company has the slug %s", model.Clip(slug))
 		}
 		if err != nil {
 			return wrap(err, "find company "+slug)
@@ -543,7 +543,7 @@ func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]model.
 		err := db.NewSelect().Model(&me).Column("j.id", "j.title_role", "j.title_specialization", "j.skills", "j.location_city", "j.filter_keys").
 			Where("j.id = ?", id).Scan(ctx)
 		if errors.Is(err, sql.ErrNoRows) {
-			return model.Errorf(model.CodeNotFound, "no job has id %s", id)
+			return model.Errorf(model.CodeNotFound, "no job has id %s", model.Clip(id))
 		}
 		if err != nil {
 			return wrap(err, "find job "+id)

@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // Error codes of the contract (section 7). They do not depend on the
@@ -34,6 +35,22 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("%s: %s (param %s)", e.Code, e.Message, e.Param)
 	}
 	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+}
+
+// MaxEcho is the most bytes of a client's input an error message quotes.
+const MaxEcho = 64
+
+// Clip cuts a client's input to at most MaxEcho bytes (at a rune
+// boundary), marking the cut with "…", for quoting it in an error.
+func Clip(s string) string {
+	if len(s) <= MaxEcho {
+		return s
+	}
+	cut := MaxEcho
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // Errorf returns an *Error with the code and a formatted message.
