@@ -157,7 +157,7 @@ func mapNDJSON(line []byte, _ *mapper) (model.Job, error) {
 // decode reads and normalizes one NDJSON line, or says why it cannot.
 func decode(line []byte, n *normalize.Normalizer) (model.JobRecord, string) {
 	f, _ := lookupFormat(formatNDJSON)
-	rec, bad := prepare(f, record{pos: 1, unit: unitLine, data: line}, &mapper{n: n})
+	rec, _, bad := prepare(f, record{pos: 1, unit: unitLine, data: line}, &mapper{n: n})
 	if bad != nil {
 		return model.JobRecord{}, bad.Reason
 	}
@@ -315,6 +315,23 @@ func items(s string) []string {
 		}
 	}
 	return out
+}
+
+// urlOf returns the first of urls that is an http or https URL
+// (normalize.SafeURL), else the first that is not blank (which the
+// normalizer drops and the import reports), else nil.
+func urlOf(urls ...string) *string {
+	for _, u := range urls {
+		if safe, ok := normalize.SafeURL(u); ok {
+			return &safe
+		}
+	}
+	for _, u := range urls {
+		if p := ptr(u); p != nil {
+			return p
+		}
+	}
+	return nil
 }
 
 // ptr returns a pointer to s, or nil when s is blank.

@@ -8,7 +8,8 @@ import (
 )
 
 // FuzzFormats reads any input in every format: records or reasons, never a
-// panic; a record is valid to store. The seeds are small (the fixtures are
+// panic; a record is valid to store, its URLs http(s) and its description_raw
+// sanitized HTML. The seeds are small (the fixtures are
 // read by the tests): large seeds make the fuzzer minimize for minutes.
 func FuzzFormats(f *testing.F) {
 	for _, seed := range []struct {
@@ -37,7 +38,7 @@ func FuzzFormats(f *testing.F) {
 		fm := formats[int(which)%len(formats)]
 		m := &mapper{n: n, company: "Fuzz Co"}
 		_ = fm.split(bytes.NewReader(input), func(r record) error {
-			rec, bad := prepare(fm, r, m)
+			rec, _, bad := prepare(fm, r, m)
 			if bad != nil {
 				if bad.Reason == "" {
 					t.Fatalf("%s: an invalid record without a reason", fm.name)
@@ -47,7 +48,22 @@ func FuzzFormats(f *testing.F) {
 			if !normalize.ValidJobID(rec.ID) || rec.Title == "" || rec.Company == "" {
 				t.Fatalf("%s: accepted an invalid record: %+v", fm.name, rec.Job)
 			}
+			for _, u := range []*string{rec.URL, rec.CompanyLogo} {
+				if _, safe := normalize.SafeURL(deref(u)); u != nil && !safe {
+					t.Fatalf("%s: kept an unsafe URL %q", fm.name, *u)
+				}
+			}
+			if raw := deref(rec.DescriptionRaw); normalize.SanitizeHTML(raw) != raw {
+				t.Fatalf("%s: description_raw is not sanitized HTML: %q", fm.name, raw)
+			}
 			return nil
 		})
 	})
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }

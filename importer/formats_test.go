@@ -31,9 +31,10 @@ func newMapper(t *testing.T, company string) *mapper {
 // mapped is one record of a fixture: the job it maps onto and its
 // normalized record, or why it is invalid.
 type mapped struct {
-	job model.Job
-	rec model.JobRecord
-	bad *LineError
+	job     model.Job
+	rec     model.JobRecord
+	dropped *LineError // the URL fields dropped to null
+	bad     *LineError
 }
 
 // mapInput splits and maps the records of input in the named format.
@@ -47,7 +48,7 @@ func mapInput(t *testing.T, name, input, company string) ([]mapped, error) {
 		var one mapped
 		one.job, one.bad = mapRecord(fm, r, m)
 		if one.bad == nil {
-			one.rec, one.bad = prepare(fm, r, m)
+			one.rec, one.dropped, one.bad = prepare(fm, r, m)
 		}
 		out = append(out, one)
 		return nil
@@ -145,8 +146,11 @@ func TestFormatGreenhouse(t *testing.T) {
 	b, err := os.ReadFile("../testdata/formats/greenhouse.json")
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &board))
-	assert.Equal(t, html.UnescapeString(board.Jobs[0].Content), *got[0].rec.DescriptionRaw)
+	assert.Equal(t, html.UnescapeString(board.Jobs[0].Content), *got[0].job.DescriptionRaw)
 	assert.Contains(t, *got[0].rec.DescriptionRaw, "bill &amp; settle")
+	// Stored sanitized: the same HTML, entities spelled as characters.
+	assert.Equal(t, normalize.SanitizeHTML(*got[0].job.DescriptionRaw), *got[0].rec.DescriptionRaw)
+	assert.Contains(t, *got[0].rec.DescriptionRaw, "You’ll design")
 
 	// Normalized.
 	r := got[0].rec

@@ -69,7 +69,12 @@ type Result struct {
 	Unit     string
 	Imported int // records written (0 when the import was rolled back)
 	Invalid  []LineError
-	Elapsed  time.Duration
+	// Dropped are the valid records that lost a value to make them safe to
+	// render: a url or company_logo that is not an http or https URL is
+	// dropped to null (normalize.SafeURL), and the record is written
+	// without it. Reason names the fields.
+	Dropped []LineError
+	Elapsed time.Duration
 }
 
 // ErrInvalid is returned, wrapped, when invalid records stopped an import.
@@ -176,10 +181,13 @@ func read(ctx context.Context, r io.Reader, f *format, m *mapper, opts Options, 
 		}
 		res.Lines++
 		res.Unit = rec.unit
-		job, bad := prepare(f, rec, m)
+		job, dropped, bad := prepare(f, rec, m)
 		if bad != nil {
 			res.Invalid = append(res.Invalid, *bad)
 			return nil
+		}
+		if dropped != nil {
+			res.Dropped = append(res.Dropped, *dropped)
 		}
 		batch = append(batch, job)
 		if len(batch) == opts.BatchSize {
@@ -194,17 +202,21 @@ func read(ctx context.Context, r io.Reader, f *format, m *mapper, opts Options, 
 }
 
 // prepare maps one record onto a job and normalizes it, or says why it
-// cannot.
-func prepare(f *format, rec record, m *mapper) (model.JobRecord, *LineError) {
+// cannot (bad); dropped, when not nil, names the URL fields normalization
+// dropped to null (normalize.UnsafeURLs).
+func prepare(f *format, rec record, m *mapper) (out model.JobRecord, dropped, bad *LineError) {
 	job, bad := mapRecord(f, rec, m)
 	if bad != nil {
-		return model.JobRecord{}, bad
+		return model.JobRecord{}, nil, bad
 	}
 	out, err := m.n.Job(job)
 	if err != nil {
-		return model.JobRecord{}, rec.invalid(job.ID, strings.ReplaceAll(err.Error(), "\n", "; "))
+		return model.JobRecord{}, nil, rec.invalid(job.ID, strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
-	return out, nil
+	if fields := normalize.UnsafeURLs(job); len(fields) > 0 {
+		dropped = rec.invalid(out.ID, strings.Join(fields, " and ")+" dropped to null: not an http or https URL")
+	}
+	return out, dropped, nil
 }
 
 // mapRecord maps one record onto a job, with the default company filled

@@ -421,10 +421,7 @@ func mapJSONLD(data []byte, m *mapper) (model.Job, error) {
 			break
 		}
 	}
-	job.URL = ptr(d.url(node["url"]))
-	if job.URL == nil {
-		job.URL = ptr(d.url(node["sameAs"]))
-	}
+	job.URL = urlOf(d.url(node["url"]), d.url(node["sameAs"]))
 	job.ID = d.id(node, job, m)
 	job.PostedAt = dateTime(d.text(node["datePosted"]))
 

@@ -64,10 +64,7 @@ func mapLever(data []byte, m *mapper) (model.Job, error) {
 	}
 	job.ID = id
 	job.Title = text(p.Text)
-	job.URL = ptr(p.HostedURL)
-	if job.URL == nil {
-		job.URL = ptr(p.ApplyURL)
-	}
+	job.URL = urlOf(p.HostedURL, p.ApplyURL)
 	if p.CreatedAt != nil {
 		ms, err := p.CreatedAt.Int64()
 		if err != nil {

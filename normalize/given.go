@@ -20,6 +20,7 @@ import (
 
 // storedSuffices are the fields whose stored value, normalized again,
 // gives itself whatever the vocabularies: normalization only trims them,
+// sanitizes them (description_raw: SanitizeHTML of its result is itself),
 // fills them from each other (description from description_raw) or from
 // the id (source). Their given value is not kept. They include the long
 // texts of a posting.

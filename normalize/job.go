@@ -30,7 +30,12 @@ func ValidJobID(id string) bool {
 // "Remote", "Hybrid" or "On-site" in the location), never replacing them.
 // A record with a field over its bound (MaxTitleLength and the others) is
 // invalid, and is not normalized at all: the error names every such field.
+// What a page may render is made safe: description_raw is sanitized HTML
+// (SanitizeHTML), and a url or company_logo that is not an http or https
+// URL (SafeURL) is dropped to null, given value and all; UnsafeURLs tells
+// which.
 func (n *Normalizer) Job(in model.Job) (model.JobRecord, error) {
+	dropUnsafeURLs(&in)
 	if errs := overBounds(&in); len(errs) > 0 {
 		return model.JobRecord{}, errors.Join(errs...)
 	}
@@ -96,6 +101,10 @@ func (n *Normalizer) Job(in model.Job) (model.JobRecord, error) {
 
 	for _, p := range []**string{&j.CompanyLogo, &j.URL, &j.ExperienceLevel, &j.Summary, &j.Description, &j.DescriptionRaw, &j.ClearanceStatus, &j.Source} {
 		*p = optional(*p)
+	}
+	if j.DescriptionRaw != nil {
+		safe := SanitizeHTML(*j.DescriptionRaw)
+		j.DescriptionRaw = optional(&safe)
 	}
 	if j.Description == nil && j.DescriptionRaw != nil {
 		if text := HTMLText(*j.DescriptionRaw); text != "" {

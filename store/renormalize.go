@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/uptrace/bun/dialect/pgdialect"
+
 	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/internal/sameval"
 )
@@ -114,4 +116,37 @@ func sameJSON(a, b []byte) bool {
 		return false
 	}
 	return reflect.DeepEqual(x, y)
+}
+
+// DropCompanyLogos sets to null, in one transaction, the logo_url of the
+// companies whose logo keep refuses, and returns how many it dropped. An
+// import keeps a company's logo when its jobs give none, so the logos
+// stored before imports dropped unsafe ones (normalize.SafeURL) leave
+// only this way; jobsd renormalize calls it after Renormalize.
+func (s *Store) DropCompanyLogos(ctx context.Context, keep func(logo string) bool) (int, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, wrap(err, "drop company logos")
+	}
+	defer func() { _ = tx.Rollback() }()
+	var rows []struct {
+		ID   int64  `bun:"id"`
+		Logo string `bun:"logo_url"`
+	}
+	if err := tx.NewRaw("SELECT id, logo_url FROM companies WHERE logo_url IS NOT NULL FOR UPDATE").Scan(ctx, &rows); err != nil {
+		return 0, wrap(err, "drop company logos: read")
+	}
+	var drop []int64
+	for _, r := range rows {
+		if !keep(r.Logo) {
+			drop = append(drop, r.ID)
+		}
+	}
+	if len(drop) == 0 {
+		return 0, nil
+	}
+	if _, err := tx.NewRaw("UPDATE companies SET logo_url = NULL WHERE id = ANY(?)", pgdialect.Array(drop)).Exec(ctx); err != nil {
+		return 0, wrap(err, "drop company logos")
+	}
+	return len(drop), wrap(tx.Commit(), "drop company logos: commit")
 }

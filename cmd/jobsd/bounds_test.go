@@ -3,6 +3,7 @@ package main_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"os"
 	"os/exec"
 	"strings"
@@ -56,4 +57,54 @@ func TestImportBounds(t *testing.T) {
 	out, errOut, err := importWithin(t, dsn, time.Minute, input, "--skip-invalid", "-")
 	require.NoError(t, err, errOut)
 	assert.Contains(t, out, "1 jobs written from 4 lines, 3 invalid skipped")
+}
+
+// TestImportAndRenormalizeSanitize: an import stores description_raw
+// sanitized and drops a url or company_logo that is not http(s), reporting
+// it; jobsd renormalize cleans rows stored before, company logos too.
+func TestImportAndRenormalizeSanitize(t *testing.T) {
+	dsn := pgtest.NewURL(t)
+	jobsd(t, dsn, "migrate")
+	input := `{"id":"safe-1","title":"Nurse","company":"Safe Health","url":"javascript:alert(1)","company_logo":"data:image/png;base64,AAAA",` +
+		`"description_raw":"<p onclick=\"steal()\">Care</p><script>steal()</script>"}` + "\n" +
+		`{"id":"safe-2","title":"Nurse","company":"Other Health","url":"https://other.example/jobs/2","company_logo":"https://other.example/logo.png"}` + "\n"
+	out, errOut, err := importWithin(t, dsn, time.Minute, input, "-")
+	require.NoError(t, err, errOut)
+	assert.Contains(t, out, "2 jobs written from 2 lines, 0 invalid skipped")
+	assert.Contains(t, out, "1 jobs written without a url or company_logo that is not http or https")
+	assert.Contains(t, errOut, "dropped: line 1: company_logo and url dropped to null: not an http or https URL")
+
+	db, err := sql.Open("pgx", dsn)
+	require.NoError(t, err)
+	defer db.Close()
+	type stored struct{ raw, url, logo, companyLogo sql.NullString }
+	read := func(id string) stored {
+		var s stored
+		require.NoError(t, db.QueryRow(`SELECT j.description_raw, j.url, j.company_logo, c.logo_url
+			FROM jobs j JOIN companies c ON c.id = j.company_id WHERE j.id = $1`, id).Scan(&s.raw, &s.url, &s.logo, &s.companyLogo))
+		return s
+	}
+	got := read("safe-1")
+	assert.Equal(t, "<p>Care</p>", got.raw.String)
+	assert.False(t, got.url.Valid, "url dropped")
+	assert.False(t, got.logo.Valid, "company_logo dropped")
+	assert.False(t, got.companyLogo.Valid, "the company has no logo")
+
+	// Rows stored before sanitization: renormalize cleans them.
+	_, err = db.Exec(`UPDATE jobs SET description_raw = '<p>Old</p><img src=x onerror=alert(1)>', url = 'javascript:alert(1)',
+		company_logo = 'vbscript:x' WHERE id = 'safe-1'`)
+	require.NoError(t, err)
+	_, err = db.Exec(`UPDATE companies SET logo_url = 'javascript:alert(2)' WHERE name = 'Safe Health'`)
+	require.NoError(t, err)
+	out, errOut, err = runJobsd(dsn, nil, "renormalize")
+	require.NoError(t, err, errOut)
+	assert.Contains(t, out, "1 company logos that are not http or https dropped")
+	got = read("safe-1")
+	assert.Equal(t, `<p>Old</p><img src="x">`, got.raw.String)
+	assert.False(t, got.url.Valid, "url dropped")
+	assert.False(t, got.logo.Valid, "company_logo dropped")
+	assert.False(t, got.companyLogo.Valid, "the company's logo dropped")
+	safe := read("safe-2")
+	assert.Equal(t, "https://other.example/jobs/2", safe.url.String)
+	assert.Equal(t, "https://other.example/logo.png", safe.companyLogo.String, "a safe logo stays")
 }

@@ -66,6 +66,12 @@ func (e env) runImport(ctx context.Context, dsn, refData string, in io.Reader, o
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
+	for _, d := range res.Dropped {
+		fmt.Fprintln(e.stderr, "dropped:", d)
+	}
+	if len(res.Dropped) > 0 {
+		fmt.Fprintf(e.stdout, "import: %d jobs written without a url or company_logo that is not http or https\n", len(res.Dropped))
+	}
 	rate := float64(res.Imported) / max(res.Elapsed.Seconds(), 1e-9)
 	fmt.Fprintf(e.stdout, "import: %d jobs written from %d %ss, %d invalid skipped, in %.1fs (%.0f jobs/s)\n",
 		res.Imported, res.Lines, res.Unit, len(res.Invalid), res.Elapsed.Seconds(), rate)

@@ -53,8 +53,17 @@ func (e env) renormalize(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Company logos are the logos jobs gave: those that are not http(s)
+	// go as they do at import.
+	logos, err := store.New(db).DropCompanyLogos(ctx, func(logo string) bool { _, ok := normalize.SafeURL(logo); return ok })
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(e.stdout, "renormalize: %d jobs read, %d changed and rewritten, in %.1fs; vocabulary %s\n",
 		res.Jobs, res.Changed, time.Since(start).Seconds(), norm.Digest())
+	if logos > 0 {
+		fmt.Fprintf(e.stdout, "renormalize: %d company logos that are not http or https dropped\n", logos)
+	}
 	return nil
 }
 
