@@ -6,10 +6,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -133,6 +136,74 @@ func TestGraphQLLimits(t *testing.T) {
 		assert.Equal(t, "query_too_complex", ext["code"])
 		_, body = s.graphql(t, `{ jobs(limit: 100) { nodes { id title company location { full } } } }`, nil)
 		assert.Nil(t, body["errors"], "one full page is allowed")
+	})
+
+	t.Run("nested fragments", func(t *testing.T) {
+		// Thirty fragments each spreading the next twice: refused at once
+		// (walked once each), where walking every spread took minutes.
+		var doc strings.Builder
+		doc.WriteString("query { ...F1 }\n")
+		for i := 1; i < 30; i++ {
+			fmt.Fprintf(&doc, "fragment F%d on Query { ...F%d ...F%d }\n", i, i+1, i+1)
+		}
+		doc.WriteString("fragment F30 on Query { jobs { nodes { id } } }\n")
+		done := make(chan map[string]any, 1)
+		go func() { _, body := s.graphql(t, doc.String(), nil); done <- body }()
+		select {
+		case body := <-done:
+			assert.Equal(t, "query_too_complex", first(body)["extensions"].(map[string]any)["code"])
+		case <-time.After(10 * time.Second):
+			t.Fatal("no answer to 30 nested fragments after 10 s")
+		}
+	})
+
+	t.Run("root fields and aliases", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range 11 {
+			fmt.Fprintf(&b, ` s%d: jobs(filter: {q: "engineer"}) { nodes { id } }`, i)
+		}
+		b.WriteString(" }")
+		_, body := s.graphql(t, b.String(), nil)
+		assert.Contains(t, first(body)["message"], "11 root fields")
+	})
+
+	t.Run("the cost in extensions", func(t *testing.T) {
+		_, body := s.graphql(t, `{ jobs(limit: 10) { nodes { id title } } }`, nil)
+		require.Nil(t, body["errors"])
+		assert.Equal(t, map[string]any{"cost": map[string]any{"requested": float64(22), "limit": float64(10000)}}, body["extensions"])
+	})
+
+	t.Run("graphql-js's introspection query", func(t *testing.T) {
+		q, err := os.ReadFile("../../graph/testdata/introspection/graphql-js-all-options.graphql")
+		require.NoError(t, err)
+		_, body := s.graphql(t, string(q), nil)
+		require.Nil(t, body["errors"])
+		assert.NotEmpty(t, body["data"].(map[string]any)["__schema"].(map[string]any)["types"])
+	})
+
+	t.Run("requests no transport serves", func(t *testing.T) {
+		for _, c := range []struct {
+			method, contentType string
+			status              int
+			code                string
+		}{
+			{http.MethodPost, "text/plain", http.StatusBadRequest, "invalid_parameter"},
+			{http.MethodPut, "application/json", http.StatusMethodNotAllowed, "method_not_allowed"},
+		} {
+			req, _ := http.NewRequest(c.method, s.base+"/graphql", strings.NewReader(`{"query":"{ __typename }"}`))
+			req.Header.Set("Content-Type", c.contentType)
+			req.Header.Set("x-api-key", s.key)
+			status, body, _ := do(t, req)
+			assert.Equal(t, c.status, status, "%s %s", c.method, c.contentType)
+			assert.Equal(t, c.code, first(body)["extensions"].(map[string]any)["code"], "%s %s", c.method, c.contentType)
+		}
+		req, _ := http.NewRequest(http.MethodPost, s.base+"/graphql", strings.NewReader(`{"query": "{ __typename }", "secret-looking": `))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("x-api-key", s.key)
+		status, body, _ := do(t, req)
+		assert.Equal(t, http.StatusBadRequest, status)
+		assert.NotContains(t, first(body)["message"], "secret-looking", "the body is not echoed")
 	})
 
 	t.Run("automatic persisted queries", func(t *testing.T) {
