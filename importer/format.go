@@ -412,3 +412,13 @@ func decodeRecord(data []byte, v any) error {
 	}
 	return nil
 }
+
+// descriptionText is the plain text of a description's HTML, or "" when
+// the HTML is over normalize.MaxDescriptionBytes: the record is then
+// invalid, and its text is not worth reading.
+func descriptionText(html string) string {
+	if len(html) > normalize.MaxDescriptionBytes {
+		return ""
+	}
+	return normalize.HTMLText(html)
+}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
-	"github.com/jobsd-dev/jobsd/normalize"
 )
 
 // greenhouseJob is a job of the Greenhouse job-board API
@@ -122,7 +121,7 @@ func mapGreenhouse(data []byte, m *mapper) (model.Job, error) {
 	// content is HTML-escaped HTML: unescaped once, it is the HTML.
 	content := strings.TrimSpace(html.UnescapeString(g.Content))
 	job.DescriptionRaw = ptr(content)
-	plain := normalize.HTMLText(content)
+	plain := descriptionText(content)
 	job.Description = ptr(plain)
 	m.fillFromText(&job, plain)
 	return job, nil

@@ -442,7 +442,7 @@ func mapJSONLD(data []byte, m *mapper) (model.Job, error) {
 		raw = htmlOf(s[0])
 	}
 	job.DescriptionRaw = ptr(raw)
-	plain := normalize.HTMLText(raw)
+	plain := descriptionText(raw)
 	job.Description = ptr(plain)
 
 	m.jsonldEducation(d, node["educationRequirements"], &job)

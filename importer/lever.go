@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
-	"github.com/jobsd-dev/jobsd/normalize"
 )
 
 // leverPosting is a posting of the Lever postings API
@@ -108,7 +107,7 @@ func mapLever(data []byte, m *mapper) (model.Job, error) {
 	}
 	raw.WriteString(htmlOrText(p.Additional, p.AdditionalPlain))
 	job.DescriptionRaw = ptr(raw.String())
-	plain := normalize.HTMLText(raw.String())
+	plain := descriptionText(raw.String())
 	job.Description = ptr(plain)
 	m.fillFromText(&job, plain)
 	return job, nil
