@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -184,7 +185,10 @@ type costSum struct {
 	aliases int
 	// lists is the nesting of the meta-schema's list fields (introspection).
 	lists int
-	slow  bool
+	// expanded counts the field selections, fragments expanded (what
+	// validation compares pairwise).
+	expanded int
+	slow     bool
 }
 
 // add merges the summary of a sibling selection into s.
@@ -195,6 +199,7 @@ func (s *costSum) add(o costSum) {
 	s.fields = satAdd(s.fields, o.fields)
 	s.aliases = satAdd(s.aliases, o.aliases)
 	s.lists = max(s.lists, o.lists)
+	s.expanded = satAdd(s.expanded, o.expanded)
 	s.slow = s.slow || o.slow
 }
 
@@ -257,10 +262,11 @@ func (w *costWalk) field(f *ast.Field) costSum {
 		alias = 1
 	}
 	if f.Name == "__typename" {
-		return costSum{depth: 1, fields: 1, aliases: alias}
+		return costSum{depth: 1, fields: 1, aliases: alias, expanded: 1}
 	}
 	child := w.set(f.SelectionSet)
-	out := costSum{depth: child.depth + 1, fields: 1, aliases: satAdd(child.aliases, alias), lists: child.lists, slow: child.slow}
+	out := costSum{depth: child.depth + 1, fields: 1, aliases: satAdd(child.aliases, alias), lists: child.lists,
+		expanded: satAdd(child.expanded, 1), slow: child.slow}
 	typ := ""
 	if f.ObjectDefinition != nil {
 		typ = f.ObjectDefinition.Name
@@ -276,14 +282,15 @@ func (w *costWalk) field(f *ast.Field) costSum {
 		}
 		out.cost = satAdd(1, child.cost)
 	case f.Name == "nodes" && (typ == "JobCardPage" || typ == "CompanyPage"):
-		out.cost, out.nodes = 1, child.cost
+		// A node costs at least 1: the page is read whatever it selects.
+		out.cost, out.nodes = 1, max(child.cost, 1)
 	case f.Name == "jobs" && (typ == "Query" || typ == "CompanyProfile"):
-		out.cost = satAdd(1, satAdd(child.cost, satMul(child.nodes, w.intArg(f, "limit", normalize.DefaultJobLimit, normalize.MaxLimit))))
+		out.cost = satAdd(1, satAdd(child.cost, satMul(max(child.nodes, 1), w.intArg(f, "limit", normalize.DefaultJobLimit, normalize.MaxLimit))))
 		if w.slowSearch(f) {
 			out.cost, out.slow = satAdd(out.cost, slowFilterCost), true
 		}
 	case f.Name == "companies" && typ == "Query":
-		out.cost = satAdd(1, satAdd(child.cost, satMul(child.nodes, w.intArg(f, "limit", normalize.DefaultCompanyLimit, normalize.MaxLimit))))
+		out.cost = satAdd(1, satAdd(child.cost, satMul(max(child.nodes, 1), w.intArg(f, "limit", normalize.DefaultCompanyLimit, normalize.MaxLimit))))
 		if w.slowSearch(f) {
 			out.cost, out.slow = satAdd(out.cost, slowFilterCost), true
 		}
@@ -340,9 +347,12 @@ func longestLiteral(v *ast.Value) int {
 }
 
 // longString reports the length of a string in the variables longer than
-// limit, if there is one.
+// limit, if there is one, in maps and slices of any element type (a single
+// value coerced to a list arrives as a []string).
 func longString(v any, limit int) (int, bool) {
 	switch x := v.(type) {
+	case nil:
+		return 0, false
 	case string:
 		return len(x), len(x) > limit
 	case map[string]any:
@@ -351,12 +361,35 @@ func longString(v any, limit int) (int, bool) {
 				return n, true
 			}
 		}
+		return 0, false
 	case []any:
 		for _, e := range x {
 			if n, ok := longString(e, limit); ok {
 				return n, true
 			}
 		}
+		return 0, false
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array:
+		for i := range rv.Len() {
+			if n, ok := longString(rv.Index(i).Interface(), limit); ok {
+				return n, true
+			}
+		}
+	case reflect.Map:
+		for it := rv.MapRange(); it.Next(); {
+			if n, ok := longString(it.Value().Interface(), limit); ok {
+				return n, true
+			}
+		}
+	case reflect.Pointer:
+		if !rv.IsNil() {
+			return longString(rv.Elem().Interface(), limit)
+		}
+	case reflect.String:
+		return rv.Len(), rv.Len() > limit
 	}
 	return 0, false
 }
@@ -384,6 +417,10 @@ func (w *costWalk) intArg(f *ast.Field, name string, def, most int) int {
 			n = int64(x)
 		case json.Number:
 			n, err = x.Int64()
+		case string:
+			// gqlparser lets an Int variable be a numeric string, which
+			// gqlgen's UnmarshalInt reads as the number.
+			n, err = strconv.ParseInt(strings.TrimSpace(x), 10, 64)
 		default:
 			return def
 		}
@@ -422,7 +459,7 @@ func (w *costWalk) listLen(f *ast.Field, name string, def int) int {
 // slowSearch reports whether a jobs or companies field searches in SQL:
 // a keyword search, a title intent no category names, or relevance order.
 func (w *costWalk) slowSearch(f *ast.Field) bool {
-	if a := f.Arguments.ForName("sort"); a != nil && w.stringValue(a.Value) == string(model.JobSortRelevance) {
+	if a := f.Arguments.ForName("sort"); a != nil && w.stringValue(a.Value) == "RELEVANCE" {
 		return true
 	}
 	a := f.Arguments.ForName("filter")

@@ -1,8 +1,12 @@
 package graph_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -97,6 +101,9 @@ func TestCostPricesWhatCosts(t *testing.T) {
 		{"page of 100", request{query: `{ jobs(limit: 100) { nodes { id title } } }`}, 1 + 1 + 100*2},
 		{"page size over the maximum", request{query: `{ jobs(limit: 5000) { nodes { id title } } }`}, 1 + 1 + 100*2},
 		{"page size from a variable", request{query: `query($l: Int) { jobs(limit: $l) { nodes { id } } }`, variables: map[string]any{"l": 40}}, 1 + 1 + 40},
+		{"page size from a numeric string", request{query: `query($l: Int) { jobs(limit: $l) { nodes { id } } }`, variables: map[string]any{"l": "40"}}, 1 + 1 + 40},
+		{"a page read for __typename alone", request{query: `{ jobs(limit: 100) { nodes { __typename } } }`}, 1 + 1 + 100},
+		{"a page read for its total alone", request{query: `{ jobs(limit: 100, filter: {q: "x"}) { pageInfo { total } } }`}, 1 + 2 + 100 + 500},
 		{"keyword search", request{query: `{ jobs(filter: {q: "golang"}) { nodes { id title } } }`}, 1 + 1 + 25*2 + 500},
 		{"keyword search in a variable", request{query: `query($f: JobFilter) { jobs(filter: $f) { nodes { id title } } }`,
 			variables: map[string]any{"f": map[string]any{"q": "golang"}}}, 1 + 1 + 25*2 + 500},
@@ -105,7 +112,7 @@ func TestCostPricesWhatCosts(t *testing.T) {
 		{"relevance order", request{query: `{ jobs(filter: {q: "go"}, sort: RELEVANCE) { nodes { id } } }`}, 1 + 1 + 25 + 500},
 		{"companies", request{query: `{ companies(limit: 10) { nodes { name } } }`}, 1 + 1 + 10},
 		{"facets: fields × values", request{query: `{ jobs(limit: 1) { facets(fields: [SKILLS, CITY], limit: 50) { field values { value count } } } }`},
-			1 + 1 + 2*50*(1+1+2)},
+			1 + 1 + 1 + 2*50*(1+1+2)}, // the page of 1 is read too
 		{"similar jobs", request{query: `{ job(id: "src-1") { similar(limit: 20) { id title } } }`}, 1 + 50 + 20*2},
 		{"a company's jobs", request{query: `{ company(slug: "acme") { jobs(limit: 10) { nodes { id } } } }`}, 1 + 1 + 1 + 10},
 		{"__typename is free", request{query: `{ __typename jobs { nodes { __typename id } } }`}, 1 + 1 + 25},
@@ -142,12 +149,17 @@ func TestLimitsRefuse(t *testing.T) {
 		{"root fields through a fragment", "query { ...F ...F } fragment F on Query { " + strings.Repeat("__typename ", 6) + "}", nil, "12 root fields"},
 		{"ten aliases", "{ jobs { nodes { " + aliases(10) + " } } }", nil, ""},
 		{"eleven aliases", "{ jobs { nodes { " + aliases(11) + " } } }", nil, "11 aliased fields"},
-		{"two hundred aliased searches", searches(200), nil, "root fields"},
+		{"two hundred aliased searches", searches(200), nil, "more than the limit of 500"},
 		{"depth", "{ company(slug: \"a\") { jobs { nodes { employer { name } } } } }", nil, ""},
 		{"a long string literal", `{ jobs(filter: {q: "` + strings.Repeat("x", 1025) + `"}) { nodes { id } } }`, nil, "1025 bytes"},
 		{"a long string variable", `query($f: JobFilter) { jobs(filter: $f) { nodes { id } } }`,
 			map[string]any{"f": map[string]any{"skills": []any{"go", strings.Repeat("x", 2000)}}}, "2000 bytes"},
 		{"a long document", "{ __typename }" + strings.Repeat(" ", 40<<10), nil, "more than the limit of 32768"},
+		{"fields validation would compare pairwise", "{ jobs { " + strings.Repeat("nodes { id } ", 300) + "} }", nil, "selects 601 fields"},
+		{"the same through fragments", "{ jobs { ...A ...B } } fragment A on JobCardPage { " + strings.Repeat("nodes { id } ", 150) +
+			"} fragment B on JobCardPage { " + strings.Repeat("nodes { id } ", 150) + "}", nil, "selects 601 fields"},
+		{"a long string in a list of one", `query($s: [String!]) { jobs(filter: {skills: $s}) { nodes { id } } }`,
+			map[string]any{"s": strings.Repeat("x", 2000)}, "2000 bytes"},
 		{"one page with every facet", "{ jobs(limit: 100) { nodes { id title company } facets(fields: [" + allFacets + "], limit: 100) { field values { value count } } } }",
 			nil, ""},
 		{"three of them", "{ a: jobs(limit: 100) { nodes { id } facets(fields: [" + allFacets + "], limit: 100) { values { value count } } } " +
@@ -250,4 +262,45 @@ func TestErrorsQuoteLittle(t *testing.T) {
 		assert.Contains(t, body, `"errors"`, q.query[:40])
 		assert.NotContains(t, strings.ToLower(body), strings.Repeat("x", 65), "the error quotes %s", q.query[:40])
 	}
+}
+
+// TestRequestErrorsHaveCodes: errors gqlgen raises about a request, and
+// those of the GET transport, carry the contract's code; an oversized
+// document is never kept as a persisted query; long names and values are
+// not echoed.
+func TestRequestErrorsHaveCodes(t *testing.T) {
+	p := newPair(t, graph.HandlerOptions{})
+	code := func(body string) string {
+		t.Helper()
+		var a answer
+		require.NoError(t, json.Unmarshal([]byte(body), &a), body)
+		require.NotEmpty(t, a.Errors, body)
+		c, _ := a.Errors[0].Extensions["code"].(string)
+		return c
+	}
+	_, body := request{query: "{ __typename }", hash: strings.Repeat("0", 64)}.send(t, p.fast)
+	assert.Equal(t, "invalid_parameter", code(body), "a hash that does not match its query")
+
+	big := "{ __typename }" + strings.Repeat(" ", 40<<10)
+	sum := sha256.Sum256([]byte(big))
+	hash := hex.EncodeToString(sum[:])
+	_, body = request{query: big, hash: hash}.send(t, p.fast)
+	assert.Equal(t, "query_too_complex", code(body))
+	_, body = request{hash: hash}.send(t, p.fast)
+	assert.Contains(t, body, "PersistedQueryNotFound", "the refused document was not kept")
+
+	for _, target := range []string{"/graphql?query=%zz", "/graphql?query={__typename}&variables=zz", "/graphql?query={__typename}&extensions=[1"} {
+		req := httptest.NewRequest(http.MethodGet, "/graphql", nil)
+		req.URL.RawQuery = strings.TrimPrefix(target, "/graphql?")
+		w := httptest.NewRecorder()
+		p.fast.ServeHTTP(w, req)
+		assert.Equal(t, http.StatusBadRequest, w.Code, target)
+		assert.Equal(t, "invalid_parameter", code(w.Body.String()), target)
+	}
+
+	words := strings.Repeat("secret ", 2000)
+	_, body = request{query: "query A { __typename }", opName: words}.send(t, p.fast)
+	assert.Less(t, len(body), 1000, "the operation name is echoed")
+	_, body = request{query: `query($l: Int) { jobs(limit: $l) { nodes { id } } }`, variables: map[string]any{"l": words}}.send(t, p.fast)
+	assert.Less(t, len(body), 1000, "the value is echoed")
 }

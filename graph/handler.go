@@ -15,6 +15,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
@@ -41,6 +42,9 @@ type HandlerOptions struct {
 	// MaxStringBytes rejects longer string literals and string variables
 	// (default 1 KiB).
 	MaxStringBytes int
+	// MaxFields rejects documents selecting more fields, fragments
+	// expanded, before they are validated (default 500).
+	MaxFields int
 	// ExpensiveCost is the cost from which an operation is expensive
 	// (default 1,000): ExpensivePerKey of them (default 1) run at once for
 	// one API key, ExpensiveTotal (default 2) in all; the others wait.
@@ -90,6 +94,7 @@ func (o HandlerOptions) withDefaults() HandlerOptions {
 	def(&o.MaxAliases, 10)
 	def(&o.MaxDocumentBytes, 32<<10)
 	def(&o.MaxStringBytes, 1<<10)
+	def(&o.MaxFields, 500)
 	def(&o.ExpensiveCost, 1000)
 	def(&o.ExpensivePerKey, 1)
 	def(&o.ExpensiveTotal, 2)
@@ -121,12 +126,13 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	schema := NewExecutableSchema(Config{Resolvers: r})
 	srv := handler.New(schema)
 	srv.AddTransport(transport.Options{})
-	srv.AddTransport(transport.GET{})
+	srv.AddTransport(getTransport{})
 	srv.AddTransport(postTransport{})
 	srv.AddTransport(unsupportedTransport{})
-	srv.SetQueryCache(newByteLRU(1000, 16<<20, parsedQueryWeight))
+	parsed := newByteLRU(1000, 16<<20, parsedQueryWeight)
+	srv.SetQueryCache(parsed)
+	srv.Use(documentLimit{maxBytes: opts.MaxDocumentBytes, maxFields: opts.MaxFields, maxString: opts.MaxStringBytes, parsed: parsed})
 	srv.Use(extension.AutomaticPersistedQuery{Cache: newByteLRU(opts.PersistedQueries, 8<<20, persistedQueryWeight)})
-	srv.Use(documentLimit{max: opts.MaxDocumentBytes})
 	srv.Use(&costLimit{rules: costRules{
 		limit: opts.ComplexityLimit, maxDepth: opts.DepthLimit, maxRootFields: opts.MaxRootFields,
 		maxAliases: opts.MaxAliases, maxString: opts.MaxStringBytes, titleKnown: r.titleKnown,
@@ -189,7 +195,7 @@ func presentError(log *slog.Logger, requestID func(context.Context) string) grap
 			} else {
 				gqlErr.Extensions["code"] = model.CodeInvalidParameter
 			}
-		case isInputError(gqlErr):
+		case isInputError(gqlErr), isRequestError(err):
 			gqlErr.Extensions["code"] = model.CodeInvalidParameter
 		case errors.Is(err, context.DeadlineExceeded):
 			gqlErr.Message = "the request took too long"
@@ -202,15 +208,30 @@ func presentError(log *slog.Logger, requestID func(context.Context) string) grap
 			gqlErr.Extensions["code"] = model.CodeInternal
 		}
 		if appErr == nil {
-			// gqlparser's and gqlgen's messages quote names and values of
-			// the request: each is cut short.
-			gqlErr.Message = clipWords(gqlErr.Message)
+			// gqlparser's and gqlgen's messages and paths quote names and
+			// values of the request: each is cut short.
+			gqlErr.Message = clipMessage(gqlErr.Message)
+			for i, p := range gqlErr.Path {
+				if name, ok := p.(ast.PathName); ok && len(name) > model.MaxEcho {
+					gqlErr.Path[i] = ast.PathName(model.Clip(string(name)))
+				}
+			}
 		}
 		if id := requestID(ctx); id != "" {
 			gqlErr.Extensions["request_id"] = id
 		}
 		return gqlErr
 	}
+}
+
+// isRequestError reports an error gqlgen raised about the request itself
+// before running it, without a code (a persisted query's hash that does
+// not match its query, an unsupported version): a *gqlerror.Error of its
+// own, wrapping no error and at no path. Resolvers' errors reach the
+// presenter wrapped, or as *model.Error.
+func isRequestError(err error) bool {
+	e, ok := err.(*gqlerror.Error)
+	return ok && e.Err == nil && len(e.Path) == 0
 }
 
 // isInputError reports errors gqlgen raises while reading arguments, such as
@@ -235,17 +256,44 @@ func graphQLParam(p string) string {
 	return strings.Join(parts, "")
 }
 
-// clipWords cuts each word of a message (a name or value the client sent,
-// quoted or not) to model.MaxEcho bytes (model.Clip).
-func clipWords(msg string) string {
+// maxMessage is the longest message of an error gqlgen or gqlparser
+// raised.
+const maxMessage = 512
+
+// clipMessage cuts what a message of gqlgen's or gqlparser's quotes of the
+// request (names and values, quoted or not) to model.MaxEcho bytes each,
+// and the message to maxMessage bytes.
+func clipMessage(msg string) string {
 	if len(msg) <= model.MaxEcho {
 		return msg
 	}
-	words := strings.Split(msg, " ")
+	// Quoted spans first: a value may hold spaces.
+	var b strings.Builder
+	rest := msg
+	for {
+		open := strings.IndexByte(rest, '"')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(rest[open+1:], '"')
+		if end < 0 {
+			break
+		}
+		b.WriteString(rest[:open+1])
+		b.WriteString(model.Clip(rest[open+1 : open+1+end]))
+		b.WriteByte('"')
+		rest = rest[open+1+end+1:]
+	}
+	b.WriteString(rest)
+	words := strings.Split(b.String(), " ")
 	for i, w := range words {
 		if len(w) > model.MaxEcho {
 			words[i] = model.Clip(w)
 		}
 	}
-	return strings.Join(words, " ")
+	out := strings.Join(words, " ")
+	if len(out) > maxMessage {
+		out = shorten(out, maxMessage)
+	}
+	return out
 }

@@ -8,13 +8,26 @@ import (
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/jobsd-dev/jobsd/graph/model"
 )
 
-// documentLimit refuses a query document longer than max bytes before it
-// is parsed (persisted queries included: it runs after their lookup).
-type documentLimit struct{ max int }
+// documentLimit refuses, before gqlgen parses and validates a document:
+// one longer than maxBytes; and one that is not in the parsed-query cache
+// (so not checked before) with more than maxFields field selections,
+// fragments expanded, or a string literal over maxString bytes.
+// Validation compares the fields of a selection set pairwise, so that its
+// work grows with the square of their number. It runs before the lookup of
+// persisted queries, which therefore never keeps a document it refuses.
+type documentLimit struct {
+	maxBytes, maxFields, maxString int
+	parsed                         *byteLRU[*ast.QueryDocument]
+}
+
+// documentTokenLimit is the most tokens documentLimit parses (gqlgen's
+// own default limit).
+const documentTokenLimit = 15000
 
 var (
 	_ graphql.HandlerExtension          = documentLimit{}
@@ -27,10 +40,31 @@ func (documentLimit) ExtensionName() string { return "DocumentLimit" }
 // Validate implements graphql.HandlerExtension.
 func (documentLimit) Validate(graphql.ExecutableSchema) error { return nil }
 
-// MutateOperationParameters refuses a document over the limit.
+// MutateOperationParameters refuses a document over the limits.
 func (d documentLimit) MutateOperationParameters(_ context.Context, p *graphql.RawParams) *gqlerror.Error {
-	if len(p.Query) > d.max {
-		return tooComplex("the query document is %d bytes, more than the limit of %d", len(p.Query), d.max)
+	if len(p.Query) > d.maxBytes {
+		return tooComplex("the query document is %d bytes, more than the limit of %d", len(p.Query), d.maxBytes)
+	}
+	if p.Query == "" || d.parsed.Contains(p.Query) {
+		return nil
+	}
+	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: p.Query}, documentTokenLimit)
+	if err != nil {
+		return nil // gqlgen parses it again and reports the error
+	}
+	w := costWalk{rules: &costRules{maxString: d.maxString}, frags: doc.Fragments}
+	most := 0
+	for _, op := range doc.Operations {
+		most = max(most, w.set(op.SelectionSet).expanded)
+	}
+	for _, f := range doc.Fragments {
+		most = max(most, w.fragment(f.Name).expanded)
+	}
+	switch {
+	case w.err != nil:
+		return w.err
+	case most > d.maxFields:
+		return tooComplex("the operation selects %d fields, fragments expanded, more than the limit of %d", most, d.maxFields)
 	}
 	return nil
 }
@@ -60,6 +94,13 @@ func newByteLRU[T any](entries, budget int, weight func(key string, v T) int) *b
 	return c
 }
 
+// Contains reports whether the cache holds key, without making it recent.
+func (c *byteLRU[T]) Contains(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lru.Contains(key)
+}
+
 // Get implements graphql.Cache.
 func (c *byteLRU[T]) Get(_ context.Context, key string) (T, bool) {
 	c.mu.Lock()
@@ -87,8 +128,47 @@ func (c *byteLRU[T]) Add(_ context.Context, key string, v T) {
 }
 
 // parsedQueryWeight estimates what a parsed document holds in memory: its
-// text and an AST of about ten times its length.
-func parsedQueryWeight(key string, _ *ast.QueryDocument) int { return 11 * len(key) }
+// text and about 256 bytes for each selection, argument and value of its
+// AST.
+func parsedQueryWeight(key string, doc *ast.QueryDocument) int {
+	nodes := 0
+	var value func(v *ast.Value)
+	value = func(v *ast.Value) {
+		if v == nil {
+			return
+		}
+		nodes++
+		for _, c := range v.Children {
+			value(c.Value)
+		}
+	}
+	var set func(s ast.SelectionSet)
+	set = func(s ast.SelectionSet) {
+		for _, sel := range s {
+			nodes++
+			switch x := sel.(type) {
+			case *ast.Field:
+				for _, a := range x.Arguments {
+					nodes++
+					value(a.Value)
+				}
+				set(x.SelectionSet)
+			case *ast.InlineFragment:
+				set(x.SelectionSet)
+			}
+		}
+	}
+	if doc != nil {
+		for _, op := range doc.Operations {
+			nodes += len(op.VariableDefinitions)
+			set(op.SelectionSet)
+		}
+		for _, f := range doc.Fragments {
+			set(f.SelectionSet)
+		}
+	}
+	return len(key) + 256*nodes
+}
 
 // persistedQueryWeight is the bytes of a persisted query and its hash.
 func persistedQueryWeight(key, query string) int { return len(key) + len(query) }
@@ -148,8 +228,15 @@ func (g *expensiveGate) InterceptOperation(ctx context.Context, next graphql.Ope
 		}
 		return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{e}})
 	}
-	h := next(ctx)
 	var once sync.Once
+	handed := false
+	defer func() {
+		if !handed {
+			once.Do(release) // next panicked
+		}
+	}()
+	h := next(ctx)
+	handed = true
 	return func(ctx context.Context) *graphql.Response {
 		defer once.Do(release)
 		return h(ctx)

@@ -7,11 +7,13 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
 	gojson "github.com/goccy/go-json"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -212,6 +214,46 @@ func shorten(s string, n int) string {
 	return s[:n] + "…"
 }
 
+// getTransport is gqlgen's GET transport, except that a query string it
+// would refuse with an error of its own, without a code (one that does not
+// decode, variables or extensions that are not JSON), is answered with the
+// contract's code.
+type getTransport struct{ transport.GET }
+
+var _ graphql.Transport = getTransport{}
+
+// Do implements graphql.Transport.
+func (g getTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+	query, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		writeProtocolError(w, http.StatusBadRequest, model.CodeInvalidParameter, "the query string does not decode: "+shorten(err.Error(), 120))
+		return
+	}
+	for _, name := range []string{"variables", "extensions"} {
+		if v := query.Get(name); v != "" {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(v), &m); err != nil {
+				writeProtocolError(w, http.StatusBadRequest, model.CodeInvalidParameter, name+" is not a JSON object")
+				return
+			}
+		}
+	}
+	g.GET.Do(w, r, exec)
+}
+
+// writeProtocolError writes an HTTP-level error of /graphql in GraphQL's
+// shape, with the contract's code.
+func writeProtocolError(w http.ResponseWriter, status int, code, msg string) {
+	w.Header().Set("Content-Type", contentTypeJSON)
+	e := gqlerror.Errorf("%s", msg)
+	e.Extensions = map[string]any{"code": code}
+	if id := w.Header().Get("X-Request-ID"); id != "" {
+		e.Extensions["request_id"] = id
+	}
+	w.WriteHeader(status)
+	writeResponse(w, &graphql.Response{Errors: gqlerror.List{e}})
+}
+
 // unsupportedTransport answers the requests no other transport takes (a
 // method other than GET, POST and OPTIONS, a body that is not JSON) with a
 // GraphQL-shaped error carrying the contract's code.
@@ -224,7 +266,6 @@ func (unsupportedTransport) Supports(*http.Request) bool { return true }
 
 // Do implements graphql.Transport.
 func (unsupportedTransport) Do(w http.ResponseWriter, r *http.Request, _ graphql.GraphExecutor) {
-	w.Header().Set("Content-Type", contentTypeJSON)
 	status, code := http.StatusBadRequest, model.CodeInvalidParameter
 	msg := "a GraphQL request is a GET with a query parameter, or a POST with Content-Type application/json"
 	switch {
@@ -235,11 +276,5 @@ func (unsupportedTransport) Do(w http.ResponseWriter, r *http.Request, _ graphql
 		status, code = http.StatusMethodNotAllowed, model.CodeMethodNotAllowed
 		msg = shorten(r.Method, 32) + " is not allowed on /graphql"
 	}
-	e := gqlerror.Errorf("%s", msg)
-	e.Extensions = map[string]any{"code": code}
-	if id := w.Header().Get("X-Request-ID"); id != "" {
-		e.Extensions["request_id"] = id
-	}
-	w.WriteHeader(status)
-	writeResponse(w, &graphql.Response{Errors: gqlerror.List{e}})
+	writeProtocolError(w, status, code, msg)
 }

@@ -36,6 +36,10 @@ func TestServeRefusesBadEnvironment(t *testing.T) {
 		{"JOBSD_INDEX=yes", []string{"--index=false"}, 1, "database"},
 		{"JOBSD_TEXT_INDEX=off", []string{"--no-text-index"}, 1, "database"},
 		{"JOBSD_RATE=fast", []string{"-h"}, 2, "Usage of jobsd serve"},
+		// The GraphQL limits: 0 or less is an error, not the default.
+		{"", []string{"--graphql-max-aliases", "0"}, 2, "--graphql-max-aliases must be ≥ 1"},
+		{"", []string{"--graphql-complexity-limit", "-1"}, 2, "--graphql-complexity-limit must be ≥ 1"},
+		{"", []string{"--graphql-expensive-total", "-1"}, 2, "--graphql-expensive-total must be ≥ 0"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(append([]string{tt.env}, tt.flags...), " "), func(t *testing.T) {

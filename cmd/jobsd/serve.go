@@ -76,6 +76,16 @@ func (e env) serve(ctx context.Context, args []string) error {
 	if *dbConns < 1 {
 		return usageError{"serve: --db-max-conns must be ≥ 1"}
 	}
+	for name, v := range map[string]int{"graphql-complexity-limit": *complexity, "graphql-depth-limit": *depth,
+		"graphql-max-root-fields": *rootFields, "graphql-max-aliases": *aliasLimit,
+		"graphql-max-document-bytes": *docLimit, "graphql-expensive-per-key": *expensivePerKey} {
+		if v < 1 {
+			return usageError{fmt.Sprintf("serve: --%s must be ≥ 1", name)}
+		}
+	}
+	if *expensiveTotal < 0 {
+		return usageError{"serve: --graphql-expensive-total must be ≥ 0 (0: derived from --db-max-conns)"}
+	}
 	if *playgroundKey != "" && !isLoopbackAddr(*addr) {
 		return usageError{fmt.Sprintf("serve: --playground-key (JOBSD_PLAYGROUND_KEY) is handed to every visitor of the playground, so it needs --addr (JOBSD_ADDR) on a loopback address (127.0.0.0/8, ::1, localhost), and %s is not one", *addr)}
 	}
