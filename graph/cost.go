@@ -54,6 +54,9 @@ const (
 	// slowFilterCost is added to a search the in-memory index cannot
 	// answer, which runs in SQL.
 	slowFilterCost = 500
+	// slowFacetCost is added for each facet field of a search in SQL (a
+	// GROUP BY over every matching job).
+	slowFacetCost = 100
 	// similarCost is the base cost of a similar-jobs list (one SQL query).
 	similarCost = 50
 	// allFacetFields is the number of facet fields, the price of a facets
@@ -188,6 +191,9 @@ type costSum struct {
 	// expanded counts the field selections, fragments expanded (what
 	// validation compares pairwise).
 	expanded int
+	// facetFields counts the facet fields a page selects (priced more when
+	// its search runs in SQL).
+	facetFields int
 	slow     bool
 }
 
@@ -200,6 +206,7 @@ func (s *costSum) add(o costSum) {
 	s.aliases = satAdd(s.aliases, o.aliases)
 	s.lists = max(s.lists, o.lists)
 	s.expanded = satAdd(s.expanded, o.expanded)
+	s.facetFields = satAdd(s.facetFields, o.facetFields)
 	s.slow = s.slow || o.slow
 }
 
@@ -287,7 +294,7 @@ func (w *costWalk) field(f *ast.Field) costSum {
 	case f.Name == "jobs" && (typ == "Query" || typ == "CompanyProfile"):
 		out.cost = satAdd(1, satAdd(child.cost, satMul(max(child.nodes, 1), w.intArg(f, "limit", normalize.DefaultJobLimit, normalize.MaxLimit))))
 		if w.slowSearch(f) {
-			out.cost, out.slow = satAdd(out.cost, slowFilterCost), true
+			out.cost, out.slow = satAdd(out.cost, satAdd(slowFilterCost, satMul(child.facetFields, slowFacetCost))), true
 		}
 	case f.Name == "companies" && typ == "Query":
 		out.cost = satAdd(1, satAdd(child.cost, satMul(max(child.nodes, 1), w.intArg(f, "limit", normalize.DefaultCompanyLimit, normalize.MaxLimit))))
@@ -298,7 +305,8 @@ func (w *costWalk) field(f *ast.Field) costSum {
 		out.cost = satAdd(similarCost, satMul(child.cost, w.intArg(f, "limit", defaultSimilar, maxSimilar)))
 	case f.Name == "facets" && typ == "JobCardPage":
 		values := w.intArg(f, "limit", normalize.DefaultFacetLimit, normalize.MaxFacetLimit)
-		out.cost = satAdd(1, satMul(satMul(min(w.listLen(f, "fields", allFacetFields), allFacetFields), values), max(child.cost, 1)))
+		out.facetFields = min(w.listLen(f, "fields", allFacetFields), allFacetFields)
+		out.cost = satAdd(1, satMul(satMul(out.facetFields, values), max(child.cost, 1)))
 	default:
 		out.cost = satAdd(1, child.cost)
 	}

@@ -113,6 +113,8 @@ func TestCostPricesWhatCosts(t *testing.T) {
 		{"companies", request{query: `{ companies(limit: 10) { nodes { name } } }`}, 1 + 1 + 10},
 		{"facets: fields × values", request{query: `{ jobs(limit: 1) { facets(fields: [SKILLS, CITY], limit: 50) { field values { value count } } } }`},
 			1 + 1 + 1 + 2*50*(1+1+2)}, // the page of 1 is read too
+		{"facets of a keyword search: a GROUP BY each", request{query: `{ jobs(limit: 1, filter: {q: "go"}) { facets(fields: [SKILLS, CITY], limit: 1) { field } } }`},
+			1 + 1 + 1 + 2*1*1 + 500 + 2*100},
 		{"similar jobs", request{query: `{ job(id: "src-1") { similar(limit: 20) { id title } } }`}, 1 + 50 + 20*2},
 		{"a company's jobs", request{query: `{ company(slug: "acme") { jobs(limit: 10) { nodes { id } } } }`}, 1 + 1 + 1 + 10},
 		{"__typename is free", request{query: `{ __typename jobs { nodes { __typename id } } }`}, 1 + 1 + 25},
