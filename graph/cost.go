@@ -12,7 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -172,7 +172,7 @@ func appendCostExtension(b []byte, c Cost) []byte {
 
 func tooComplex(format string, args ...any) *gqlerror.Error {
 	err := gqlerror.Errorf(format, args...)
-	errcode.Set(err, model.CodeQueryTooComplex)
+	errcode.Set(err, domain.CodeQueryTooComplex)
 	return err
 }
 
@@ -194,7 +194,7 @@ type costSum struct {
 	// facetFields counts the facet fields a page selects (priced more when
 	// its search runs in SQL).
 	facetFields int
-	slow     bool
+	slow        bool
 }
 
 // add merges the summary of a sibling selection into s.

@@ -3,7 +3,7 @@ package graph
 import (
 	"context"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // boundedStore is a JobStore whose calls made for one GraphQL request run
@@ -38,7 +38,7 @@ func enter(ctx context.Context) (func(), error) {
 }
 
 // FindJobCards implements JobStore.
-func (s boundedStore) FindJobCards(ctx context.Context, q model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
+func (s boundedStore) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
 	leave, err := enter(ctx)
 	if err != nil {
 		return nil, 0, nil, err
@@ -48,7 +48,7 @@ func (s boundedStore) FindJobCards(ctx context.Context, q model.JobQuery) ([]mod
 }
 
 // JobByID implements JobStore.
-func (s boundedStore) JobByID(ctx context.Context, id string) (*model.Job, error) {
+func (s boundedStore) JobByID(ctx context.Context, id string) (*domain.Job, error) {
 	leave, err := enter(ctx)
 	if err != nil {
 		return nil, err
@@ -58,7 +58,7 @@ func (s boundedStore) JobByID(ctx context.Context, id string) (*model.Job, error
 }
 
 // Companies implements JobStore.
-func (s boundedStore) Companies(ctx context.Context, q model.CompanyQuery) ([]model.Company, int, error) {
+func (s boundedStore) Companies(ctx context.Context, q domain.CompanyQuery) ([]domain.Company, int, error) {
 	leave, err := enter(ctx)
 	if err != nil {
 		return nil, 0, err
@@ -68,7 +68,7 @@ func (s boundedStore) Companies(ctx context.Context, q model.CompanyQuery) ([]mo
 }
 
 // CompanyBySlug implements JobStore.
-func (s boundedStore) CompanyBySlug(ctx context.Context, slug string) (*model.CompanyProfile, error) {
+func (s boundedStore) CompanyBySlug(ctx context.Context, slug string) (*domain.CompanyProfile, error) {
 	leave, err := enter(ctx)
 	if err != nil {
 		return nil, err
@@ -78,7 +78,7 @@ func (s boundedStore) CompanyBySlug(ctx context.Context, slug string) (*model.Co
 }
 
 // Facets implements JobStore.
-func (s boundedStore) Facets(ctx context.Context, q model.JobQuery, fields []string, limit int) ([]model.Facet, error) {
+func (s boundedStore) Facets(ctx context.Context, q domain.JobQuery, fields []string, limit int) ([]domain.Facet, error) {
 	leave, err := enter(ctx)
 	if err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ func (s boundedStore) Facets(ctx context.Context, q model.JobQuery, fields []str
 }
 
 // CompaniesByID implements JobStore.
-func (s boundedStore) CompaniesByID(ctx context.Context, ids []int64) (map[int64]*model.Company, error) {
+func (s boundedStore) CompaniesByID(ctx context.Context, ids []int64) (map[int64]*domain.Company, error) {
 	leave, err := enter(ctx)
 	if err != nil {
 		return nil, err
@@ -98,7 +98,7 @@ func (s boundedStore) CompaniesByID(ctx context.Context, ids []int64) (map[int64
 }
 
 // SimilarJobs implements JobStore.
-func (s boundedStore) SimilarJobs(ctx context.Context, id string, limit int) ([]model.JobCard, int, error) {
+func (s boundedStore) SimilarJobs(ctx context.Context, id string, limit int) ([]domain.JobCard, int, error) {
 	leave, err := enter(ctx)
 	if err != nil {
 		return nil, 0, err

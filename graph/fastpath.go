@@ -6,7 +6,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // The fast path answers the common read operations (a page of job cards,
@@ -103,17 +103,17 @@ func (p *fastPath) answer(ctx context.Context, oc *graphql.OperationContext, roo
 		if err != nil {
 			return nil, false
 		}
-		page, err := query.Jobs(ctx, args["filter"].(*model.JobFilter), args["limit"].(*int), args["offset"].(*int),
-			args["sort"].(*model.JobSort), args["after"].(*string))
+		page, err := query.Jobs(ctx, args["filter"].(*domain.JobFilter), args["limit"].(*int), args["offset"].(*int),
+			args["sort"].(*domain.JobSort), args["after"].(*string))
 		if err != nil || page == nil {
 			return nil, false
 		}
-		facets := func(f *ast.Field) ([]*model.Facet, bool) {
+		facets := func(f *ast.Field) ([]*domain.Facet, bool) {
 			args, err := ec.field_JobCardPage_facets_args(ctx, f.ArgumentMap(oc.Variables))
 			if err != nil {
 				return nil, false
 			}
-			facets, err := p.schema.Resolvers.JobCardPage().Facets(ctx, page, args["fields"].([]model.FacetField), args["limit"].(*int))
+			facets, err := p.schema.Resolvers.JobCardPage().Facets(ctx, page, args["fields"].([]domain.FacetField), args["limit"].(*int))
 			return facets, err == nil
 		}
 		e.jobCardPage(root.SelectionSet, page, facets)
@@ -133,7 +133,7 @@ func (p *fastPath) answer(ctx context.Context, oc *graphql.OperationContext, roo
 			return nil, false
 		}
 		page, err := query.Companies(ctx, args["minJobs"].(*int), args["limit"].(*int), args["offset"].(*int),
-			args["filter"].(*model.JobFilter))
+			args["filter"].(*domain.JobFilter))
 		if err != nil || page == nil {
 			return nil, false
 		}

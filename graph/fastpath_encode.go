@@ -9,7 +9,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // encoder writes the data of a fast-path answer byte for byte as gqlgen's
@@ -212,9 +212,9 @@ func (e *encoder) optFloat(f *float64) {
 
 // workArrangementGQL are the known work arrangements as their MarshalGQL
 // writes them ("REMOTE"), made once: MarshalGQL allocates.
-var workArrangementGQL = func() map[model.WorkArrangement]string {
-	m := map[model.WorkArrangement]string{}
-	for _, w := range model.WorkArrangements {
+var workArrangementGQL = func() map[domain.WorkArrangement]string {
+	m := map[domain.WorkArrangement]string{}
+	for _, w := range domain.WorkArrangements {
 		var b bytes.Buffer
 		w.MarshalGQL(&b)
 		m[w] = b.String()
@@ -224,7 +224,7 @@ var workArrangementGQL = func() map[model.WorkArrangement]string {
 
 // workArrangement writes the enum as its MarshalGQL does, which is what
 // gqlgen calls.
-func (e *encoder) workArrangement(w *model.WorkArrangement) {
+func (e *encoder) workArrangement(w *domain.WorkArrangement) {
 	if w == nil {
 		e.null()
 		return
@@ -244,7 +244,7 @@ func (e *encoder) Write(p []byte) (int, error) {
 
 // jobCardPage writes a page; facets resolves its facets field (false:
 // gqlgen must answer).
-func (e *encoder) jobCardPage(sel ast.SelectionSet, p *model.JobCardPage, facets func(*ast.Field) ([]*model.Facet, bool)) {
+func (e *encoder) jobCardPage(sel ast.SelectionSet, p *domain.JobCardPage, facets func(*ast.Field) ([]*domain.Facet, bool)) {
 	e.object(sel, "JobCardPage", func(f *ast.Field) bool {
 		switch f.Name {
 		case "facets":
@@ -264,7 +264,7 @@ func (e *encoder) jobCardPage(sel ast.SelectionSet, p *model.JobCardPage, facets
 	})
 }
 
-func (e *encoder) facet(sel ast.SelectionSet, fc *model.Facet) {
+func (e *encoder) facet(sel ast.SelectionSet, fc *domain.Facet) {
 	if fc == nil { // [Facet!]!: gqlgen answers a null item with an error
 		e.failed = true
 		return
@@ -288,7 +288,7 @@ func (e *encoder) facet(sel ast.SelectionSet, fc *model.Facet) {
 	})
 }
 
-func (e *encoder) facetValue(sel ast.SelectionSet, v *model.FacetValue) {
+func (e *encoder) facetValue(sel ast.SelectionSet, v *domain.FacetValue) {
 	e.object(sel, "FacetValue", func(f *ast.Field) bool {
 		switch f.Name {
 		case "value":
@@ -302,7 +302,7 @@ func (e *encoder) facetValue(sel ast.SelectionSet, v *model.FacetValue) {
 	})
 }
 
-func (e *encoder) salaryBucket(sel ast.SelectionSet, b *model.SalaryBucket) {
+func (e *encoder) salaryBucket(sel ast.SelectionSet, b *domain.SalaryBucket) {
 	e.object(sel, "SalaryBucket", func(f *ast.Field) bool {
 		switch f.Name {
 		case "min":
@@ -318,7 +318,7 @@ func (e *encoder) salaryBucket(sel ast.SelectionSet, b *model.SalaryBucket) {
 	})
 }
 
-func (e *encoder) companyPage(sel ast.SelectionSet, p *model.CompanyPage) {
+func (e *encoder) companyPage(sel ast.SelectionSet, p *domain.CompanyPage) {
 	e.object(sel, "CompanyPage", func(f *ast.Field) bool {
 		switch f.Name {
 		case "nodes":
@@ -332,7 +332,7 @@ func (e *encoder) companyPage(sel ast.SelectionSet, p *model.CompanyPage) {
 	})
 }
 
-func (e *encoder) pageInfo(sel ast.SelectionSet, p *model.PageInfo) {
+func (e *encoder) pageInfo(sel ast.SelectionSet, p *domain.PageInfo) {
 	e.object(sel, "PageInfo", func(f *ast.Field) bool {
 		switch f.Name {
 		case "total":
@@ -352,7 +352,7 @@ func (e *encoder) pageInfo(sel ast.SelectionSet, p *model.PageInfo) {
 	})
 }
 
-func (e *encoder) jobCard(sel ast.SelectionSet, c *model.JobCard) {
+func (e *encoder) jobCard(sel ast.SelectionSet, c *domain.JobCard) {
 	e.object(sel, "JobCard", func(f *ast.Field) bool {
 		switch f.Name {
 		case "id":
@@ -379,7 +379,7 @@ func (e *encoder) jobCard(sel ast.SelectionSet, c *model.JobCard) {
 }
 
 // job writes a nullable Job (Query.job is null when no job has the id).
-func (e *encoder) job(sel ast.SelectionSet, j *model.Job) {
+func (e *encoder) job(sel ast.SelectionSet, j *domain.Job) {
 	if j == nil {
 		e.null()
 		return
@@ -459,7 +459,7 @@ func (e *encoder) job(sel ast.SelectionSet, j *model.Job) {
 	})
 }
 
-func (e *encoder) location(sel ast.SelectionSet, l *model.Location) {
+func (e *encoder) location(sel ast.SelectionSet, l *domain.Location) {
 	e.object(sel, "Location", func(f *ast.Field) bool {
 		switch f.Name {
 		case "city":
@@ -478,7 +478,7 @@ func (e *encoder) location(sel ast.SelectionSet, l *model.Location) {
 }
 
 // salary writes a nullable Salary.
-func (e *encoder) salary(sel ast.SelectionSet, s *model.Salary) {
+func (e *encoder) salary(sel ast.SelectionSet, s *domain.Salary) {
 	if s == nil {
 		e.null()
 		return
@@ -500,7 +500,7 @@ func (e *encoder) salary(sel ast.SelectionSet, s *model.Salary) {
 	})
 }
 
-func (e *encoder) category(sel ast.SelectionSet, c *model.Category) {
+func (e *encoder) category(sel ast.SelectionSet, c *domain.Category) {
 	e.object(sel, "Category", func(f *ast.Field) bool {
 		switch f.Name {
 		case "field":
@@ -516,7 +516,7 @@ func (e *encoder) category(sel ast.SelectionSet, c *model.Category) {
 	})
 }
 
-func (e *encoder) company(sel ast.SelectionSet, c *model.Company) {
+func (e *encoder) company(sel ast.SelectionSet, c *domain.Company) {
 	e.object(sel, "Company", func(f *ast.Field) bool {
 		switch f.Name {
 		case "name":

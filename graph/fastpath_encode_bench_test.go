@@ -6,14 +6,14 @@ import (
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/seed"
 )
 
 // benchPage is a page of n generated, normalized cards and the selection
 // set of a jobs query asking for every card field.
-func benchPage(b *testing.B, n int) (*model.JobCardPage, ast.SelectionSet) {
+func benchPage(b *testing.B, n int) (*domain.JobCardPage, ast.SelectionSet) {
 	b.Helper()
 	norm, err := normalize.New()
 	if err != nil {
@@ -23,7 +23,7 @@ func benchPage(b *testing.B, n int) (*model.JobCardPage, ast.SelectionSet) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	page := &model.JobCardPage{PageInfo: model.PageInfo{Total: 1000, Limit: n, HasMore: true}}
+	page := &domain.JobCardPage{PageInfo: domain.PageInfo{Total: 1000, Limit: n, HasMore: true}}
 	for i := range jobs {
 		page.Nodes = append(page.Nodes, jobs[i].Card())
 	}

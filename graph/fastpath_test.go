@@ -23,9 +23,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/graph/graphtest"
-	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -35,21 +35,21 @@ import (
 // checks, with the handler's count of fast answers, that the fast path did
 // answer the operations it should (so that always falling back fails).
 
-func sp(s string) *string                               { return &s }
-func fp(f float64) *float64                             { return &f }
-func wa(w model.WorkArrangement) *model.WorkArrangement { return &w }
+func sp(s string) *string                                 { return &s }
+func fp(f float64) *float64                               { return &f }
+func wa(w domain.WorkArrangement) *domain.WorkArrangement { return &w }
 
 // tricky has every kind of character gqlgen's string writer treats apart.
 const tricky = "quote \" backslash \\ slash / nul \x00 bell \x07 bs \b tab \t lf \n ff \f cr \r us \x1f del \x7f " +
 	"<b>&amp;</b> ls \u2028 ps \u2029 café 日本語 🚀 bad utf-8 \xff\xfe\xc3 end\\"
 
-var fixtureCards = []model.JobCard{
+var fixtureCards = []domain.JobCard{
 	{
 		ID: "src-1", Title: tricky, Company: `Acme "Q" <&>`, CompanyID: 1,
-		Location:        model.Location{City: []string{tricky, "São Paulo"}, State: []string{"California"}, Country: []string{}, Full: tricky},
-		WorkArrangement: wa(model.WorkArrangementRemote), EmploymentType: sp("full-time"),
-		Salary:   &model.Salary{Min: fp(0.1), Max: fp(1e21), Currency: sp("USD"), Period: sp("annual")},
-		Category: model.Category{Field: sp("Computer and Mathematical"), Role: sp(tricky), Specialization: sp("Backend")},
+		Location:        domain.Location{City: []string{tricky, "São Paulo"}, State: []string{"California"}, Country: []string{}, Full: tricky},
+		WorkArrangement: wa(domain.WorkArrangementRemote), EmploymentType: sp("full-time"),
+		Salary:   &domain.Salary{Min: fp(0.1), Max: fp(1e21), Currency: sp("USD"), Period: sp("annual")},
+		Category: domain.Category{Field: sp("Computer and Mathematical"), Role: sp(tricky), Specialization: sp("Backend")},
 	},
 	{
 		// nil salary, nil lists of a non-null type, nil enums and strings
@@ -57,35 +57,35 @@ var fixtureCards = []model.JobCard{
 	},
 	{
 		ID: "src-3", Title: "Nurse", Company: "Zeta", CompanyID: 3,
-		Location:        model.Location{City: []string{"Austin"}, State: []string{"Texas"}, Country: []string{"United States"}, Full: "Austin, Texas, United States"},
-		WorkArrangement: wa(model.WorkArrangementHybrid),
-		Salary:          &model.Salary{Min: fp(123456.789), Max: nil},
+		Location:        domain.Location{City: []string{"Austin"}, State: []string{"Texas"}, Country: []string{"United States"}, Full: "Austin, Texas, United States"},
+		WorkArrangement: wa(domain.WorkArrangementHybrid),
+		Salary:          &domain.Salary{Min: fp(123456.789), Max: nil},
 	},
 	{
-		ID: "src-4", Title: "Floats", Company: "Zeta", CompanyID: 3, WorkArrangement: wa(model.WorkArrangementOnsite),
-		Salary: &model.Salary{Min: fp(1e6), Max: fp(1.5e6), Currency: sp(""), Period: sp("hourly")},
+		ID: "src-4", Title: "Floats", Company: "Zeta", CompanyID: 3, WorkArrangement: wa(domain.WorkArrangementOnsite),
+		Salary: &domain.Salary{Min: fp(1e6), Max: fp(1.5e6), Currency: sp(""), Period: sp("hourly")},
 	},
 	{
 		ID: "src-5", Title: "More floats", Company: "Zeta", CompanyID: 1,
-		Salary: &model.Salary{Min: fp(math.Copysign(0, -1)), Max: fp(5e-324)},
+		Salary: &domain.Salary{Min: fp(math.Copysign(0, -1)), Max: fp(5e-324)},
 	},
 	{
 		ID: "src-6", Title: "Extreme floats", Company: "Zeta", CompanyID: 2, WorkArrangement: wa(`ré"mote`),
-		Salary: &model.Salary{Min: fp(1e-7), Max: fp(math.MaxFloat64), Currency: sp("€"), Period: sp("month\u2028ly")},
+		Salary: &domain.Salary{Min: fp(1e-7), Max: fp(math.MaxFloat64), Currency: sp("€"), Period: sp("month\u2028ly")},
 	},
 	{
 		ID: "src-7", Title: "Round", Company: "Zeta", CompanyID: 2,
-		Salary: &model.Salary{Min: fp(100000), Max: fp(999999.5)},
+		Salary: &domain.Salary{Min: fp(100000), Max: fp(999999.5)},
 	},
 }
 
-var fixtureJobs = map[string]*model.Job{
+var fixtureJobs = map[string]*domain.Job{
 	"src-1": {
 		ID: "src-1", Title: tricky, Company: `Acme "Q" <&>`, CompanyID: 1, CompanyLogo: sp("https://x.test/logo.png?a=1&b=<2>"),
 		URL: sp("https://x.test/jobs/1"), PostedAt: sp("2024-05-01T00:00:00Z"),
-		Location:        model.Location{City: []string{"San Francisco"}, State: []string{"California"}, Country: []string{"United States"}, Full: "San Francisco, California, United States + 1 more"},
-		WorkArrangement: wa(model.WorkArrangementRemote), EmploymentType: sp("contract"), ExperienceLevel: sp("senior"),
-		Salary:  &model.Salary{Min: fp(115000), Max: fp(128000.25), Currency: sp("USD"), Period: sp("annual")},
+		Location:        domain.Location{City: []string{"San Francisco"}, State: []string{"California"}, Country: []string{"United States"}, Full: "San Francisco, California, United States + 1 more"},
+		WorkArrangement: wa(domain.WorkArrangementRemote), EmploymentType: sp("contract"), ExperienceLevel: sp("senior"),
+		Salary:  &domain.Salary{Min: fp(115000), Max: fp(128000.25), Currency: sp("USD"), Period: sp("annual")},
 		Summary: sp(tricky), Description: sp("line one\nline two\n\ttabbed"), DescriptionRaw: sp(`<p class="x">Hello &amp; <b>bye</b></p>`),
 		Responsibilities: []string{tricky, "Ship"}, RequiredQualifications: []string{"Go"}, PreferredQualifications: []string{},
 		Skills: []string{"Go", "Kubernetes"}, Tools: []string{"git"}, SoftSkills: []string{"Communication"},
@@ -93,18 +93,18 @@ var fixtureJobs = map[string]*model.Job{
 		EducationLevels: []string{"bachelor"}, EducationMajors: []string{"Computer Science"}, Certifications: []string{},
 		VisaSponsorship: []string{"H-1B"}, VisaRequirements: []string{}, SecurityClearances: []string{},
 		ClearanceStatus: sp("none"), TravelPercent: fp(12.5), Source: sp("greenhouse"),
-		Category: model.Category{Field: sp("Computer and Mathematical"), Role: sp("Software Engineer")},
+		Category: domain.Category{Field: sp("Computer and Mathematical"), Role: sp("Software Engineer")},
 	},
 	"src-2": {ID: "src-2", Title: "Minimal", Company: "Zeta", CompanyID: 2},
 	"src-3": {
 		ID: "src-3", Title: "Cleared", Company: "Zeta", CompanyID: 3, SecurityClearances: []string{"Secret", "TS/SCI"},
-		TravelPercent: fp(1e21), Salary: &model.Salary{Min: fp(0.1)}, WorkArrangement: wa(model.WorkArrangementOnsite),
+		TravelPercent: fp(1e21), Salary: &domain.Salary{Min: fp(0.1)}, WorkArrangement: wa(domain.WorkArrangementOnsite),
 	},
 	"src-8": {ID: "src-8", Title: "NaN travel", Company: "Zeta", CompanyID: 1, TravelPercent: fp(math.NaN())},
-	"src-9": {ID: "src-9", Title: "Inf salary", Company: "Zeta", CompanyID: 1, Salary: &model.Salary{Max: fp(math.Inf(1))}},
+	"src-9": {ID: "src-9", Title: "Inf salary", Company: "Zeta", CompanyID: 1, Salary: &domain.Salary{Max: fp(math.Inf(1))}},
 }
 
-var fixtureCompanies = []model.Company{
+var fixtureCompanies = []domain.Company{
 	{Name: tricky, JobCount: 2147483647, Slug: "acme"},
 	{Name: "Zeta", LogoURL: sp("https://x.test/z.png?a=1&b=<2>"), JobCount: 0, Slug: ""},
 	{Name: "Ω", LogoURL: sp(""), JobCount: -1, Slug: "omega"},
@@ -114,14 +114,14 @@ var fixtureCompanies = []model.Company{
 // search picks a special answer ("nan", "fail", "down", "nil", "panic").
 func fixtureStore() *graphtest.Store {
 	return &graphtest.Store{
-		FindJobCardsFunc: func(_ context.Context, q model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
+		FindJobCardsFunc: func(_ context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
 			switch q.Company {
 			case "nan":
-				return []model.JobCard{{ID: "src-1", Salary: &model.Salary{Min: fp(math.NaN())}}}, 1, nil, nil
+				return []domain.JobCard{{ID: "src-1", Salary: &domain.Salary{Min: fp(math.NaN())}}}, 1, nil, nil
 			case "fail":
 				return nil, 0, nil, errors.New("disk on fire")
 			case "down":
-				return nil, 0, nil, model.Errorf(model.CodeUnavailable, "the database is unavailable")
+				return nil, 0, nil, domain.Errorf(domain.CodeUnavailable, "the database is unavailable")
 			case "nil":
 				return nil, 0, nil, nil
 			case "panic":
@@ -129,27 +129,27 @@ func fixtureStore() *graphtest.Store {
 			}
 			from := min(q.Offset, len(fixtureCards))
 			page := fixtureCards[from:min(from+q.Limit, len(fixtureCards))]
-			var next *model.Cursor
+			var next *domain.Cursor
 			if len(page) > 0 {
-				next = &model.Cursor{Sort: q.Sort, ID: page[len(page)-1].ID, Offset: q.Offset + len(page)}
+				next = &domain.Cursor{Sort: q.Sort, ID: page[len(page)-1].ID, Offset: q.Offset + len(page)}
 			}
 			return page, 1<<53 + 1, next, nil
 		},
-		JobByIDFunc: func(_ context.Context, id string) (*model.Job, error) {
+		JobByIDFunc: func(_ context.Context, id string) (*domain.Job, error) {
 			if id == "src-500" {
 				return nil, errors.New("connection reset")
 			}
 			if j, ok := fixtureJobs[id]; ok {
 				return j, nil
 			}
-			return nil, model.Errorf(model.CodeNotFound, "no job has id %s", id)
+			return nil, domain.Errorf(domain.CodeNotFound, "no job has id %s", id)
 		},
-		CompaniesFunc: func(_ context.Context, q model.CompanyQuery) ([]model.Company, int, error) {
+		CompaniesFunc: func(_ context.Context, q domain.CompanyQuery) ([]domain.Company, int, error) {
 			from := min(q.Offset, len(fixtureCompanies))
 			return fixtureCompanies[from:min(from+q.Limit, len(fixtureCompanies))], 9223372036854775807, nil
 		},
-		CompaniesByIDFunc: func(_ context.Context, ids []int64) (map[int64]*model.Company, error) {
-			out := map[int64]*model.Company{}
+		CompaniesByIDFunc: func(_ context.Context, ids []int64) (map[int64]*domain.Company, error) {
+			out := map[int64]*domain.Company{}
 			for _, id := range ids {
 				if id >= 1 && int(id) <= len(fixtureCompanies) {
 					out[id] = &fixtureCompanies[id-1]
@@ -157,19 +157,19 @@ func fixtureStore() *graphtest.Store {
 			}
 			return out, nil
 		},
-		SimilarJobsFunc: func(_ context.Context, _ string, limit int) ([]model.JobCard, int, error) {
+		SimilarJobsFunc: func(_ context.Context, _ string, limit int) ([]domain.JobCard, int, error) {
 			return fixtureCards[:min(limit, 3)], 3, nil
 		},
-		FacetsFunc: func(_ context.Context, _ model.JobQuery, fields []string, _ int) ([]model.Facet, error) {
-			out := make([]model.Facet, len(fields))
+		FacetsFunc: func(_ context.Context, _ domain.JobQuery, fields []string, _ int) ([]domain.Facet, error) {
+			out := make([]domain.Facet, len(fields))
 			for i, f := range fields {
-				out[i] = model.Facet{Field: model.FacetField(f), Values: []model.FacetValue{{Value: tricky, Count: 3}, {Value: "b", Count: 1}}}
+				out[i] = domain.Facet{Field: domain.FacetField(f), Values: []domain.FacetValue{{Value: tricky, Count: 3}, {Value: "b", Count: 1}}}
 				if f == "work_arrangement" {
 					out[i].Values = nil // [FacetValue!]!: gqlgen writes []
 				}
-				if f == model.FacetSalary {
-					out[i] = model.Facet{Field: model.FacetSalary, Values: []model.FacetValue{},
-						Buckets: []model.SalaryBucket{{Min: 0, Max: fp(25000), Count: 1}, {Min: 25000, Count: 2}}}
+				if f == domain.FacetSalary {
+					out[i] = domain.Facet{Field: domain.FacetSalary, Values: []domain.FacetValue{},
+						Buckets: []domain.SalaryBucket{{Min: 0, Max: fp(25000), Count: 1}, {Min: 25000, Count: 2}}}
 				}
 			}
 			return out, nil
@@ -266,7 +266,7 @@ const (
 
 func TestFastPathAnswersAsGqlgen(t *testing.T) {
 	p := newPair(t, graph.HandlerOptions{})
-	cursor := model.Cursor{Sort: model.JobSortNewest, ID: "src-2", Offset: 2}.Encode()
+	cursor := domain.Cursor{Sort: domain.JobSortNewest, ID: "src-2", Offset: 2}.Encode()
 	for _, q := range []request{
 		{query: `{ jobs { nodes { ` + cardFields + ` } ` + pageInfoFields + ` } }`},
 		{query: `{ jobs(limit: 100) { __typename nodes { __typename ` + cardFields + ` } ` + pageInfoFields + ` } }`},

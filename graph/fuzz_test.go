@@ -10,8 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/graph"
-	"github.com/jobsd-dev/jobsd/graph/model"
 )
 
 // docGen writes a GraphQL document from fuzz bytes: fragments spreading
@@ -100,11 +100,11 @@ func FuzzGraphQLDocument(f *testing.F) {
 	var calls atomic.Int64
 	store := fixtureStore()
 	find, facets := store.FindJobCardsFunc, store.FacetsFunc
-	store.FindJobCardsFunc = func(ctx context.Context, q model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
+	store.FindJobCardsFunc = func(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
 		calls.Add(1)
 		return find(ctx, q)
 	}
-	store.FacetsFunc = func(ctx context.Context, q model.JobQuery, fields []string, limit int) ([]model.Facet, error) {
+	store.FacetsFunc = func(ctx context.Context, q domain.JobQuery, fields []string, limit int) ([]domain.Facet, error) {
 		calls.Add(1)
 		return facets(ctx, q, fields, limit)
 	}

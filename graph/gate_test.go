@@ -18,9 +18,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/graph/graphtest"
-	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -33,7 +33,7 @@ type slowStore struct {
 
 func newSlowStore() *slowStore {
 	s := &slowStore{}
-	s.FindJobCardsFunc = func(ctx context.Context, q model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
+	s.FindJobCardsFunc = func(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
 		if q.Company == "slow" || q.Q != "" {
 			n := s.running.Add(1)
 			defer s.running.Add(-1)
@@ -49,7 +49,7 @@ func newSlowStore() *slowStore {
 				return nil, 0, nil, ctx.Err()
 			}
 		}
-		return []model.JobCard{}, 0, nil, nil
+		return []domain.JobCard{}, 0, nil, nil
 	}
 	return s
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -61,7 +61,7 @@ type ComplexityRoot struct {
 		ByCategory        func(childComplexity int) int
 		ByWorkArrangement func(childComplexity int) int
 		JobCount          func(childComplexity int) int
-		Jobs              func(childComplexity int, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) int
+		Jobs              func(childComplexity int, filter *domain.JobFilter, limit *int, offset *int, sort *domain.JobSort, after *string) int
 		LogoURL           func(childComplexity int) int
 		Name              func(childComplexity int) int
 		Slug              func(childComplexity int) int
@@ -129,7 +129,7 @@ type ComplexityRoot struct {
 	}
 
 	JobCardPage struct {
-		Facets   func(childComplexity int, fields []model.FacetField, limit *int) int
+		Facets   func(childComplexity int, fields []domain.FacetField, limit *int) int
 		Nodes    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
 	}
@@ -150,11 +150,11 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Companies       func(childComplexity int, minJobs *int, limit *int, offset *int, filter *model.JobFilter) int
+		Companies       func(childComplexity int, minJobs *int, limit *int, offset *int, filter *domain.JobFilter) int
 		Company         func(childComplexity int, slug *string, name *string) int
-		InterpretFilter func(childComplexity int, filter model.JobFilter) int
+		InterpretFilter func(childComplexity int, filter domain.JobFilter) int
 		Job             func(childComplexity int, id string) int
-		Jobs            func(childComplexity int, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) int
+		Jobs            func(childComplexity int, filter *domain.JobFilter, limit *int, offset *int, sort *domain.JobSort, after *string) int
 	}
 
 	Salary struct {
@@ -177,24 +177,24 @@ type ComplexityRoot struct {
 }
 
 type CompanyProfileResolver interface {
-	Jobs(ctx context.Context, obj *model.CompanyProfile, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) (*model.JobCardPage, error)
+	Jobs(ctx context.Context, obj *domain.CompanyProfile, filter *domain.JobFilter, limit *int, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error)
 }
 type JobResolver interface {
-	Similar(ctx context.Context, obj *model.Job, limit *int) ([]*model.JobCard, error)
-	Employer(ctx context.Context, obj *model.Job) (*model.Company, error)
+	Similar(ctx context.Context, obj *domain.Job, limit *int) ([]*domain.JobCard, error)
+	Employer(ctx context.Context, obj *domain.Job) (*domain.Company, error)
 }
 type JobCardResolver interface {
-	Employer(ctx context.Context, obj *model.JobCard) (*model.Company, error)
+	Employer(ctx context.Context, obj *domain.JobCard) (*domain.Company, error)
 }
 type JobCardPageResolver interface {
-	Facets(ctx context.Context, obj *model.JobCardPage, fields []model.FacetField, limit *int) ([]*model.Facet, error)
+	Facets(ctx context.Context, obj *domain.JobCardPage, fields []domain.FacetField, limit *int) ([]*domain.Facet, error)
 }
 type QueryResolver interface {
-	Jobs(ctx context.Context, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) (*model.JobCardPage, error)
-	Job(ctx context.Context, id string) (*model.Job, error)
-	Companies(ctx context.Context, minJobs *int, limit *int, offset *int, filter *model.JobFilter) (*model.CompanyPage, error)
-	Company(ctx context.Context, slug *string, name *string) (*model.CompanyProfile, error)
-	InterpretFilter(ctx context.Context, filter model.JobFilter) (map[string]any, error)
+	Jobs(ctx context.Context, filter *domain.JobFilter, limit *int, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error)
+	Job(ctx context.Context, id string) (*domain.Job, error)
+	Companies(ctx context.Context, minJobs *int, limit *int, offset *int, filter *domain.JobFilter) (*domain.CompanyPage, error)
+	Company(ctx context.Context, slug *string, name *string) (*domain.CompanyProfile, error)
+	InterpretFilter(ctx context.Context, filter domain.JobFilter) (map[string]any, error)
 }
 
 type executableSchema graphql.ExecutableSchemaState[ResolverRoot, DirectiveRoot, ComplexityRoot]
@@ -296,7 +296,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.CompanyProfile.Jobs(childComplexity, args["filter"].(*model.JobFilter), args["limit"].(*int), args["offset"].(*int), args["sort"].(*model.JobSort), args["after"].(*string)), true
+		return e.ComplexityRoot.CompanyProfile.Jobs(childComplexity, args["filter"].(*domain.JobFilter), args["limit"].(*int), args["offset"].(*int), args["sort"].(*domain.JobSort), args["after"].(*string)), true
 	case "CompanyProfile.logoUrl":
 		if e.ComplexityRoot.CompanyProfile.LogoURL == nil {
 			break
@@ -629,7 +629,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.JobCardPage.Facets(childComplexity, args["fields"].([]model.FacetField), args["limit"].(*int)), true
+		return e.ComplexityRoot.JobCardPage.Facets(childComplexity, args["fields"].([]domain.FacetField), args["limit"].(*int)), true
 	case "JobCardPage.nodes":
 		if e.ComplexityRoot.JobCardPage.Nodes == nil {
 			break
@@ -709,7 +709,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Companies(childComplexity, args["minJobs"].(*int), args["limit"].(*int), args["offset"].(*int), args["filter"].(*model.JobFilter)), true
+		return e.ComplexityRoot.Query.Companies(childComplexity, args["minJobs"].(*int), args["limit"].(*int), args["offset"].(*int), args["filter"].(*domain.JobFilter)), true
 	case "Query.company":
 		if e.ComplexityRoot.Query.Company == nil {
 			break
@@ -731,7 +731,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.InterpretFilter(childComplexity, args["filter"].(model.JobFilter)), true
+		return e.ComplexityRoot.Query.InterpretFilter(childComplexity, args["filter"].(domain.JobFilter)), true
 
 	case "Query.job":
 		if e.ComplexityRoot.Query.Job == nil {
@@ -754,7 +754,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Jobs(childComplexity, args["filter"].(*model.JobFilter), args["limit"].(*int), args["offset"].(*int), args["sort"].(*model.JobSort), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Jobs(childComplexity, args["filter"].(*domain.JobFilter), args["limit"].(*int), args["offset"].(*int), args["sort"].(*domain.JobSort), args["after"].(*string)), true
 
 	case "Salary.currency":
 		if e.ComplexityRoot.Salary.Currency == nil {
@@ -1592,8 +1592,8 @@ func (ec *executionContext) field_CompanyProfile_jobs_args(ctx context.Context, 
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
-		func(ctx context.Context, v any) (*model.JobFilter, error) {
-			return ec.unmarshalOJobFilter2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobFilter(ctx, v)
+		func(ctx context.Context, v any) (*domain.JobFilter, error) {
+			return ec.unmarshalOJobFilter2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobFilter(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -1616,8 +1616,8 @@ func (ec *executionContext) field_CompanyProfile_jobs_args(ctx context.Context, 
 	}
 	args["offset"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
-		func(ctx context.Context, v any) (*model.JobSort, error) {
-			return ec.unmarshalOJobSort2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobSort(ctx, v)
+		func(ctx context.Context, v any) (*domain.JobSort, error) {
+			return ec.unmarshalOJobSort2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobSort(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -1638,8 +1638,8 @@ func (ec *executionContext) field_JobCardPage_facets_args(ctx context.Context, r
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "fields",
-		func(ctx context.Context, v any) ([]model.FacetField, error) {
-			return ec.unmarshalNFacetField2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetFieldᚄ(ctx, v)
+		func(ctx context.Context, v any) ([]domain.FacetField, error) {
+			return ec.unmarshalNFacetField2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacetFieldᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -1712,8 +1712,8 @@ func (ec *executionContext) field_Query_companies_args(ctx context.Context, rawA
 	}
 	args["offset"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
-		func(ctx context.Context, v any) (*model.JobFilter, error) {
-			return ec.unmarshalOJobFilter2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobFilter(ctx, v)
+		func(ctx context.Context, v any) (*domain.JobFilter, error) {
+			return ec.unmarshalOJobFilter2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobFilter(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -1748,8 +1748,8 @@ func (ec *executionContext) field_Query_interpretFilter_args(ctx context.Context
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
-		func(ctx context.Context, v any) (model.JobFilter, error) {
-			return ec.unmarshalNJobFilter2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobFilter(ctx, v)
+		func(ctx context.Context, v any) (domain.JobFilter, error) {
+			return ec.unmarshalNJobFilter2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobFilter(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -1776,8 +1776,8 @@ func (ec *executionContext) field_Query_jobs_args(ctx context.Context, rawArgs m
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
-		func(ctx context.Context, v any) (*model.JobFilter, error) {
-			return ec.unmarshalOJobFilter2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobFilter(ctx, v)
+		func(ctx context.Context, v any) (*domain.JobFilter, error) {
+			return ec.unmarshalOJobFilter2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobFilter(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -1800,8 +1800,8 @@ func (ec *executionContext) field_Query_jobs_args(ctx context.Context, rawArgs m
 	}
 	args["offset"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
-		func(ctx context.Context, v any) (*model.JobSort, error) {
-			return ec.unmarshalOJobSort2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobSort(ctx, v)
+		func(ctx context.Context, v any) (*domain.JobSort, error) {
+			return ec.unmarshalOJobSort2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobSort(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -1882,7 +1882,7 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 
 // region    **************************** field.gotpl *****************************
 
-func (ec *executionContext) _Category_field(ctx context.Context, field graphql.CollectedField, obj *model.Category) (ret graphql.Marshaler) {
+func (ec *executionContext) _Category_field(ctx context.Context, field graphql.CollectedField, obj *domain.Category) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1905,7 +1905,7 @@ func (ec *executionContext) fieldContext_Category_field(_ context.Context, field
 	return graphql.NewScalarFieldContext("Category", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Category_role(ctx context.Context, field graphql.CollectedField, obj *model.Category) (ret graphql.Marshaler) {
+func (ec *executionContext) _Category_role(ctx context.Context, field graphql.CollectedField, obj *domain.Category) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1928,7 +1928,7 @@ func (ec *executionContext) fieldContext_Category_role(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Category", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Category_specialization(ctx context.Context, field graphql.CollectedField, obj *model.Category) (ret graphql.Marshaler) {
+func (ec *executionContext) _Category_specialization(ctx context.Context, field graphql.CollectedField, obj *domain.Category) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1951,7 +1951,7 @@ func (ec *executionContext) fieldContext_Category_specialization(_ context.Conte
 	return graphql.NewScalarFieldContext("Category", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Company_name(ctx context.Context, field graphql.CollectedField, obj *model.Company) (ret graphql.Marshaler) {
+func (ec *executionContext) _Company_name(ctx context.Context, field graphql.CollectedField, obj *domain.Company) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1974,7 +1974,7 @@ func (ec *executionContext) fieldContext_Company_name(_ context.Context, field g
 	return graphql.NewScalarFieldContext("Company", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Company_logoUrl(ctx context.Context, field graphql.CollectedField, obj *model.Company) (ret graphql.Marshaler) {
+func (ec *executionContext) _Company_logoUrl(ctx context.Context, field graphql.CollectedField, obj *domain.Company) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1997,7 +1997,7 @@ func (ec *executionContext) fieldContext_Company_logoUrl(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Company", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Company_jobCount(ctx context.Context, field graphql.CollectedField, obj *model.Company) (ret graphql.Marshaler) {
+func (ec *executionContext) _Company_jobCount(ctx context.Context, field graphql.CollectedField, obj *domain.Company) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2020,7 +2020,7 @@ func (ec *executionContext) fieldContext_Company_jobCount(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Company", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _Company_slug(ctx context.Context, field graphql.CollectedField, obj *model.Company) (ret graphql.Marshaler) {
+func (ec *executionContext) _Company_slug(ctx context.Context, field graphql.CollectedField, obj *domain.Company) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2043,7 +2043,7 @@ func (ec *executionContext) fieldContext_Company_slug(_ context.Context, field g
 	return graphql.NewScalarFieldContext("Company", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _CompanyPage_nodes(ctx context.Context, field graphql.CollectedField, obj *model.CompanyPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _CompanyPage_nodes(ctx context.Context, field graphql.CollectedField, obj *domain.CompanyPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2055,8 +2055,8 @@ func (ec *executionContext) _CompanyPage_nodes(ctx context.Context, field graphq
 			return obj.Nodes, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.Company) graphql.Marshaler {
-			return ec.marshalNCompany2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompanyᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []domain.Company) graphql.Marshaler {
+			return ec.marshalNCompany2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2075,7 +2075,7 @@ func (ec *executionContext) fieldContext_CompanyPage_nodes(_ context.Context, fi
 	return fc, nil
 }
 
-func (ec *executionContext) _CompanyPage_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.CompanyPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _CompanyPage_pageInfo(ctx context.Context, field graphql.CollectedField, obj *domain.CompanyPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2087,8 +2087,8 @@ func (ec *executionContext) _CompanyPage_pageInfo(ctx context.Context, field gra
 			return obj.PageInfo, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2107,7 +2107,7 @@ func (ec *executionContext) fieldContext_CompanyPage_pageInfo(_ context.Context,
 	return fc, nil
 }
 
-func (ec *executionContext) _CompanyProfile_name(ctx context.Context, field graphql.CollectedField, obj *model.CompanyProfile) (ret graphql.Marshaler) {
+func (ec *executionContext) _CompanyProfile_name(ctx context.Context, field graphql.CollectedField, obj *domain.CompanyProfile) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2130,7 +2130,7 @@ func (ec *executionContext) fieldContext_CompanyProfile_name(_ context.Context, 
 	return graphql.NewScalarFieldContext("CompanyProfile", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _CompanyProfile_slug(ctx context.Context, field graphql.CollectedField, obj *model.CompanyProfile) (ret graphql.Marshaler) {
+func (ec *executionContext) _CompanyProfile_slug(ctx context.Context, field graphql.CollectedField, obj *domain.CompanyProfile) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2153,7 +2153,7 @@ func (ec *executionContext) fieldContext_CompanyProfile_slug(_ context.Context, 
 	return graphql.NewScalarFieldContext("CompanyProfile", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _CompanyProfile_logoUrl(ctx context.Context, field graphql.CollectedField, obj *model.CompanyProfile) (ret graphql.Marshaler) {
+func (ec *executionContext) _CompanyProfile_logoUrl(ctx context.Context, field graphql.CollectedField, obj *domain.CompanyProfile) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2176,7 +2176,7 @@ func (ec *executionContext) fieldContext_CompanyProfile_logoUrl(_ context.Contex
 	return graphql.NewScalarFieldContext("CompanyProfile", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _CompanyProfile_jobCount(ctx context.Context, field graphql.CollectedField, obj *model.CompanyProfile) (ret graphql.Marshaler) {
+func (ec *executionContext) _CompanyProfile_jobCount(ctx context.Context, field graphql.CollectedField, obj *domain.CompanyProfile) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2199,7 +2199,7 @@ func (ec *executionContext) fieldContext_CompanyProfile_jobCount(_ context.Conte
 	return graphql.NewScalarFieldContext("CompanyProfile", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _CompanyProfile_byCategory(ctx context.Context, field graphql.CollectedField, obj *model.CompanyProfile) (ret graphql.Marshaler) {
+func (ec *executionContext) _CompanyProfile_byCategory(ctx context.Context, field graphql.CollectedField, obj *domain.CompanyProfile) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2211,8 +2211,8 @@ func (ec *executionContext) _CompanyProfile_byCategory(ctx context.Context, fiel
 			return obj.ByCategory, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.ValueCount) graphql.Marshaler {
-			return ec.marshalNValueCount2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐValueCountᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []domain.ValueCount) graphql.Marshaler {
+			return ec.marshalNValueCount2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐValueCountᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2231,7 +2231,7 @@ func (ec *executionContext) fieldContext_CompanyProfile_byCategory(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _CompanyProfile_byWorkArrangement(ctx context.Context, field graphql.CollectedField, obj *model.CompanyProfile) (ret graphql.Marshaler) {
+func (ec *executionContext) _CompanyProfile_byWorkArrangement(ctx context.Context, field graphql.CollectedField, obj *domain.CompanyProfile) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2243,8 +2243,8 @@ func (ec *executionContext) _CompanyProfile_byWorkArrangement(ctx context.Contex
 			return obj.ByWorkArrangement, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.ValueCount) graphql.Marshaler {
-			return ec.marshalNValueCount2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐValueCountᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []domain.ValueCount) graphql.Marshaler {
+			return ec.marshalNValueCount2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐValueCountᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2263,7 +2263,7 @@ func (ec *executionContext) fieldContext_CompanyProfile_byWorkArrangement(_ cont
 	return fc, nil
 }
 
-func (ec *executionContext) _CompanyProfile_jobs(ctx context.Context, field graphql.CollectedField, obj *model.CompanyProfile) (ret graphql.Marshaler) {
+func (ec *executionContext) _CompanyProfile_jobs(ctx context.Context, field graphql.CollectedField, obj *domain.CompanyProfile) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2273,11 +2273,11 @@ func (ec *executionContext) _CompanyProfile_jobs(ctx context.Context, field grap
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.CompanyProfile().Jobs(ctx, obj, fc.Args["filter"].(*model.JobFilter), fc.Args["limit"].(*int), fc.Args["offset"].(*int), fc.Args["sort"].(*model.JobSort), fc.Args["after"].(*string))
+			return ec.Resolvers.CompanyProfile().Jobs(ctx, obj, fc.Args["filter"].(*domain.JobFilter), fc.Args["limit"].(*int), fc.Args["offset"].(*int), fc.Args["sort"].(*domain.JobSort), fc.Args["after"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.JobCardPage) graphql.Marshaler {
-			return ec.marshalNJobCardPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobCardPage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.JobCardPage) graphql.Marshaler {
+			return ec.marshalNJobCardPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardPage(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2307,7 +2307,7 @@ func (ec *executionContext) fieldContext_CompanyProfile_jobs(ctx context.Context
 	return fc, nil
 }
 
-func (ec *executionContext) _Facet_field(ctx context.Context, field graphql.CollectedField, obj *model.Facet) (ret graphql.Marshaler) {
+func (ec *executionContext) _Facet_field(ctx context.Context, field graphql.CollectedField, obj *domain.Facet) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2319,8 +2319,8 @@ func (ec *executionContext) _Facet_field(ctx context.Context, field graphql.Coll
 			return obj.Field, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.FacetField) graphql.Marshaler {
-			return ec.marshalNFacetField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetField(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.FacetField) graphql.Marshaler {
+			return ec.marshalNFacetField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacetField(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2330,7 +2330,7 @@ func (ec *executionContext) fieldContext_Facet_field(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Facet", field, false, false, errors.New("field of type FacetField does not have child fields"))
 }
 
-func (ec *executionContext) _Facet_values(ctx context.Context, field graphql.CollectedField, obj *model.Facet) (ret graphql.Marshaler) {
+func (ec *executionContext) _Facet_values(ctx context.Context, field graphql.CollectedField, obj *domain.Facet) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2342,8 +2342,8 @@ func (ec *executionContext) _Facet_values(ctx context.Context, field graphql.Col
 			return obj.Values, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.FacetValue) graphql.Marshaler {
-			return ec.marshalNFacetValue2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetValueᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []domain.FacetValue) graphql.Marshaler {
+			return ec.marshalNFacetValue2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacetValueᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2362,7 +2362,7 @@ func (ec *executionContext) fieldContext_Facet_values(_ context.Context, field g
 	return fc, nil
 }
 
-func (ec *executionContext) _Facet_buckets(ctx context.Context, field graphql.CollectedField, obj *model.Facet) (ret graphql.Marshaler) {
+func (ec *executionContext) _Facet_buckets(ctx context.Context, field graphql.CollectedField, obj *domain.Facet) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2374,8 +2374,8 @@ func (ec *executionContext) _Facet_buckets(ctx context.Context, field graphql.Co
 			return obj.Buckets, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.SalaryBucket) graphql.Marshaler {
-			return ec.marshalOSalaryBucket2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐSalaryBucketᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []domain.SalaryBucket) graphql.Marshaler {
+			return ec.marshalOSalaryBucket2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSalaryBucketᚄ(ctx, selections, v)
 		},
 		true,
 		false,
@@ -2394,7 +2394,7 @@ func (ec *executionContext) fieldContext_Facet_buckets(_ context.Context, field 
 	return fc, nil
 }
 
-func (ec *executionContext) _FacetValue_value(ctx context.Context, field graphql.CollectedField, obj *model.FacetValue) (ret graphql.Marshaler) {
+func (ec *executionContext) _FacetValue_value(ctx context.Context, field graphql.CollectedField, obj *domain.FacetValue) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2417,7 +2417,7 @@ func (ec *executionContext) fieldContext_FacetValue_value(_ context.Context, fie
 	return graphql.NewScalarFieldContext("FacetValue", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _FacetValue_count(ctx context.Context, field graphql.CollectedField, obj *model.FacetValue) (ret graphql.Marshaler) {
+func (ec *executionContext) _FacetValue_count(ctx context.Context, field graphql.CollectedField, obj *domain.FacetValue) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2440,7 +2440,7 @@ func (ec *executionContext) fieldContext_FacetValue_count(_ context.Context, fie
 	return graphql.NewScalarFieldContext("FacetValue", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _Job_id(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_id(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2463,7 +2463,7 @@ func (ec *executionContext) fieldContext_Job_id(_ context.Context, field graphql
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _Job_title(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_title(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2486,7 +2486,7 @@ func (ec *executionContext) fieldContext_Job_title(_ context.Context, field grap
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_company(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_company(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2509,7 +2509,7 @@ func (ec *executionContext) fieldContext_Job_company(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_companyLogo(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_companyLogo(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2532,7 +2532,7 @@ func (ec *executionContext) fieldContext_Job_companyLogo(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_url(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_url(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2555,7 +2555,7 @@ func (ec *executionContext) fieldContext_Job_url(_ context.Context, field graphq
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_postedAt(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_postedAt(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2578,7 +2578,7 @@ func (ec *executionContext) fieldContext_Job_postedAt(_ context.Context, field g
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_location(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_location(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2590,8 +2590,8 @@ func (ec *executionContext) _Job_location(ctx context.Context, field graphql.Col
 			return obj.Location, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.Location) graphql.Marshaler {
-			return ec.marshalNLocation2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐLocation(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Location) graphql.Marshaler {
+			return ec.marshalNLocation2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐLocation(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2610,7 +2610,7 @@ func (ec *executionContext) fieldContext_Job_location(_ context.Context, field g
 	return fc, nil
 }
 
-func (ec *executionContext) _Job_workArrangement(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_workArrangement(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2622,8 +2622,8 @@ func (ec *executionContext) _Job_workArrangement(ctx context.Context, field grap
 			return obj.WorkArrangement, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.WorkArrangement) graphql.Marshaler {
-			return ec.marshalOWorkArrangement2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐWorkArrangement(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.WorkArrangement) graphql.Marshaler {
+			return ec.marshalOWorkArrangement2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐWorkArrangement(ctx, selections, v)
 		},
 		true,
 		false,
@@ -2633,7 +2633,7 @@ func (ec *executionContext) fieldContext_Job_workArrangement(_ context.Context, 
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type WorkArrangement does not have child fields"))
 }
 
-func (ec *executionContext) _Job_employmentType(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_employmentType(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2656,7 +2656,7 @@ func (ec *executionContext) fieldContext_Job_employmentType(_ context.Context, f
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_experienceLevel(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_experienceLevel(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2679,7 +2679,7 @@ func (ec *executionContext) fieldContext_Job_experienceLevel(_ context.Context, 
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_salary(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_salary(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2691,8 +2691,8 @@ func (ec *executionContext) _Job_salary(ctx context.Context, field graphql.Colle
 			return obj.Salary, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Salary) graphql.Marshaler {
-			return ec.marshalOSalary2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐSalary(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Salary) graphql.Marshaler {
+			return ec.marshalOSalary2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSalary(ctx, selections, v)
 		},
 		true,
 		false,
@@ -2711,7 +2711,7 @@ func (ec *executionContext) fieldContext_Job_salary(_ context.Context, field gra
 	return fc, nil
 }
 
-func (ec *executionContext) _Job_summary(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_summary(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2734,7 +2734,7 @@ func (ec *executionContext) fieldContext_Job_summary(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_description(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_description(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2757,7 +2757,7 @@ func (ec *executionContext) fieldContext_Job_description(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_descriptionRaw(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_descriptionRaw(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2780,7 +2780,7 @@ func (ec *executionContext) fieldContext_Job_descriptionRaw(_ context.Context, f
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_responsibilities(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_responsibilities(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2803,7 +2803,7 @@ func (ec *executionContext) fieldContext_Job_responsibilities(_ context.Context,
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_requiredQualifications(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_requiredQualifications(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2826,7 +2826,7 @@ func (ec *executionContext) fieldContext_Job_requiredQualifications(_ context.Co
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_preferredQualifications(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_preferredQualifications(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2849,7 +2849,7 @@ func (ec *executionContext) fieldContext_Job_preferredQualifications(_ context.C
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_skills(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_skills(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2872,7 +2872,7 @@ func (ec *executionContext) fieldContext_Job_skills(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_tools(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_tools(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2895,7 +2895,7 @@ func (ec *executionContext) fieldContext_Job_tools(_ context.Context, field grap
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_softSkills(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_softSkills(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2918,7 +2918,7 @@ func (ec *executionContext) fieldContext_Job_softSkills(_ context.Context, field
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_technicalSkills(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_technicalSkills(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2941,7 +2941,7 @@ func (ec *executionContext) fieldContext_Job_technicalSkills(_ context.Context, 
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_benefits(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_benefits(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2964,7 +2964,7 @@ func (ec *executionContext) fieldContext_Job_benefits(_ context.Context, field g
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_education(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_education(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2987,7 +2987,7 @@ func (ec *executionContext) fieldContext_Job_education(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_educationLevels(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_educationLevels(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3010,7 +3010,7 @@ func (ec *executionContext) fieldContext_Job_educationLevels(_ context.Context, 
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_educationMajors(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_educationMajors(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3033,7 +3033,7 @@ func (ec *executionContext) fieldContext_Job_educationMajors(_ context.Context, 
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_certifications(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_certifications(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3056,7 +3056,7 @@ func (ec *executionContext) fieldContext_Job_certifications(_ context.Context, f
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_visaSponsorship(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_visaSponsorship(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3079,7 +3079,7 @@ func (ec *executionContext) fieldContext_Job_visaSponsorship(_ context.Context, 
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_visaRequirements(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_visaRequirements(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3102,7 +3102,7 @@ func (ec *executionContext) fieldContext_Job_visaRequirements(_ context.Context,
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_securityClearances(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_securityClearances(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3125,7 +3125,7 @@ func (ec *executionContext) fieldContext_Job_securityClearances(_ context.Contex
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_clearanceStatus(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_clearanceStatus(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3148,7 +3148,7 @@ func (ec *executionContext) fieldContext_Job_clearanceStatus(_ context.Context, 
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_travelPercent(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_travelPercent(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3171,7 +3171,7 @@ func (ec *executionContext) fieldContext_Job_travelPercent(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type Float does not have child fields"))
 }
 
-func (ec *executionContext) _Job_source(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_source(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3194,7 +3194,7 @@ func (ec *executionContext) fieldContext_Job_source(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Job_category(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_category(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3206,8 +3206,8 @@ func (ec *executionContext) _Job_category(ctx context.Context, field graphql.Col
 			return obj.Category, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.Category) graphql.Marshaler {
-			return ec.marshalNCategory2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCategory(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Category) graphql.Marshaler {
+			return ec.marshalNCategory2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCategory(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3226,7 +3226,7 @@ func (ec *executionContext) fieldContext_Job_category(_ context.Context, field g
 	return fc, nil
 }
 
-func (ec *executionContext) _Job_similar(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_similar(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3239,8 +3239,8 @@ func (ec *executionContext) _Job_similar(ctx context.Context, field graphql.Coll
 			return ec.Resolvers.Job().Similar(ctx, obj, fc.Args["limit"].(*int))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.JobCard) graphql.Marshaler {
-			return ec.marshalNJobCard2ᚕᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobCardᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*domain.JobCard) graphql.Marshaler {
+			return ec.marshalNJobCard2ᚕᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3270,7 +3270,7 @@ func (ec *executionContext) fieldContext_Job_similar(ctx context.Context, field 
 	return fc, nil
 }
 
-func (ec *executionContext) _Job_employer(ctx context.Context, field graphql.CollectedField, obj *model.Job) (ret graphql.Marshaler) {
+func (ec *executionContext) _Job_employer(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3282,8 +3282,8 @@ func (ec *executionContext) _Job_employer(ctx context.Context, field graphql.Col
 			return ec.Resolvers.Job().Employer(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Company) graphql.Marshaler {
-			return ec.marshalNCompany2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompany(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Company) graphql.Marshaler {
+			return ec.marshalNCompany2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompany(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3302,7 +3302,7 @@ func (ec *executionContext) fieldContext_Job_employer(_ context.Context, field g
 	return fc, nil
 }
 
-func (ec *executionContext) _JobCard_id(ctx context.Context, field graphql.CollectedField, obj *model.JobCard) (ret graphql.Marshaler) {
+func (ec *executionContext) _JobCard_id(ctx context.Context, field graphql.CollectedField, obj *domain.JobCard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3325,7 +3325,7 @@ func (ec *executionContext) fieldContext_JobCard_id(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("JobCard", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _JobCard_title(ctx context.Context, field graphql.CollectedField, obj *model.JobCard) (ret graphql.Marshaler) {
+func (ec *executionContext) _JobCard_title(ctx context.Context, field graphql.CollectedField, obj *domain.JobCard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3348,7 +3348,7 @@ func (ec *executionContext) fieldContext_JobCard_title(_ context.Context, field 
 	return graphql.NewScalarFieldContext("JobCard", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _JobCard_company(ctx context.Context, field graphql.CollectedField, obj *model.JobCard) (ret graphql.Marshaler) {
+func (ec *executionContext) _JobCard_company(ctx context.Context, field graphql.CollectedField, obj *domain.JobCard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3371,7 +3371,7 @@ func (ec *executionContext) fieldContext_JobCard_company(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("JobCard", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _JobCard_location(ctx context.Context, field graphql.CollectedField, obj *model.JobCard) (ret graphql.Marshaler) {
+func (ec *executionContext) _JobCard_location(ctx context.Context, field graphql.CollectedField, obj *domain.JobCard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3383,8 +3383,8 @@ func (ec *executionContext) _JobCard_location(ctx context.Context, field graphql
 			return obj.Location, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.Location) graphql.Marshaler {
-			return ec.marshalNLocation2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐLocation(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Location) graphql.Marshaler {
+			return ec.marshalNLocation2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐLocation(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3403,7 +3403,7 @@ func (ec *executionContext) fieldContext_JobCard_location(_ context.Context, fie
 	return fc, nil
 }
 
-func (ec *executionContext) _JobCard_workArrangement(ctx context.Context, field graphql.CollectedField, obj *model.JobCard) (ret graphql.Marshaler) {
+func (ec *executionContext) _JobCard_workArrangement(ctx context.Context, field graphql.CollectedField, obj *domain.JobCard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3415,8 +3415,8 @@ func (ec *executionContext) _JobCard_workArrangement(ctx context.Context, field 
 			return obj.WorkArrangement, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.WorkArrangement) graphql.Marshaler {
-			return ec.marshalOWorkArrangement2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐWorkArrangement(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.WorkArrangement) graphql.Marshaler {
+			return ec.marshalOWorkArrangement2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐWorkArrangement(ctx, selections, v)
 		},
 		true,
 		false,
@@ -3426,7 +3426,7 @@ func (ec *executionContext) fieldContext_JobCard_workArrangement(_ context.Conte
 	return graphql.NewScalarFieldContext("JobCard", field, false, false, errors.New("field of type WorkArrangement does not have child fields"))
 }
 
-func (ec *executionContext) _JobCard_employmentType(ctx context.Context, field graphql.CollectedField, obj *model.JobCard) (ret graphql.Marshaler) {
+func (ec *executionContext) _JobCard_employmentType(ctx context.Context, field graphql.CollectedField, obj *domain.JobCard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3449,7 +3449,7 @@ func (ec *executionContext) fieldContext_JobCard_employmentType(_ context.Contex
 	return graphql.NewScalarFieldContext("JobCard", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _JobCard_salary(ctx context.Context, field graphql.CollectedField, obj *model.JobCard) (ret graphql.Marshaler) {
+func (ec *executionContext) _JobCard_salary(ctx context.Context, field graphql.CollectedField, obj *domain.JobCard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3461,8 +3461,8 @@ func (ec *executionContext) _JobCard_salary(ctx context.Context, field graphql.C
 			return obj.Salary, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Salary) graphql.Marshaler {
-			return ec.marshalOSalary2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐSalary(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Salary) graphql.Marshaler {
+			return ec.marshalOSalary2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSalary(ctx, selections, v)
 		},
 		true,
 		false,
@@ -3481,7 +3481,7 @@ func (ec *executionContext) fieldContext_JobCard_salary(_ context.Context, field
 	return fc, nil
 }
 
-func (ec *executionContext) _JobCard_category(ctx context.Context, field graphql.CollectedField, obj *model.JobCard) (ret graphql.Marshaler) {
+func (ec *executionContext) _JobCard_category(ctx context.Context, field graphql.CollectedField, obj *domain.JobCard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3493,8 +3493,8 @@ func (ec *executionContext) _JobCard_category(ctx context.Context, field graphql
 			return obj.Category, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.Category) graphql.Marshaler {
-			return ec.marshalNCategory2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCategory(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Category) graphql.Marshaler {
+			return ec.marshalNCategory2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCategory(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3513,7 +3513,7 @@ func (ec *executionContext) fieldContext_JobCard_category(_ context.Context, fie
 	return fc, nil
 }
 
-func (ec *executionContext) _JobCard_employer(ctx context.Context, field graphql.CollectedField, obj *model.JobCard) (ret graphql.Marshaler) {
+func (ec *executionContext) _JobCard_employer(ctx context.Context, field graphql.CollectedField, obj *domain.JobCard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3525,8 +3525,8 @@ func (ec *executionContext) _JobCard_employer(ctx context.Context, field graphql
 			return ec.Resolvers.JobCard().Employer(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Company) graphql.Marshaler {
-			return ec.marshalNCompany2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompany(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Company) graphql.Marshaler {
+			return ec.marshalNCompany2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompany(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3545,7 +3545,7 @@ func (ec *executionContext) fieldContext_JobCard_employer(_ context.Context, fie
 	return fc, nil
 }
 
-func (ec *executionContext) _JobCardPage_nodes(ctx context.Context, field graphql.CollectedField, obj *model.JobCardPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _JobCardPage_nodes(ctx context.Context, field graphql.CollectedField, obj *domain.JobCardPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3557,8 +3557,8 @@ func (ec *executionContext) _JobCardPage_nodes(ctx context.Context, field graphq
 			return obj.Nodes, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.JobCard) graphql.Marshaler {
-			return ec.marshalNJobCard2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobCardᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []domain.JobCard) graphql.Marshaler {
+			return ec.marshalNJobCard2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3577,7 +3577,7 @@ func (ec *executionContext) fieldContext_JobCardPage_nodes(_ context.Context, fi
 	return fc, nil
 }
 
-func (ec *executionContext) _JobCardPage_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.JobCardPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _JobCardPage_pageInfo(ctx context.Context, field graphql.CollectedField, obj *domain.JobCardPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3589,8 +3589,8 @@ func (ec *executionContext) _JobCardPage_pageInfo(ctx context.Context, field gra
 			return obj.PageInfo, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3609,7 +3609,7 @@ func (ec *executionContext) fieldContext_JobCardPage_pageInfo(_ context.Context,
 	return fc, nil
 }
 
-func (ec *executionContext) _JobCardPage_facets(ctx context.Context, field graphql.CollectedField, obj *model.JobCardPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _JobCardPage_facets(ctx context.Context, field graphql.CollectedField, obj *domain.JobCardPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3619,11 +3619,11 @@ func (ec *executionContext) _JobCardPage_facets(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.JobCardPage().Facets(ctx, obj, fc.Args["fields"].([]model.FacetField), fc.Args["limit"].(*int))
+			return ec.Resolvers.JobCardPage().Facets(ctx, obj, fc.Args["fields"].([]domain.FacetField), fc.Args["limit"].(*int))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.Facet) graphql.Marshaler {
-			return ec.marshalNFacet2ᚕᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*domain.Facet) graphql.Marshaler {
+			return ec.marshalNFacet2ᚕᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacetᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3653,7 +3653,7 @@ func (ec *executionContext) fieldContext_JobCardPage_facets(ctx context.Context,
 	return fc, nil
 }
 
-func (ec *executionContext) _Location_city(ctx context.Context, field graphql.CollectedField, obj *model.Location) (ret graphql.Marshaler) {
+func (ec *executionContext) _Location_city(ctx context.Context, field graphql.CollectedField, obj *domain.Location) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3676,7 +3676,7 @@ func (ec *executionContext) fieldContext_Location_city(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Location", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Location_state(ctx context.Context, field graphql.CollectedField, obj *model.Location) (ret graphql.Marshaler) {
+func (ec *executionContext) _Location_state(ctx context.Context, field graphql.CollectedField, obj *domain.Location) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3699,7 +3699,7 @@ func (ec *executionContext) fieldContext_Location_state(_ context.Context, field
 	return graphql.NewScalarFieldContext("Location", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Location_country(ctx context.Context, field graphql.CollectedField, obj *model.Location) (ret graphql.Marshaler) {
+func (ec *executionContext) _Location_country(ctx context.Context, field graphql.CollectedField, obj *domain.Location) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3722,7 +3722,7 @@ func (ec *executionContext) fieldContext_Location_country(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Location", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Location_full(ctx context.Context, field graphql.CollectedField, obj *model.Location) (ret graphql.Marshaler) {
+func (ec *executionContext) _Location_full(ctx context.Context, field graphql.CollectedField, obj *domain.Location) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3745,7 +3745,7 @@ func (ec *executionContext) fieldContext_Location_full(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Location", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PageInfo_total(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+func (ec *executionContext) _PageInfo_total(ctx context.Context, field graphql.CollectedField, obj *domain.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3768,7 +3768,7 @@ func (ec *executionContext) fieldContext_PageInfo_total(_ context.Context, field
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _PageInfo_limit(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+func (ec *executionContext) _PageInfo_limit(ctx context.Context, field graphql.CollectedField, obj *domain.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3791,7 +3791,7 @@ func (ec *executionContext) fieldContext_PageInfo_limit(_ context.Context, field
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _PageInfo_offset(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+func (ec *executionContext) _PageInfo_offset(ctx context.Context, field graphql.CollectedField, obj *domain.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3814,7 +3814,7 @@ func (ec *executionContext) fieldContext_PageInfo_offset(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _PageInfo_hasMore(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+func (ec *executionContext) _PageInfo_hasMore(ctx context.Context, field graphql.CollectedField, obj *domain.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3837,7 +3837,7 @@ func (ec *executionContext) fieldContext_PageInfo_hasMore(_ context.Context, fie
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *domain.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3870,11 +3870,11 @@ func (ec *executionContext) _Query_jobs(ctx context.Context, field graphql.Colle
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Jobs(ctx, fc.Args["filter"].(*model.JobFilter), fc.Args["limit"].(*int), fc.Args["offset"].(*int), fc.Args["sort"].(*model.JobSort), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Jobs(ctx, fc.Args["filter"].(*domain.JobFilter), fc.Args["limit"].(*int), fc.Args["offset"].(*int), fc.Args["sort"].(*domain.JobSort), fc.Args["after"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.JobCardPage) graphql.Marshaler {
-			return ec.marshalNJobCardPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobCardPage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.JobCardPage) graphql.Marshaler {
+			return ec.marshalNJobCardPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardPage(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3917,8 +3917,8 @@ func (ec *executionContext) _Query_job(ctx context.Context, field graphql.Collec
 			return ec.Resolvers.Query().Job(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Job) graphql.Marshaler {
-			return ec.marshalOJob2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJob(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Job) graphql.Marshaler {
+			return ec.marshalOJob2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJob(ctx, selections, v)
 		},
 		true,
 		false,
@@ -3958,11 +3958,11 @@ func (ec *executionContext) _Query_companies(ctx context.Context, field graphql.
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Companies(ctx, fc.Args["minJobs"].(*int), fc.Args["limit"].(*int), fc.Args["offset"].(*int), fc.Args["filter"].(*model.JobFilter))
+			return ec.Resolvers.Query().Companies(ctx, fc.Args["minJobs"].(*int), fc.Args["limit"].(*int), fc.Args["offset"].(*int), fc.Args["filter"].(*domain.JobFilter))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CompanyPage) graphql.Marshaler {
-			return ec.marshalNCompanyPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompanyPage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.CompanyPage) graphql.Marshaler {
+			return ec.marshalNCompanyPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyPage(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4005,8 +4005,8 @@ func (ec *executionContext) _Query_company(ctx context.Context, field graphql.Co
 			return ec.Resolvers.Query().Company(ctx, fc.Args["slug"].(*string), fc.Args["name"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CompanyProfile) graphql.Marshaler {
-			return ec.marshalOCompanyProfile2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompanyProfile(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.CompanyProfile) graphql.Marshaler {
+			return ec.marshalOCompanyProfile2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyProfile(ctx, selections, v)
 		},
 		true,
 		false,
@@ -4046,7 +4046,7 @@ func (ec *executionContext) _Query_interpretFilter(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().InterpretFilter(ctx, fc.Args["filter"].(model.JobFilter))
+			return ec.Resolvers.Query().InterpretFilter(ctx, fc.Args["filter"].(domain.JobFilter))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
@@ -4156,7 +4156,7 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
-func (ec *executionContext) _Salary_min(ctx context.Context, field graphql.CollectedField, obj *model.Salary) (ret graphql.Marshaler) {
+func (ec *executionContext) _Salary_min(ctx context.Context, field graphql.CollectedField, obj *domain.Salary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4179,7 +4179,7 @@ func (ec *executionContext) fieldContext_Salary_min(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Salary", field, false, false, errors.New("field of type Float does not have child fields"))
 }
 
-func (ec *executionContext) _Salary_max(ctx context.Context, field graphql.CollectedField, obj *model.Salary) (ret graphql.Marshaler) {
+func (ec *executionContext) _Salary_max(ctx context.Context, field graphql.CollectedField, obj *domain.Salary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4202,7 +4202,7 @@ func (ec *executionContext) fieldContext_Salary_max(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Salary", field, false, false, errors.New("field of type Float does not have child fields"))
 }
 
-func (ec *executionContext) _Salary_currency(ctx context.Context, field graphql.CollectedField, obj *model.Salary) (ret graphql.Marshaler) {
+func (ec *executionContext) _Salary_currency(ctx context.Context, field graphql.CollectedField, obj *domain.Salary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4225,7 +4225,7 @@ func (ec *executionContext) fieldContext_Salary_currency(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Salary", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Salary_period(ctx context.Context, field graphql.CollectedField, obj *model.Salary) (ret graphql.Marshaler) {
+func (ec *executionContext) _Salary_period(ctx context.Context, field graphql.CollectedField, obj *domain.Salary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4248,7 +4248,7 @@ func (ec *executionContext) fieldContext_Salary_period(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Salary", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _SalaryBucket_min(ctx context.Context, field graphql.CollectedField, obj *model.SalaryBucket) (ret graphql.Marshaler) {
+func (ec *executionContext) _SalaryBucket_min(ctx context.Context, field graphql.CollectedField, obj *domain.SalaryBucket) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4271,7 +4271,7 @@ func (ec *executionContext) fieldContext_SalaryBucket_min(_ context.Context, fie
 	return graphql.NewScalarFieldContext("SalaryBucket", field, false, false, errors.New("field of type Float does not have child fields"))
 }
 
-func (ec *executionContext) _SalaryBucket_max(ctx context.Context, field graphql.CollectedField, obj *model.SalaryBucket) (ret graphql.Marshaler) {
+func (ec *executionContext) _SalaryBucket_max(ctx context.Context, field graphql.CollectedField, obj *domain.SalaryBucket) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4294,7 +4294,7 @@ func (ec *executionContext) fieldContext_SalaryBucket_max(_ context.Context, fie
 	return graphql.NewScalarFieldContext("SalaryBucket", field, false, false, errors.New("field of type Float does not have child fields"))
 }
 
-func (ec *executionContext) _SalaryBucket_count(ctx context.Context, field graphql.CollectedField, obj *model.SalaryBucket) (ret graphql.Marshaler) {
+func (ec *executionContext) _SalaryBucket_count(ctx context.Context, field graphql.CollectedField, obj *domain.SalaryBucket) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4317,7 +4317,7 @@ func (ec *executionContext) fieldContext_SalaryBucket_count(_ context.Context, f
 	return graphql.NewScalarFieldContext("SalaryBucket", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _ValueCount_value(ctx context.Context, field graphql.CollectedField, obj *model.ValueCount) (ret graphql.Marshaler) {
+func (ec *executionContext) _ValueCount_value(ctx context.Context, field graphql.CollectedField, obj *domain.ValueCount) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4340,7 +4340,7 @@ func (ec *executionContext) fieldContext_ValueCount_value(_ context.Context, fie
 	return graphql.NewScalarFieldContext("ValueCount", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ValueCount_count(ctx context.Context, field graphql.CollectedField, obj *model.ValueCount) (ret graphql.Marshaler) {
+func (ec *executionContext) _ValueCount_count(ctx context.Context, field graphql.CollectedField, obj *domain.ValueCount) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5422,8 +5422,8 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
-func (ec *executionContext) unmarshalInputJobFilter(ctx context.Context, obj any) (model.JobFilter, error) {
-	var it model.JobFilter
+func (ec *executionContext) unmarshalInputJobFilter(ctx context.Context, obj any) (domain.JobFilter, error) {
+	var it domain.JobFilter
 	if obj == nil {
 		return it, nil
 	}
@@ -5561,7 +5561,7 @@ func (ec *executionContext) unmarshalInputJobFilter(ctx context.Context, obj any
 			it.Benefits = data
 		case "workArrangement":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("workArrangement"))
-			data, err := ec.unmarshalOWorkArrangement2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐWorkArrangementᚄ(ctx, v)
+			data, err := ec.unmarshalOWorkArrangement2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐWorkArrangementᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -5638,70 +5638,70 @@ func (ec *executionContext) unmarshalInputJobFilter(ctx context.Context, obj any
 			it.IncludeUnknownSalary = data
 		case "skillsMatch":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("skillsMatch"))
-			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.SkillsMatch = data
 		case "toolsMatch":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("toolsMatch"))
-			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.ToolsMatch = data
 		case "technicalSkillsMatch":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("technicalSkillsMatch"))
-			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.TechnicalSkillsMatch = data
 		case "softSkillsMatch":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("softSkillsMatch"))
-			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.SoftSkillsMatch = data
 		case "visasMatch":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("visasMatch"))
-			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.VisasMatch = data
 		case "educationLevelsMatch":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("educationLevelsMatch"))
-			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.EducationLevelsMatch = data
 		case "educationMajorsMatch":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("educationMajorsMatch"))
-			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.EducationMajorsMatch = data
 		case "certificationsMatch":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("certificationsMatch"))
-			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.CertificationsMatch = data
 		case "securityClearancesMatch":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("securityClearancesMatch"))
-			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.SecurityClearancesMatch = data
 		case "benefitsMatch":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("benefitsMatch"))
-			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx, v)
+			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -5721,7 +5721,7 @@ func (ec *executionContext) unmarshalInputJobFilter(ctx context.Context, obj any
 
 var categoryImplementors = []string{"Category"}
 
-func (ec *executionContext) _Category(ctx context.Context, sel ast.SelectionSet, obj *model.Category) graphql.Marshaler {
+func (ec *executionContext) _Category(ctx context.Context, sel ast.SelectionSet, obj *domain.Category) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, categoryImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -5761,7 +5761,7 @@ func (ec *executionContext) _Category(ctx context.Context, sel ast.SelectionSet,
 
 var companyImplementors = []string{"Company"}
 
-func (ec *executionContext) _Company(ctx context.Context, sel ast.SelectionSet, obj *model.Company) graphql.Marshaler {
+func (ec *executionContext) _Company(ctx context.Context, sel ast.SelectionSet, obj *domain.Company) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, companyImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -5812,7 +5812,7 @@ func (ec *executionContext) _Company(ctx context.Context, sel ast.SelectionSet, 
 
 var companyPageImplementors = []string{"CompanyPage"}
 
-func (ec *executionContext) _CompanyPage(ctx context.Context, sel ast.SelectionSet, obj *model.CompanyPage) graphql.Marshaler {
+func (ec *executionContext) _CompanyPage(ctx context.Context, sel ast.SelectionSet, obj *domain.CompanyPage) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, companyPageImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -5856,7 +5856,7 @@ func (ec *executionContext) _CompanyPage(ctx context.Context, sel ast.SelectionS
 
 var companyProfileImplementors = []string{"CompanyProfile"}
 
-func (ec *executionContext) _CompanyProfile(ctx context.Context, sel ast.SelectionSet, obj *model.CompanyProfile) graphql.Marshaler {
+func (ec *executionContext) _CompanyProfile(ctx context.Context, sel ast.SelectionSet, obj *domain.CompanyProfile) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, companyProfileImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -5953,7 +5953,7 @@ func (ec *executionContext) _CompanyProfile(ctx context.Context, sel ast.Selecti
 
 var facetImplementors = []string{"Facet"}
 
-func (ec *executionContext) _Facet(ctx context.Context, sel ast.SelectionSet, obj *model.Facet) graphql.Marshaler {
+func (ec *executionContext) _Facet(ctx context.Context, sel ast.SelectionSet, obj *domain.Facet) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, facetImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -5999,7 +5999,7 @@ func (ec *executionContext) _Facet(ctx context.Context, sel ast.SelectionSet, ob
 
 var facetValueImplementors = []string{"FacetValue"}
 
-func (ec *executionContext) _FacetValue(ctx context.Context, sel ast.SelectionSet, obj *model.FacetValue) graphql.Marshaler {
+func (ec *executionContext) _FacetValue(ctx context.Context, sel ast.SelectionSet, obj *domain.FacetValue) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, facetValueImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -6043,7 +6043,7 @@ func (ec *executionContext) _FacetValue(ctx context.Context, sel ast.SelectionSe
 
 var jobImplementors = []string{"Job"}
 
-func (ec *executionContext) _Job(ctx context.Context, sel ast.SelectionSet, obj *model.Job) graphql.Marshaler {
+func (ec *executionContext) _Job(ctx context.Context, sel ast.SelectionSet, obj *domain.Job) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, jobImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -6272,7 +6272,7 @@ func (ec *executionContext) _Job(ctx context.Context, sel ast.SelectionSet, obj 
 
 var jobCardImplementors = []string{"JobCard"}
 
-func (ec *executionContext) _JobCard(ctx context.Context, sel ast.SelectionSet, obj *model.JobCard) graphql.Marshaler {
+func (ec *executionContext) _JobCard(ctx context.Context, sel ast.SelectionSet, obj *domain.JobCard) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, jobCardImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -6373,7 +6373,7 @@ func (ec *executionContext) _JobCard(ctx context.Context, sel ast.SelectionSet, 
 
 var jobCardPageImplementors = []string{"JobCardPage"}
 
-func (ec *executionContext) _JobCardPage(ctx context.Context, sel ast.SelectionSet, obj *model.JobCardPage) graphql.Marshaler {
+func (ec *executionContext) _JobCardPage(ctx context.Context, sel ast.SelectionSet, obj *domain.JobCardPage) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, jobCardPageImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -6453,7 +6453,7 @@ func (ec *executionContext) _JobCardPage(ctx context.Context, sel ast.SelectionS
 
 var locationImplementors = []string{"Location"}
 
-func (ec *executionContext) _Location(ctx context.Context, sel ast.SelectionSet, obj *model.Location) graphql.Marshaler {
+func (ec *executionContext) _Location(ctx context.Context, sel ast.SelectionSet, obj *domain.Location) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, locationImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -6507,7 +6507,7 @@ func (ec *executionContext) _Location(ctx context.Context, sel ast.SelectionSet,
 
 var pageInfoImplementors = []string{"PageInfo"}
 
-func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *model.PageInfo) graphql.Marshaler {
+func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *domain.PageInfo) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, pageInfoImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -6717,7 +6717,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 
 var salaryImplementors = []string{"Salary"}
 
-func (ec *executionContext) _Salary(ctx context.Context, sel ast.SelectionSet, obj *model.Salary) graphql.Marshaler {
+func (ec *executionContext) _Salary(ctx context.Context, sel ast.SelectionSet, obj *domain.Salary) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, salaryImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -6759,7 +6759,7 @@ func (ec *executionContext) _Salary(ctx context.Context, sel ast.SelectionSet, o
 
 var salaryBucketImplementors = []string{"SalaryBucket"}
 
-func (ec *executionContext) _SalaryBucket(ctx context.Context, sel ast.SelectionSet, obj *model.SalaryBucket) graphql.Marshaler {
+func (ec *executionContext) _SalaryBucket(ctx context.Context, sel ast.SelectionSet, obj *domain.SalaryBucket) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, salaryBucketImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -6805,7 +6805,7 @@ func (ec *executionContext) _SalaryBucket(ctx context.Context, sel ast.Selection
 
 var valueCountImplementors = []string{"ValueCount"}
 
-func (ec *executionContext) _ValueCount(ctx context.Context, sel ast.SelectionSet, obj *model.ValueCount) graphql.Marshaler {
+func (ec *executionContext) _ValueCount(ctx context.Context, sel ast.SelectionSet, obj *domain.ValueCount) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, valueCountImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -7195,19 +7195,19 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
-func (ec *executionContext) marshalNCategory2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCategory(ctx context.Context, sel ast.SelectionSet, v model.Category) graphql.Marshaler {
+func (ec *executionContext) marshalNCategory2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCategory(ctx context.Context, sel ast.SelectionSet, v domain.Category) graphql.Marshaler {
 	return ec._Category(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNCompany2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompany(ctx context.Context, sel ast.SelectionSet, v model.Company) graphql.Marshaler {
+func (ec *executionContext) marshalNCompany2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompany(ctx context.Context, sel ast.SelectionSet, v domain.Company) graphql.Marshaler {
 	return ec._Company(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNCompany2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompanyᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Company) graphql.Marshaler {
+func (ec *executionContext) marshalNCompany2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyᚄ(ctx context.Context, sel ast.SelectionSet, v []domain.Company) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNCompany2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompany(ctx, sel, v[i])
+		return ec.marshalNCompany2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompany(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -7219,7 +7219,7 @@ func (ec *executionContext) marshalNCompany2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobs
 	return ret
 }
 
-func (ec *executionContext) marshalNCompany2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompany(ctx context.Context, sel ast.SelectionSet, v *model.Company) graphql.Marshaler {
+func (ec *executionContext) marshalNCompany2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompany(ctx context.Context, sel ast.SelectionSet, v *domain.Company) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -7229,11 +7229,11 @@ func (ec *executionContext) marshalNCompany2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobs
 	return ec._Company(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNCompanyPage2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompanyPage(ctx context.Context, sel ast.SelectionSet, v model.CompanyPage) graphql.Marshaler {
+func (ec *executionContext) marshalNCompanyPage2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyPage(ctx context.Context, sel ast.SelectionSet, v domain.CompanyPage) graphql.Marshaler {
 	return ec._CompanyPage(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNCompanyPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompanyPage(ctx context.Context, sel ast.SelectionSet, v *model.CompanyPage) graphql.Marshaler {
+func (ec *executionContext) marshalNCompanyPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyPage(ctx context.Context, sel ast.SelectionSet, v *domain.CompanyPage) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -7243,11 +7243,11 @@ func (ec *executionContext) marshalNCompanyPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋ
 	return ec._CompanyPage(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNFacet2ᚕᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Facet) graphql.Marshaler {
+func (ec *executionContext) marshalNFacet2ᚕᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacetᚄ(ctx context.Context, sel ast.SelectionSet, v []*domain.Facet) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNFacet2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacet(ctx, sel, v[i])
+		return ec.marshalNFacet2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacet(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -7259,7 +7259,7 @@ func (ec *executionContext) marshalNFacet2ᚕᚖgithubᚗcomᚋjobsdᚑdevᚋjob
 	return ret
 }
 
-func (ec *executionContext) marshalNFacet2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacet(ctx context.Context, sel ast.SelectionSet, v *model.Facet) graphql.Marshaler {
+func (ec *executionContext) marshalNFacet2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacet(ctx context.Context, sel ast.SelectionSet, v *domain.Facet) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -7269,24 +7269,24 @@ func (ec *executionContext) marshalNFacet2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsd�
 	return ec._Facet(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNFacetField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetField(ctx context.Context, v any) (model.FacetField, error) {
-	var res model.FacetField
+func (ec *executionContext) unmarshalNFacetField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacetField(ctx context.Context, v any) (domain.FacetField, error) {
+	var res domain.FacetField
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNFacetField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetField(ctx context.Context, sel ast.SelectionSet, v model.FacetField) graphql.Marshaler {
+func (ec *executionContext) marshalNFacetField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacetField(ctx context.Context, sel ast.SelectionSet, v domain.FacetField) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) unmarshalNFacetField2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetFieldᚄ(ctx context.Context, v any) ([]model.FacetField, error) {
+func (ec *executionContext) unmarshalNFacetField2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacetFieldᚄ(ctx context.Context, v any) ([]domain.FacetField, error) {
 	var vSlice []any
 	vSlice = graphql.CoerceList(v)
 	var err error
-	res := make([]model.FacetField, len(vSlice))
+	res := make([]domain.FacetField, len(vSlice))
 	for i := range vSlice {
 		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
-		res[i], err = ec.unmarshalNFacetField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetField(ctx, vSlice[i])
+		res[i], err = ec.unmarshalNFacetField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacetField(ctx, vSlice[i])
 		if err != nil {
 			return nil, err
 		}
@@ -7294,11 +7294,11 @@ func (ec *executionContext) unmarshalNFacetField2ᚕgithubᚗcomᚋjobsdᚑdev�
 	return res, nil
 }
 
-func (ec *executionContext) marshalNFacetField2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetFieldᚄ(ctx context.Context, sel ast.SelectionSet, v []model.FacetField) graphql.Marshaler {
+func (ec *executionContext) marshalNFacetField2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacetFieldᚄ(ctx context.Context, sel ast.SelectionSet, v []domain.FacetField) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNFacetField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetField(ctx, sel, v[i])
+		return ec.marshalNFacetField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacetField(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -7310,15 +7310,15 @@ func (ec *executionContext) marshalNFacetField2ᚕgithubᚗcomᚋjobsdᚑdevᚋj
 	return ret
 }
 
-func (ec *executionContext) marshalNFacetValue2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetValue(ctx context.Context, sel ast.SelectionSet, v model.FacetValue) graphql.Marshaler {
+func (ec *executionContext) marshalNFacetValue2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacetValue(ctx context.Context, sel ast.SelectionSet, v domain.FacetValue) graphql.Marshaler {
 	return ec._FacetValue(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNFacetValue2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetValueᚄ(ctx context.Context, sel ast.SelectionSet, v []model.FacetValue) graphql.Marshaler {
+func (ec *executionContext) marshalNFacetValue2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacetValueᚄ(ctx context.Context, sel ast.SelectionSet, v []domain.FacetValue) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNFacetValue2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐFacetValue(ctx, sel, v[i])
+		return ec.marshalNFacetValue2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacetValue(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -7378,15 +7378,15 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 	return res
 }
 
-func (ec *executionContext) marshalNJobCard2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobCard(ctx context.Context, sel ast.SelectionSet, v model.JobCard) graphql.Marshaler {
+func (ec *executionContext) marshalNJobCard2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCard(ctx context.Context, sel ast.SelectionSet, v domain.JobCard) graphql.Marshaler {
 	return ec._JobCard(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNJobCard2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobCardᚄ(ctx context.Context, sel ast.SelectionSet, v []model.JobCard) graphql.Marshaler {
+func (ec *executionContext) marshalNJobCard2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardᚄ(ctx context.Context, sel ast.SelectionSet, v []domain.JobCard) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNJobCard2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobCard(ctx, sel, v[i])
+		return ec.marshalNJobCard2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCard(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -7398,11 +7398,11 @@ func (ec *executionContext) marshalNJobCard2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobs
 	return ret
 }
 
-func (ec *executionContext) marshalNJobCard2ᚕᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobCardᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.JobCard) graphql.Marshaler {
+func (ec *executionContext) marshalNJobCard2ᚕᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardᚄ(ctx context.Context, sel ast.SelectionSet, v []*domain.JobCard) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNJobCard2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobCard(ctx, sel, v[i])
+		return ec.marshalNJobCard2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCard(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -7414,7 +7414,7 @@ func (ec *executionContext) marshalNJobCard2ᚕᚖgithubᚗcomᚋjobsdᚑdevᚋj
 	return ret
 }
 
-func (ec *executionContext) marshalNJobCard2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobCard(ctx context.Context, sel ast.SelectionSet, v *model.JobCard) graphql.Marshaler {
+func (ec *executionContext) marshalNJobCard2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCard(ctx context.Context, sel ast.SelectionSet, v *domain.JobCard) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -7424,11 +7424,11 @@ func (ec *executionContext) marshalNJobCard2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobs
 	return ec._JobCard(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNJobCardPage2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobCardPage(ctx context.Context, sel ast.SelectionSet, v model.JobCardPage) graphql.Marshaler {
+func (ec *executionContext) marshalNJobCardPage2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardPage(ctx context.Context, sel ast.SelectionSet, v domain.JobCardPage) graphql.Marshaler {
 	return ec._JobCardPage(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNJobCardPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobCardPage(ctx context.Context, sel ast.SelectionSet, v *model.JobCardPage) graphql.Marshaler {
+func (ec *executionContext) marshalNJobCardPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardPage(ctx context.Context, sel ast.SelectionSet, v *domain.JobCardPage) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -7438,12 +7438,12 @@ func (ec *executionContext) marshalNJobCardPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋ
 	return ec._JobCardPage(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNJobFilter2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobFilter(ctx context.Context, v any) (model.JobFilter, error) {
+func (ec *executionContext) unmarshalNJobFilter2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobFilter(ctx context.Context, v any) (domain.JobFilter, error) {
 	res, err := ec.unmarshalInputJobFilter(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNLocation2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐLocation(ctx context.Context, sel ast.SelectionSet, v model.Location) graphql.Marshaler {
+func (ec *executionContext) marshalNLocation2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐLocation(ctx context.Context, sel ast.SelectionSet, v domain.Location) graphql.Marshaler {
 	return ec._Location(ctx, sel, &v)
 }
 
@@ -7469,11 +7469,11 @@ func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.Selecti
 	return res
 }
 
-func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v domain.PageInfo) graphql.Marshaler {
 	return ec._PageInfo(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNSalaryBucket2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐSalaryBucket(ctx context.Context, sel ast.SelectionSet, v model.SalaryBucket) graphql.Marshaler {
+func (ec *executionContext) marshalNSalaryBucket2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSalaryBucket(ctx context.Context, sel ast.SelectionSet, v domain.SalaryBucket) graphql.Marshaler {
 	return ec._SalaryBucket(ctx, sel, &v)
 }
 
@@ -7523,15 +7523,15 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	return ret
 }
 
-func (ec *executionContext) marshalNValueCount2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐValueCount(ctx context.Context, sel ast.SelectionSet, v model.ValueCount) graphql.Marshaler {
+func (ec *executionContext) marshalNValueCount2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐValueCount(ctx context.Context, sel ast.SelectionSet, v domain.ValueCount) graphql.Marshaler {
 	return ec._ValueCount(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNValueCount2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐValueCountᚄ(ctx context.Context, sel ast.SelectionSet, v []model.ValueCount) graphql.Marshaler {
+func (ec *executionContext) marshalNValueCount2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐValueCountᚄ(ctx context.Context, sel ast.SelectionSet, v []domain.ValueCount) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNValueCount2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐValueCount(ctx, sel, v[i])
+		return ec.marshalNValueCount2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐValueCount(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -7543,13 +7543,13 @@ func (ec *executionContext) marshalNValueCount2ᚕgithubᚗcomᚋjobsdᚑdevᚋj
 	return ret
 }
 
-func (ec *executionContext) unmarshalNWorkArrangement2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐWorkArrangement(ctx context.Context, v any) (model.WorkArrangement, error) {
-	var res model.WorkArrangement
+func (ec *executionContext) unmarshalNWorkArrangement2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐWorkArrangement(ctx context.Context, v any) (domain.WorkArrangement, error) {
+	var res domain.WorkArrangement
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNWorkArrangement2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐWorkArrangement(ctx context.Context, sel ast.SelectionSet, v model.WorkArrangement) graphql.Marshaler {
+func (ec *executionContext) marshalNWorkArrangement2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐWorkArrangement(ctx context.Context, sel ast.SelectionSet, v domain.WorkArrangement) graphql.Marshaler {
 	return v
 }
 
@@ -7724,7 +7724,7 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
-func (ec *executionContext) marshalOCompanyProfile2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompanyProfile(ctx context.Context, sel ast.SelectionSet, v *model.CompanyProfile) graphql.Marshaler {
+func (ec *executionContext) marshalOCompanyProfile2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyProfile(ctx context.Context, sel ast.SelectionSet, v *domain.CompanyProfile) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
@@ -7766,14 +7766,14 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	return res
 }
 
-func (ec *executionContext) marshalOJob2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJob(ctx context.Context, sel ast.SelectionSet, v *model.Job) graphql.Marshaler {
+func (ec *executionContext) marshalOJob2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJob(ctx context.Context, sel ast.SelectionSet, v *domain.Job) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Job(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOJobFilter2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobFilter(ctx context.Context, v any) (*model.JobFilter, error) {
+func (ec *executionContext) unmarshalOJobFilter2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobFilter(ctx context.Context, v any) (*domain.JobFilter, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -7781,53 +7781,53 @@ func (ec *executionContext) unmarshalOJobFilter2ᚖgithubᚗcomᚋjobsdᚑdevᚋ
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOJobSort2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobSort(ctx context.Context, v any) (*model.JobSort, error) {
+func (ec *executionContext) unmarshalOJobSort2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobSort(ctx context.Context, v any) (*domain.JobSort, error) {
 	if v == nil {
 		return nil, nil
 	}
-	var res = new(model.JobSort)
+	var res = new(domain.JobSort)
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOJobSort2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐJobSort(ctx context.Context, sel ast.SelectionSet, v *model.JobSort) graphql.Marshaler {
+func (ec *executionContext) marshalOJobSort2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobSort(ctx context.Context, sel ast.SelectionSet, v *domain.JobSort) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx context.Context, v any) (*model.MatchMode, error) {
+func (ec *executionContext) unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx context.Context, v any) (*domain.MatchMode, error) {
 	if v == nil {
 		return nil, nil
 	}
-	var res = new(model.MatchMode)
+	var res = new(domain.MatchMode)
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐMatchMode(ctx context.Context, sel ast.SelectionSet, v *model.MatchMode) graphql.Marshaler {
+func (ec *executionContext) marshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx context.Context, sel ast.SelectionSet, v *domain.MatchMode) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) marshalOSalary2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐSalary(ctx context.Context, sel ast.SelectionSet, v *model.Salary) graphql.Marshaler {
+func (ec *executionContext) marshalOSalary2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSalary(ctx context.Context, sel ast.SelectionSet, v *domain.Salary) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Salary(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalOSalaryBucket2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐSalaryBucketᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SalaryBucket) graphql.Marshaler {
+func (ec *executionContext) marshalOSalaryBucket2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSalaryBucketᚄ(ctx context.Context, sel ast.SelectionSet, v []domain.SalaryBucket) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSalaryBucket2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐSalaryBucket(ctx, sel, v[i])
+		return ec.marshalNSalaryBucket2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSalaryBucket(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -7893,17 +7893,17 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	return res
 }
 
-func (ec *executionContext) unmarshalOWorkArrangement2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐWorkArrangementᚄ(ctx context.Context, v any) ([]model.WorkArrangement, error) {
+func (ec *executionContext) unmarshalOWorkArrangement2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐWorkArrangementᚄ(ctx context.Context, v any) ([]domain.WorkArrangement, error) {
 	if v == nil {
 		return nil, nil
 	}
 	var vSlice []any
 	vSlice = graphql.CoerceList(v)
 	var err error
-	res := make([]model.WorkArrangement, len(vSlice))
+	res := make([]domain.WorkArrangement, len(vSlice))
 	for i := range vSlice {
 		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
-		res[i], err = ec.unmarshalNWorkArrangement2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐWorkArrangement(ctx, vSlice[i])
+		res[i], err = ec.unmarshalNWorkArrangement2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐWorkArrangement(ctx, vSlice[i])
 		if err != nil {
 			return nil, err
 		}
@@ -7911,14 +7911,14 @@ func (ec *executionContext) unmarshalOWorkArrangement2ᚕgithubᚗcomᚋjobsdᚑ
 	return res, nil
 }
 
-func (ec *executionContext) marshalOWorkArrangement2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐWorkArrangementᚄ(ctx context.Context, sel ast.SelectionSet, v []model.WorkArrangement) graphql.Marshaler {
+func (ec *executionContext) marshalOWorkArrangement2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐWorkArrangementᚄ(ctx context.Context, sel ast.SelectionSet, v []domain.WorkArrangement) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNWorkArrangement2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐWorkArrangement(ctx, sel, v[i])
+		return ec.marshalNWorkArrangement2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐWorkArrangement(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -7930,16 +7930,16 @@ func (ec *executionContext) marshalOWorkArrangement2ᚕgithubᚗcomᚋjobsdᚑde
 	return ret
 }
 
-func (ec *executionContext) unmarshalOWorkArrangement2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐWorkArrangement(ctx context.Context, v any) (*model.WorkArrangement, error) {
+func (ec *executionContext) unmarshalOWorkArrangement2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐWorkArrangement(ctx context.Context, v any) (*domain.WorkArrangement, error) {
 	if v == nil {
 		return nil, nil
 	}
-	var res = new(model.WorkArrangement)
+	var res = new(domain.WorkArrangement)
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOWorkArrangement2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐWorkArrangement(ctx context.Context, sel ast.SelectionSet, v *model.WorkArrangement) graphql.Marshaler {
+func (ec *executionContext) marshalOWorkArrangement2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐWorkArrangement(ctx context.Context, sel ast.SelectionSet, v *domain.WorkArrangement) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

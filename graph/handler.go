@@ -18,7 +18,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // HandlerOptions configure the GraphQL endpoint. A zero member takes its
@@ -151,26 +151,26 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 		// Logged here, with the stack; the presenter then shows the client
 		// the internal code without logging it again.
 		r.log.ErrorContext(ctx, "panic in GraphQL resolver", "panic", fmt.Sprint(v), "stack", string(debug.Stack()), "request_id", opts.RequestID(ctx))
-		return model.Errorf(model.CodeInternal, "internal error")
+		return domain.Errorf(domain.CodeInternal, "internal error")
 	})
 	return withStatusOverride(r.withLoaders(srv, opts.DBPerRequest))
 }
 
 // gqlCodes maps gqlgen's own error codes to the contract's.
 var gqlCodes = map[string]string{
-	errcode.ValidationFailed:                   model.CodeInvalidParameter,
-	errcode.ParseFailed:                        model.CodeInvalidParameter,
-	"COMPLEXITY_LIMIT_EXCEEDED":                model.CodeQueryTooComplex,
-	model.CodeQueryTooComplex:                  model.CodeQueryTooComplex,
-	"PERSISTED_QUERY_NOT_FOUND":                model.CodeInvalidParameter,
-	"PERSISTED_QUERY_NOT_SUPPORTED":            model.CodeInvalidParameter,
-	"GRAPHQL_OPERATION_NOT_FOUND":              model.CodeInvalidParameter,
-	"OPERATION_NOT_FOUND":                      model.CodeInvalidParameter,
-	"GRAPHQL_VALIDATION_FAILED_OPERATION_NAME": model.CodeInvalidParameter,
+	errcode.ValidationFailed:                   domain.CodeInvalidParameter,
+	errcode.ParseFailed:                        domain.CodeInvalidParameter,
+	"COMPLEXITY_LIMIT_EXCEEDED":                domain.CodeQueryTooComplex,
+	domain.CodeQueryTooComplex:                 domain.CodeQueryTooComplex,
+	"PERSISTED_QUERY_NOT_FOUND":                domain.CodeInvalidParameter,
+	"PERSISTED_QUERY_NOT_SUPPORTED":            domain.CodeInvalidParameter,
+	"GRAPHQL_OPERATION_NOT_FOUND":              domain.CodeInvalidParameter,
+	"OPERATION_NOT_FOUND":                      domain.CodeInvalidParameter,
+	"GRAPHQL_VALIDATION_FAILED_OPERATION_NAME": domain.CodeInvalidParameter,
 }
 
 // presentError gives every error extensions.code: the code of a
-// *model.Error, the contract's code for gqlgen's protocol errors, or
+// *domain.Error, the contract's code for gqlgen's protocol errors, or
 // internal, whose details go to the log only.
 func presentError(log *slog.Logger, requestID func(context.Context) string) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
@@ -178,7 +178,7 @@ func presentError(log *slog.Logger, requestID func(context.Context) string) grap
 		if gqlErr.Extensions == nil {
 			gqlErr.Extensions = map[string]any{}
 		}
-		var appErr *model.Error
+		var appErr *domain.Error
 		switch {
 		case errors.As(err, &appErr):
 			gqlErr.Message = appErr.Message
@@ -187,33 +187,33 @@ func presentError(log *slog.Logger, requestID func(context.Context) string) grap
 				gqlErr.Extensions["param"] = graphQLParam(appErr.Param)
 			}
 		case gqlErr.Rule == "MaxIntrospectionDepth":
-			gqlErr.Extensions["code"] = model.CodeQueryTooComplex
+			gqlErr.Extensions["code"] = domain.CodeQueryTooComplex
 		case gqlErr.Extensions["code"] != nil:
 			code, _ := gqlErr.Extensions["code"].(string)
 			if c, ok := gqlCodes[code]; ok {
 				gqlErr.Extensions["code"] = c
 			} else {
-				gqlErr.Extensions["code"] = model.CodeInvalidParameter
+				gqlErr.Extensions["code"] = domain.CodeInvalidParameter
 			}
 		case isInputError(gqlErr), isRequestError(err):
-			gqlErr.Extensions["code"] = model.CodeInvalidParameter
+			gqlErr.Extensions["code"] = domain.CodeInvalidParameter
 		case errors.Is(err, context.DeadlineExceeded):
 			gqlErr.Message = "the request took too long"
-			gqlErr.Extensions["code"] = model.CodeUnavailable
+			gqlErr.Extensions["code"] = domain.CodeUnavailable
 		default:
 			if !errors.Is(err, context.Canceled) {
 				log.ErrorContext(ctx, "internal error in GraphQL request", "error", err.Error(), "request_id", requestID(ctx))
 			}
 			gqlErr.Message = "internal error"
-			gqlErr.Extensions["code"] = model.CodeInternal
+			gqlErr.Extensions["code"] = domain.CodeInternal
 		}
 		if appErr == nil {
 			// gqlparser's and gqlgen's messages and paths quote names and
 			// values of the request: each is cut short.
 			gqlErr.Message = clipMessage(gqlErr.Message)
 			for i, p := range gqlErr.Path {
-				if name, ok := p.(ast.PathName); ok && len(name) > model.MaxEcho {
-					gqlErr.Path[i] = ast.PathName(model.Clip(string(name)))
+				if name, ok := p.(ast.PathName); ok && len(name) > domain.MaxEcho {
+					gqlErr.Path[i] = ast.PathName(domain.Clip(string(name)))
 				}
 			}
 		}
@@ -228,7 +228,7 @@ func presentError(log *slog.Logger, requestID func(context.Context) string) grap
 // before running it, without a code (a persisted query's hash that does
 // not match its query, an unsupported version): a *gqlerror.Error of its
 // own, wrapping no error and at no path. Resolvers' errors reach the
-// presenter wrapped, or as *model.Error.
+// presenter wrapped, or as *domain.Error.
 func isRequestError(err error) bool {
 	e, ok := err.(*gqlerror.Error)
 	return ok && e.Err == nil && len(e.Path) == 0
@@ -261,10 +261,10 @@ func graphQLParam(p string) string {
 const maxMessage = 512
 
 // clipMessage cuts what a message of gqlgen's or gqlparser's quotes of the
-// request (names and values, quoted or not) to model.MaxEcho bytes each,
+// request (names and values, quoted or not) to domain.MaxEcho bytes each,
 // and the message to maxMessage bytes.
 func clipMessage(msg string) string {
-	if len(msg) <= model.MaxEcho {
+	if len(msg) <= domain.MaxEcho {
 		return msg
 	}
 	// Quoted spans first: a value may hold spaces.
@@ -280,15 +280,15 @@ func clipMessage(msg string) string {
 			break
 		}
 		b.WriteString(rest[:open+1])
-		b.WriteString(model.Clip(rest[open+1 : open+1+end]))
+		b.WriteString(domain.Clip(rest[open+1 : open+1+end]))
 		b.WriteByte('"')
 		rest = rest[open+1+end+1:]
 	}
 	b.WriteString(rest)
 	words := strings.Split(b.String(), " ")
 	for i, w := range words {
-		if len(w) > model.MaxEcho {
-			words[i] = model.Clip(w)
+		if len(w) > domain.MaxEcho {
+			words[i] = domain.Clip(w)
 		}
 	}
 	out := strings.Join(words, " ")

@@ -10,7 +10,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // documentLimit refuses, before gqlgen parses and validates a document:
@@ -222,7 +222,7 @@ func (g *expensiveGate) InterceptOperation(ctx context.Context, next graphql.Ope
 	release, err := g.acquire(ctx, g.clientKey(ctx))
 	if err != nil {
 		e := gqlerror.Errorf("the request ran out of time waiting for this key's other expensive operations")
-		e.Extensions = map[string]any{"code": model.CodeRateLimited}
+		e.Extensions = map[string]any{"code": domain.CodeRateLimited}
 		if id := g.requestID(ctx); id != "" {
 			e.Extensions["request_id"] = id
 		}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/vikstrous/dataloadgen"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // The employers of a page are loaded together: each request gets a
@@ -23,10 +23,10 @@ type loadersKey struct{}
 
 type loaders struct {
 	// fetch reads companies by id (the store's CompaniesByID).
-	fetch func(ctx context.Context, ids []int64) (map[int64]*model.Company, error)
+	fetch func(ctx context.Context, ids []int64) (map[int64]*domain.Company, error)
 
 	loaderOnce sync.Once
-	companies  *dataloadgen.Loader[int64, *model.Company]
+	companies  *dataloadgen.Loader[int64, *domain.Company]
 
 	mu    sync.Mutex
 	pages []*pageCompanies
@@ -38,7 +38,7 @@ type loaders struct {
 
 // companyLoader returns the request's company loader, made on first use:
 // most requests ask for no employer.
-func (l *loaders) companyLoader() *dataloadgen.Loader[int64, *model.Company] {
+func (l *loaders) companyLoader() *dataloadgen.Loader[int64, *domain.Company] {
 	l.loaderOnce.Do(func() {
 		l.companies = dataloadgen.NewMappedLoader(l.fetch, dataloadgen.WithWait(time.Millisecond))
 	})
@@ -48,7 +48,7 @@ func (l *loaders) companyLoader() *dataloadgen.Loader[int64, *model.Company] {
 // pageCompanies are the cards of one page, whose companies are loaded at
 // most once.
 type pageCompanies struct {
-	cards []model.JobCard
+	cards []domain.JobCard
 	once  sync.Once
 }
 
@@ -75,7 +75,7 @@ func (p *pageCompanies) companyIDs() []int64 {
 
 // notePage records a page of cards, so that their employers load in one
 // query. The company ids are gathered only when an employer is asked for.
-func notePage(ctx context.Context, cards []model.JobCard) {
+func notePage(ctx context.Context, cards []domain.JobCard) {
 	l, ok := ctx.Value(loadersKey{}).(*loaders)
 	if !ok || len(cards) == 0 {
 		return
@@ -111,7 +111,7 @@ func (r *Resolver) withLoaders(next http.Handler, dbPerRequest int) http.Handler
 }
 
 // employer loads the company of a job through the request's loader.
-func (r *Resolver) employer(ctx context.Context, companyID int64) (*model.Company, error) {
+func (r *Resolver) employer(ctx context.Context, companyID int64) (*domain.Company, error) {
 	l, ok := ctx.Value(loadersKey{}).(*loaders)
 	if !ok {
 		// Outside an HTTP request (tests, REST): one query, unbatched.
@@ -129,7 +129,7 @@ func (r *Resolver) employer(ctx context.Context, companyID int64) (*model.Compan
 	return found(c, companyID)
 }
 
-func found(c *model.Company, id int64) (*model.Company, error) {
+func found(c *domain.Company, id int64) (*domain.Company, error) {
 	if c == nil {
 		return nil, fmt.Errorf("company %d of a job is missing", id)
 	}

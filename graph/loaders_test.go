@@ -15,9 +15,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/graph/graphtest"
-	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -28,22 +28,22 @@ func TestEmployersOfAPageCostOneQuery(t *testing.T) {
 	var batches [][]int64
 	st := &graphtest.Store{
 		// A page of cards from five companies.
-		FindJobCardsFunc: func(_ context.Context, q model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
-			cards := make([]model.JobCard, q.Limit)
+		FindJobCardsFunc: func(_ context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
+			cards := make([]domain.JobCard, q.Limit)
 			for i := range cards {
-				cards[i] = model.JobCard{ID: fmt.Sprintf("t-%d", i), Title: "Engineer", Company: "Co", CompanyID: int64(i%5 + 1),
-					Location: model.Location{City: []string{}, State: []string{}, Country: []string{}}}
+				cards[i] = domain.JobCard{ID: fmt.Sprintf("t-%d", i), Title: "Engineer", Company: "Co", CompanyID: int64(i%5 + 1),
+					Location: domain.Location{City: []string{}, State: []string{}, Country: []string{}}}
 			}
 			return cards, 1000, nil, nil
 		},
 		// Counts the company queries.
-		CompaniesByIDFunc: func(_ context.Context, ids []int64) (map[int64]*model.Company, error) {
+		CompaniesByIDFunc: func(_ context.Context, ids []int64) (map[int64]*domain.Company, error) {
 			mu.Lock()
 			batches = append(batches, append([]int64(nil), ids...))
 			mu.Unlock()
-			out := map[int64]*model.Company{}
+			out := map[int64]*domain.Company{}
 			for _, id := range ids {
-				out[id] = &model.Company{Name: fmt.Sprintf("Company %d", id), JobCount: 20}
+				out[id] = &domain.Company{Name: fmt.Sprintf("Company %d", id), JobCount: 20}
 			}
 			return out, nil
 		},

@@ -3,24 +3,24 @@ package graph
 import (
 	"context"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
 // pageInfo describes a page of n items at offset among total.
-func pageInfo(total, limit, offset, n int) model.PageInfo {
-	return model.PageInfo{Total: total, Limit: limit, Offset: offset, HasMore: offset+n < total}
+func pageInfo(total, limit, offset, n int) domain.PageInfo {
+	return domain.PageInfo{Total: total, Limit: limit, Offset: offset, HasMore: offset+n < total}
 }
 
 // jobPage runs a job query and makes its page: cards, page info, the
 // cursor after the page and how the filters were read.
-func (r *Resolver) jobPage(ctx context.Context, q model.JobQuery) (*model.JobCardPage, error) {
+func (r *Resolver) jobPage(ctx context.Context, q domain.JobQuery) (*domain.JobCardPage, error) {
 	cards, total, next, err := r.store.FindJobCards(ctx, q)
 	if err != nil {
 		return nil, err
 	}
 	notePage(ctx, cards)
-	page := &model.JobCardPage{Nodes: cards, Normalized: q.Normalized, Query: q, PageInfo: pageInfo(total, q.Limit, q.Offset, len(cards))}
+	page := &domain.JobCardPage{Nodes: cards, Normalized: q.Normalized, Query: q, PageInfo: pageInfo(total, q.Limit, q.Offset, len(cards))}
 	if next != nil {
 		cursor := next.Encode()
 		page.PageInfo.EndCursor = &cursor
@@ -40,7 +40,7 @@ func similarLimit(limit *int) (int, error) {
 		return defaultSimilar, nil
 	}
 	if *limit < 1 {
-		return 0, model.InvalidParam("limit", "limit must be an integer ≥ 1")
+		return 0, domain.InvalidParam("limit", "limit must be an integer ≥ 1")
 	}
 	return min(*limit, maxSimilar), nil
 }
@@ -48,9 +48,9 @@ func similarLimit(limit *int) (int, error) {
 // SimilarJobs returns the postings similar to the job with the id (see
 // Job.similar) and how many there are, or not_found; REST's
 // /jobs/{id}/similar calls it.
-func (r *Resolver) SimilarJobs(ctx context.Context, id string, limit *int) ([]model.JobCard, int, int, error) {
+func (r *Resolver) SimilarJobs(ctx context.Context, id string, limit *int) ([]domain.JobCard, int, int, error) {
 	if !normalize.ValidJobID(id) {
-		return nil, 0, 0, model.InvalidParam("id", "id %q is not shaped <source>-<number>", model.Clip(id))
+		return nil, 0, 0, domain.InvalidParam("id", "id %q is not shaped <source>-<number>", domain.Clip(id))
 	}
 	n, err := similarLimit(limit)
 	if err != nil {
@@ -62,7 +62,7 @@ func (r *Resolver) SimilarJobs(ctx context.Context, id string, limit *int) ([]mo
 
 // PageFacets counts the jobs of a page's query by the fields (REST names);
 // JobCardPage.facets and REST's facets parameter both call it.
-func (r *Resolver) PageFacets(ctx context.Context, page *model.JobCardPage, fields []string, limit *int) ([]model.Facet, error) {
+func (r *Resolver) PageFacets(ctx context.Context, page *domain.JobCardPage, fields []string, limit *int) ([]domain.Facet, error) {
 	names, n, err := normalize.Facets(fields, limit)
 	if err != nil {
 		return nil, err

@@ -10,7 +10,7 @@ import (
 	"context"
 	"log/slog"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -18,21 +18,21 @@ import (
 type JobStore interface {
 	// FindJobCards returns a page of matching cards, the exact total and
 	// the cursor after the page.
-	FindJobCards(ctx context.Context, q model.JobQuery) ([]model.JobCard, int, *model.Cursor, error)
+	FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error)
 	// JobByID returns a job, or an error with code not_found.
-	JobByID(ctx context.Context, id string) (*model.Job, error)
+	JobByID(ctx context.Context, id string) (*domain.Job, error)
 	// Companies returns a page of companies and their exact total.
-	Companies(ctx context.Context, q model.CompanyQuery) ([]model.Company, int, error)
+	Companies(ctx context.Context, q domain.CompanyQuery) ([]domain.Company, int, error)
 	// CompanyBySlug returns a company's page, or an error with code
 	// not_found.
-	CompanyBySlug(ctx context.Context, slug string) (*model.CompanyProfile, error)
+	CompanyBySlug(ctx context.Context, slug string) (*domain.CompanyProfile, error)
 	// Facets counts the jobs matching q by each field's values.
-	Facets(ctx context.Context, q model.JobQuery, fields []string, limit int) ([]model.Facet, error)
+	Facets(ctx context.Context, q domain.JobQuery, fields []string, limit int) ([]domain.Facet, error)
 	// CompaniesByID returns the companies with the ids, by id.
-	CompaniesByID(ctx context.Context, ids []int64) (map[int64]*model.Company, error)
+	CompaniesByID(ctx context.Context, ids []int64) (map[int64]*domain.Company, error)
 	// SimilarJobs returns up to limit cards similar to the job with the id
 	// and how many similar jobs there are, or an error with code not_found.
-	SimilarJobs(ctx context.Context, id string, limit int) ([]model.JobCard, int, error)
+	SimilarJobs(ctx context.Context, id string, limit int) ([]domain.JobCard, int, error)
 }
 
 // Resolver is the root of the GraphQL resolvers.
@@ -53,8 +53,8 @@ var _ ResolverRoot = (*Resolver)(nil)
 // (GET /jobs/{id}/similar, which GraphQL serves as Job.similar).
 type Queries interface {
 	QueryResolver
-	SimilarJobs(ctx context.Context, id string, limit *int) ([]model.JobCard, int, int, error)
-	PageFacets(ctx context.Context, page *model.JobCardPage, fields []string, limit *int) ([]model.Facet, error)
+	SimilarJobs(ctx context.Context, id string, limit *int) ([]domain.JobCard, int, int, error)
+	PageFacets(ctx context.Context, page *domain.JobCardPage, fields []string, limit *int) ([]domain.Facet, error)
 	CheckFacets(fields []string, limit *int) error
 }
 

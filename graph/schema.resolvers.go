@@ -8,12 +8,12 @@ package graph
 import (
 	"context"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
 // Jobs is the resolver for the jobs field.
-func (r *companyProfileResolver) Jobs(ctx context.Context, obj *model.CompanyProfile, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) (*model.JobCardPage, error) {
+func (r *companyProfileResolver) Jobs(ctx context.Context, obj *domain.CompanyProfile, filter *domain.JobFilter, limit *int, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error) {
 	q, err := r.norm.JobQuery(filter, limit, offset, sort, after)
 	if err != nil {
 		return nil, err
@@ -23,7 +23,7 @@ func (r *companyProfileResolver) Jobs(ctx context.Context, obj *model.CompanyPro
 }
 
 // Similar is the resolver for the similar field.
-func (r *jobResolver) Similar(ctx context.Context, obj *model.Job, limit *int) ([]*model.JobCard, error) {
+func (r *jobResolver) Similar(ctx context.Context, obj *domain.Job, limit *int) ([]*domain.JobCard, error) {
 	n, err := similarLimit(limit)
 	if err != nil {
 		return nil, err
@@ -32,7 +32,7 @@ func (r *jobResolver) Similar(ctx context.Context, obj *model.Job, limit *int) (
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*model.JobCard, len(cards))
+	out := make([]*domain.JobCard, len(cards))
 	for i := range cards {
 		out[i] = &cards[i]
 	}
@@ -40,17 +40,17 @@ func (r *jobResolver) Similar(ctx context.Context, obj *model.Job, limit *int) (
 }
 
 // Employer is the resolver for the employer field.
-func (r *jobResolver) Employer(ctx context.Context, obj *model.Job) (*model.Company, error) {
+func (r *jobResolver) Employer(ctx context.Context, obj *domain.Job) (*domain.Company, error) {
 	return r.employer(ctx, obj.CompanyID)
 }
 
 // Employer is the resolver for the employer field.
-func (r *jobCardResolver) Employer(ctx context.Context, obj *model.JobCard) (*model.Company, error) {
+func (r *jobCardResolver) Employer(ctx context.Context, obj *domain.JobCard) (*domain.Company, error) {
 	return r.employer(ctx, obj.CompanyID)
 }
 
 // Facets is the resolver for the facets field.
-func (r *jobCardPageResolver) Facets(ctx context.Context, obj *model.JobCardPage, fields []model.FacetField, limit *int) ([]*model.Facet, error) {
+func (r *jobCardPageResolver) Facets(ctx context.Context, obj *domain.JobCardPage, fields []domain.FacetField, limit *int) ([]*domain.Facet, error) {
 	names := make([]string, len(fields))
 	for i, f := range fields {
 		names[i] = string(f)
@@ -59,7 +59,7 @@ func (r *jobCardPageResolver) Facets(ctx context.Context, obj *model.JobCardPage
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*model.Facet, len(facets))
+	out := make([]*domain.Facet, len(facets))
 	for i := range facets {
 		out[i] = &facets[i]
 	}
@@ -67,7 +67,7 @@ func (r *jobCardPageResolver) Facets(ctx context.Context, obj *model.JobCardPage
 }
 
 // Jobs is the resolver for the jobs field.
-func (r *queryResolver) Jobs(ctx context.Context, filter *model.JobFilter, limit *int, offset *int, sort *model.JobSort, after *string) (*model.JobCardPage, error) {
+func (r *queryResolver) Jobs(ctx context.Context, filter *domain.JobFilter, limit *int, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error) {
 	q, err := r.norm.JobQuery(filter, limit, offset, sort, after)
 	if err != nil {
 		return nil, err
@@ -76,19 +76,19 @@ func (r *queryResolver) Jobs(ctx context.Context, filter *model.JobFilter, limit
 }
 
 // Job is the resolver for the job field.
-func (r *queryResolver) Job(ctx context.Context, id string) (*model.Job, error) {
+func (r *queryResolver) Job(ctx context.Context, id string) (*domain.Job, error) {
 	if !normalize.ValidJobID(id) {
-		return nil, model.InvalidParam("id", "id %q is not shaped <source>-<number>", model.Clip(id))
+		return nil, domain.InvalidParam("id", "id %q is not shaped <source>-<number>", domain.Clip(id))
 	}
 	job, err := r.store.JobByID(ctx, id)
-	if model.ErrorCode(err) == model.CodeNotFound {
+	if domain.ErrorCode(err) == domain.CodeNotFound {
 		return nil, nil
 	}
 	return job, err
 }
 
 // Companies is the resolver for the companies field.
-func (r *queryResolver) Companies(ctx context.Context, minJobs *int, limit *int, offset *int, filter *model.JobFilter) (*model.CompanyPage, error) {
+func (r *queryResolver) Companies(ctx context.Context, minJobs *int, limit *int, offset *int, filter *domain.JobFilter) (*domain.CompanyPage, error) {
 	q, err := r.norm.CompanyQuery(minJobs, limit, offset, filter)
 	if err != nil {
 		return nil, err
@@ -97,7 +97,7 @@ func (r *queryResolver) Companies(ctx context.Context, minJobs *int, limit *int,
 	if err != nil {
 		return nil, err
 	}
-	page := &model.CompanyPage{Nodes: companies, PageInfo: pageInfo(total, q.Limit, q.Offset, len(companies))}
+	page := &domain.CompanyPage{Nodes: companies, PageInfo: pageInfo(total, q.Limit, q.Offset, len(companies))}
 	if q.Jobs != nil {
 		page.Normalized = q.Jobs.Normalized
 	}
@@ -105,23 +105,23 @@ func (r *queryResolver) Companies(ctx context.Context, minJobs *int, limit *int,
 }
 
 // Company is the resolver for the company field.
-func (r *queryResolver) Company(ctx context.Context, slug *string, name *string) (*model.CompanyProfile, error) {
+func (r *queryResolver) Company(ctx context.Context, slug *string, name *string) (*domain.CompanyProfile, error) {
 	if (slug == nil) == (name == nil) {
-		return nil, model.InvalidParam("slug", "give the company's slug or its name, one of them")
+		return nil, domain.InvalidParam("slug", "give the company's slug or its name, one of them")
 	}
 	key := slug
 	if name != nil {
 		key = name
 	}
 	p, err := r.store.CompanyBySlug(ctx, normalize.Slug(*key))
-	if model.ErrorCode(err) == model.CodeNotFound {
+	if domain.ErrorCode(err) == domain.CodeNotFound {
 		return nil, nil
 	}
 	return p, err
 }
 
 // InterpretFilter is the resolver for the interpretFilter field.
-func (r *queryResolver) InterpretFilter(ctx context.Context, filter model.JobFilter) (map[string]any, error) {
+func (r *queryResolver) InterpretFilter(ctx context.Context, filter domain.JobFilter) (map[string]any, error) {
 	q, err := r.norm.JobQuery(&filter, nil, nil, nil, nil)
 	if err != nil {
 		return nil, err

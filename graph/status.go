@@ -6,7 +6,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // The contract answers an operation that failed because the database is
@@ -48,7 +48,7 @@ func (s statusOverride) InterceptResponse(ctx context.Context, next graphql.Resp
 		if s.onError != nil {
 			s.onError(code)
 		}
-		if code == model.CodeUnavailable && holder != nil {
+		if code == domain.CodeUnavailable && holder != nil {
 			holder.status = http.StatusServiceUnavailable
 		}
 	}

@@ -17,7 +17,7 @@ import (
 	gojson "github.com/goccy/go-json"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // postTransport is gqlgen's POST transport (transport.POST with its
@@ -84,7 +84,7 @@ func (postTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 		// The body is not echoed: it may be large, and it is the client's.
 		w.WriteHeader(http.StatusBadRequest)
 		e := gqlerror.Errorf("the request body is not a GraphQL request in JSON: %s", shorten(err.Error(), 120))
-		e.Extensions = map[string]any{"code": model.CodeInvalidParameter}
+		e.Extensions = map[string]any{"code": domain.CodeInvalidParameter}
 		writeResponse(w, exec.DispatchError(ctx, gqlerror.List{e}))
 		return
 	}
@@ -226,14 +226,14 @@ var _ graphql.Transport = getTransport{}
 func (g getTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
 	query, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		writeProtocolError(w, http.StatusBadRequest, model.CodeInvalidParameter, "the query string does not decode: "+shorten(err.Error(), 120))
+		writeProtocolError(w, http.StatusBadRequest, domain.CodeInvalidParameter, "the query string does not decode: "+shorten(err.Error(), 120))
 		return
 	}
 	for _, name := range []string{"variables", "extensions"} {
 		if v := query.Get(name); v != "" {
 			var m map[string]any
 			if err := json.Unmarshal([]byte(v), &m); err != nil {
-				writeProtocolError(w, http.StatusBadRequest, model.CodeInvalidParameter, name+" is not a JSON object")
+				writeProtocolError(w, http.StatusBadRequest, domain.CodeInvalidParameter, name+" is not a JSON object")
 				return
 			}
 		}
@@ -266,14 +266,14 @@ func (unsupportedTransport) Supports(*http.Request) bool { return true }
 
 // Do implements graphql.Transport.
 func (unsupportedTransport) Do(w http.ResponseWriter, r *http.Request, _ graphql.GraphExecutor) {
-	status, code := http.StatusBadRequest, model.CodeInvalidParameter
+	status, code := http.StatusBadRequest, domain.CodeInvalidParameter
 	msg := "a GraphQL request is a GET with a query parameter, or a POST with Content-Type application/json"
 	switch {
 	case r.Header.Get("Upgrade") != "":
 		msg = "/graphql does not serve websocket or other upgraded connections"
 	case r.Method != http.MethodGet && r.Method != http.MethodPost:
 		w.Header().Set("Allow", "GET, POST, OPTIONS")
-		status, code = http.StatusMethodNotAllowed, model.CodeMethodNotAllowed
+		status, code = http.StatusMethodNotAllowed, domain.CodeMethodNotAllowed
 		msg = shorten(r.Method, 32) + " is not allowed on /graphql"
 	}
 	writeProtocolError(w, status, code, msg)

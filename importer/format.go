@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -33,7 +33,7 @@ const (
 )
 
 // format is an input format: how the input splits into records, and how a
-// record maps onto a model.Job. The rest of an import is the same for all.
+// record maps onto a domain.Job. The rest of an import is the same for all.
 type format struct {
 	name string
 	unit string // what positions count, unless a record says otherwise
@@ -44,7 +44,7 @@ type format struct {
 	split func(r io.Reader, yield func(record) error) error
 	// mapJob maps one record onto a job, or says why it cannot; the job it
 	// returns with an error carries the id when that is known.
-	mapJob func(data []byte, m *mapper) (model.Job, error)
+	mapJob func(data []byte, m *mapper) (domain.Job, error)
 	// recordName names a record in reasons ("Greenhouse job").
 	recordName string
 	// requireHint, when set, says why a record may lack a company; the
@@ -141,25 +141,25 @@ func splitLines(r io.Reader, yield func(record) error) error {
 
 // mapNDJSON reads a line in the full-record shape, strictly: unknown
 // fields are errors.
-func mapNDJSON(line []byte, _ *mapper) (model.Job, error) {
-	var job model.Job
+func mapNDJSON(line []byte, _ *mapper) (domain.Job, error) {
+	var job domain.Job
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&job); err != nil {
-		return model.Job{}, errors.New(jsonReason(err))
+		return domain.Job{}, errors.New(jsonReason(err))
 	}
 	if dec.More() {
-		return model.Job{}, errors.New("more than one JSON value on the line")
+		return domain.Job{}, errors.New("more than one JSON value on the line")
 	}
 	return job, nil
 }
 
 // decode reads and normalizes one NDJSON line, or says why it cannot.
-func decode(line []byte, n *normalize.Normalizer) (model.JobRecord, string) {
+func decode(line []byte, n *normalize.Normalizer) (domain.JobRecord, string) {
 	f, _ := lookupFormat(formatNDJSON)
 	rec, _, bad := prepare(f, record{pos: 1, unit: unitLine, data: line}, &mapper{n: n})
 	if bad != nil {
-		return model.JobRecord{}, bad.Reason
+		return domain.JobRecord{}, bad.Reason
 	}
 	return rec, ""
 }
@@ -351,7 +351,7 @@ func dateTime(s string) *string {
 	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04Z07:00", "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02"} {
 		if t, err := time.Parse(layout, s); err == nil {
-			out := t.UTC().Truncate(time.Second).Format(model.TimeLayout)
+			out := t.UTC().Truncate(time.Second).Format(domain.TimeLayout)
 			return &out
 		}
 	}
@@ -387,7 +387,7 @@ func places(texts ...string) string {
 // fillFromText sets the fields of job that its source left empty from what
 // its text states (normalize.TextFacts), read in its first maxFactsText
 // bytes.
-func (m *mapper) fillFromText(job *model.Job, texts ...string) {
+func (m *mapper) fillFromText(job *domain.Job, texts ...string) {
 	all := strings.Join(texts, "\n")
 	if len(all) > maxFactsText {
 		all = strings.ToValidUTF8(all[:maxFactsText], "")

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -19,7 +19,7 @@ func s(v string) *string { return &v }
 
 func f(v float64) *float64 { return &v }
 
-func wa(w model.WorkArrangement) *model.WorkArrangement { return &w }
+func wa(w domain.WorkArrangement) *domain.WorkArrangement { return &w }
 
 func newMapper(t *testing.T, company string) *mapper {
 	t.Helper()
@@ -31,8 +31,8 @@ func newMapper(t *testing.T, company string) *mapper {
 // mapped is one record of a fixture: the job it maps onto and its
 // normalized record, or why it is invalid.
 type mapped struct {
-	job     model.Job
-	rec     model.JobRecord
+	job     domain.Job
+	rec     domain.JobRecord
 	dropped *LineError // the URL fields dropped to null
 	bad     *LineError
 }
@@ -68,7 +68,7 @@ func mapFixture(t *testing.T, name, file, company string) []mapped {
 // assertJob compares a mapped job field by field with want; the raw
 // description is compared apart (wantRaw: equal, or when it ends with "…",
 // a prefix).
-func assertJob(t *testing.T, want model.Job, wantRaw string, got model.Job) {
+func assertJob(t *testing.T, want domain.Job, wantRaw string, got domain.Job) {
 	t.Helper()
 	require.NotNil(t, got.DescriptionRaw, "description_raw")
 	if prefix, ok := strings.CutSuffix(wantRaw, "…"); ok {
@@ -87,14 +87,14 @@ func TestFormatGreenhouse(t *testing.T) {
 		require.Nil(t, g.bad)
 	}
 
-	assertJob(t, model.Job{
+	assertJob(t, domain.Job{
 		ID: "greenhouse-4012345", Title: "Senior Backend Engineer, Payments", Company: "Northwind Robotics",
 		URL:             s("https://boards.greenhouse.io/northwindrobotics/jobs/4012345"),
 		PostedAt:        s("2026-10-20T13:15:00Z"), // first_published, not updated_at
-		Location:        model.Location{Full: "San Francisco, CA; New York, NY; San Francisco, California, United States; New York, New York, United States"},
+		Location:        domain.Location{Full: "San Francisco, CA; New York, NY; San Francisco, California, United States; New York, New York, United States"},
 		EmploymentType:  s("full-time"),
 		ExperienceLevel: s("5+ years"),
-		Salary:          &model.Salary{Min: f(185000), Max: f(230000), Currency: s("USD"), Period: s("annual")},
+		Salary:          &domain.Salary{Min: f(185000), Max: f(230000), Currency: s("USD"), Period: s("annual")},
 		Description: s("About the role\nNorthwind Robotics' payments team moves money for 4,000 warehouses. You’ll design the services that price, bill & settle every pick.\n" +
 			"What you'll do\nBuild and operate payment services in Go on Kubernetes\nOwn PostgreSQL schemas and migrations for the ledger\nMentor engineers and review designs\n" +
 			"What we're looking for\n5+ years of experience building backend services\nBachelor's degree in Computer Science or equivalent experience.\nExperience with Kafka and Terraform is a plus\n" +
@@ -108,12 +108,12 @@ func TestFormatGreenhouse(t *testing.T) {
 		TravelPercent:   f(10),
 	}, "<h2>About the role</h2>\n<p>Northwind Robotics&#39; payments team…", got[0].job)
 
-	assertJob(t, model.Job{
+	assertJob(t, domain.Job{
 		ID: "greenhouse-4012399", Title: "Systems Administrator (Cleared) – Federal",
 		Company:         "Northwind Robotics", // no company_name: the --company default
 		URL:             s("https://boards.greenhouse.io/northwindrobotics/jobs/4012399"),
 		PostedAt:        s("2026-10-25T12:00:00Z"), // updated_at, as first_published is missing
-		Location:        model.Location{Full: "Chantilly, VA"},
+		Location:        domain.Location{Full: "Chantilly, VA"},
 		ExperienceLevel: s("3-5 years"),
 		Description: s("Overview\nKeep our customer's classified networks running — on site in Chantilly, VA.\nAdminister Red Hat Linux and Windows servers\nPatch, harden & audit systems against DISA STIGs\n" +
 			"Requirements\nActive TS/SCI clearance with polygraph is required to start.\nU.S. citizenship required.\n3-5 years of systems administration experience\nCompTIA Security+ certification\n" +
@@ -125,13 +125,13 @@ func TestFormatGreenhouse(t *testing.T) {
 		TravelPercent:      f(25),
 	}, "<p><strong>Overview</strong></p>\n<p>Keep our customer&#39;s classified networks running &mdash; on site…", got[1].job)
 
-	assertJob(t, model.Job{
+	assertJob(t, domain.Job{
 		ID: "greenhouse-4012400", Title: "Data Analyst Intern (Summer 2027)", Company: "Northwind Robotics",
 		URL:            s("https://boards.greenhouse.io/northwindrobotics/jobs/4012400"),
 		PostedAt:       s("2026-10-29T10:30:00Z"),
-		Location:       model.Location{Full: "London, United Kingdom"},
+		Location:       domain.Location{Full: "London, United Kingdom"},
 		EmploymentType: s("internship"),
-		Salary:         &model.Salary{Min: f(22), Max: f(26), Currency: s("GBP"), Period: s("hourly")}, // cents, "Hourly Pay Range"
+		Salary:         &domain.Salary{Min: f(22), Max: f(26), Currency: s("GBP"), Period: s("hourly")}, // cents, "Hourly Pay Range"
 		Description: s("Join our analytics team for the summer in London.\nYou will clean data in SQL and build dashboards in Tableau and Excel. Go further: present your findings to the leadership team.\n" +
 			"Currently pursuing a degree in Statistics, Economics or a related field.\nNo travel required."),
 		Skills:        []string{"SQL", "Excel"}, // not Go: "Go further"
@@ -154,15 +154,15 @@ func TestFormatGreenhouse(t *testing.T) {
 
 	// Normalized.
 	r := got[0].rec
-	assert.Equal(t, model.Location{City: []string{"San Francisco", "New York"}, State: []string{"California", "New York"},
+	assert.Equal(t, domain.Location{City: []string{"San Francisco", "New York"}, State: []string{"California", "New York"},
 		Country: []string{"United States"}, Full: "San Francisco, California, United States + 1 more"}, r.Location)
 	assert.Equal(t, []string{"Computer Science"}, r.EducationMajors)
 	assert.Equal(t, "greenhouse", *r.Source)
-	assert.Equal(t, model.Category{Field: s("Computer and Mathematical"), Role: s("Software Engineer"), Specialization: s("Backend")}, r.Category)
+	assert.Equal(t, domain.Category{Field: s("Computer and Mathematical"), Role: s("Software Engineer"), Specialization: s("Backend")}, r.Category)
 	require.NotNil(t, r.AnnualMin)
 	assert.Equal(t, 185000.0, *r.AnnualMin)
 	r = got[1].rec
-	assert.Equal(t, model.Location{City: []string{"Chantilly"}, State: []string{"Virginia"}, Country: []string{"United States"}, Full: "Chantilly, Virginia, United States"}, r.Location)
+	assert.Equal(t, domain.Location{City: []string{"Chantilly"}, State: []string{"Virginia"}, Country: []string{"United States"}, Full: "Chantilly, Virginia, United States"}, r.Location)
 	r = got[2].rec
 	assert.Equal(t, []string{"Statistics", "Economics"}, r.EducationMajors)
 	assert.Equal(t, 22.0*2080, *r.AnnualMin, "hourly pay annualized")
@@ -184,15 +184,15 @@ func TestFormatLever(t *testing.T) {
 		require.Nil(t, g.bad)
 	}
 
-	assertJob(t, model.Job{
+	assertJob(t, domain.Job{
 		ID: "lever-408738175165449289", Title: "Staff Software Engineer, Platform", Company: "Maple Ledger",
 		URL:             s("https://jobs.lever.co/mapleledger/5ac21346-8e0c-4494-8e7a-3eb92ff77902"),
 		PostedAt:        s("2026-10-28T12:40:00Z"),
-		Location:        model.Location{Country: []string{"CA"}, Full: "Toronto, ON; Vancouver, BC"},
-		WorkArrangement: wa(model.WorkArrangementHybrid),
+		Location:        domain.Location{Country: []string{"CA"}, Full: "Toronto, ON; Vancouver, BC"},
+		WorkArrangement: wa(domain.WorkArrangementHybrid),
 		EmploymentType:  s("full-time"),
 		ExperienceLevel: s("8+ years"),
-		Salary:          &model.Salary{Min: f(180000), Max: f(220000), Currency: s("CAD"), Period: s("annual")},
+		Salary:          &domain.Salary{Min: f(180000), Max: f(220000), Currency: s("CAD"), Period: s("annual")},
 		Description: s("Maple Ledger builds the accounting platform behind 30,000 Canadian small businesses. The Platform team runs the services every other team ships on.\n" +
 			"We're hiring a Staff Software Engineer to lead our move to event-driven services.\n" +
 			"What you'll do\nDesign event-driven services in Go and Kafka\nLead architecture reviews across three teams\nCoach senior engineers\n" +
@@ -210,14 +210,14 @@ func TestFormatLever(t *testing.T) {
 	}, "<div><b>Maple Ledger</b> builds…", got[0].job)
 	assert.Contains(t, *got[0].job.DescriptionRaw, "<h3>What you&#39;ll need</h3><ul><li>8+ years of experience in software engineering</li>")
 
-	assertJob(t, model.Job{
+	assertJob(t, domain.Job{
 		ID: "lever-797027517400147189", Title: "Customer Support Specialist (Part-Time)", Company: "Maple Ledger",
 		URL:             s("https://jobs.lever.co/mapleledger/b0f9c4de-2d8e-4f5a-9a61-0c7e2b3d4f10"),
 		PostedAt:        s("2026-10-30T12:00:00Z"),
-		Location:        model.Location{Country: []string{"US"}, Full: "Remote - United States"},
-		WorkArrangement: wa(model.WorkArrangementRemote),
+		Location:        domain.Location{Country: []string{"US"}, Full: "Remote - United States"},
+		WorkArrangement: wa(domain.WorkArrangementRemote),
 		EmploymentType:  s("part-time"),
-		Salary:          &model.Salary{Min: f(24), Max: f(28), Currency: s("USD"), Period: s("hourly")},
+		Salary:          &domain.Salary{Min: f(24), Max: f(28), Currency: s("USD"), Period: s("hourly")},
 		Description: s("Help accountants get unstuck, by chat and email, four evenings a week.\nYou'll work in Zendesk and Salesforce and hand bugs to engineering in Jira.\nNo travel required.\n" +
 			"About the team\nTwelve specialists across four time zones\nRequirements\n2+ years in a customer support role\nMust be authorized to work in the United States"),
 		// "About the team" is no field; "Requirements" are required qualifications.
@@ -228,22 +228,22 @@ func TestFormatLever(t *testing.T) {
 		TravelPercent:          f(0),
 	}, "<div>Help accountants get unstuck…", got[1].job)
 
-	assertJob(t, model.Job{
+	assertJob(t, domain.Job{
 		ID: "lever-59639652398056661", Title: "Technical Writer (6-month contract)", Company: "Maple Ledger",
 		URL:            s("https://jobs.lever.co/mapleledger/0d3e1f2a-7b6c-4d5e-8f90-a1b2c3d4e5f6/apply"), // no hostedUrl
 		PostedAt:       s("2026-10-31T12:00:00Z"),
-		Location:       model.Location{Country: []string{"CA"}, Full: "Montreal, QC"},
+		Location:       domain.Location{Country: []string{"CA"}, Full: "Montreal, QC"},
 		EmploymentType: s("contract"),
 		// A one-time amount is no salary; workplaceType "unspecified" is no arrangement.
 		Description: s("Write the API reference for our public REST API over a six-month contract."),
 	}, "<div>Write the API reference for our public REST API over a six-month contract.</div>", got[2].job)
 
 	r := got[0].rec
-	assert.Equal(t, model.Location{City: []string{"Toronto", "Vancouver"}, State: []string{"Ontario", "British Columbia"},
+	assert.Equal(t, domain.Location{City: []string{"Toronto", "Vancouver"}, State: []string{"Ontario", "British Columbia"},
 		Country: []string{"Canada"}, Full: "Toronto, Ontario, Canada + 1 more"}, r.Location)
 	assert.Equal(t, []string{"Dental Insurance", "RRSP matching", "Paid Time Off"}, r.Benefits)
 	r = got[1].rec
-	assert.Equal(t, model.Location{City: []string{}, State: []string{}, Country: []string{"United States"}, Full: "United States"}, r.Location)
+	assert.Equal(t, domain.Location{City: []string{}, State: []string{}, Country: []string{"United States"}, Full: "United States"}, r.Location)
 	assert.Equal(t, 24.0*2080, *r.AnnualMin)
 	assert.Nil(t, got[2].rec.Salary)
 	assert.Nil(t, got[2].rec.WorkArrangement)
@@ -264,18 +264,18 @@ func TestFormatJSONLDPage(t *testing.T) {
 	got := mapFixture(t, formatJSONLD, "jobposting.html", "")
 	require.Len(t, got, 1, "one JobPosting; the Hospital and BreadcrumbList block is skipped")
 	require.Nil(t, got[0].bad)
-	assertJob(t, model.Job{
+	assertJob(t, domain.Job{
 		ID:          "jsonld-202755019052721733", // identifier RN-ICU-2231 is not a number: hashed with the company
 		Title:       "Registered Nurse – ICU (Nights)",
 		Company:     "St. Mary's Regional Medical Center",
 		CompanyLogo: s("https://stmarys.example/img/logo.png"),
 		URL:         s("https://careers.stmarys.example/jobs/rn-icu-2231"),
 		PostedAt:    s("2026-10-27T00:00:00Z"),
-		Location: model.Location{City: []string{"Austin", "Round Rock"}, State: []string{"TX", "TX"},
+		Location: domain.Location{City: []string{"Austin", "Round Rock"}, State: []string{"TX", "TX"},
 			Country: []string{"US", "US"}},
 		EmploymentType:  s("full-time"), // PER_DIEM names no contract type; FULL_TIME does
 		ExperienceLevel: s("2+ years"),  // monthsOfExperience 24
-		Salary:          &model.Salary{Min: f(42.5), Max: f(58), Currency: s("USD"), Period: s("hourly")},
+		Salary:          &domain.Salary{Min: f(42.5), Max: f(58), Currency: s("USD"), Period: s("hourly")},
 		Description: s("St. Mary's Regional Medical Center is hiring night-shift nurses for our 32-bed ICU.\nShift: 7p–7a, three nights a week.\n" +
 			"Document care in Epic and work alongside respiratory therapists & intensivists.\n" +
 			"Active Texas RN license or compact license required; BLS and ACLS within 30 days of hire."),
@@ -291,10 +291,10 @@ func TestFormatJSONLDPage(t *testing.T) {
 		"<p>Active Texas RN license or compact license required; BLS and ACLS within 30 days of hire.</p>", got[0].job)
 
 	r := got[0].rec
-	assert.Equal(t, model.Location{City: []string{"Austin", "Round Rock"}, State: []string{"Texas"}, Country: []string{"United States"},
+	assert.Equal(t, domain.Location{City: []string{"Austin", "Round Rock"}, State: []string{"Texas"}, Country: []string{"United States"},
 		Full: "Austin, Texas, United States + 1 more"}, r.Location)
 	assert.Equal(t, []string{"Health Insurance", "Dental Insurance", "Vision Insurance", "403(b) with 4% match", "Tuition Reimbursement"}, r.Benefits)
-	assert.Equal(t, model.Category{Field: s("Healthcare Practitioners and Technical"), Role: s("Registered Nurse"), Specialization: s("ICU/Critical Care")}, r.Category)
+	assert.Equal(t, domain.Category{Field: s("Healthcare Practitioners and Technical"), Role: s("Registered Nurse"), Specialization: s("ICU/Critical Care")}, r.Category)
 }
 
 func TestFormatJSONLDGraph(t *testing.T) {
@@ -303,18 +303,18 @@ func TestFormatJSONLDGraph(t *testing.T) {
 	for _, g := range got {
 		require.Nil(t, g.bad)
 	}
-	assertJob(t, model.Job{
+	assertJob(t, domain.Job{
 		ID:    "jsonld-88231", // a numeric identifier
 		Title: "Senior Site Reliability Engineer",
 		// hiringOrganization is a reference to the @graph's Organization.
 		Company: "Quillsoft", CompanyLogo: s("https://quillsoft.example/logo.svg"),
 		URL:             s("https://quillsoft.example/careers/88231"),
 		PostedAt:        s("2026-10-30T14:00:00Z"),
-		Location:        model.Location{City: []string{"", ""}, State: []string{"", ""}, Country: []string{"USA", "Canada"}},
-		WorkArrangement: wa(model.WorkArrangementRemote), // TELECOMMUTE
+		Location:        domain.Location{City: []string{"", ""}, State: []string{"", ""}, Country: []string{"USA", "Canada"}},
+		WorkArrangement: wa(domain.WorkArrangementRemote), // TELECOMMUTE
 		EmploymentType:  s("contract"),
 		ExperienceLevel: s("6+ years"), // experienceRequirements, not the text's "At least 6 years"
-		Salary:          &model.Salary{Min: f(95), Max: f(95), Currency: s("USD"), Period: s("hourly")},
+		Salary:          &domain.Salary{Min: f(95), Max: f(95), Currency: s("USD"), Period: s("hourly")},
 		Description: s("Keep Quillsoft's editor online for 2 million writers.\nYou will run our AWS fleet with Terraform and Kubernetes, and build tooling in Python.\n" +
 			"At least 6 years of experience in SRE or infrastructure roles.\nB.S. in Computer Science or Electrical Engineering.\n" +
 			"Active Secret clearance required (federal customers).\nH-1B sponsorship available.\nTravel: approximately 5-10% for on-call handoffs."),
@@ -329,13 +329,13 @@ func TestFormatJSONLDGraph(t *testing.T) {
 		TravelPercent:      f(10),
 	}, "Keep Quillsoft&#39;s editor online for 2 million writers.\n…", got[0].job)
 
-	assertJob(t, model.Job{
+	assertJob(t, domain.Job{
 		ID:       "jsonld-43629330490650468", // no identifier: hashed from the sameAs URL
 		Title:    "Product Designer",
 		Company:  "Quillsoft",
 		URL:      s("https://quillsoft.example/careers/product-designer"),
 		PostedAt: s("2026-10-15T00:00:00Z"),
-		Location: model.Location{City: []string{"Berlin"}, State: []string{""}, Country: []string{"Germany"}},
+		Location: domain.Location{City: []string{"Berlin"}, State: []string{""}, Country: []string{"Germany"}},
 		// employmentType OTHER names no contract type.
 		Description:      s("Design the writing experience in Figma.\nWe do not sponsor visas."),
 		Skills:           []string{"Figma"},
@@ -344,10 +344,10 @@ func TestFormatJSONLDGraph(t *testing.T) {
 	}, "<p>Design the writing experience in Figma.</p><p>We do not sponsor visas.</p>", got[1].job)
 
 	r := got[0].rec
-	assert.Equal(t, model.Location{City: []string{}, State: []string{}, Country: []string{"United States", "Canada"}, Full: "United States + 1 more"}, r.Location)
+	assert.Equal(t, domain.Location{City: []string{}, State: []string{}, Country: []string{"United States", "Canada"}, Full: "United States + 1 more"}, r.Location)
 	assert.Equal(t, []string{"Remote Work Stipend", "401(k)"}, r.Benefits)
 	assert.Equal(t, []string{"Computer Science", "Electrical Engineering"}, r.EducationMajors)
-	assert.Equal(t, model.Category{Field: s("Computer and Mathematical"), Role: s("Software Engineer"), Specialization: s("DevOps/SRE")}, r.Category)
+	assert.Equal(t, domain.Category{Field: s("Computer and Mathematical"), Role: s("Software Engineer"), Specialization: s("DevOps/SRE")}, r.Category)
 }
 
 // TestFormatJSONLDInputs reads the shapes JSON-LD comes in, and the

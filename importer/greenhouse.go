@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // greenhouseJob is a job of the Greenhouse job-board API
@@ -49,12 +49,12 @@ func splitGreenhouse(r io.Reader, yield func(record) error) error {
 }
 
 // mapGreenhouse maps a Greenhouse job onto a job (see the README's table).
-func mapGreenhouse(data []byte, m *mapper) (model.Job, error) {
+func mapGreenhouse(data []byte, m *mapper) (domain.Job, error) {
 	var g greenhouseJob
 	if err := decodeRecord(data, &g); err != nil {
-		return model.Job{}, err
+		return domain.Job{}, err
 	}
-	var job model.Job
+	var job domain.Job
 	raw := strings.Trim(string(g.ID), `"`) // a number, or a string of one
 	id, ok := numberID(formatGreenhouse, raw)
 	if !ok {
@@ -101,7 +101,7 @@ func mapGreenhouse(data []byte, m *mapper) (model.Job, error) {
 
 	if len(g.PayInputRanges) > 0 {
 		p := g.PayInputRanges[0]
-		s := model.Salary{Currency: ptr(p.CurrencyType)}
+		s := domain.Salary{Currency: ptr(p.CurrencyType)}
 		if p.MinCents != nil {
 			v := *p.MinCents / 100
 			s.Min = &v

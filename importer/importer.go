@@ -3,7 +3,7 @@
 // written, unless invalid records are to be skipped. The input formats
 // (NDJSON in the contract's full-record shape, schema.org JobPosting
 // JSON-LD, Greenhouse and Lever job-board JSON) differ only in how the
-// input splits into records and how a record maps onto a model.Job; the
+// input splits into records and how a record maps onto a domain.Job; the
 // normalization, the batches, the transaction and the report are the same.
 package importer
 
@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/store"
 )
@@ -112,7 +112,7 @@ func Import(ctx context.Context, r io.Reader, n *normalize.Normalizer, st *store
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	batches := make(chan []model.JobRecord, 2)
+	batches := make(chan []domain.JobRecord, 2)
 	res := Result{Unit: f.unit}
 	var readErr error
 	done := make(chan struct{})
@@ -162,8 +162,8 @@ func Import(ctx context.Context, r io.Reader, n *normalize.Normalizer, st *store
 // read splits r into records, maps and normalizes them, and sends them in
 // batches. Once a record is invalid (and invalid records are not
 // skipped), it goes on reading only to report every invalid record.
-func read(ctx context.Context, r io.Reader, f *format, m *mapper, opts Options, res *Result, out chan<- []model.JobRecord) error {
-	batch := make([]model.JobRecord, 0, opts.BatchSize)
+func read(ctx context.Context, r io.Reader, f *format, m *mapper, opts Options, res *Result, out chan<- []domain.JobRecord) error {
+	batch := make([]domain.JobRecord, 0, opts.BatchSize)
 	send := func() error {
 		if len(batch) > 0 && (opts.SkipInvalid || len(res.Invalid) == 0) {
 			select {
@@ -172,7 +172,7 @@ func read(ctx context.Context, r io.Reader, f *format, m *mapper, opts Options, 
 				return ctx.Err()
 			}
 		}
-		batch = make([]model.JobRecord, 0, opts.BatchSize)
+		batch = make([]domain.JobRecord, 0, opts.BatchSize)
 		return nil
 	}
 	err := f.split(r, func(rec record) error {
@@ -204,14 +204,14 @@ func read(ctx context.Context, r io.Reader, f *format, m *mapper, opts Options, 
 // prepare maps one record onto a job and normalizes it, or says why it
 // cannot (bad); dropped, when not nil, names the URL fields normalization
 // dropped to null (normalize.UnsafeURLs).
-func prepare(f *format, rec record, m *mapper) (out model.JobRecord, dropped, bad *LineError) {
+func prepare(f *format, rec record, m *mapper) (out domain.JobRecord, dropped, bad *LineError) {
 	job, bad := mapRecord(f, rec, m)
 	if bad != nil {
-		return model.JobRecord{}, nil, bad
+		return domain.JobRecord{}, nil, bad
 	}
 	out, err := m.n.Job(job)
 	if err != nil {
-		return model.JobRecord{}, nil, rec.invalid(job.ID, strings.ReplaceAll(err.Error(), "\n", "; "))
+		return domain.JobRecord{}, nil, rec.invalid(job.ID, strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
 	if fields := normalize.UnsafeURLs(job); len(fields) > 0 {
 		dropped = rec.invalid(out.ID, strings.Join(fields, " and ")+" dropped to null: not an http or https URL")
@@ -222,13 +222,13 @@ func prepare(f *format, rec record, m *mapper) (out model.JobRecord, dropped, ba
 // mapRecord maps one record onto a job, with the default company filled
 // in, or says why it cannot: the record is not readable, or it lacks the
 // title or company every job needs.
-func mapRecord(f *format, rec record, m *mapper) (model.Job, *LineError) {
+func mapRecord(f *format, rec record, m *mapper) (domain.Job, *LineError) {
 	if rec.err != "" {
-		return model.Job{}, rec.invalid("", rec.err)
+		return domain.Job{}, rec.invalid("", rec.err)
 	}
 	job, err := f.mapJob(rec.data, m)
 	if err != nil {
-		return model.Job{}, rec.invalid(job.ID, err.Error())
+		return domain.Job{}, rec.invalid(job.ID, err.Error())
 	}
 	if strings.TrimSpace(job.Company) == "" && m.company != "" {
 		job.Company = m.company

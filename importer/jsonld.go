@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -398,13 +398,13 @@ func (d ld) items(v any) []string {
 }
 
 // mapJSONLD maps a JobPosting onto a job (see the README's table).
-func mapJSONLD(data []byte, m *mapper) (model.Job, error) {
+func mapJSONLD(data []byte, m *mapper) (domain.Job, error) {
 	var rec ldRecord
 	if err := decodeRecord(data, &rec); err != nil {
-		return model.Job{}, err
+		return domain.Job{}, err
 	}
 	d, node := ld{refs: rec.Refs}, rec.Posting
-	var job model.Job
+	var job domain.Job
 	job.Title = d.text(node["title"])
 	if job.Title == "" {
 		job.Title = d.text(node["name"])
@@ -478,7 +478,7 @@ func mapJSONLD(data []byte, m *mapper) (model.Job, error) {
 // id returns the id of a posting: jsonld-<identifier> when its identifier
 // is a number, else jsonld-<n>, n a hash (hashID) of the identifier and
 // company, else of the url, else of the title and company.
-func (d ld) id(node map[string]any, job model.Job, m *mapper) string {
+func (d ld) id(node map[string]any, job domain.Job, m *mapper) string {
 	ident := ""
 	for _, e := range d.list(node["identifier"]) {
 		switch x := e.(type) {
@@ -515,7 +515,7 @@ func (d ld) id(node map[string]any, job model.Job, m *mapper) string {
 // states) and jobLocationType TELECOMMUTE. A location text longer than
 // normalize.MaxLocationLength makes the posting invalid, as it would in
 // location.full.
-func (m *mapper) jsonldLocation(d ld, node map[string]any, job *model.Job) error {
+func (m *mapper) jsonldLocation(d ld, node map[string]any, job *domain.Job) error {
 	var places []normalize.Place
 	given := map[string]bool{} // countries and states jobLocation names
 	var tooLong error
@@ -591,7 +591,7 @@ func (m *mapper) jsonldLocation(d ld, node map[string]any, job *model.Job) error
 		remote = remote || strings.EqualFold(strings.TrimSpace(t), "TELECOMMUTE")
 	}
 	if remote || (onSite == 0 && len(requirements) > 0) {
-		w := model.WorkArrangementRemote
+		w := domain.WorkArrangementRemote
 		job.WorkArrangement = &w
 	}
 	return tooLong
@@ -600,9 +600,9 @@ func (m *mapper) jsonldLocation(d ld, node map[string]any, job *model.Job) error
 // salary maps baseSalary: a MonetaryAmount whose value is a number or a
 // QuantitativeValue (minValue, maxValue or value, unitText). A unitText
 // that is no period (not HOUR, DAY, WEEK, MONTH or YEAR) drops the salary.
-func (d ld) salary(v any) *model.Salary {
+func (d ld) salary(v any) *domain.Salary {
 	for _, e := range d.list(v) {
-		var s model.Salary
+		var s domain.Salary
 		var unit string
 		switch x := e.(type) {
 		case map[string]any:
@@ -651,7 +651,7 @@ var credentialLevels = map[string]string{
 // jsonldEducation maps educationRequirements: texts, and
 // EducationalOccupationalCredentials (their description or name or
 // credentialCategory as the text, the category's level as a level).
-func (m *mapper) jsonldEducation(d ld, v any, job *model.Job) {
+func (m *mapper) jsonldEducation(d ld, v any, job *domain.Job) {
 	for _, e := range d.list(v) {
 		switch x := e.(type) {
 		case string:

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // leverPosting is a posting of the Lever postings API
@@ -51,12 +51,12 @@ func splitLever(r io.Reader, yield func(record) error) error {
 }
 
 // mapLever maps a Lever posting onto a job (see the README's table).
-func mapLever(data []byte, m *mapper) (model.Job, error) {
+func mapLever(data []byte, m *mapper) (domain.Job, error) {
 	var p leverPosting
 	if err := decodeRecord(data, &p); err != nil {
-		return model.Job{}, err
+		return domain.Job{}, err
 	}
-	var job model.Job
+	var job domain.Job
 	id, err := leverID(p.ID)
 	if err != nil {
 		return job, err
@@ -69,7 +69,7 @@ func mapLever(data []byte, m *mapper) (model.Job, error) {
 		if err != nil {
 			return job, fmt.Errorf("createdAt %s is not a time in milliseconds", p.CreatedAt)
 		}
-		at := time.UnixMilli(ms).UTC().Format(model.TimeLayout)
+		at := time.UnixMilli(ms).UTC().Format(domain.TimeLayout)
 		job.PostedAt = &at
 	}
 	job.Location.Full = places(append([]string{p.Categories.Location}, p.Categories.AllLocations...)...)
@@ -84,7 +84,7 @@ func mapLever(data []byte, m *mapper) (model.Job, error) {
 	}
 	if s := p.SalaryRange; s != nil && (s.Min != nil || s.Max != nil) {
 		if per, ok := leverPeriod(s.Interval); ok {
-			job.Salary = &model.Salary{Min: s.Min, Max: s.Max, Currency: ptr(s.Currency), Period: &per}
+			job.Salary = &domain.Salary{Min: s.Min, Max: s.Max, Currency: ptr(s.Currency), Period: &per}
 		}
 	}
 

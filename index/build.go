@@ -8,7 +8,7 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // Builder makes an Index from jobs given in the default order (posted_sort
@@ -28,7 +28,7 @@ func NewBuilder(version int64) *Builder {
 			undated: roaring.New(),
 			keys:    map[string]*roaring.Bitmap{},
 			facets:  map[string]*facet{},
-			orders:  map[model.JobSort]*ordering{},
+			orders:  map[domain.JobSort]*ordering{},
 		},
 		facets:    map[string]map[string]*value{},
 		companies: map[int64]*company{},
@@ -169,7 +169,7 @@ func (b *Builder) Build(collated []string) *Index {
 	for i, c := range ix.companies {
 		companies[i] = &c.value
 	}
-	ix.facets[model.FacetCompany] = newFacet(companies, ix.n)
+	ix.facets[domain.FacetCompany] = newFacet(companies, ix.n)
 	for _, bm := range ix.keys {
 		bm.RunOptimize()
 	}
@@ -187,10 +187,10 @@ func (b *Builder) Build(collated []string) *Index {
 	}
 
 	posted := func(d uint32) float64 { return float64(ix.posted[d]) }
-	ix.orders[model.JobSortNewest] = &ordering{desc: true, key: posted}
-	ix.orders[model.JobSortOldest] = b.ordering(false, posted)
-	ix.orders[model.JobSortSalaryDesc] = b.ordering(true, func(d uint32) float64 { return coalesce(ix.salMax[d], -1) })
-	ix.orders[model.JobSortSalaryAsc] = b.ordering(false, func(d uint32) float64 { return coalesce(ix.salMin[d], 1e15) })
+	ix.orders[domain.JobSortNewest] = &ordering{desc: true, key: posted}
+	ix.orders[domain.JobSortOldest] = b.ordering(false, posted)
+	ix.orders[domain.JobSortSalaryDesc] = b.ordering(true, func(d uint32) float64 { return coalesce(ix.salMax[d], -1) })
+	ix.orders[domain.JobSortSalaryAsc] = b.ordering(false, func(d uint32) float64 { return coalesce(ix.salMin[d], 1e15) })
 	b.ix, b.idRank = nil, nil
 	return ix
 }

@@ -20,7 +20,7 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // Salary histogram: annualized salary (the middle of a posting's range) in
@@ -83,7 +83,7 @@ type Index struct {
 	// its rarest trigram only.
 	trigrams map[string][]int32
 	salary   []*roaring.Bitmap // by SalaryBucket
-	orders   map[model.JobSort]*ordering
+	orders   map[domain.JobSort]*ordering
 
 	// allCompanies is every company with a job, by job count: the list
 	// of /companies without filters, made on first use.
@@ -162,8 +162,8 @@ func (ix *Index) SizeInBytes() uint64 {
 
 // Eligible reports whether the index can answer q: full-text parts (title
 // words, keyword search) and relevance order need the database.
-func Eligible(q model.JobQuery) bool {
-	return q.TitleText == "" && q.Q == "" && q.Sort != model.JobSortRelevance
+func Eligible(q domain.JobQuery) bool {
+	return q.TitleText == "" && q.Q == "" && q.Sort != domain.JobSortRelevance
 }
 
 // clause is one AND-ed condition of a query, with the facet field it
@@ -196,7 +196,7 @@ func (s *companySet) has(d uint32) bool {
 // companySet returns the companies whose lower-cased name holds needle,
 // or nil when the company facet has no single-valued forward index.
 func (ix *Index) companySet(needle string) *companySet {
-	fc := ix.facets[model.FacetCompany]
+	fc := ix.facets[domain.FacetCompany]
 	if fc == nil || fc.fwd == nil || !fc.fwd.singleOnly() {
 		return nil
 	}
@@ -230,7 +230,7 @@ func (ix *Index) companyDocs(positions []int32) *roaring.Bitmap {
 }
 
 // clauses evaluates each condition of q to its bitmap.
-func (ix *Index) clauses(q model.JobQuery) []clause {
+func (ix *Index) clauses(q domain.JobQuery) []clause {
 	var out []clause
 	for _, f := range q.Filters {
 		if b, ok := ix.keyFilter(f); ok {
@@ -240,9 +240,9 @@ func (ix *Index) clauses(q model.JobQuery) []clause {
 	if q.Company != "" {
 		needle := strings.ToLower(q.Company)
 		if set := ix.companySet(needle); set != nil {
-			out = append(out, clause{field: model.FacetCompany, companies: set})
+			out = append(out, clause{field: domain.FacetCompany, companies: set})
 		} else {
-			out = append(out, clause{field: model.FacetCompany, docs: ix.companyDocs(ix.companiesNamed(needle))})
+			out = append(out, clause{field: domain.FacetCompany, docs: ix.companyDocs(ix.companiesNamed(needle))})
 		}
 	}
 	if q.CompanyID != nil {
@@ -255,7 +255,7 @@ func (ix *Index) clauses(q model.JobQuery) []clause {
 		out = append(out, clause{field: "company_id", docs: b})
 	}
 	if q.SalaryMin != nil || q.SalaryMax != nil {
-		out = append(out, clause{field: model.FacetSalary, docs: ix.salaryRange(q)})
+		out = append(out, clause{field: domain.FacetSalary, docs: ix.salaryRange(q)})
 	}
 	if q.PostedAfter != nil {
 		// Jobs are newest first: those posted at or after t are a prefix.
@@ -298,7 +298,7 @@ func (ix *Index) companyCandidates(needle string) []int32 {
 
 // keyFilter returns the jobs with any of f's keys (every one of them with
 // f.All), and false when f holds for every job (every one of no keys).
-func (ix *Index) keyFilter(f model.KeyFilter) (*roaring.Bitmap, bool) {
+func (ix *Index) keyFilter(f domain.KeyFilter) (*roaring.Bitmap, bool) {
 	bms := make([]*roaring.Bitmap, 0, len(f.Keys))
 	for _, k := range f.Keys {
 		b := ix.keys[k]
@@ -321,7 +321,7 @@ func (ix *Index) keyFilter(f model.KeyFilter) (*roaring.Bitmap, bool) {
 
 // salaryRange returns the jobs whose annualized range overlaps q's (and
 // those without a salary when q keeps them), as the SQL filter does.
-func (ix *Index) salaryRange(q model.JobQuery) *roaring.Bitmap {
+func (ix *Index) salaryRange(q domain.JobQuery) *roaring.Bitmap {
 	var out *roaring.Bitmap
 	if q.SalaryMin != nil {
 		out = ix.byMax.atLeastValue(*q.SalaryMin)
@@ -430,7 +430,7 @@ type Page struct {
 
 // Search answers q, or returns false when the index cannot: q is not
 // Eligible, or its cursor names a job the index does not have.
-func (ix *Index) Search(q model.JobQuery) (Page, bool) {
+func (ix *Index) Search(q domain.JobQuery) (Page, bool) {
 	if !Eligible(q) {
 		return Page{}, false
 	}
@@ -504,9 +504,9 @@ func (ix *Index) walk(o *ordering, has func(uint32) bool, start uint32, skip, li
 }
 
 // after returns the position that follows the cursor's job in o.
-func (ix *Index) after(o *ordering, c *model.Cursor) (uint32, bool) {
+func (ix *Index) after(o *ordering, c *domain.Cursor) (uint32, bool) {
 	key := c.Number
-	if q := c.Sort; q == model.JobSortNewest || q == model.JobSortOldest {
+	if q := c.Sort; q == domain.JobSortNewest || q == domain.JobSortOldest {
 		key = float64(c.Time.UnixMicro())
 	}
 	// before reports whether the job at pos comes before the cursor's key.
@@ -599,13 +599,13 @@ func bitsLen(n uint64) int {
 // limit values most first (then in the database's collation), leaving
 // each field's own filter out when counting it, as the SQL facets do.
 // It returns false when q is not Eligible.
-func (ix *Index) Facets(q model.JobQuery, fields []string, limit int) ([]model.Facet, bool) {
+func (ix *Index) Facets(q domain.JobQuery, fields []string, limit int) ([]domain.Facet, bool) {
 	if !Eligible(q) {
 		return nil, false
 	}
 	cl := ix.clauses(q)
 	var all *roaring.Bitmap // the full match, shared by fields without a clause
-	out := make([]model.Facet, 0, len(fields))
+	out := make([]domain.Facet, 0, len(fields))
 	for _, field := range fields {
 		var docs *roaring.Bitmap
 		if slices.ContainsFunc(cl, func(c clause) bool { return c.field == field }) {
@@ -616,11 +616,11 @@ func (ix *Index) Facets(q model.JobQuery, fields []string, limit int) ([]model.F
 			}
 			docs = all
 		}
-		f := model.Facet{Field: model.FacetField(field), Values: []model.FacetValue{}}
+		f := domain.Facet{Field: domain.FacetField(field), Values: []domain.FacetValue{}}
 		switch field {
-		case model.FacetSalary:
+		case domain.FacetSalary:
 			for i, b := range ix.salary {
-				bucket := model.SalaryBucket{Min: float64(i * SalaryBucketWidth), Count: int(docs.AndCardinality(b))}
+				bucket := domain.SalaryBucket{Min: float64(i * SalaryBucketWidth), Count: int(docs.AndCardinality(b))}
 				if i < SalaryBuckets {
 					top := float64((i + 1) * SalaryBucketWidth)
 					bucket.Max = &top
@@ -674,7 +674,7 @@ func (c counter) count(i int) uint64 {
 // top returns the limit values with the most jobs in docs (then by
 // collation), of n jobs in all. The values are walked by their jobs
 // overall, most first, so the walk stops once no further value can enter.
-func (fc *facet) top(docs *roaring.Bitmap, n uint32, limit int) []model.FacetValue {
+func (fc *facet) top(docs *roaring.Bitmap, n uint32, limit int) []domain.FacetValue {
 	type hit struct {
 		v *value
 		n int
@@ -706,9 +706,9 @@ func (fc *facet) top(docs *roaring.Bitmap, n uint32, limit int) []model.FacetVal
 			hits = hits[:limit]
 		}
 	}
-	out := make([]model.FacetValue, len(hits))
+	out := make([]domain.FacetValue, len(hits))
 	for i, h := range hits {
-		out[i] = model.FacetValue{Value: h.v.name, Count: h.n}
+		out[i] = domain.FacetValue{Value: h.v.name, Count: h.n}
 	}
 	return out
 }
@@ -902,7 +902,7 @@ type CompanyCount struct {
 // most first, then by name in the database's collation, then by id: the
 // page at offset of at most limit, and how many there are. It returns
 // false when q is not Eligible.
-func (ix *Index) Companies(q model.JobQuery, minJobs, limit, offset int) ([]CompanyCount, int, bool) {
+func (ix *Index) Companies(q domain.JobQuery, minJobs, limit, offset int) ([]CompanyCount, int, bool) {
 	if !Eligible(q) {
 		return nil, 0, false
 	}
@@ -922,7 +922,7 @@ func (ix *Index) Companies(q model.JobQuery, minJobs, limit, offset int) ([]Comp
 // docs, by that count descending, then name (in the database's collation),
 // then id.
 func (ix *Index) companiesByCount(docs *roaring.Bitmap, minJobs int) []CompanyCount {
-	counter := ix.facets[model.FacetCompany].counter(docs, ix.n)
+	counter := ix.facets[domain.FacetCompany].counter(docs, ix.n)
 	type hit struct {
 		c *company
 		n int

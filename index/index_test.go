@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/index"
 )
 
@@ -49,10 +49,10 @@ func synthetic(n int) *index.Index {
 
 func TestSearchPagesInEveryOrder(t *testing.T) {
 	ix := synthetic(5000)
-	remote := model.KeyFilter{Field: "work_arrangement", Keys: []string{"work_arrangement:remote"}}
-	for _, sort := range []model.JobSort{model.JobSortNewest, model.JobSortOldest, model.JobSortSalaryDesc, model.JobSortSalaryAsc} {
-		q := model.JobQuery{Filters: []model.KeyFilter{remote}, Sort: sort, Limit: 40}
-		all, ok := ix.Search(model.JobQuery{Filters: q.Filters, Sort: sort, Limit: 5000})
+	remote := domain.KeyFilter{Field: "work_arrangement", Keys: []string{"work_arrangement:remote"}}
+	for _, sort := range []domain.JobSort{domain.JobSortNewest, domain.JobSortOldest, domain.JobSortSalaryDesc, domain.JobSortSalaryAsc} {
+		q := domain.JobQuery{Filters: []domain.KeyFilter{remote}, Sort: sort, Limit: 40}
+		all, ok := ix.Search(domain.JobQuery{Filters: q.Filters, Sort: sort, Limit: 5000})
 		require.True(t, ok)
 		require.Len(t, all.IDs, all.Total)
 		// Offsets walk the same list.
@@ -69,8 +69,8 @@ func TestSearchPagesInEveryOrder(t *testing.T) {
 
 func TestFacetsLeaveTheirOwnFilterOut(t *testing.T) {
 	ix := synthetic(5000)
-	remote := model.KeyFilter{Field: "work_arrangement", Keys: []string{"work_arrangement:remote"}}
-	q := model.JobQuery{Filters: []model.KeyFilter{remote}, Sort: model.JobSortNewest, Limit: 10}
+	remote := domain.KeyFilter{Field: "work_arrangement", Keys: []string{"work_arrangement:remote"}}
+	q := domain.JobQuery{Filters: []domain.KeyFilter{remote}, Sort: domain.JobSortNewest, Limit: 10}
 	facets, ok := ix.Facets(q, []string{"work_arrangement", "city"}, 3)
 	require.True(t, ok)
 	require.Len(t, facets, 2)
@@ -90,11 +90,11 @@ func TestCompanySubstringUnionsEveryMatch(t *testing.T) {
 	ix := synthetic(5000) // companies 0–49
 	// The company facet leaves the company filter out: it counts every
 	// company's jobs.
-	facets, _ := ix.Facets(model.JobQuery{Sort: model.JobSortNewest}, []string{model.FacetCompany}, 1000)
+	facets, _ := ix.Facets(domain.JobQuery{Sort: domain.JobSortNewest}, []string{domain.FacetCompany}, 1000)
 	// "Company 1" names companies 1 and 10–19 (a dense union), "Company 7"
 	// only company 7 (pairwise).
 	for needle, companies := range map[string]int{"company 1": 11, "COMPANY 7": 1} {
-		page, ok := ix.Search(model.JobQuery{Company: needle, Sort: model.JobSortNewest, Limit: 10})
+		page, ok := ix.Search(domain.JobQuery{Company: needle, Sort: domain.JobSortNewest, Limit: 10})
 		require.True(t, ok)
 		want, n := 0, 0
 		for _, v := range facets[0].Values {
@@ -110,7 +110,7 @@ func TestCompanySubstringUnionsEveryMatch(t *testing.T) {
 
 func TestIneligibleQueries(t *testing.T) {
 	ix := synthetic(10)
-	for _, q := range []model.JobQuery{{Q: "go"}, {TitleText: "chef"}, {Sort: model.JobSortRelevance}} {
+	for _, q := range []domain.JobQuery{{Q: "go"}, {TitleText: "chef"}, {Sort: domain.JobSortRelevance}} {
 		_, ok := ix.Search(q)
 		assert.False(t, ok)
 		_, ok = ix.Facets(q, []string{"city"}, 10)
@@ -132,7 +132,7 @@ func benchIndex(b *testing.B) *index.Index {
 
 func BenchmarkSearchNewestNoFilter(b *testing.B) {
 	ix := benchIndex(b)
-	q := model.JobQuery{Sort: model.JobSortNewest, Limit: 25}
+	q := domain.JobQuery{Sort: domain.JobSortNewest, Limit: 25}
 	for b.Loop() {
 		ix.Search(q)
 	}
@@ -140,7 +140,7 @@ func BenchmarkSearchNewestNoFilter(b *testing.B) {
 
 func BenchmarkSearchTwoFilters(b *testing.B) {
 	ix := benchIndex(b)
-	q := model.JobQuery{Sort: model.JobSortNewest, Limit: 25, Filters: []model.KeyFilter{
+	q := domain.JobQuery{Sort: domain.JobSortNewest, Limit: 25, Filters: []domain.KeyFilter{
 		{Field: "work_arrangement", Keys: []string{"work_arrangement:remote"}},
 		{Field: "skills", Keys: []string{"skills:Skill 3", "skills:Skill 7"}},
 	}}
@@ -152,7 +152,7 @@ func BenchmarkSearchTwoFilters(b *testing.B) {
 func BenchmarkSearchSalaryOffset10000(b *testing.B) {
 	ix := benchIndex(b)
 	lo, hi := 100000.0, 150000.0
-	q := model.JobQuery{Sort: model.JobSortNewest, Limit: 25, Offset: 10000, SalaryMin: &lo, SalaryMax: &hi}
+	q := domain.JobQuery{Sort: domain.JobSortNewest, Limit: 25, Offset: 10000, SalaryMin: &lo, SalaryMax: &hi}
 	for b.Loop() {
 		ix.Search(q)
 	}
@@ -160,7 +160,7 @@ func BenchmarkSearchSalaryOffset10000(b *testing.B) {
 
 func BenchmarkSearchSalaryDesc(b *testing.B) {
 	ix := benchIndex(b)
-	q := model.JobQuery{Sort: model.JobSortSalaryDesc, Limit: 25, Filters: []model.KeyFilter{
+	q := domain.JobQuery{Sort: domain.JobSortSalaryDesc, Limit: 25, Filters: []domain.KeyFilter{
 		{Field: "work_arrangement", Keys: []string{"work_arrangement:remote"}},
 	}}
 	for b.Loop() {
@@ -170,7 +170,7 @@ func BenchmarkSearchSalaryDesc(b *testing.B) {
 
 func BenchmarkFacetsFive(b *testing.B) {
 	ix := benchIndex(b)
-	q := model.JobQuery{Sort: model.JobSortNewest, Limit: 25, Filters: []model.KeyFilter{
+	q := domain.JobQuery{Sort: domain.JobSortNewest, Limit: 25, Filters: []domain.KeyFilter{
 		{Field: "work_arrangement", Keys: []string{"work_arrangement:remote"}},
 	}}
 	fields := []string{"work_arrangement", "city", "skills", "company", "salary"}

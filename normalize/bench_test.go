@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -39,11 +39,11 @@ func BenchmarkJob(b *testing.B) {
 		b.Fatal(err)
 	}
 	str := func(s string) *string { return &s }
-	job := model.Job{ID: "bench-1", Title: "Senior Backend Engineer", Company: "Acme Cloud",
-		Location: model.Location{Full: "San Francisco, CA; New York, NY"}, DescriptionRaw: str(sampleHTML),
+	job := domain.Job{ID: "bench-1", Title: "Senior Backend Engineer", Company: "Acme Cloud",
+		Location: domain.Location{Full: "San Francisco, CA; New York, NY"}, DescriptionRaw: str(sampleHTML),
 		Skills: []string{"golang", "k8s", "PostgreSQL", "reactjs"}, Tools: []string{"Docker", "Jira"},
 		Benefits: []string{"401k", "dental", "PTO"}, Education: []string{"BS in Computer Science or a related field"},
-		Salary: &model.Salary{Min: new(float64), Period: str("yearly"), Currency: str("usd")}}
+		Salary: &domain.Salary{Min: new(float64), Period: str("yearly"), Currency: str("usd")}}
 	for b.Loop() {
 		if _, err := n.Job(job); err != nil {
 			b.Fatal(err)
@@ -57,8 +57,8 @@ func BenchmarkJobQuery(b *testing.B) {
 		b.Fatal(err)
 	}
 	str := func(s string) *string { return &s }
-	f := &model.JobFilter{Skills: []string{"golang", "k8s"}, Location: str("San Francisco, CA"), Title: str("backend engineer"),
-		WorkArrangement: []model.WorkArrangement{"remote"}, EmploymentType: []string{"FT"}}
+	f := &domain.JobFilter{Skills: []string{"golang", "k8s"}, Location: str("San Francisco, CA"), Title: str("backend engineer"),
+		WorkArrangement: []domain.WorkArrangement{"remote"}, EmploymentType: []string{"FT"}}
 	for b.Loop() {
 		if _, err := n.JobQuery(f, nil, nil, nil, nil); err != nil {
 			b.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // Bounds of a record's fields (Job). A record over any of them is invalid,
@@ -80,7 +80,7 @@ var fieldBounds = map[string]bound{
 // overBounds returns why the fields of j are over their bounds, one
 // error per field; none when every field is within them. It reads each
 // text once, so its work is linear in the record's size.
-func overBounds(j *model.Job) []error {
+func overBounds(j *domain.Job) []error {
 	var errs []error
 	walkBounds(reflect.ValueOf(j).Elem(), "", &errs)
 	return errs

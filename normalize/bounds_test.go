@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -37,8 +37,8 @@ func within(t *testing.T, d time.Duration, what string, fn func()) {
 	}
 }
 
-func validJob() model.Job {
-	return model.Job{ID: "test-1", Title: "Software Engineer", Company: "Acme"}
+func validJob() domain.Job {
+	return domain.Job{ID: "test-1", Title: "Software Engineer", Company: "Acme"}
 }
 
 func TestJobBounds(t *testing.T) {
@@ -52,42 +52,42 @@ func TestJobBounds(t *testing.T) {
 	}
 	tests := []struct {
 		name    string
-		edit    func(j *model.Job)
+		edit    func(j *domain.Job)
 		wantErr string // "" when within the bounds
 	}{
-		{"title at the bound", func(j *model.Job) { j.Title = chars(normalize.MaxTitleLength) }, ""},
-		{"title counts characters, not bytes", func(j *model.Job) { j.Title = strings.Repeat("é", normalize.MaxTitleLength) }, ""},
-		{"title over", func(j *model.Job) { j.Title = chars(normalize.MaxTitleLength + 1) },
+		{"title at the bound", func(j *domain.Job) { j.Title = chars(normalize.MaxTitleLength) }, ""},
+		{"title counts characters, not bytes", func(j *domain.Job) { j.Title = strings.Repeat("é", normalize.MaxTitleLength) }, ""},
+		{"title over", func(j *domain.Job) { j.Title = chars(normalize.MaxTitleLength + 1) },
 			"title is longer than 500 characters (501)"},
-		{"company over", func(j *model.Job) { j.Company = chars(normalize.MaxCompanyLength + 1) }, "company is longer than 500 characters"},
-		{"location.full at the bound", func(j *model.Job) {
+		{"company over", func(j *domain.Job) { j.Company = chars(normalize.MaxCompanyLength + 1) }, "company is longer than 500 characters"},
+		{"location.full at the bound", func(j *domain.Job) {
 			j.Location.Full = repeat("a/", normalize.MaxLocationLength)[:normalize.MaxLocationLength]
 		}, ""},
-		{"location.full of 1 MB", func(j *model.Job) { j.Location.Full = repeat("a/", 1<<20) },
+		{"location.full of 1 MB", func(j *domain.Job) { j.Location.Full = repeat("a/", 1<<20) },
 			"location.full is longer than 1000 characters (1048576)"},
-		{"a city over", func(j *model.Job) { j.Location.City = []string{"Austin", chars(normalize.MaxPlaceNameLength + 1)} },
+		{"a city over", func(j *domain.Job) { j.Location.City = []string{"Austin", chars(normalize.MaxPlaceNameLength + 1)} },
 			"location.city item 2 is longer than 300 characters"},
-		{"too many countries", func(j *model.Job) { j.Location.Country = list(normalize.MaxJobListItems+1, "US") },
+		{"too many countries", func(j *domain.Job) { j.Location.Country = list(normalize.MaxJobListItems+1, "US") },
 			"location.country has 201 items, more than 200"},
-		{"skills at the bounds", func(j *model.Job) { j.Skills = list(normalize.MaxJobListItems, chars(normalize.MaxListItemLength)) }, ""},
-		{"too many skills", func(j *model.Job) { j.Skills = list(normalize.MaxJobListItems+1, "Go") }, "skills has 201 items, more than 200"},
-		{"a skill over", func(j *model.Job) { j.Skills = []string{chars(normalize.MaxListItemLength + 1)} },
+		{"skills at the bounds", func(j *domain.Job) { j.Skills = list(normalize.MaxJobListItems, chars(normalize.MaxListItemLength)) }, ""},
+		{"too many skills", func(j *domain.Job) { j.Skills = list(normalize.MaxJobListItems+1, "Go") }, "skills has 201 items, more than 200"},
+		{"a skill over", func(j *domain.Job) { j.Skills = []string{chars(normalize.MaxListItemLength + 1)} },
 			"skills item 1 is longer than 500 characters"},
-		{"a benefit over", func(j *model.Job) { j.Benefits = []string{repeat("a/", 1<<20)} }, "benefits item 1 is longer than 500 characters"},
-		{"a long responsibility", func(j *model.Job) { j.Responsibilities = []string{chars(normalize.MaxProseItemLength)} }, ""},
-		{"a responsibility over", func(j *model.Job) { j.Responsibilities = []string{chars(normalize.MaxProseItemLength + 1)} },
+		{"a benefit over", func(j *domain.Job) { j.Benefits = []string{repeat("a/", 1<<20)} }, "benefits item 1 is longer than 500 characters"},
+		{"a long responsibility", func(j *domain.Job) { j.Responsibilities = []string{chars(normalize.MaxProseItemLength)} }, ""},
+		{"a responsibility over", func(j *domain.Job) { j.Responsibilities = []string{chars(normalize.MaxProseItemLength + 1)} },
 			"responsibilities item 1 is longer than 2000 characters"},
-		{"description at the bound", func(j *model.Job) { j.Description = ptr(chars(normalize.MaxDescriptionBytes)) }, ""},
-		{"description over", func(j *model.Job) { j.Description = ptr(chars(normalize.MaxDescriptionBytes + 1)) },
+		{"description at the bound", func(j *domain.Job) { j.Description = ptr(chars(normalize.MaxDescriptionBytes)) }, ""},
+		{"description over", func(j *domain.Job) { j.Description = ptr(chars(normalize.MaxDescriptionBytes + 1)) },
 			"description is longer than 262144 bytes"},
-		{"description_raw over", func(j *model.Job) { j.DescriptionRaw = ptr(repeat("<b>", normalize.MaxDescriptionBytes+1)) },
+		{"description_raw over", func(j *domain.Job) { j.DescriptionRaw = ptr(repeat("<b>", normalize.MaxDescriptionBytes+1)) },
 			"description_raw is longer than 262144 bytes"},
-		{"url over", func(j *model.Job) { j.URL = ptr("https://example.com/" + chars(normalize.MaxURLLength)) }, "url is longer than 2048 bytes"},
-		{"employment_type over", func(j *model.Job) { j.EmploymentType = ptr(chars(normalize.MaxFieldLength + 1)) },
+		{"url over", func(j *domain.Job) { j.URL = ptr("https://example.com/" + chars(normalize.MaxURLLength)) }, "url is longer than 2048 bytes"},
+		{"employment_type over", func(j *domain.Job) { j.EmploymentType = ptr(chars(normalize.MaxFieldLength + 1)) },
 			"employment_type is longer than 500 characters"},
-		{"category.role over", func(j *model.Job) { j.Category.Role = ptr(repeat("x", 1<<20)) }, "category.role is longer than 500 characters"},
-		{"salary.currency over", func(j *model.Job) {
-			j.Salary = &model.Salary{Min: fp(1), Currency: ptr(chars(normalize.MaxFieldLength + 1))}
+		{"category.role over", func(j *domain.Job) { j.Category.Role = ptr(repeat("x", 1<<20)) }, "category.role is longer than 500 characters"},
+		{"salary.currency over", func(j *domain.Job) {
+			j.Salary = &domain.Salary{Min: fp(1), Currency: ptr(chars(normalize.MaxFieldLength + 1))}
 		}, "salary.currency is longer than 500 characters"},
 	}
 	for _, tt := range tests {
@@ -163,22 +163,22 @@ func TestLongFilterValuesAreBounded(t *testing.T) {
 	long := repeat("a-", 1<<20)
 	tests := []struct {
 		name   string
-		filter model.JobFilter
+		filter domain.JobFilter
 		param  string
 	}{
-		{"skills", model.JobFilter{Skills: []string{"go", long}}, "skills"},
-		{"tools", model.JobFilter{Tools: []string{long}}, "tools"},
-		{"benefits", model.JobFilter{Benefits: []string{long}}, "benefits"},
-		{"location", model.JobFilter{Location: &long}, "location"},
-		{"title", model.JobFilter{Title: &long}, "title"},
-		{"city", model.JobFilter{City: &long}, "city"},
+		{"skills", domain.JobFilter{Skills: []string{"go", long}}, "skills"},
+		{"tools", domain.JobFilter{Tools: []string{long}}, "tools"},
+		{"benefits", domain.JobFilter{Benefits: []string{long}}, "benefits"},
+		{"location", domain.JobFilter{Location: &long}, "location"},
+		{"title", domain.JobFilter{Title: &long}, "title"},
+		{"city", domain.JobFilter{City: &long}, "city"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var err error
 			within(t, 2*time.Second, "JobQuery", func() { _, err = n.JobQuery(&tt.filter, nil, nil, nil, nil) })
 			require.Error(t, err)
-			assert.Equal(t, model.CodeInvalidParameter, model.ErrorCode(err))
+			assert.Equal(t, domain.CodeInvalidParameter, domain.ErrorCode(err))
 			assert.Contains(t, err.Error(), "longer than 1000 bytes")
 		})
 	}
@@ -202,7 +202,7 @@ func TestRecordAtBoundsIsCheap(t *testing.T) {
 		j := validJob()
 		j.Title = at(normalize.MaxTitleLength)
 		j.Company = at(normalize.MaxCompanyLength)
-		j.Location = model.Location{Full: at(normalize.MaxLocationLength), City: items(normalize.MaxPlaceNameLength),
+		j.Location = domain.Location{Full: at(normalize.MaxLocationLength), City: items(normalize.MaxPlaceNameLength),
 			State: items(normalize.MaxPlaceNameLength), Country: items(normalize.MaxPlaceNameLength)}
 		j.Skills, j.Tools, j.Benefits = items(normalize.MaxListItemLength), items(normalize.MaxListItemLength), items(normalize.MaxListItemLength)
 		j.Education = items(normalize.MaxProseItemLength)

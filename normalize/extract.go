@@ -9,7 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // TextFacts are what the text of a posting states about fields its source
@@ -64,7 +64,7 @@ func (n *Normalizer) TextFacts(text string) TextFacts {
 // Fill sets each field of j that is empty (nil, or an empty list) from the
 // facts; fields j gives stay as they are. The clearance status is set only
 // along with the clearances.
-func (f TextFacts) Fill(j *model.Job) {
+func (f TextFacts) Fill(j *domain.Job) {
 	fillList := func(dst *[]string, src []string) {
 		if len(*dst) == 0 && len(src) > 0 {
 			*dst = slices.Clone(src)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -125,7 +125,7 @@ func TestExtractTextFacts(t *testing.T) {
 func TestExtractFillKeepsGivenValues(t *testing.T) {
 	n := newNormalizer(t)
 	facts := n.TextFacts("Go and Kubernetes. Up to 25% travel. Active TS/SCI clearance. 5+ years of experience. H-1B sponsorship available.")
-	given := model.Job{
+	given := domain.Job{
 		Skills:          []string{"Rust"},
 		TravelPercent:   pct(50),
 		ExperienceLevel: str("Senior"),
@@ -139,9 +139,9 @@ func TestExtractFillKeepsGivenValues(t *testing.T) {
 	assert.Equal(t, "Active", *given.ClearanceStatus)
 	assert.Equal(t, []string{"H-1B"}, given.VisaSponsorship)
 
-	var empty model.Job
+	var empty domain.Job
 	normalize.TextFacts{}.Fill(&empty)
-	assert.Equal(t, model.Job{}, empty, "no facts, no change")
+	assert.Equal(t, domain.Job{}, empty, "no facts, no change")
 }
 
 func TestExtractYearsOfExperience(t *testing.T) {
@@ -177,7 +177,7 @@ func FuzzTextFacts(f *testing.F) {
 		if p := facts.TravelPercent; p != nil && (*p < 0 || *p > 100) {
 			t.Fatalf("travel %v%% from %q", *p, text)
 		}
-		var job model.Job
+		var job domain.Job
 		facts.Fill(&job)
 	})
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -36,18 +36,18 @@ func FuzzParseLocation(f *testing.F) {
 }
 
 // FuzzJobQuery normalizes any filter values: an error is always an
-// invalid_parameter *model.Error.
+// invalid_parameter *domain.Error.
 func FuzzJobQuery(f *testing.F) {
 	f.Add("golang", "SF", "Austin, TX", "nurse", "on-site", "FT", 10.0, 20.0)
 	f.Add("\x00", "\xff", "", "", "sometimes", "gig", -1.0, 0.0)
 	n := newNormalizer(f)
 	f.Fuzz(func(t *testing.T, skill, city, location, title, arrangement, employment string, lo, hi float64) {
-		filter := &model.JobFilter{Skills: []string{skill}, City: &city, Location: &location, Title: &title,
-			WorkArrangement: []model.WorkArrangement{model.WorkArrangement(arrangement)},
+		filter := &domain.JobFilter{Skills: []string{skill}, City: &city, Location: &location, Title: &title,
+			WorkArrangement: []domain.WorkArrangement{domain.WorkArrangement(arrangement)},
 			EmploymentType:  []string{employment}, SalaryMin: &lo, SalaryMax: &hi}
 		_, err := n.JobQuery(filter, nil, nil, nil, nil)
-		if err != nil && model.ErrorCode(err) != model.CodeInvalidParameter {
-			t.Fatalf("error %v has code %s", err, model.ErrorCode(err))
+		if err != nil && domain.ErrorCode(err) != domain.CodeInvalidParameter {
+			t.Fatalf("error %v has code %s", err, domain.ErrorCode(err))
 		}
 	})
 }

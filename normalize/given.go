@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/internal/sameval"
 )
 
@@ -30,10 +30,10 @@ var storedSuffices = map[string]bool{
 	"source": true,
 }
 
-// jobFields are model.Job's fields by their JSON names, those kept when
+// jobFields are domain.Job's fields by their JSON names, those kept when
 // they differ.
 var jobFields = func() map[string]int {
-	t := reflect.TypeFor[model.Job]()
+	t := reflect.TypeFor[domain.Job]()
 	out := map[string]int{}
 	for i := range t.NumField() {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
@@ -47,7 +47,7 @@ var jobFields = func() map[string]int {
 // snapshot copies what normalization changes in place of a job (its
 // salary), so that the given values can be compared with the normalized
 // ones afterwards.
-func snapshot(j model.Job) model.Job {
+func snapshot(j domain.Job) domain.Job {
 	if j.Salary != nil {
 		s := *j.Salary
 		j.Salary = &s
@@ -61,7 +61,7 @@ func snapshot(j model.Job) model.Job {
 // givenDiff returns the given values of the fields where they differ from
 // the normalized job, as a JSON object; nil when every field was stored as
 // given. An empty list and no list are the same.
-func givenDiff(given, normalized *model.Job) ([]byte, error) {
+func givenDiff(given, normalized *domain.Job) ([]byte, error) {
 	g, s := reflect.ValueOf(given).Elem(), reflect.ValueOf(normalized).Elem()
 	var diff map[string]any
 	for name, i := range jobFields {
@@ -84,7 +84,7 @@ func givenDiff(given, normalized *model.Job) ([]byte, error) {
 
 // Given returns the job as its source gave it: the stored job with the
 // given values (a record's Given) laid over it.
-func Given(stored model.Job, given []byte) (model.Job, error) {
+func Given(stored domain.Job, given []byte) (domain.Job, error) {
 	if len(given) == 0 {
 		return stored, nil
 	}

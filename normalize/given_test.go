@@ -7,12 +7,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // storedForm is what the store gives back of a normalized record: lists
 // never nil, the given values apart.
-func storedForm(j model.Job) model.Job {
+func storedForm(j domain.Job) domain.Job {
 	for _, l := range []*[]string{&j.Location.City, &j.Location.State, &j.Location.Country, &j.Skills, &j.Tools,
 		&j.TechnicalSkills, &j.SoftSkills, &j.Benefits, &j.EducationLevels, &j.EducationMajors, &j.Certifications,
 		&j.VisaSponsorship, &j.Responsibilities, &j.RequiredQualifications, &j.PreferredQualifications,
@@ -31,21 +31,21 @@ func TestGivenValuesRestoreTheRecord(t *testing.T) {
 	num := func(f float64) *float64 { return &f }
 	for _, tc := range []struct {
 		name     string
-		in       model.Job
+		in       domain.Job
 		kept     []string // fields whose given value is kept
 		notGiven bool     // every value stored as given
 	}{
 		{
 			name: "respelled and derived values",
-			in: model.Job{ID: "src-1", Title: "Senior Backend Engineer", Company: "Acme",
-				Location: model.Location{Full: "Remote - Austin TX"}, Skills: []string{"golang", "k8s"},
-				VisaSponsorship: []string{"h1b"}, Salary: &model.Salary{Min: num(100), Max: num(200), Period: str("per year"), Currency: str("usd")}},
+			in: domain.Job{ID: "src-1", Title: "Senior Backend Engineer", Company: "Acme",
+				Location: domain.Location{Full: "Remote - Austin TX"}, Skills: []string{"golang", "k8s"},
+				VisaSponsorship: []string{"h1b"}, Salary: &domain.Salary{Min: num(100), Max: num(200), Period: str("per year"), Currency: str("usd")}},
 			kept: []string{"location", "skills", "visa_sponsorship", "salary", "category", "work_arrangement"},
 		},
 		{
 			name: "canonical already",
-			in: model.Job{ID: "src-2", Title: "Unrecognizable Title Words", Company: "Acme",
-				Location: model.Location{City: []string{}, State: []string{}, Country: []string{}}, Skills: []string{"Go"}},
+			in: domain.Job{ID: "src-2", Title: "Unrecognizable Title Words", Company: "Acme",
+				Location: domain.Location{City: []string{}, State: []string{}, Country: []string{}}, Skills: []string{"Go"}},
 			notGiven: true,
 		},
 	} {
@@ -83,10 +83,10 @@ func orEmpty(b []byte) []byte {
 }
 
 func TestGivenRejectsWhatItCannotRestore(t *testing.T) {
-	_, err := Given(model.Job{ID: "x-1"}, []byte(`{"no_such_field": 1}`))
+	_, err := Given(domain.Job{ID: "x-1"}, []byte(`{"no_such_field": 1}`))
 	assert.ErrorContains(t, err, "no_such_field")
-	_, err = Given(model.Job{ID: "x-1"}, []byte(`{"skills": 1}`))
+	_, err = Given(domain.Job{ID: "x-1"}, []byte(`{"skills": 1}`))
 	assert.ErrorContains(t, err, "skills")
-	_, err = Given(model.Job{ID: "x-1"}, []byte(`not json`))
+	_, err = Given(domain.Job{ID: "x-1"}, []byte(`not json`))
 	assert.Error(t, err)
 }

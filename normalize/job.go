@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // jobIDPattern is the shape of a public job id: <source>-<number>.
@@ -34,10 +34,10 @@ func ValidJobID(id string) bool {
 // (SanitizeHTML), and a url or company_logo that is not an http or https
 // URL (SafeURL) is dropped to null, given value and all; UnsafeURLs tells
 // which.
-func (n *Normalizer) Job(in model.Job) (model.JobRecord, error) {
+func (n *Normalizer) Job(in domain.Job) (domain.JobRecord, error) {
 	dropUnsafeURLs(&in)
 	if errs := overBounds(&in); len(errs) > 0 {
-		return model.JobRecord{}, errors.Join(errs...)
+		return domain.JobRecord{}, errors.Join(errs...)
 	}
 	given := snapshot(in)
 	j := in
@@ -62,14 +62,14 @@ func (n *Normalizer) Job(in model.Job) (model.JobRecord, error) {
 	if j.Company == "" {
 		bad("company is required")
 	}
-	rec := model.JobRecord{}
+	rec := domain.JobRecord{}
 	if j.PostedAt = optional(j.PostedAt); j.PostedAt != nil {
 		t, err := parseTime(*j.PostedAt)
 		if err != nil {
 			bad("posted_at %q is not an RFC 3339 date-time or date", *j.PostedAt)
 		} else {
 			rec.PostedTime = t
-			s := t.Format(model.TimeLayout)
+			s := t.Format(domain.TimeLayout)
 			j.PostedAt = &s
 		}
 	}
@@ -144,7 +144,7 @@ func FilterKey(field, value string) string {
 
 // filterKeys returns the match keys of every filterable value of a record;
 // JobQuery builds its KeyFilters from the same fields and values.
-func filterKeys(r *model.JobRecord) []string {
+func filterKeys(r *domain.JobRecord) []string {
 	j := &r.Job
 	var keys []string
 	add := func(field string, values ...string) {
@@ -160,31 +160,31 @@ func filterKeys(r *model.JobRecord) []string {
 		}
 		return *p
 	}
-	add(model.FieldSkills, j.Skills...)
-	add(model.FieldTools, j.Tools...)
-	add(model.FieldTechnicalSkills, j.TechnicalSkills...)
-	add(model.FieldSoftSkills, j.SoftSkills...)
-	add(model.FieldVisas, j.VisaSponsorship...)
-	add(model.FieldEducationLevels, j.EducationLevels...)
-	add(model.FieldEducationMajors, j.EducationMajors...)
-	add(model.FieldCertifications, j.Certifications...)
-	add(model.FieldSecurityClearances, j.SecurityClearances...)
-	add(model.FieldBenefits, j.Benefits...)
-	add(model.FieldCity, j.Location.City...)
-	add(model.FieldState, j.Location.State...)
-	add(model.FieldCountry, j.Location.Country...)
+	add(domain.FieldSkills, j.Skills...)
+	add(domain.FieldTools, j.Tools...)
+	add(domain.FieldTechnicalSkills, j.TechnicalSkills...)
+	add(domain.FieldSoftSkills, j.SoftSkills...)
+	add(domain.FieldVisas, j.VisaSponsorship...)
+	add(domain.FieldEducationLevels, j.EducationLevels...)
+	add(domain.FieldEducationMajors, j.EducationMajors...)
+	add(domain.FieldCertifications, j.Certifications...)
+	add(domain.FieldSecurityClearances, j.SecurityClearances...)
+	add(domain.FieldBenefits, j.Benefits...)
+	add(domain.FieldCity, j.Location.City...)
+	add(domain.FieldState, j.Location.State...)
+	add(domain.FieldCountry, j.Location.Country...)
 	if j.WorkArrangement != nil {
-		add(model.FieldWorkArrangement, string(*j.WorkArrangement))
+		add(domain.FieldWorkArrangement, string(*j.WorkArrangement))
 	}
-	add(model.FieldEmploymentType, deref(j.EmploymentType))
-	add(model.FieldCategoryField, deref(j.Category.Field))
-	add(model.FieldCategoryRole, deref(j.Category.Role))
-	add(model.FieldCategorySpecialization, deref(j.Category.Specialization))
+	add(domain.FieldEmploymentType, deref(j.EmploymentType))
+	add(domain.FieldCategoryField, deref(j.Category.Field))
+	add(domain.FieldCategoryRole, deref(j.Category.Role))
+	add(domain.FieldCategorySpecialization, deref(j.Category.Specialization))
 	tc := r.TitleCategory
-	add(model.FieldTitleField, deref(tc.Field))
-	add(model.FieldTitleRole, deref(tc.Role))
+	add(domain.FieldTitleField, deref(tc.Field))
+	add(domain.FieldTitleRole, deref(tc.Role))
 	if tc.Role != nil && tc.Specialization != nil {
-		add(model.FieldTitleSpecialization, *tc.Role+"/"+*tc.Specialization)
+		add(domain.FieldTitleSpecialization, *tc.Role+"/"+*tc.Specialization)
 	}
 	return keys
 }
@@ -246,7 +246,7 @@ func parseTime(s string) (time.Time, error) {
 // canonically (a state read within its country), parts parsed from full
 // filling what the given parts leave out, implied states and countries
 // added, duplicates dropped, and full rebuilt from the first place.
-func (n *Normalizer) jobLocation(l *model.Location) ParsedLocation {
+func (n *Normalizer) jobLocation(l *domain.Location) ParsedLocation {
 	parsed := n.ParseLocation(l.Full)
 	count := max(len(l.City), len(l.State), len(l.Country), len(parsed.Places))
 	var places []Place
@@ -323,7 +323,7 @@ func at(list []string, i int) string {
 
 // jobSalary checks the salary and spells its currency and period
 // canonically; a salary with neither bound is no salary.
-func (n *Normalizer) jobSalary(j *model.Job) error {
+func (n *Normalizer) jobSalary(j *domain.Job) error {
 	s := j.Salary
 	if s == nil {
 		return nil
@@ -357,7 +357,7 @@ func (n *Normalizer) jobSalary(j *model.Job) error {
 // not know, counts as annual. "From X" (no max) reaches up to X, as the
 // contract matches it; "up to X" (no min) starts at 0. ok is false without
 // a salary.
-func AnnualSalary(s *model.Salary) (lo, hi float64, ok bool) {
+func AnnualSalary(s *domain.Salary) (lo, hi float64, ok bool) {
 	if s == nil || (s.Min == nil && s.Max == nil) {
 		return 0, 0, false
 	}
@@ -380,7 +380,7 @@ func AnnualSalary(s *model.Salary) (lo, hi float64, ok bool) {
 // jobLists spells every list canonically and derives what the lists imply:
 // umbrella skills of the skills, tools and technical skills; education
 // levels and majors stated in the education text.
-func (n *Normalizer) jobLists(j *model.Job) {
+func (n *Normalizer) jobLists(j *domain.Job) {
 	j.Tools = n.Tools.List(j.Tools)
 	j.TechnicalSkills = n.TechnicalSkills.List(j.TechnicalSkills)
 	// Values of the skills vocabulary get their umbrellas from it; the
@@ -442,7 +442,7 @@ func trimList(in []string) []string {
 // members without contradicting the given ones (the field of a given role;
 // the title's members where they agree with what is given), and returns
 // the title's category.
-func (n *Normalizer) jobCategory(j *model.Job) model.Category {
+func (n *Normalizer) jobCategory(j *domain.Job) domain.Category {
 	c := &j.Category
 	for _, m := range []struct {
 		p    **string
@@ -458,9 +458,9 @@ func (n *Normalizer) jobCategory(j *model.Job) model.Category {
 	}
 	tc, ok := n.Title(j.Title)
 	if !ok {
-		return model.Category{}
+		return domain.Category{}
 	}
-	title := model.Category{Field: nonEmpty(tc.Field), Role: nonEmpty(tc.Role), Specialization: nonEmpty(tc.Specialization)}
+	title := domain.Category{Field: nonEmpty(tc.Field), Role: nonEmpty(tc.Role), Specialization: nonEmpty(tc.Specialization)}
 	agrees := func(given *string, derived string) bool { return given == nil || *given == derived }
 	if c.Field == nil {
 		c.Field = title.Field

@@ -12,7 +12,7 @@ import (
 	"github.com/biter777/countries"
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // Place is one location: a city, state and country, each "" when unknown.
@@ -33,14 +33,14 @@ type ParsedLocation struct {
 // Arrangement returns the work arrangement the text states, and false when
 // it states none: the one reading of the import (a job's location sets a
 // missing arrangement) and of the location filter.
-func (p ParsedLocation) Arrangement() (model.WorkArrangement, bool) {
+func (p ParsedLocation) Arrangement() (domain.WorkArrangement, bool) {
 	switch {
 	case p.Hybrid:
-		return model.WorkArrangementHybrid, true
+		return domain.WorkArrangementHybrid, true
 	case p.Remote:
-		return model.WorkArrangementRemote, true
+		return domain.WorkArrangementRemote, true
 	case p.Onsite:
-		return model.WorkArrangementOnsite, true
+		return domain.WorkArrangementOnsite, true
 	}
 	return "", false
 }

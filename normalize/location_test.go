@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // refDataDir returns the reference-data directory JOBSD_REFDATA names,
@@ -315,8 +315,8 @@ func TestLocations(t *testing.T) {
 // storedPlace returns the place a job at p is stored with.
 func storedPlace(t *testing.T, n *Normalizer, p Place) Place {
 	t.Helper()
-	rec, err := n.Job(model.Job{ID: "t-1", Title: "Engineer", Company: "Co",
-		Location: model.Location{City: []string{p.City}, State: []string{p.State}, Country: []string{p.Country}}})
+	rec, err := n.Job(domain.Job{ID: "t-1", Title: "Engineer", Company: "Co",
+		Location: domain.Location{City: []string{p.City}, State: []string{p.State}, Country: []string{p.Country}}})
 	require.NoError(t, err)
 	l := rec.Location
 	first := func(list []string) string {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 //go:embed vocab/*.json
@@ -78,12 +78,12 @@ func New(opts ...Option) (*Normalizer, error) {
 
 // WorkArrangement returns the work arrangement s names ("on-site" →
 // onsite), and false when it names none.
-func (n *Normalizer) WorkArrangement(s string) (model.WorkArrangement, bool) {
+func (n *Normalizer) WorkArrangement(s string) (domain.WorkArrangement, bool) {
 	t, ok := n.WorkArrangements.Lookup(s)
 	if !ok {
 		return "", false
 	}
-	return model.WorkArrangement(t.Name), true
+	return domain.WorkArrangement(t.Name), true
 }
 
 // EmploymentType returns the employment type s names ("FT" → full-time),

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -58,7 +58,7 @@ func TestUmbrellas(t *testing.T) {
 
 func TestClosedSets(t *testing.T) {
 	n := newNormalizer(t)
-	for give, want := range map[string]model.WorkArrangement{"on-site": "onsite", "in office": "onsite", "Remote": "remote", "HYBRID": "hybrid"} {
+	for give, want := range map[string]domain.WorkArrangement{"on-site": "onsite", "in office": "onsite", "Remote": "remote", "HYBRID": "hybrid"} {
 		got, ok := n.WorkArrangement(give)
 		assert.True(t, ok, give)
 		assert.Equal(t, want, got, give)
@@ -141,74 +141,74 @@ func TestJobQuery(t *testing.T) {
 	str := func(s string) *string { return &s }
 	num := func(f float64) *float64 { return &f }
 	integer := func(i int) *int { return &i }
-	filter := func(field string, values ...string) model.KeyFilter {
+	filter := func(field string, values ...string) domain.KeyFilter {
 		keys := make([]string, len(values))
 		for i, v := range values {
 			keys[i] = normalize.FilterKey(field, v)
 		}
-		return model.KeyFilter{Field: field, Values: values, Keys: keys}
+		return domain.KeyFilter{Field: field, Values: values, Keys: keys}
 	}
 	tests := []struct {
 		name   string
-		give   model.JobFilter
+		give   domain.JobFilter
 		limit  *int
 		offset *int
-		want   []model.KeyFilter
+		want   []domain.KeyFilter
 		code   string // error code, "" for success
 		param  string
 	}{
-		{name: "skills aliases", give: model.JobFilter{Skills: []string{" golang ", "", "K8s", "Go"}},
-			want: []model.KeyFilter{filter("skills", "Go", "Kubernetes")}},
-		{name: "skills to umbrellas", give: model.JobFilter{Skills: []string{"eks", "AWS", "redux", "django"}},
-			want: []model.KeyFilter{filter("skills", "AWS", "React", "Python")}},
-		{name: "city alias", give: model.JobFilter{City: str("SF")}, want: []model.KeyFilter{filter("city", "San Francisco")}},
-		{name: "location with remote", give: model.JobFilter{Location: str("Remote - US")},
-			want: []model.KeyFilter{filter("country", "United States"), filter("work_arrangement", "remote")}},
-		{name: "location on-site", give: model.JobFilter{Location: str("On-site")},
-			want: []model.KeyFilter{filter("work_arrangement", "onsite")}},
-		{name: "location parts", give: model.JobFilter{Location: str("Austin, TX")},
-			want: []model.KeyFilter{filter("city", "Austin"), filter("state", "Texas")}},
-		{name: "title to specialization", give: model.JobFilter{Title: str("Senior Backend Engineer")},
-			want: []model.KeyFilter{filter("title_specialization", "Software Engineer/Backend")}},
-		{name: "job_title alias", give: model.JobFilter{JobTitle: str("nurse")}, want: []model.KeyFilter{filter("title_role", "Registered Nurse")}},
-		{name: "same title twice", give: model.JobFilter{Title: str("Nurse"), JobTitle: str("nurse")}, want: []model.KeyFilter{filter("title_role", "Registered Nurse")}},
-		{name: "visas", give: model.JobFilter{Visas: []string{"h1b", "H1-B"}}, want: []model.KeyFilter{filter("visas", "H-1B")}},
-		{name: "work arrangements typed", give: model.JobFilter{WorkArrangement: []model.WorkArrangement{"on-site", "remote"}},
-			want: []model.KeyFilter{filter("work_arrangement", "onsite", "remote")}},
-		{name: "employment types", give: model.JobFilter{EmploymentType: []string{"FT", "full time"}}, want: []model.KeyFilter{filter("employment_type", "full-time")}},
-		{name: "clearances", give: model.JobFilter{SecurityClearances: []string{"TS/SCI"}}, want: []model.KeyFilter{filter("security_clearances", "Top Secret/SCI")}},
-		{name: "education levels", give: model.JobFilter{EducationLevels: []string{"BS", "bachelors"}}, want: []model.KeyFilter{filter("education_levels", "Bachelor's")}},
-		{name: "salary range", give: model.JobFilter{SalaryMin: num(100), SalaryMax: num(200)}},
-		{name: "limit 0", limit: integer(0), code: model.CodeInvalidParameter, param: "limit"},
-		{name: "negative offset", offset: integer(-1), code: model.CodeInvalidParameter, param: "offset"},
-		{name: "titles differ", give: model.JobFilter{Title: str("nurse"), JobTitle: str("engineer")}, code: model.CodeInvalidParameter, param: "job_title"},
-		{name: "bad arrangement", give: model.JobFilter{WorkArrangement: []model.WorkArrangement{"sometimes"}}, code: model.CodeInvalidParameter, param: "work_arrangement"},
-		{name: "bad employment type", give: model.JobFilter{EmploymentType: []string{"gig"}}, code: model.CodeInvalidParameter, param: "employment_type"},
-		{name: "salary inverted", give: model.JobFilter{SalaryMin: num(2), SalaryMax: num(1)}, code: model.CodeInvalidParameter, param: "salary_min"},
-		{name: "negative salary", give: model.JobFilter{SalaryMax: num(-1)}, code: model.CodeInvalidParameter, param: "salary_max"},
-		{name: "too many items", give: model.JobFilter{Tools: make([]string, 51)}, want: nil},
-		{name: "51 real items", give: model.JobFilter{Tools: func() []string {
+		{name: "skills aliases", give: domain.JobFilter{Skills: []string{" golang ", "", "K8s", "Go"}},
+			want: []domain.KeyFilter{filter("skills", "Go", "Kubernetes")}},
+		{name: "skills to umbrellas", give: domain.JobFilter{Skills: []string{"eks", "AWS", "redux", "django"}},
+			want: []domain.KeyFilter{filter("skills", "AWS", "React", "Python")}},
+		{name: "city alias", give: domain.JobFilter{City: str("SF")}, want: []domain.KeyFilter{filter("city", "San Francisco")}},
+		{name: "location with remote", give: domain.JobFilter{Location: str("Remote - US")},
+			want: []domain.KeyFilter{filter("country", "United States"), filter("work_arrangement", "remote")}},
+		{name: "location on-site", give: domain.JobFilter{Location: str("On-site")},
+			want: []domain.KeyFilter{filter("work_arrangement", "onsite")}},
+		{name: "location parts", give: domain.JobFilter{Location: str("Austin, TX")},
+			want: []domain.KeyFilter{filter("city", "Austin"), filter("state", "Texas")}},
+		{name: "title to specialization", give: domain.JobFilter{Title: str("Senior Backend Engineer")},
+			want: []domain.KeyFilter{filter("title_specialization", "Software Engineer/Backend")}},
+		{name: "job_title alias", give: domain.JobFilter{JobTitle: str("nurse")}, want: []domain.KeyFilter{filter("title_role", "Registered Nurse")}},
+		{name: "same title twice", give: domain.JobFilter{Title: str("Nurse"), JobTitle: str("nurse")}, want: []domain.KeyFilter{filter("title_role", "Registered Nurse")}},
+		{name: "visas", give: domain.JobFilter{Visas: []string{"h1b", "H1-B"}}, want: []domain.KeyFilter{filter("visas", "H-1B")}},
+		{name: "work arrangements typed", give: domain.JobFilter{WorkArrangement: []domain.WorkArrangement{"on-site", "remote"}},
+			want: []domain.KeyFilter{filter("work_arrangement", "onsite", "remote")}},
+		{name: "employment types", give: domain.JobFilter{EmploymentType: []string{"FT", "full time"}}, want: []domain.KeyFilter{filter("employment_type", "full-time")}},
+		{name: "clearances", give: domain.JobFilter{SecurityClearances: []string{"TS/SCI"}}, want: []domain.KeyFilter{filter("security_clearances", "Top Secret/SCI")}},
+		{name: "education levels", give: domain.JobFilter{EducationLevels: []string{"BS", "bachelors"}}, want: []domain.KeyFilter{filter("education_levels", "Bachelor's")}},
+		{name: "salary range", give: domain.JobFilter{SalaryMin: num(100), SalaryMax: num(200)}},
+		{name: "limit 0", limit: integer(0), code: domain.CodeInvalidParameter, param: "limit"},
+		{name: "negative offset", offset: integer(-1), code: domain.CodeInvalidParameter, param: "offset"},
+		{name: "titles differ", give: domain.JobFilter{Title: str("nurse"), JobTitle: str("engineer")}, code: domain.CodeInvalidParameter, param: "job_title"},
+		{name: "bad arrangement", give: domain.JobFilter{WorkArrangement: []domain.WorkArrangement{"sometimes"}}, code: domain.CodeInvalidParameter, param: "work_arrangement"},
+		{name: "bad employment type", give: domain.JobFilter{EmploymentType: []string{"gig"}}, code: domain.CodeInvalidParameter, param: "employment_type"},
+		{name: "salary inverted", give: domain.JobFilter{SalaryMin: num(2), SalaryMax: num(1)}, code: domain.CodeInvalidParameter, param: "salary_min"},
+		{name: "negative salary", give: domain.JobFilter{SalaryMax: num(-1)}, code: domain.CodeInvalidParameter, param: "salary_max"},
+		{name: "too many items", give: domain.JobFilter{Tools: make([]string, 51)}, want: nil},
+		{name: "51 real items", give: domain.JobFilter{Tools: func() []string {
 			s := make([]string, 51)
 			for i := range s {
 				s[i] = "t"
 			}
 			return s
-		}()}, code: model.CodeInvalidParameter, param: "tools"},
-		{name: "empty location", give: model.JobFilter{Location: str("Multiple Locations")}, code: model.CodeInvalidParameter, param: "location"},
+		}()}, code: domain.CodeInvalidParameter, param: "tools"},
+		{name: "empty location", give: domain.JobFilter{Location: str("Multiple Locations")}, code: domain.CodeInvalidParameter, param: "location"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			q, err := n.JobQuery(&tt.give, tt.limit, tt.offset, nil, nil)
 			if tt.code != "" {
 				require.Error(t, err)
-				assert.Equal(t, tt.code, model.ErrorCode(err))
-				assert.Equal(t, tt.param, model.ErrorParam(err))
+				assert.Equal(t, tt.code, domain.ErrorCode(err))
+				assert.Equal(t, tt.param, domain.ErrorParam(err))
 				return
 			}
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, q.Filters)
 			assert.Equal(t, 25, q.Limit)
-			assert.Equal(t, model.JobSortNewest, q.Sort)
+			assert.Equal(t, domain.JobSortNewest, q.Sort)
 		})
 	}
 }
@@ -221,27 +221,27 @@ func TestJobQueryPaging(t *testing.T) {
 	assert.Equal(t, 100, q.Limit, "clamped")
 	c, err := n.CompanyQuery(nil, nil, nil, nil)
 	require.NoError(t, err)
-	assert.Equal(t, model.CompanyQuery{MinJobs: 1, Limit: 50}, c)
+	assert.Equal(t, domain.CompanyQuery{MinJobs: 1, Limit: 50}, c)
 	keyword := "go"
-	q, err = n.JobQuery(&model.JobFilter{Q: &keyword}, nil, nil, nil, nil)
+	q, err = n.JobQuery(&domain.JobFilter{Q: &keyword}, nil, nil, nil, nil)
 	require.NoError(t, err)
-	assert.Equal(t, model.JobSortRelevance, q.Sort, "relevance is the default with q (issue 6)")
-	newest := model.JobSortNewest
-	q, err = n.JobQuery(&model.JobFilter{Q: &keyword}, nil, nil, &newest, nil)
+	assert.Equal(t, domain.JobSortRelevance, q.Sort, "relevance is the default with q (issue 6)")
+	newest := domain.JobSortNewest
+	q, err = n.JobQuery(&domain.JobFilter{Q: &keyword}, nil, nil, &newest, nil)
 	require.NoError(t, err)
-	assert.Equal(t, model.JobSortNewest, q.Sort, "sort overrides it")
+	assert.Equal(t, domain.JobSortNewest, q.Sort, "sort overrides it")
 	q, err = n.JobQuery(nil, nil, nil, nil, nil)
 	require.NoError(t, err)
-	assert.Equal(t, model.JobSortNewest, q.Sort, "newest without q (contract section 3)")
+	assert.Equal(t, domain.JobSortNewest, q.Sort, "newest without q (contract section 3)")
 
 	// A relevance cursor carries the next page's offset.
-	cur := model.Cursor{Sort: model.JobSortRelevance, ID: "job-1", Offset: 25}.Encode()
-	q, err = n.JobQuery(&model.JobFilter{Q: &keyword}, nil, nil, nil, &cur)
+	cur := domain.Cursor{Sort: domain.JobSortRelevance, ID: "job-1", Offset: 25}.Encode()
+	q, err = n.JobQuery(&domain.JobFilter{Q: &keyword}, nil, nil, nil, &cur)
 	require.NoError(t, err)
 	assert.Equal(t, 25, q.Offset)
 	assert.Nil(t, q.After, "relevance has no key to seek")
-	_, err = n.JobQuery(&model.JobFilter{Q: &keyword}, nil, nil, &newest, &cur)
-	assert.Equal(t, model.CodeInvalidParameter, model.ErrorCode(err), "a relevance cursor is not a newest one")
+	_, err = n.JobQuery(&domain.JobFilter{Q: &keyword}, nil, nil, &newest, &cur)
+	assert.Equal(t, domain.CodeInvalidParameter, domain.ErrorCode(err), "a relevance cursor is not a newest one")
 }
 
 func TestJobEnrichment(t *testing.T) {
@@ -250,67 +250,67 @@ func TestJobEnrichment(t *testing.T) {
 	num := func(f float64) *float64 { return &f }
 	tests := []struct {
 		name  string
-		give  model.Job
-		check func(t *testing.T, r model.JobRecord)
+		give  domain.Job
+		check func(t *testing.T, r domain.JobRecord)
 	}{
 		{"the location's arrangement fills a missing one",
-			model.Job{Location: model.Location{Full: "On-site - Denver, CO"}},
-			func(t *testing.T, r model.JobRecord) {
+			domain.Job{Location: domain.Location{Full: "On-site - Denver, CO"}},
+			func(t *testing.T, r domain.JobRecord) {
 				require.NotNil(t, r.WorkArrangement)
-				assert.Equal(t, model.WorkArrangementOnsite, *r.WorkArrangement)
+				assert.Equal(t, domain.WorkArrangementOnsite, *r.WorkArrangement)
 			}},
 		{"a given arrangement wins over the location's",
-			model.Job{Location: model.Location{Full: "Remote - US"}, WorkArrangement: func() *model.WorkArrangement { w := model.WorkArrangement("hybrid"); return &w }()},
-			func(t *testing.T, r model.JobRecord) {
+			domain.Job{Location: domain.Location{Full: "Remote - US"}, WorkArrangement: func() *domain.WorkArrangement { w := domain.WorkArrangement("hybrid"); return &w }()},
+			func(t *testing.T, r domain.JobRecord) {
 				require.NotNil(t, r.WorkArrangement)
-				assert.Equal(t, model.WorkArrangementHybrid, *r.WorkArrangement)
+				assert.Equal(t, domain.WorkArrangementHybrid, *r.WorkArrangement)
 			}},
 		{"full fills what the parts leave out",
-			model.Job{Location: model.Location{Full: "Austin, TX", Country: []string{"USA"}}},
-			func(t *testing.T, r model.JobRecord) {
-				assert.Equal(t, model.Location{City: []string{"Austin"}, State: []string{"Texas"}, Country: []string{"United States"}, Full: "Austin, Texas, United States"}, r.Location)
+			domain.Job{Location: domain.Location{Full: "Austin, TX", Country: []string{"USA"}}},
+			func(t *testing.T, r domain.JobRecord) {
+				assert.Equal(t, domain.Location{City: []string{"Austin"}, State: []string{"Texas"}, Country: []string{"United States"}, Full: "Austin, Texas, United States"}, r.Location)
 			}},
 		{"a state is read within its country",
-			model.Job{Location: model.Location{City: []string{"Perth"}, State: []string{"WA"}, Country: []string{"Australia"}}},
-			func(t *testing.T, r model.JobRecord) {
+			domain.Job{Location: domain.Location{City: []string{"Perth"}, State: []string{"WA"}, Country: []string{"Australia"}}},
+			func(t *testing.T, r domain.JobRecord) {
 				assert.Equal(t, []string{"Western Australia"}, r.Location.State)
 			}},
 		{"duplicate places count once",
-			model.Job{Location: model.Location{Full: "Austin, TX; Austin, Texas; Boston, MA"}},
-			func(t *testing.T, r model.JobRecord) {
+			domain.Job{Location: domain.Location{Full: "Austin, TX; Austin, Texas; Boston, MA"}},
+			func(t *testing.T, r domain.JobRecord) {
 				assert.Equal(t, "Austin, Texas, United States + 1 more", r.Location.Full)
 			}},
 		{"London is the UK's unless the text says otherwise",
-			model.Job{Location: model.Location{Full: "London"}},
-			func(t *testing.T, r model.JobRecord) {
+			domain.Job{Location: domain.Location{Full: "London"}},
+			func(t *testing.T, r domain.JobRecord) {
 				assert.Equal(t, []string{"United Kingdom"}, r.Location.Country)
 			}},
 		{"salary without a period counts as annual",
-			model.Job{Salary: &model.Salary{Min: num(90000), Max: num(120000)}},
-			func(t *testing.T, r model.JobRecord) {
+			domain.Job{Salary: &domain.Salary{Min: num(90000), Max: num(120000)}},
+			func(t *testing.T, r domain.JobRecord) {
 				assert.Equal(t, 90000.0, *r.AnnualMin)
 				assert.Equal(t, 120000.0, *r.AnnualMax)
 				assert.Nil(t, r.Salary.Period, "shown as given")
 			}},
 		{"up to X starts at 0",
-			model.Job{Salary: &model.Salary{Max: num(20), Period: str("per hour")}},
-			func(t *testing.T, r model.JobRecord) {
+			domain.Job{Salary: &domain.Salary{Max: num(20), Period: str("per hour")}},
+			func(t *testing.T, r domain.JobRecord) {
 				assert.Equal(t, 0.0, *r.AnnualMin)
 				assert.Equal(t, 41600.0, *r.AnnualMax)
 				assert.Equal(t, "hourly", *r.Salary.Period)
 			}},
 		{"the field follows a given role, not the title",
-			model.Job{Title: "ICU Nurse", Category: model.Category{Role: str("software engineer")}},
-			func(t *testing.T, r model.JobRecord) {
+			domain.Job{Title: "ICU Nurse", Category: domain.Category{Role: str("software engineer")}},
+			func(t *testing.T, r domain.JobRecord) {
 				assert.Equal(t, "Computer and Mathematical", *r.Category.Field)
 				assert.Equal(t, "Software Engineer", *r.Category.Role)
 				assert.Nil(t, r.Category.Specialization, "the title's specialization is of another role")
 				assert.Equal(t, "Registered Nurse", *r.TitleCategory.Role, "the title filter still sees a nurse")
 			}},
 		{"remote from the location when no arrangement is given",
-			model.Job{Location: model.Location{Full: "Remote - US"}},
-			func(t *testing.T, r model.JobRecord) {
-				assert.Equal(t, model.WorkArrangementRemote, *r.WorkArrangement)
+			domain.Job{Location: domain.Location{Full: "Remote - US"}},
+			func(t *testing.T, r domain.JobRecord) {
+				assert.Equal(t, domain.WorkArrangementRemote, *r.WorkArrangement)
 			}},
 	}
 	for _, tt := range tests {
@@ -342,8 +342,8 @@ func TestHTMLText(t *testing.T) {
 }
 
 // jobAt is a minimal valid record at a location.
-func jobAt(location string) model.Job {
-	return model.Job{ID: "t-1", Title: "Engineer", Company: "Co", Location: model.Location{Full: location}}
+func jobAt(location string) domain.Job {
+	return domain.Job{ID: "t-1", Title: "Engineer", Company: "Co", Location: domain.Location{Full: location}}
 }
 
 func TestFreshnessAndMatchModes(t *testing.T) {
@@ -351,29 +351,29 @@ func TestFreshnessAndMatchModes(t *testing.T) {
 	n, err := normalize.New(normalize.WithClock(func() time.Time { return now }))
 	require.NoError(t, err)
 	str := func(s string) *string { return &s }
-	all := model.MatchAll
+	all := domain.MatchAll
 	tests := []struct {
 		name  string
-		give  model.JobFilter
+		give  domain.JobFilter
 		after string // want PostedAfter, "" for none
 		param string // want an error about it
 	}{
-		{name: "7 days", give: model.JobFilter{PostedWithin: str("7d")}, after: "2026-11-13T15:30:45Z"},
-		{name: "24 hours", give: model.JobFilter{PostedWithin: str("24H")}, after: "2026-11-19T15:30:45Z"},
-		{name: "a date", give: model.JobFilter{PostedAfter: str("2026-11-01")}, after: "2026-11-01T00:00:00Z"},
-		{name: "a date-time with offset", give: model.JobFilter{PostedAfter: str("2026-11-01T09:00:00+02:00")}, after: "2026-11-01T07:00:00Z"},
-		{name: "the later bound holds", give: model.JobFilter{PostedAfter: str("2026-11-19"), PostedWithin: str("30d")}, after: "2026-11-19T00:00:00Z"},
-		{name: "weeks are no unit", give: model.JobFilter{PostedWithin: str("2w")}, param: "posted_within"},
-		{name: "zero", give: model.JobFilter{PostedWithin: str("0d")}, param: "posted_within"},
-		{name: "too long", give: model.JobFilter{PostedWithin: str("9999d")}, param: "posted_within"},
-		{name: "not a date", give: model.JobFilter{PostedAfter: str("last week")}, param: "posted_after"},
-		{name: "bad match mode", give: model.JobFilter{Skills: []string{"go"}, SkillsMatch: (*model.MatchMode)(str("most"))}, param: "skills_match"},
+		{name: "7 days", give: domain.JobFilter{PostedWithin: str("7d")}, after: "2026-11-13T15:30:45Z"},
+		{name: "24 hours", give: domain.JobFilter{PostedWithin: str("24H")}, after: "2026-11-19T15:30:45Z"},
+		{name: "a date", give: domain.JobFilter{PostedAfter: str("2026-11-01")}, after: "2026-11-01T00:00:00Z"},
+		{name: "a date-time with offset", give: domain.JobFilter{PostedAfter: str("2026-11-01T09:00:00+02:00")}, after: "2026-11-01T07:00:00Z"},
+		{name: "the later bound holds", give: domain.JobFilter{PostedAfter: str("2026-11-19"), PostedWithin: str("30d")}, after: "2026-11-19T00:00:00Z"},
+		{name: "weeks are no unit", give: domain.JobFilter{PostedWithin: str("2w")}, param: "posted_within"},
+		{name: "zero", give: domain.JobFilter{PostedWithin: str("0d")}, param: "posted_within"},
+		{name: "too long", give: domain.JobFilter{PostedWithin: str("9999d")}, param: "posted_within"},
+		{name: "not a date", give: domain.JobFilter{PostedAfter: str("last week")}, param: "posted_after"},
+		{name: "bad match mode", give: domain.JobFilter{Skills: []string{"go"}, SkillsMatch: (*domain.MatchMode)(str("most"))}, param: "skills_match"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			q, err := n.JobQuery(&tt.give, nil, nil, nil, nil)
 			if tt.param != "" {
-				assert.Equal(t, tt.param, model.ErrorParam(err))
+				assert.Equal(t, tt.param, domain.ErrorParam(err))
 				return
 			}
 			require.NoError(t, err)
@@ -381,7 +381,7 @@ func TestFreshnessAndMatchModes(t *testing.T) {
 			assert.Equal(t, tt.after, q.PostedAfter.Format(time.RFC3339))
 		})
 	}
-	q, err := n.JobQuery(&model.JobFilter{Skills: []string{"golang", "k8s"}, SkillsMatch: &all, Tools: []string{"docker"}}, nil, nil, nil, nil)
+	q, err := n.JobQuery(&domain.JobFilter{Skills: []string{"golang", "k8s"}, SkillsMatch: &all, Tools: []string{"docker"}}, nil, nil, nil, nil)
 	require.NoError(t, err)
 	assert.True(t, q.Filters[0].All, "skills: every value")
 	assert.False(t, q.Filters[1].All, "tools: any value, the default")

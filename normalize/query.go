@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // Limits of list requests (contract sections 1, 3 and 4).
@@ -27,13 +27,13 @@ func Paging(limit, offset *int, def int) (int, int, error) {
 	l, o := def, 0
 	if limit != nil {
 		if *limit < 1 {
-			return 0, 0, model.InvalidParam("limit", "limit must be an integer ≥ 1")
+			return 0, 0, domain.InvalidParam("limit", "limit must be an integer ≥ 1")
 		}
 		l = min(*limit, MaxLimit)
 	}
 	if offset != nil {
 		if *offset < 0 {
-			return 0, 0, model.InvalidParam("offset", "offset must be an integer ≥ 0")
+			return 0, 0, domain.InvalidParam("offset", "offset must be an integer ≥ 0")
 		}
 		o = *offset
 	}
@@ -42,15 +42,15 @@ func Paging(limit, offset *int, def int) (int, int, error) {
 
 // CompanyQuery validates a company list request; a job filter with any
 // member set makes only the matching jobs count.
-func (n *Normalizer) CompanyQuery(minJobs, limit, offset *int, filter *model.JobFilter) (model.CompanyQuery, error) {
+func (n *Normalizer) CompanyQuery(minJobs, limit, offset *int, filter *domain.JobFilter) (domain.CompanyQuery, error) {
 	l, o, err := Paging(limit, offset, DefaultCompanyLimit)
 	if err != nil {
-		return model.CompanyQuery{}, err
+		return domain.CompanyQuery{}, err
 	}
-	q := model.CompanyQuery{MinJobs: DefaultMinJobs, Limit: l, Offset: o}
+	q := domain.CompanyQuery{MinJobs: DefaultMinJobs, Limit: l, Offset: o}
 	if minJobs != nil {
 		if *minJobs < 0 {
-			return q, model.InvalidParam("min_jobs", "min_jobs must be an integer ≥ 0")
+			return q, domain.InvalidParam("min_jobs", "min_jobs must be an integer ≥ 0")
 		}
 		q.MinJobs = *minJobs
 	}
@@ -68,7 +68,7 @@ func (n *Normalizer) CompanyQuery(minJobs, limit, offset *int, filter *model.Job
 
 // queryBuilder collects the parts of a JobQuery and the first error.
 type queryBuilder struct {
-	q   model.JobQuery
+	q   domain.JobQuery
 	err error
 }
 
@@ -86,7 +86,7 @@ func (b *queryBuilder) filter(field string, values ...string) {
 	for i, v := range values {
 		keys[i] = FilterKey(field, v)
 	}
-	b.q.Filters = append(b.q.Filters, model.KeyFilter{Field: field, Values: values, Keys: keys})
+	b.q.Filters = append(b.q.Filters, domain.KeyFilter{Field: field, Values: values, Keys: keys})
 }
 
 func (b *queryBuilder) echo(param string, v any) {
@@ -108,7 +108,7 @@ func (b *queryBuilder) items(param string, in []string) []string {
 		return nil
 	}
 	if len(out) > MaxListItems {
-		b.fail(model.InvalidParam(param, "%s takes at most %d items, got %d", param, MaxListItems, len(out)))
+		b.fail(domain.InvalidParam(param, "%s takes at most %d items, got %d", param, MaxListItems, len(out)))
 		return nil
 	}
 	return out
@@ -116,17 +116,17 @@ func (b *queryBuilder) items(param string, in []string) []string {
 
 // list adds a filter over the canonical spellings of a list parameter's
 // items: any of them, or all with match mode all.
-func (b *queryBuilder) list(param string, in []string, v *Vocab, mode *model.MatchMode) {
+func (b *queryBuilder) list(param string, in []string, v *Vocab, mode *domain.MatchMode) {
 	b.listOf(param, v.List(b.items(param, in)), mode)
 }
 
 // listOf adds the filter of a list parameter's normalized values.
-func (b *queryBuilder) listOf(param string, values []string, mode *model.MatchMode) {
+func (b *queryBuilder) listOf(param string, values []string, mode *domain.MatchMode) {
 	all := false
 	if mode != nil {
-		switch m := model.MatchMode(strings.ToLower(strings.TrimSpace(string(*mode)))); m {
-		case model.MatchAny:
-		case model.MatchAll:
+		switch m := domain.MatchMode(strings.ToLower(strings.TrimSpace(string(*mode)))); m {
+		case domain.MatchAny:
+		case domain.MatchAll:
 			all = true
 		default:
 			b.fail(AllowedError(param+"_match", string(*mode), "any", "all"))
@@ -140,20 +140,20 @@ func (b *queryBuilder) listOf(param string, values []string, mode *model.MatchMo
 	b.q.Filters[len(b.q.Filters)-1].All = all
 	b.echo(param, values)
 	if all {
-		b.echo(param+"_match", string(model.MatchAll))
+		b.echo(param+"_match", string(domain.MatchAll))
 	}
 }
 
 // skills maps each item to its umbrella skill (contract section 4:
 // "golang" → Go, "eks" → AWS): jobs carry the umbrellas of their skills,
 // so a job tagged EKS is found by skills=eks and by skills=aws.
-func (n *Normalizer) skills(b *queryBuilder, in []string, mode *model.MatchMode) {
+func (n *Normalizer) skills(b *queryBuilder, in []string, mode *domain.MatchMode) {
 	var values []string
-	for _, s := range b.items(model.FieldSkills, in) {
+	for _, s := range b.items(domain.FieldSkills, in) {
 		_, umbrella, _ := n.Skill(s)
 		values = appendNew(values, umbrella)
 	}
-	b.listOf(model.FieldSkills, values, mode)
+	b.listOf(domain.FieldSkills, values, mode)
 }
 
 // single adds the filter of a one-value parameter, canonicalized by norm.
@@ -171,11 +171,11 @@ func (b *queryBuilder) single(param string, in *string, norm func(string) string
 func (b *queryBuilder) text(param, s string) {
 	switch {
 	case !utf8.ValidString(s):
-		b.fail(model.InvalidParam(param, "%s is not valid UTF-8", param))
+		b.fail(domain.InvalidParam(param, "%s is not valid UTF-8", param))
 	case strings.ContainsFunc(s, func(r rune) bool { return r < ' ' && r != '\t' }):
-		b.fail(model.InvalidParam(param, "%s contains control characters", param))
+		b.fail(domain.InvalidParam(param, "%s contains control characters", param))
 	case len(s) > MaxTextLength:
-		b.fail(model.InvalidParam(param, "%s is longer than %d bytes", param, MaxTextLength))
+		b.fail(domain.InvalidParam(param, "%s is longer than %d bytes", param, MaxTextLength))
 	}
 }
 
@@ -190,12 +190,12 @@ func str(p *string) string {
 }
 
 // JobQuery validates and normalizes a job search (contract sections 3 and
-// 4). Errors are *model.Error values naming the REST parameter.
-func (n *Normalizer) JobQuery(f *model.JobFilter, limit, offset *int, sort *model.JobSort, after *string) (model.JobQuery, error) {
+// 4). Errors are *domain.Error values naming the REST parameter.
+func (n *Normalizer) JobQuery(f *domain.JobFilter, limit, offset *int, sort *domain.JobSort, after *string) (domain.JobQuery, error) {
 	if f == nil {
-		f = &model.JobFilter{}
+		f = &domain.JobFilter{}
 	}
-	b := &queryBuilder{q: model.JobQuery{Normalized: map[string]any{}}}
+	b := &queryBuilder{q: domain.JobQuery{Normalized: map[string]any{}}}
 	for param, v := range map[string]*string{
 		"title": f.Title, "job_title": f.JobTitle, "company": f.Company, "city": f.City, "state": f.State,
 		"country": f.Country, "location": f.Location, "category_field": f.CategoryField,
@@ -207,31 +207,31 @@ func (n *Normalizer) JobQuery(f *model.JobFilter, limit, offset *int, sort *mode
 		}
 	}
 	if b.err != nil {
-		return model.JobQuery{}, b.err
+		return domain.JobQuery{}, b.err
 	}
 	var err error
 	if b.q.Limit, b.q.Offset, err = Paging(limit, offset, DefaultJobLimit); err != nil {
-		return model.JobQuery{}, err
+		return domain.JobQuery{}, err
 	}
 	n.title(b, f)
 	if c := str(f.Company); c != "" {
 		b.q.Company = c
 		b.echo("company", c)
 	}
-	b.single(model.FieldCity, f.City, n.City)
-	b.single(model.FieldState, f.State, n.State)
-	b.single(model.FieldCountry, f.Country, n.Country)
+	b.single(domain.FieldCity, f.City, n.City)
+	b.single(domain.FieldState, f.State, n.State)
+	b.single(domain.FieldCountry, f.Country, n.Country)
 	n.location(b, f.Location)
 	n.skills(b, f.Skills, f.SkillsMatch)
-	b.list(model.FieldTools, f.Tools, n.Tools, f.ToolsMatch)
-	b.list(model.FieldTechnicalSkills, f.TechnicalSkills, n.TechnicalSkills, f.TechnicalSkillsMatch)
-	b.list(model.FieldSoftSkills, f.SoftSkills, n.SoftSkills, f.SoftSkillsMatch)
-	b.list(model.FieldVisas, f.Visas, n.Visas, f.VisasMatch)
-	b.list(model.FieldEducationLevels, f.EducationLevels, n.EducationLevels, f.EducationLevelsMatch)
-	b.list(model.FieldEducationMajors, f.EducationMajors, n.EducationMajors, f.EducationMajorsMatch)
-	b.list(model.FieldCertifications, f.Certifications, n.Certifications, f.CertificationsMatch)
-	b.list(model.FieldSecurityClearances, f.SecurityClearances, n.SecurityClearances, f.SecurityClearancesMatch)
-	b.list(model.FieldBenefits, f.Benefits, n.Benefits, f.BenefitsMatch)
+	b.list(domain.FieldTools, f.Tools, n.Tools, f.ToolsMatch)
+	b.list(domain.FieldTechnicalSkills, f.TechnicalSkills, n.TechnicalSkills, f.TechnicalSkillsMatch)
+	b.list(domain.FieldSoftSkills, f.SoftSkills, n.SoftSkills, f.SoftSkillsMatch)
+	b.list(domain.FieldVisas, f.Visas, n.Visas, f.VisasMatch)
+	b.list(domain.FieldEducationLevels, f.EducationLevels, n.EducationLevels, f.EducationLevelsMatch)
+	b.list(domain.FieldEducationMajors, f.EducationMajors, n.EducationMajors, f.EducationMajorsMatch)
+	b.list(domain.FieldCertifications, f.Certifications, n.Certifications, f.CertificationsMatch)
+	b.list(domain.FieldSecurityClearances, f.SecurityClearances, n.SecurityClearances, f.SecurityClearancesMatch)
+	b.list(domain.FieldBenefits, f.Benefits, n.Benefits, f.BenefitsMatch)
 	n.arrangements(b, f.WorkArrangement)
 	n.employmentTypes(b, f.EmploymentType)
 	salary(b, f.SalaryMin, f.SalaryMax)
@@ -240,26 +240,26 @@ func (n *Normalizer) JobQuery(f *model.JobFilter, limit, offset *int, sort *mode
 		b.echo("include_unknown_salary", true)
 	}
 	n.posted(b, f.PostedAfter, f.PostedWithin)
-	b.single(model.FieldCategoryField, f.CategoryField, n.CategoryField)
-	b.single(model.FieldCategoryRole, f.CategoryRole, n.CategoryRole)
-	b.single(model.FieldCategorySpecialization, f.CategorySpecialization, n.CategorySpecialization)
+	b.single(domain.FieldCategoryField, f.CategoryField, n.CategoryField)
+	b.single(domain.FieldCategoryRole, f.CategoryRole, n.CategoryRole)
+	b.single(domain.FieldCategorySpecialization, f.CategorySpecialization, n.CategorySpecialization)
 	if q := str(f.Q); q != "" {
 		b.q.Q = q
 		b.echo("q", q)
 	}
 	sortAndCursor(b, sort, after)
 	if b.err != nil {
-		return model.JobQuery{}, b.err
+		return domain.JobQuery{}, b.err
 	}
 	return b.q, nil
 }
 
 // title reads the title intent: a category at the most specific level the
 // text names, or the text's words when the taxonomy recognizes nothing.
-func (n *Normalizer) title(b *queryBuilder, f *model.JobFilter) {
+func (n *Normalizer) title(b *queryBuilder, f *domain.JobFilter) {
 	title, jobTitle := str(f.Title), str(f.JobTitle)
 	if title != "" && jobTitle != "" && Fold(title) != Fold(jobTitle) {
-		b.fail(model.InvalidParam("job_title", "title and job_title are aliases; give one, or the same value in both"))
+		b.fail(domain.InvalidParam("job_title", "title and job_title are aliases; give one, or the same value in both"))
 		return
 	}
 	if title == "" {
@@ -274,13 +274,13 @@ func (n *Normalizer) title(b *queryBuilder, f *model.JobFilter) {
 		b.q.TitleText = title
 		b.echo("title", map[string]string{"text": title})
 	case c.Level == LevelSpecialization:
-		b.filter(model.FieldTitleSpecialization, c.Role+"/"+c.Specialization)
+		b.filter(domain.FieldTitleSpecialization, c.Role+"/"+c.Specialization)
 		b.echo("title", map[string]string{"category_field": c.Field, "category_role": c.Role, "category_specialization": c.Specialization})
 	case c.Level == LevelRole:
-		b.filter(model.FieldTitleRole, c.Role)
+		b.filter(domain.FieldTitleRole, c.Role)
 		b.echo("title", map[string]string{"category_field": c.Field, "category_role": c.Role})
 	default:
-		b.filter(model.FieldTitleField, c.Field)
+		b.filter(domain.FieldTitleField, c.Field)
 		b.echo("title", map[string]string{"category_field": c.Field})
 	}
 }
@@ -303,18 +303,18 @@ func (n *Normalizer) location(b *queryBuilder, in *string) {
 	for _, part := range []struct {
 		field  string
 		values []string
-	}{{model.FieldCity, cities}, {model.FieldState, states}, {model.FieldCountry, countries}} {
+	}{{domain.FieldCity, cities}, {domain.FieldState, states}, {domain.FieldCountry, countries}} {
 		if len(part.values) > 0 {
 			b.filter(part.field, part.values...)
 			echo[part.field] = part.values
 		}
 	}
 	if w, ok := loc.Arrangement(); ok {
-		b.filter(model.FieldWorkArrangement, string(w))
+		b.filter(domain.FieldWorkArrangement, string(w))
 		echo["work_arrangement"] = []string{string(w)}
 	}
 	if len(echo) == 0 {
-		b.fail(model.InvalidParam("location", "location %q names no city, state, country or work arrangement", model.Clip(text)))
+		b.fail(domain.InvalidParam("location", "location %q names no city, state, country or work arrangement", domain.Clip(text)))
 		return
 	}
 	b.echo("location", echo)
@@ -334,7 +334,7 @@ func appendNew(list []string, s string) []string {
 
 // arrangements reads work arrangements: GraphQL gives enum values, REST the
 // text a user typed ("on-site"), normalized here for both.
-func (n *Normalizer) arrangements(b *queryBuilder, in []model.WorkArrangement) {
+func (n *Normalizer) arrangements(b *queryBuilder, in []domain.WorkArrangement) {
 	raw := make([]string, len(in))
 	for i, w := range in {
 		raw[i] = string(w)
@@ -349,7 +349,7 @@ func (n *Normalizer) arrangements(b *queryBuilder, in []model.WorkArrangement) {
 		values = appendNew(values, string(w))
 	}
 	if len(values) > 0 {
-		b.filter(model.FieldWorkArrangement, values...)
+		b.filter(domain.FieldWorkArrangement, values...)
 		b.echo("work_arrangement", values)
 	}
 }
@@ -365,7 +365,7 @@ func (n *Normalizer) employmentTypes(b *queryBuilder, in []string) {
 		values = appendNew(values, t)
 	}
 	if len(values) > 0 {
-		b.filter(model.FieldEmploymentType, values...)
+		b.filter(domain.FieldEmploymentType, values...)
 		b.echo("employment_type", values)
 	}
 }
@@ -382,7 +382,7 @@ func (n *Normalizer) posted(b *queryBuilder, after, within *string) {
 	if s := str(after); s != "" {
 		t, err := parseTime(s)
 		if err != nil {
-			b.fail(model.InvalidParam("posted_after", "posted_after must be an RFC 3339 date (2026-11-01) or date-time (2026-11-01T09:00:00Z); got %q", model.Clip(s)))
+			b.fail(domain.InvalidParam("posted_after", "posted_after must be an RFC 3339 date (2026-11-01) or date-time (2026-11-01T09:00:00Z); got %q", domain.Clip(s)))
 			return
 		}
 		later(t)
@@ -394,7 +394,7 @@ func (n *Normalizer) posted(b *queryBuilder, after, within *string) {
 			count, _ = strconv.Atoi(m[1])
 		}
 		if m == nil || count < 1 || (m[2] == "d" && count > 3650) || (m[2] == "h" && count > 3650*24) {
-			b.fail(model.InvalidParam("posted_within", "posted_within must be a number of hours or days up to 10 years, like 24h, 3d, 7d or 30d; got %q", model.Clip(s)))
+			b.fail(domain.InvalidParam("posted_within", "posted_within must be a number of hours or days up to 10 years, like 24h, 3d, 7d or 30d; got %q", domain.Clip(s)))
 			return
 		}
 		unit := 24 * time.Hour
@@ -405,7 +405,7 @@ func (n *Normalizer) posted(b *queryBuilder, after, within *string) {
 	}
 	if bound != nil {
 		b.q.PostedAfter = bound
-		b.echo("posted_after", bound.UTC().Format(model.TimeLayout))
+		b.echo("posted_after", bound.UTC().Format(domain.TimeLayout))
 	}
 }
 
@@ -413,8 +413,8 @@ var spanPattern = regexp.MustCompile(`^(\d{1,6})(h|d)$`)
 
 // AllowedError is the invalid_parameter error for a value outside a closed
 // set; it names the allowed values.
-func AllowedError(param, got string, allowed ...string) *model.Error {
-	return model.InvalidParam(param, "%s must be one of %s; got %q", param, strings.Join(allowed, ", "), model.Clip(got))
+func AllowedError(param, got string, allowed ...string) *domain.Error {
+	return domain.InvalidParam(param, "%s must be one of %s; got %q", param, strings.Join(allowed, ", "), domain.Clip(got))
 }
 
 func salary(b *queryBuilder, lo, hi *float64) {
@@ -423,12 +423,12 @@ func salary(b *queryBuilder, lo, hi *float64) {
 		v    *float64
 	}{{"salary_min", lo}, {"salary_max", hi}} {
 		if p.v != nil && (*p.v < 0 || math.IsNaN(*p.v) || math.IsInf(*p.v, 0)) {
-			b.fail(model.InvalidParam(p.name, "%s must be a number ≥ 0", p.name))
+			b.fail(domain.InvalidParam(p.name, "%s must be a number ≥ 0", p.name))
 			return
 		}
 	}
 	if lo != nil && hi != nil && *lo > *hi {
-		b.fail(model.InvalidParam("salary_min", "salary_min must not be greater than salary_max"))
+		b.fail(domain.InvalidParam("salary_min", "salary_min must not be greater than salary_max"))
 		return
 	}
 	b.q.SalaryMin, b.q.SalaryMax = lo, hi
@@ -444,10 +444,10 @@ func salary(b *queryBuilder, lo, hi *float64) {
 // when a keyword query q is given, issue 6) unless sort says otherwise, and
 // reads the cursor of a previous page. A relevance cursor carries the
 // offset of the next page: relevance has no key to seek.
-func sortAndCursor(b *queryBuilder, sort *model.JobSort, after *string) {
-	b.q.Sort = model.JobSortNewest
+func sortAndCursor(b *queryBuilder, sort *domain.JobSort, after *string) {
+	b.q.Sort = domain.JobSortNewest
 	if b.q.Q != "" {
-		b.q.Sort = model.JobSortRelevance
+		b.q.Sort = domain.JobSortRelevance
 	}
 	if sort != nil {
 		if !sort.IsValid() {
@@ -456,24 +456,24 @@ func sortAndCursor(b *queryBuilder, sort *model.JobSort, after *string) {
 		}
 		b.q.Sort = *sort
 	}
-	if b.q.Sort == model.JobSortRelevance && b.q.Q == "" {
-		b.fail(model.InvalidParam("sort", "sort=relevance needs a keyword query q"))
+	if b.q.Sort == domain.JobSortRelevance && b.q.Q == "" {
+		b.fail(domain.InvalidParam("sort", "sort=relevance needs a keyword query q"))
 		return
 	}
 	if after == nil || strings.TrimSpace(*after) == "" {
 		return
 	}
 	if b.q.Offset != 0 {
-		b.fail(model.InvalidParam("cursor", "cursor and offset are exclusive; give one of them"))
+		b.fail(domain.InvalidParam("cursor", "cursor and offset are exclusive; give one of them"))
 		return
 	}
-	c, err := model.DecodeCursor(strings.TrimSpace(*after))
+	c, err := domain.DecodeCursor(strings.TrimSpace(*after))
 	if err != nil || c.Sort != b.q.Sort || !ValidJobID(c.ID) || c.Offset < 0 || math.IsNaN(c.Number) {
-		b.fail(model.InvalidParam("cursor", "cursor is not a cursor of this sort order; pass endCursor of the previous page unchanged"))
+		b.fail(domain.InvalidParam("cursor", "cursor is not a cursor of this sort order; pass endCursor of the previous page unchanged"))
 		return
 	}
 	b.q.Offset = c.Offset
-	if b.q.Sort != model.JobSortRelevance {
+	if b.q.Sort != domain.JobSortRelevance {
 		b.q.After = &c
 	}
 }
@@ -490,7 +490,7 @@ func Facets(fields []string, limit *int) ([]string, int, error) {
 	n := DefaultFacetLimit
 	if limit != nil {
 		if *limit < 1 {
-			return nil, 0, model.InvalidParam("facet_limit", "facet_limit must be an integer ≥ 1")
+			return nil, 0, domain.InvalidParam("facet_limit", "facet_limit must be an integer ≥ 1")
 		}
 		n = min(*limit, MaxFacetLimit)
 	}
@@ -500,8 +500,8 @@ func Facets(fields []string, limit *int) ([]string, int, error) {
 		if f == "" || slices.Contains(out, f) {
 			continue
 		}
-		if !slices.Contains(model.FacetFields, f) {
-			return nil, 0, AllowedError("facets", f, model.FacetFields...)
+		if !slices.Contains(domain.FacetFields, f) {
+			return nil, 0, AllowedError("facets", f, domain.FacetFields...)
 		}
 		out = append(out, f)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/microcosm-cc/bluemonday"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // htmlPolicy is bluemonday's policy for user-generated content: an
@@ -44,14 +44,14 @@ func SafeURL(s string) (string, bool) {
 
 // urlFields are the URL fields of a job: a company's logo_url is the
 // company_logo of its jobs.
-func urlFields(j *model.Job) map[string]**string {
+func urlFields(j *domain.Job) map[string]**string {
 	return map[string]**string{"url": &j.URL, "company_logo": &j.CompanyLogo}
 }
 
 // UnsafeURLs returns the JSON names of the URL fields of j (url,
 // company_logo) that Job drops to null because they are not SafeURL, in
 // a stable order; none when every given URL is safe.
-func UnsafeURLs(j model.Job) []string {
+func UnsafeURLs(j domain.Job) []string {
 	var out []string
 	for _, name := range []string{"company_logo", "url"} {
 		p := *urlFields(&j)[name]
@@ -67,7 +67,7 @@ func UnsafeURLs(j model.Job) []string {
 
 // dropUnsafeURLs sets the URL fields of j that are not SafeURL to nil,
 // and trims the others.
-func dropUnsafeURLs(j *model.Job) {
+func dropUnsafeURLs(j *domain.Job) {
 	for _, p := range urlFields(j) {
 		if *p == nil {
 			continue

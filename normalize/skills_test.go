@@ -2,7 +2,7 @@ package normalize
 
 import (
 	"fmt"
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"os"
 	"runtime"
 	"slices"
@@ -498,7 +498,7 @@ func TestSkillsImportAndFilterAgree(t *testing.T) {
 		checked := 0
 		for _, v := range []*Vocab{n.Skills, n.Certifications, n.TechnicalSkills, n.SoftSkills, n.Tools} {
 			for key := range v.all {
-				rec, err := n.Job(model.Job{ID: "src-1", Title: "Engineer", Company: "Acme", Skills: []string{key}})
+				rec, err := n.Job(domain.Job{ID: "src-1", Title: "Engineer", Company: "Acme", Skills: []string{key}})
 				require.NoError(t, err, key)
 				_, want, _ := n.Skill(key)
 				checked++

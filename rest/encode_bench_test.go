@@ -5,7 +5,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/seed"
 )
@@ -16,7 +16,7 @@ import (
 // it. Run with: go test -run '^$' -bench . -benchmem ./rest
 
 // benchJobs returns n generated postings as jobsd serves them.
-func benchJobs(b testing.TB, n int) []model.Job {
+func benchJobs(b testing.TB, n int) []domain.Job {
 	b.Helper()
 	norm, err := normalize.New()
 	if err != nil {
@@ -58,12 +58,12 @@ func benchWrite(b *testing.B, path string, v any) {
 // meta of a filtered list (total, cursor, how the filters were read).
 func BenchmarkEncodeCardPage(b *testing.B) {
 	jobs := benchJobs(b, 100)
-	cards := make([]model.JobCard, len(jobs))
+	cards := make([]domain.JobCard, len(jobs))
 	for i := range jobs {
 		cards[i] = jobs[i].Card()
 	}
 	last := cards[len(cards)-1]
-	cursor := model.Cursor{Sort: model.JobSortNewest, Time: seed.Reference, ID: last.ID, Offset: len(cards)}.Encode()
+	cursor := domain.Cursor{Sort: domain.JobSortNewest, Time: seed.Reference, ID: last.ID, Offset: len(cards)}.Encode()
 	m := &meta{Total: 41234, Limit: 100, Offset: 0, HasMore: true, NextCursor: &cursor,
 		Normalized: map[string]any{"skills": []string{"Go", "Kubernetes"}, "city": []string{"San Francisco"}}}
 	benchWrite(b, "/api/v1/jobs?skills=golang,k8s&city=SF&limit=100", envelope{Data: cards, Meta: m})

@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/seed"
 )
 
@@ -20,7 +20,7 @@ import (
 // postings and on strings and numbers that encoders treat differently.
 func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 	jobs := benchJobs(t, 60)
-	cards := make([]model.JobCard, len(jobs))
+	cards := make([]domain.JobCard, len(jobs))
 	for i := range jobs {
 		cards[i] = jobs[i].Card()
 	}
@@ -36,24 +36,24 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 		jobs[i].DescriptionRaw = str(s)
 	}
 	for i, f := range []float64{0, -0.5, 1e21, 1e20, 1e-7, 123456.5, 0.1 + 0.2, math.MaxFloat64, math.SmallestNonzeroFloat64, 75000} {
-		cards[i].Salary = &model.Salary{Min: num(f), Max: num(-f), Currency: str("USD"), Period: nil}
+		cards[i].Salary = &domain.Salary{Min: num(f), Max: num(-f), Currency: str("USD"), Period: nil}
 	}
-	cursor := model.Cursor{Sort: model.JobSortNewest, Time: seed.Reference, ID: cards[0].ID, Offset: 25}.Encode()
+	cursor := domain.Cursor{Sort: domain.JobSortNewest, Time: seed.Reference, ID: cards[0].ID, Offset: 25}.Encode()
 	page := envelope{Data: cards, Meta: &meta{
 		Total: 41234, Limit: 25, HasMore: true, NextCursor: &cursor,
 		Normalized: map[string]any{"skills": []string{"Go", "Kubernetes"}, "city": []string{"San Francisco"}, "remote": true,
 			"salary": map[string]any{"min": 1e5, "currency": "USD"}, "nothing": nil, "list": []any{1, "two", 3.5, nil}},
 		Facets: map[string]any{
-			"skills":     []model.FacetValue{{Value: "Go", Count: 12}, {Value: "<script>", Count: 1}},
-			"salary":     []model.SalaryBucket{{Min: 0, Max: num(50000), Count: 3}, {Min: 50000, Count: 9}},
-			"work_empty": []model.FacetValue{},
+			"skills":     []domain.FacetValue{{Value: "Go", Count: 12}, {Value: "<script>", Count: 1}},
+			"salary":     []domain.SalaryBucket{{Min: 0, Max: num(50000), Count: 3}, {Min: 50000, Count: 9}},
+			"work_empty": []domain.FacetValue{},
 		},
 	}}
 	cases := map[string]any{
 		"card page":      page,
-		"empty page":     envelope{Data: []model.JobCard{}, Meta: &meta{Limit: 25}},
-		"companies":      envelope{Data: []model.Company{{Name: "Acme <&>", JobCount: 3, Slug: "acme"}, {Name: "", LogoURL: str("https://x/y?a=1&b=2")}}, Meta: &meta{Total: 2, Limit: 50}},
-		"company":        envelope{Data: &model.CompanyProfile{ID: 7, Name: "Acme", ByCategory: []model.ValueCount{{Value: nil, Count: 2}, {Value: str("Engineering"), Count: 1}}}},
+		"empty page":     envelope{Data: []domain.JobCard{}, Meta: &meta{Limit: 25}},
+		"companies":      envelope{Data: []domain.Company{{Name: "Acme <&>", JobCount: 3, Slug: "acme"}, {Name: "", LogoURL: str("https://x/y?a=1&b=2")}}, Meta: &meta{Total: 2, Limit: 50}},
+		"company":        envelope{Data: &domain.CompanyProfile{ID: 7, Name: "Acme", ByCategory: []domain.ValueCount{{Value: nil, Count: 2}, {Value: str("Engineering"), Count: 1}}}},
 		"interpretation": envelope{Data: map[string]any{"title": map[string]any{"field": "Engineering", "role": nil}, "notes": []string{}}},
 	}
 	for i := range jobs {

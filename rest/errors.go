@@ -8,26 +8,26 @@ import (
 
 	"github.com/go-chi/chi/v5/middleware"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // statusOf maps the contract's error codes to HTTP statuses (section 7).
 var statusOf = map[string]int{
-	model.CodeInvalidParameter: http.StatusBadRequest,
-	model.CodeUnknownParameter: http.StatusBadRequest,
-	model.CodeQueryTooComplex:  http.StatusBadRequest,
-	model.CodeUnauthorized:     http.StatusUnauthorized,
-	model.CodeNotFound:         http.StatusNotFound,
-	model.CodeMethodNotAllowed: http.StatusMethodNotAllowed,
-	model.CodePayloadTooLarge:  http.StatusRequestEntityTooLarge,
-	model.CodeRateLimited:      http.StatusTooManyRequests,
-	model.CodeInternal:         http.StatusInternalServerError,
-	model.CodeUnavailable:      http.StatusServiceUnavailable,
+	domain.CodeInvalidParameter: http.StatusBadRequest,
+	domain.CodeUnknownParameter: http.StatusBadRequest,
+	domain.CodeQueryTooComplex:  http.StatusBadRequest,
+	domain.CodeUnauthorized:     http.StatusUnauthorized,
+	domain.CodeNotFound:         http.StatusNotFound,
+	domain.CodeMethodNotAllowed: http.StatusMethodNotAllowed,
+	domain.CodePayloadTooLarge:  http.StatusRequestEntityTooLarge,
+	domain.CodeRateLimited:      http.StatusTooManyRequests,
+	domain.CodeInternal:         http.StatusInternalServerError,
+	domain.CodeUnavailable:      http.StatusServiceUnavailable,
 }
 
 // Status returns the HTTP status of an error's code.
 func Status(err error) int {
-	code := model.ErrorCode(err)
+	code := domain.ErrorCode(err)
 	if errors.Is(err, context.DeadlineExceeded) {
 		return http.StatusServiceUnavailable
 	}
@@ -53,13 +53,13 @@ type errorDetail struct {
 // "internal error". The param field is clipped (Clip): it names a
 // parameter, and a client's unknown name may be of any length.
 func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
-	code, msg := model.ErrorCode(err), model.ErrorMessage(err)
+	code, msg := domain.ErrorCode(err), domain.ErrorMessage(err)
 	if errors.Is(err, context.DeadlineExceeded) {
-		code, msg = model.CodeUnavailable, "the request took too long"
+		code, msg = domain.CodeUnavailable, "the request took too long"
 	}
 	reqID := middleware.GetReqID(r.Context())
-	if code == model.CodeInternal && !errors.Is(err, context.Canceled) {
+	if code == domain.CodeInternal && !errors.Is(err, context.Canceled) {
 		log.ErrorContext(r.Context(), "internal error", "error", err.Error(), "method", r.Method, "path", r.URL.Path, "request_id", reqID)
 	}
-	writeJSON(w, r, Status(err), errorBody{Error: errorDetail{Code: code, Message: msg, Param: Clip(model.ErrorParam(err)), RequestID: reqID}})
+	writeJSON(w, r, Status(err), errorBody{Error: errorDetail{Code: code, Message: msg, Param: Clip(domain.ErrorParam(err)), RequestID: reqID}})
 }

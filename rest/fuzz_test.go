@@ -11,9 +11,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/graph/graphtest"
-	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/rest"
 )
@@ -53,7 +53,7 @@ func FuzzJobsQuery(f *testing.F) {
 		}
 		if rec.Code == http.StatusBadRequest {
 			e, _ := body["error"].(map[string]any)
-			if e["code"] != model.CodeInvalidParameter && e["code"] != model.CodeUnknownParameter {
+			if e["code"] != domain.CodeInvalidParameter && e["code"] != domain.CodeUnknownParameter {
 				t.Fatalf("GET /jobs?%s → 400 with code %v", raw, e["code"])
 			}
 		}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/agnivade/levenshtein"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // params reads a query string: syntax only (integers, numbers, comma
@@ -46,12 +46,12 @@ func (p *params) fail(err error) {
 }
 
 // MaxEcho is the most bytes of a client's input (a parameter's name or
-// value, a path) an error message quotes (model.MaxEcho).
-const MaxEcho = model.MaxEcho
+// value, a path) an error message quotes (domain.MaxEcho).
+const MaxEcho = domain.MaxEcho
 
 // Clip returns s whole when it is at most MaxEcho bytes long, and else its
 // first MaxEcho bytes (never half a UTF-8 character) followed by "…".
-func Clip(s string) string { return model.Clip(s) }
+func Clip(s string) string { return domain.Clip(s) }
 
 // maxSuggestName is the longest unknown name for which a known name is
 // suggested: the edit-distance search costs the product of the lengths,
@@ -65,7 +65,7 @@ var editDistance = levenshtein.ComputeDistance
 // unknownParam is the unknown_parameter error, with the closest known name
 // as a suggestion when one is near. The name is quoted clipped (Clip), and
 // no suggestion is searched for a name longer than maxSuggestName.
-func unknownParam(name string, known []string) *model.Error {
+func unknownParam(name string, known []string) *domain.Error {
 	best := ""
 	if len(name) <= maxSuggestName {
 		lower := strings.ToLower(name)
@@ -81,7 +81,7 @@ func unknownParam(name string, known []string) *model.Error {
 		}
 	}
 	quoted := strconv.Quote(Clip(name))
-	e := &model.Error{Code: model.CodeUnknownParameter, Param: Clip(name),
+	e := &domain.Error{Code: domain.CodeUnknownParameter, Param: Clip(name),
 		Message: "unknown parameter " + quoted + "; known parameters: " + strings.Join(known, ", ")}
 	if best != "" {
 		e.Message = "unknown parameter " + quoted + "; did you mean " + strconv.Quote(best) + "?"
@@ -97,7 +97,7 @@ func (p *params) single(name string) (string, bool) {
 	}
 	for _, v := range vs[1:] {
 		if v != vs[0] {
-			p.fail(model.InvalidParam(name, "%s is given more than once with different values", name))
+			p.fail(domain.InvalidParam(name, "%s is given more than once with different values", name))
 		}
 	}
 	return vs[0], true
@@ -137,7 +137,7 @@ func (p *params) integer(name, msg string) *int {
 		n, err = math.MaxInt32, nil
 	}
 	if err != nil {
-		p.fail(model.InvalidParam(name, "%s", msg))
+		p.fail(domain.InvalidParam(name, "%s", msg))
 		return nil
 	}
 	return &n
@@ -151,7 +151,7 @@ func (p *params) number(name string) *float64 {
 	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		p.fail(model.InvalidParam(name, "%s must be a number ≥ 0", name))
+		p.fail(domain.InvalidParam(name, "%s must be a number ≥ 0", name))
 		return nil
 	}
 	return &f
@@ -171,6 +171,6 @@ func (p *params) boolean(name string) *bool {
 		b := false
 		return &b
 	}
-	p.fail(model.InvalidParam(name, "%s must be true or false", name))
+	p.fail(domain.InvalidParam(name, "%s must be true or false", name))
 	return nil
 }

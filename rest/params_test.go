@@ -10,7 +10,7 @@ import (
 	"github.com/agnivade/levenshtein"
 	"github.com/stretchr/testify/assert"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 func TestUnknownParameterSuggestions(t *testing.T) {
@@ -31,11 +31,11 @@ func TestUnknownParameterSuggestions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.give, func(t *testing.T) {
 			p := readParams(&url.URL{RawQuery: url.Values{tt.give: {"x"}}.Encode()}, jobParams...)
-			assert.Equal(t, model.CodeUnknownParameter, model.ErrorCode(p.err))
+			assert.Equal(t, domain.CodeUnknownParameter, domain.ErrorCode(p.err))
 			if tt.want == "" {
-				assert.NotContains(t, model.ErrorMessage(p.err), "did you mean")
+				assert.NotContains(t, domain.ErrorMessage(p.err), "did you mean")
 			} else {
-				assert.Contains(t, model.ErrorMessage(p.err), `did you mean "`+tt.want+`"?`)
+				assert.Contains(t, domain.ErrorMessage(p.err), `did you mean "`+tt.want+`"?`)
 			}
 		})
 	}
@@ -48,7 +48,7 @@ func TestParamSyntax(t *testing.T) {
 	assert.Equal(t, 100000.0, *p.number("salary_min"))
 	assert.NoError(t, p.err)
 	p.str("city")
-	assert.Equal(t, "city", model.ErrorParam(p.err), "a single-value parameter given twice differently")
+	assert.Equal(t, "city", domain.ErrorParam(p.err), "a single-value parameter given twice differently")
 }
 
 func TestHugeIntegers(t *testing.T) {
@@ -56,7 +56,7 @@ func TestHugeIntegers(t *testing.T) {
 	assert.Equal(t, math.MaxInt32, *p.integer("limit", "limit must be an integer ≥ 1"), "clamped later to 100")
 	assert.NoError(t, p.err)
 	p.integer("offset", "offset must be an integer ≥ 0")
-	assert.Equal(t, "offset", model.ErrorParam(p.err), "a huge negative number is still negative")
+	assert.Equal(t, "offset", domain.ErrorParam(p.err), "a huge negative number is still negative")
 }
 
 func TestClip(t *testing.T) {
@@ -103,14 +103,14 @@ func TestLongUnknownNames(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			calls = 0
 			p := readParams(&url.URL{RawQuery: url.Values{tt.give: {"x"}}.Encode()}, jobParams...)
-			msg := model.ErrorMessage(p.err)
-			assert.Equal(t, model.CodeUnknownParameter, model.ErrorCode(p.err))
+			msg := domain.ErrorMessage(p.err)
+			assert.Equal(t, domain.CodeUnknownParameter, domain.ErrorCode(p.err))
 			assert.Equal(t, tt.wantSearch, calls > 0, "edit distances computed: %d", calls)
 			assert.Contains(t, msg, "unknown parameter "+tt.wantQuoted)
 			if tt.wantSuggest != "" {
 				assert.Contains(t, msg, `did you mean "`+tt.wantSuggest+`"?`)
 			}
-			assert.LessOrEqual(t, len(model.ErrorParam(p.err)), MaxEcho+len("…"))
+			assert.LessOrEqual(t, len(domain.ErrorParam(p.err)), MaxEcho+len("…"))
 			assert.Less(t, len(msg), 1000, "the message does not grow with the name")
 		})
 	}

@@ -12,8 +12,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/graph"
-	"github.com/jobsd-dev/jobsd/graph/model"
 )
 
 // Handler serves the REST endpoints over the query resolvers.
@@ -35,7 +35,7 @@ func NewRouter(q graph.Queries, log *slog.Logger) http.Handler {
 	r.NotFound(NotFound(log))
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, HEAD")
-		WriteError(w, r, log, model.Errorf(model.CodeMethodNotAllowed, "%s is not allowed here; use GET or HEAD", Clip(r.Method)))
+		WriteError(w, r, log, domain.Errorf(domain.CodeMethodNotAllowed, "%s is not allowed here; use GET or HEAD", Clip(r.Method)))
 	})
 	return r
 }
@@ -43,7 +43,7 @@ func NewRouter(q graph.Queries, log *slog.Logger) http.Handler {
 // NotFound answers unknown paths with the contract's not_found error.
 func NotFound(log *slog.Logger) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		WriteError(w, r, log, model.Errorf(model.CodeNotFound, "no such path: %s", Clip(r.URL.Path)))
+		WriteError(w, r, log, domain.Errorf(domain.CodeNotFound, "no such path: %s", Clip(r.URL.Path)))
 	}
 }
 
@@ -65,9 +65,9 @@ var jobParams = append(slices.Clone(filterParams), "sort", "limit", "offset", "c
 func (h *Handler) jobs(w http.ResponseWriter, r *http.Request) {
 	p := readParams(r.URL, jobParams...)
 	f := filterOf(p)
-	var sort *model.JobSort
+	var sort *domain.JobSort
 	if s := p.str("sort"); s != nil {
-		v := model.JobSort(*s)
+		v := domain.JobSort(*s)
 		sort = &v
 	}
 	limit := p.integer("limit", "limit must be an integer ≥ 1")
@@ -99,7 +99,7 @@ func (h *Handler) jobs(w http.ResponseWriter, r *http.Request) {
 		}
 		m.Facets = map[string]any{}
 		for _, f := range facets {
-			if f.Field == model.FacetSalary {
+			if f.Field == domain.FacetSalary {
 				m.Facets[string(f.Field)] = f.Buckets
 			} else {
 				m.Facets[string(f.Field)] = f.Values
@@ -110,8 +110,8 @@ func (h *Handler) jobs(w http.ResponseWriter, r *http.Request) {
 }
 
 // filterOf reads the filter parameters into the GraphQL filter type.
-func filterOf(p *params) *model.JobFilter {
-	f := &model.JobFilter{
+func filterOf(p *params) *domain.JobFilter {
+	f := &domain.JobFilter{
 		Title: p.str("title"), JobTitle: p.str("job_title"), Company: p.str("company"),
 		City: p.str("city"), Location: p.str("location"), State: p.str("state"), Country: p.str("country"),
 		Skills: p.list("skills"), Tools: p.list("tools"), TechnicalSkills: p.list("technical_skills"),
@@ -124,13 +124,13 @@ func filterOf(p *params) *model.JobFilter {
 		CategorySpecialization: p.str("category_specialization"), Q: p.str("q"),
 	}
 	for _, s := range p.list("work_arrangement") {
-		f.WorkArrangement = append(f.WorkArrangement, model.WorkArrangement(s))
+		f.WorkArrangement = append(f.WorkArrangement, domain.WorkArrangement(s))
 	}
 	f.PostedAfter, f.PostedWithin = p.str("posted_after"), p.str("posted_within")
 	f.IncludeUnknownSalary = p.boolean("include_unknown_salary")
-	match := func(name string) *model.MatchMode {
+	match := func(name string) *domain.MatchMode {
 		if v := p.str(name); v != nil {
-			m := model.MatchMode(*v)
+			m := domain.MatchMode(*v)
 			return &m
 		}
 		return nil
@@ -152,14 +152,14 @@ func (h *Handler) normalize(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case p.err != nil:
 	case hasField != hasValue:
-		p.fail(model.InvalidParam("field", "field and value go together"))
+		p.fail(domain.InvalidParam("field", "field and value go together"))
 	case hasField:
 		if !slices.Contains(filterParams, field) {
-			p.fail(model.InvalidParam("field", "field must be one of %s", strings.Join(filterParams, ", ")))
+			p.fail(domain.InvalidParam("field", "field must be one of %s", strings.Join(filterParams, ", ")))
 			break
 		}
 		if _, given := p.values[field]; given {
-			p.fail(model.InvalidParam("field", "%s is given both as field and as a parameter", field))
+			p.fail(domain.InvalidParam("field", "%s is given both as field and as a parameter", field))
 			break
 		}
 		p.values.Set(field, value)
@@ -191,7 +191,7 @@ func (h *Handler) job(w http.ResponseWriter, r *http.Request) {
 // when the resolver found none, or the error.
 func writeOne[T any](h *Handler, w http.ResponseWriter, r *http.Request, v *T, err error, notFound string) {
 	if err == nil && v == nil {
-		err = model.Errorf(model.CodeNotFound, "%s", notFound)
+		err = domain.Errorf(domain.CodeNotFound, "%s", notFound)
 	}
 	if err != nil {
 		WriteError(w, r, h.log, err)

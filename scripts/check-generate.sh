@@ -3,7 +3,7 @@
 # makes from schema.graphqls and gqlgen.yml.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-files=(graph/generated.go graph/model/models_gen.go graph/schema.resolvers.go client/generated.go)
+files=(graph/generated.go domain/models_gen.go graph/schema.resolvers.go client/generated.go)
 before="$(mktemp -d)"
 trap 'rm -rf "$before"' EXIT
 for f in "${files[@]}"; do mkdir -p "$before/$(dirname "$f")"; cp "$f" "$before/$f"; done

@@ -18,7 +18,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -51,14 +51,14 @@ func Write(w io.Writer, opts Options) error {
 
 // Normalized returns opts.N postings as an import stores them: written
 // as NDJSON, read back and normalized by norm (for tests and benchmarks).
-func Normalized(opts Options, norm *normalize.Normalizer) ([]model.Job, error) {
+func Normalized(opts Options, norm *normalize.Normalizer) ([]domain.Job, error) {
 	var buf bytes.Buffer
 	if err := Write(&buf, opts); err != nil {
 		return nil, err
 	}
-	jobs := make([]model.Job, 0, opts.N)
+	jobs := make([]domain.Job, 0, opts.N)
 	for dec := json.NewDecoder(&buf); dec.More(); {
-		var j model.Job
+		var j domain.Job
 		if err := dec.Decode(&j); err != nil {
 			return nil, fmt.Errorf("read posting %d: %w", len(jobs), err)
 		}
@@ -159,7 +159,7 @@ func some(g *generator, list []string, lo, hi int) []string {
 
 func ptr[T any](v T) *T { return &v }
 
-func (g *generator) job(i int) model.Job {
+func (g *generator) job(i int) domain.Job {
 	c := g.companies[g.zipf.Uint64()]
 	o := g.occupation()
 	title := pick(g, o.titles)
@@ -167,7 +167,7 @@ func (g *generator) job(i int) model.Job {
 		title = pick(g, []string{"Senior ", "Sr. ", "Junior ", "Lead ", "Principal "}) + title
 	}
 	source := sources[i%len(sources)]
-	j := model.Job{
+	j := domain.Job{
 		ID:      fmt.Sprintf("%s-%d", source, 100000+i),
 		Title:   title,
 		Company: c.name,
@@ -242,7 +242,7 @@ func level(title string, g *generator) string {
 	return pick(g, []string{"entry", "mid", "mid", "senior"})
 }
 
-func (g *generator) location(j *model.Job, c company) {
+func (g *generator) location(j *domain.Job, c company) {
 	arr := pick(g, []string{"remote", "hybrid", "hybrid", "onsite", "onsite", "onsite", "on-site", ""})
 	home := c.home
 	if g.chance(40) {
@@ -260,31 +260,31 @@ func (g *generator) location(j *model.Job, c company) {
 	}
 	switch {
 	case arr == "remote" && g.chance(50):
-		j.Location = model.Location{Full: pick(g, []string{"Remote - US", "Remote in USA", "Remote, Canada", "Remote - UK", "Remote", "Anywhere", "Remote (Germany)"})}
+		j.Location = domain.Location{Full: pick(g, []string{"Remote - US", "Remote in USA", "Remote, Canada", "Remote - UK", "Remote", "Anywhere", "Remote (Germany)"})}
 	case g.chance(10):
 		second := g.place()
-		j.Location = model.Location{Full: text(home) + "; " + text(second)}
+		j.Location = domain.Location{Full: text(home) + "; " + text(second)}
 		if g.chance(40) {
 			j.Location.Full += "; " + text(g.place())
 		}
 	case g.chance(15):
 		// Some sources give the parts rather than the text.
-		j.Location = model.Location{City: []string{home.city}, Country: []string{home.country}}
+		j.Location = domain.Location{City: []string{home.city}, Country: []string{home.country}}
 		if home.state != "" {
 			j.Location.State = []string{home.state}
 		}
 	default:
-		j.Location = model.Location{Full: text(home)}
+		j.Location = domain.Location{Full: text(home)}
 		if arr == "hybrid" && g.chance(30) {
 			j.Location.Full = "Hybrid - " + j.Location.Full
 		}
 	}
 	if arr != "" {
-		j.WorkArrangement = ptr(model.WorkArrangement(arr))
+		j.WorkArrangement = ptr(domain.WorkArrangement(arr))
 	}
 }
 
-func (g *generator) salary(j *model.Job, o occupation, c company) {
+func (g *generator) salary(j *domain.Job, o occupation, c company) {
 	if g.chance(22) {
 		return
 	}
@@ -319,7 +319,7 @@ func (g *generator) salary(j *model.Job, o occupation, c company) {
 		}
 		return math.Round(v*4) / 4
 	}
-	s := &model.Salary{Min: ptr(round(lo)), Currency: ptr(cur.code), Period: ptr(pick(g, periodSpellings[period]))}
+	s := &domain.Salary{Min: ptr(round(lo)), Currency: ptr(cur.code), Period: ptr(pick(g, periodSpellings[period]))}
 	if !g.chance(10) {
 		s.Max = ptr(round(hi))
 	}
@@ -340,7 +340,7 @@ func (g *generator) sentences(lines []string, lo, hi int, title string) []string
 }
 
 // description renders the posting as HTML, as career sites publish it.
-func (g *generator) description(j *model.Job, c company) string {
+func (g *generator) description(j *domain.Job, c company) string {
 	var b strings.Builder
 	esc := html.EscapeString
 	fmt.Fprintf(&b, "<h2>About %s</h2>\n<p>%s %s</p>\n", esc(c.name), esc(c.name), esc(pick(g, aboutLines)))

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/seed"
 )
@@ -27,7 +27,7 @@ func TestNormalized(t *testing.T) {
 	require.NoError(t, seed.Write(&buf, opts))
 	dec := json.NewDecoder(&buf)
 	for i := range jobs {
-		var j model.Job
+		var j domain.Job
 		require.NoError(t, dec.Decode(&j))
 		want, err := norm.Job(j)
 		require.NoError(t, err)

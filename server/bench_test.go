@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/graph/graphtest"
-	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/seed"
 )
@@ -33,16 +33,16 @@ func benchHandler(b *testing.B) (http.Handler, string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var cards []model.JobCard
+	var cards []domain.JobCard
 	for i := range jobs {
 		jobs[i].CompanyID = int64(i + 1)
 		cards = append(cards, jobs[i].Card())
 	}
 	return newHandler(b, &graphtest.Store{
-		FindJobCardsFunc: func(context.Context, model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
-			return cards, 1000, &model.Cursor{}, nil
+		FindJobCardsFunc: func(context.Context, domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
+			return cards, 1000, &domain.Cursor{}, nil
 		},
-		JobByIDFunc: func(context.Context, string) (*model.Job, error) { return &jobs[0], nil },
+		JobByIDFunc: func(context.Context, string) (*domain.Job, error) { return &jobs[0], nil },
 	}, slog.New(slog.NewJSONHandler(io.Discard, nil)), 1e9)
 }
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/rest"
 )
 
@@ -123,7 +123,7 @@ func (s *server) limitBody(max int64) func(http.Handler) http.Handler {
 				case errors.As(err, &maxErr):
 					tooLarge = true
 				case err != nil:
-					s.writeError(w, r, model.Errorf(model.CodeInvalidParameter, "the request body could not be read"))
+					s.writeError(w, r, domain.Errorf(domain.CodeInvalidParameter, "the request body could not be read"))
 					return
 				default:
 					r.Body = io.NopCloser(bytes.NewReader(body))
@@ -131,7 +131,7 @@ func (s *server) limitBody(max int64) func(http.Handler) http.Handler {
 			}
 			if tooLarge {
 				w.Header().Set("Connection", "close")
-				s.writeError(w, r, model.Errorf(model.CodePayloadTooLarge, "the request body is larger than %d bytes", max))
+				s.writeError(w, r, domain.Errorf(domain.CodePayloadTooLarge, "the request body is larger than %d bytes", max))
 				return
 			}
 			next.ServeHTTP(w, r)

@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/graph/graphtest"
-	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/server"
 )
 
@@ -23,11 +23,11 @@ import (
 // status, and answers without errors count nothing.
 func TestGraphQLErrorsAreCounted(t *testing.T) {
 	srv, key := newTestServer(t, &graphtest.Store{
-		JobByIDFunc: func(_ context.Context, id string) (*model.Job, error) {
+		JobByIDFunc: func(_ context.Context, id string) (*domain.Job, error) {
 			if id == "down-1" {
-				return nil, model.Errorf(model.CodeUnavailable, "the database is unavailable")
+				return nil, domain.Errorf(domain.CodeUnavailable, "the database is unavailable")
 			}
-			return &model.Job{ID: id, Title: "Engineer", Company: "Acme"}, nil
+			return &domain.Job{ID: id, Title: "Engineer", Company: "Acme"}, nil
 		},
 	}, slog.New(slog.NewJSONHandler(io.Discard, nil)))
 	query := func(q string) int {

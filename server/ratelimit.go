@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/jobsd-dev/jobsd/auth"
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // allow takes a token from the key's bucket and writes the rate-limit
@@ -35,7 +35,7 @@ func (s *server) allow(w http.ResponseWriter, r *http.Request, key *auth.Key, wr
 	}
 	retry := max(1, ceilSeconds(res.RetryAfter))
 	h.Set("Retry-After", strconv.Itoa(retry))
-	writeErr(w, r, s.cfg.Log, model.Errorf(model.CodeRateLimited,
+	writeErr(w, r, s.cfg.Log, domain.Errorf(domain.CodeRateLimited,
 		"this key may make %g requests a second (bursts of %d); retry in %d s", shape.Rate, shape.Burst, retry))
 	return false
 }

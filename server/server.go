@@ -29,8 +29,8 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/jobsd-dev/jobsd/auth"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/graph"
-	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/playground"
 	"github.com/jobsd-dev/jobsd/ratelimit"
@@ -131,7 +131,7 @@ func New(cfg Config) http.Handler {
 	r.NotFound(rest.NotFound(cfg.Log))
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, HEAD")
-		rest.WriteError(w, r, cfg.Log, model.Errorf(model.CodeMethodNotAllowed, "%s is not allowed here", rest.Clip(r.Method)))
+		rest.WriteError(w, r, cfg.Log, domain.Errorf(domain.CodeMethodNotAllowed, "%s is not allowed here", rest.Clip(r.Method)))
 	})
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeStatus(w, http.StatusOK, "ok")
@@ -207,21 +207,21 @@ func (s *server) requireKey(writeErr errorWriter) func(http.Handler) http.Handle
 			case errors.As(err, &tooMany):
 				retry := max(1, ceilSeconds(tooMany.RetryAfter))
 				w.Header().Set("Retry-After", strconv.Itoa(retry))
-				writeErr(w, r, s.cfg.Log, model.Errorf(model.CodeRateLimited,
+				writeErr(w, r, s.cfg.Log, domain.Errorf(domain.CodeRateLimited,
 					"too many requests from this address failed to authenticate; retry in %d s", retry))
 				return
 			case err != nil:
 				writeErr(w, r, s.cfg.Log, err)
 				return
 			case key == nil && presented == "":
-				writeErr(w, r, s.cfg.Log, model.Errorf(model.CodeUnauthorized, "an x-api-key header is required"))
+				writeErr(w, r, s.cfg.Log, domain.Errorf(domain.CodeUnauthorized, "an x-api-key header is required"))
 				return
 			case key == nil && !auth.WellFormed(presented):
-				writeErr(w, r, s.cfg.Log, model.Errorf(model.CodeUnauthorized,
+				writeErr(w, r, s.cfg.Log, domain.Errorf(domain.CodeUnauthorized,
 					"the x-api-key is not a jobsd key (%s followed by 32 letters, digits, - or _)", auth.KeyPrefix))
 				return
 			case key == nil:
-				writeErr(w, r, s.cfg.Log, model.Errorf(model.CodeUnauthorized, "the x-api-key is unknown or revoked"))
+				writeErr(w, r, s.cfg.Log, domain.Errorf(domain.CodeUnauthorized, "the x-api-key is unknown or revoked"))
 				return
 			}
 			if info, ok := r.Context().Value(requestInfoKey{}).(*requestInfo); ok {
@@ -347,12 +347,12 @@ func (s *server) touch(id int64) {
 // writeGraphQLError writes an HTTP-level error of /graphql in GraphQL's
 // shape, with the status of the contract.
 func writeGraphQLError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
-	code := model.ErrorCode(err)
-	if code == model.CodeInternal {
+	code := domain.ErrorCode(err)
+	if code == domain.CodeInternal {
 		log.ErrorContext(r.Context(), "internal error", "error", err.Error(), "request_id", middleware.GetReqID(r.Context()))
 	}
 	body := map[string]any{"errors": []map[string]any{{
-		"message":    model.ErrorMessage(err),
+		"message":    domain.ErrorMessage(err),
 		"extensions": map[string]any{"code": code, "request_id": middleware.GetReqID(r.Context())},
 	}}}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")

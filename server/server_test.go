@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/graph/graphtest"
-	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/rest"
 )
 
@@ -22,7 +22,7 @@ func TestPanicsBecomeInternalErrors(t *testing.T) {
 	var logs bytes.Buffer
 	log := slog.New(slog.NewJSONHandler(&logs, nil))
 	srv, key := newTestServer(t, &graphtest.Store{
-		FindJobCardsFunc: func(context.Context, model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
+		FindJobCardsFunc: func(context.Context, domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
 			panic("index out of range in a store bug")
 		},
 	}, log)

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/importer"
 	"github.com/jobsd-dev/jobsd/internal/pgtest"
 	"github.com/jobsd-dev/jobsd/migrations"
@@ -77,7 +77,7 @@ func TestImportWaitsForImport(t *testing.T) {
 			var setting string
 			require.NoError(t, store.ImportDB(im).NewRaw("SHOW statement_timeout").Scan(context.Background(), &setting))
 			assert.Equal(t, "300ms", setting, "the statement timeout is back once the lock is taken")
-			if err := im.Write(context.Background(), []model.JobRecord{{Job: model.Job{ID: "wait-2", Title: "Welder", Company: "Wait"}}}); err != nil {
+			if err := im.Write(context.Background(), []domain.JobRecord{{Job: domain.Job{ID: "wait-2", Title: "Welder", Company: "Wait"}}}); err != nil {
 				_ = im.Rollback()
 				return "", err
 			}
@@ -102,7 +102,7 @@ func TestImportWaitsForImport(t *testing.T) {
 
 			first, err := st.BeginImport(ctx)
 			require.NoError(t, err)
-			require.NoError(t, first.Write(ctx, []model.JobRecord{{Job: model.Job{ID: "wait-1", Title: "Fitter", Company: "Wait"}}}))
+			require.NoError(t, first.Write(ctx, []domain.JobRecord{{Job: domain.Job{ID: "wait-1", Title: "Fitter", Company: "Wait"}}}))
 
 			type result struct {
 				id  string
@@ -175,7 +175,7 @@ func TestReimportKeepsSearchText(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
 			q := func(words string) []string {
-				ids, _, _ := e.ids(model.JobFilter{Q: &words}, nil, nil, nil, nil)
+				ids, _, _ := e.ids(domain.JobFilter{Q: &words}, nil, nil, nil, nil)
 				return ids
 			}
 			_, err := e.importText(`{"id":"rk-1","title":"Operator","company":"Rk","description":"Run the Kafka clusters."}
@@ -310,13 +310,13 @@ func TestListInOneSnapshot(t *testing.T) {
 		name: "jobs with q",
 		list: func(e *env) ([]string, int) {
 			q := "engineer"
-			ids, total, _ := e.ids(model.JobFilter{Q: &q}, ptr(50), nil, nil, nil)
+			ids, total, _ := e.ids(domain.JobFilter{Q: &q}, ptr(50), nil, nil, nil)
 			return ids, total
 		},
 	}, {
 		name: "companies",
 		list: func(e *env) ([]string, int) {
-			companies, total, err := e.st.Companies(e.ctx, model.CompanyQuery{MinJobs: 0, Limit: 50})
+			companies, total, err := e.st.Companies(e.ctx, domain.CompanyQuery{MinJobs: 0, Limit: 50})
 			require.NoError(e.t, err)
 			names := []string{}
 			for _, c := range companies {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/index"
 )
 
@@ -17,24 +17,24 @@ var facetColumns = map[string]struct {
 	column string
 	array  bool
 }{
-	model.FieldWorkArrangement:    {"j.work_arrangement", false},
-	model.FieldEmploymentType:     {"j.employment_type", false},
-	model.FieldCategoryField:      {"j.category_field", false},
-	model.FieldCategoryRole:       {"j.category_role", false},
-	model.FieldSkills:             {"j.skills", true},
-	model.FieldEducationLevels:    {"j.education_levels", true},
-	model.FieldVisas:              {"j.visa_sponsorship", true},
-	model.FieldSecurityClearances: {"j.security_clearances", true},
-	model.FieldCountry:            {"j.location_country", true},
-	model.FieldState:              {"j.location_state", true},
-	model.FieldCity:               {"j.location_city", true},
+	domain.FieldWorkArrangement:    {"j.work_arrangement", false},
+	domain.FieldEmploymentType:     {"j.employment_type", false},
+	domain.FieldCategoryField:      {"j.category_field", false},
+	domain.FieldCategoryRole:       {"j.category_role", false},
+	domain.FieldSkills:             {"j.skills", true},
+	domain.FieldEducationLevels:    {"j.education_levels", true},
+	domain.FieldVisas:              {"j.visa_sponsorship", true},
+	domain.FieldSecurityClearances: {"j.security_clearances", true},
+	domain.FieldCountry:            {"j.location_country", true},
+	domain.FieldState:              {"j.location_state", true},
+	domain.FieldCity:               {"j.location_city", true},
 }
 
 // Facets counts the jobs matching q by the values of each field, the top
 // limit values most first (then by value). Counting a field leaves out that
 // field's own filter (disjunctive faceting): with remote chosen, the
 // work-arrangement facet still shows how many hybrid jobs there are.
-func (s *Store) Facets(ctx context.Context, q model.JobQuery, fields []string, limit int) ([]model.Facet, error) {
+func (s *Store) Facets(ctx context.Context, q domain.JobQuery, fields []string, limit int) ([]domain.Facet, error) {
 	if ix := s.index.index(); ix != nil {
 		if out, ok := ix.Facets(q, fields, limit); ok {
 			err := s.read(ctx, func(db bun.IDB) error { return s.checkVersion(ctx, db, ix.Version()) })
@@ -48,7 +48,7 @@ func (s *Store) Facets(ctx context.Context, q model.JobQuery, fields []string, l
 			s.index.stale()
 		}
 	}
-	out := make([]model.Facet, 0, len(fields))
+	out := make([]domain.Facet, 0, len(fields))
 	// Every field's counts are of one snapshot (one statement needs no
 	// transaction for that).
 	read := s.read
@@ -69,11 +69,11 @@ func (s *Store) Facets(ctx context.Context, q model.JobQuery, fields []string, l
 	return out, err
 }
 
-func facet(ctx context.Context, db bun.IDB, q model.JobQuery, field string, limit int) (model.Facet, error) {
-	f := model.Facet{Field: model.FacetField(field), Values: []model.FacetValue{}}
+func facet(ctx context.Context, db bun.IDB, q domain.JobQuery, field string, limit int) (domain.Facet, error) {
+	f := domain.Facet{Field: domain.FacetField(field), Values: []domain.FacetValue{}}
 	sq := db.NewSelect().Model((*cardRow)(nil)).Apply(applyFilters(q))
 	switch col, known := facetColumns[field]; {
-	case field == model.FacetSalary:
+	case field == domain.FacetSalary:
 		var rows []struct {
 			Bucket int `bun:"bucket"`
 			Count  int `bun:"count"`
@@ -90,7 +90,7 @@ func facet(ctx context.Context, db bun.IDB, q model.JobQuery, field string, limi
 			counts[min(max(r.Bucket, 0), index.SalaryBuckets)] += r.Count
 		}
 		for i, n := range counts {
-			b := model.SalaryBucket{Min: float64(i * index.SalaryBucketWidth), Count: n}
+			b := domain.SalaryBucket{Min: float64(i * index.SalaryBucketWidth), Count: n}
 			if i < index.SalaryBuckets {
 				top := float64((i + 1) * index.SalaryBucketWidth)
 				b.Max = &top
@@ -98,7 +98,7 @@ func facet(ctx context.Context, db bun.IDB, q model.JobQuery, field string, limi
 			f.Buckets = append(f.Buckets, b)
 		}
 		return f, nil
-	case field == model.FacetCompany:
+	case field == domain.FacetCompany:
 		sq = sq.ColumnExpr("c.name AS value, count(*) AS count").Join("JOIN companies AS c ON c.id = j.company_id").
 			GroupExpr("c.id, c.name")
 	case known && col.array:
@@ -106,14 +106,14 @@ func facet(ctx context.Context, db bun.IDB, q model.JobQuery, field string, limi
 	case known:
 		sq = sq.ColumnExpr(col.column + " AS value, count(*) AS count").Where(col.column + " IS NOT NULL").GroupExpr(col.column)
 	default:
-		return f, model.InvalidParam("facets", "no facet %s", model.Clip(field))
+		return f, domain.InvalidParam("facets", "no facet %s", domain.Clip(field))
 	}
 	err := sq.OrderExpr("count DESC").OrderExpr("value ASC").Limit(int64(limit)).Scan(ctx, &f.Values)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return f, wrap(err, "count "+field)
 	}
 	if f.Values == nil {
-		f.Values = []model.FacetValue{}
+		f.Values = []domain.FacetValue{}
 	}
 	return f, nil
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/importer"
 	"github.com/jobsd-dev/jobsd/internal/pgtest"
 	"github.com/jobsd-dev/jobsd/normalize"
@@ -32,7 +32,7 @@ func BenchmarkFindJobCardsSQL(b *testing.B) {
 	_, err = db.ExecContext(ctx, "VACUUM ANALYZE")
 	require.NoError(b, err)
 	q := "engineer"
-	query, err := norm.JobQuery(&model.JobFilter{Q: &q}, new(25), nil, nil, nil)
+	query, err := norm.JobQuery(&domain.JobFilter{Q: &q}, new(25), nil, nil, nil)
 	require.NoError(b, err)
 	b.ReportAllocs()
 	for b.Loop() {

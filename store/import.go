@@ -15,7 +15,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // Import writes jobs in one transaction: nothing is visible until Commit,
@@ -148,7 +148,7 @@ func (im *Import) Written() int { return im.written }
 
 // Write upserts a batch of normalized records. A later record with the
 // same id as an earlier one replaces it.
-func (im *Import) Write(ctx context.Context, recs []model.JobRecord) error {
+func (im *Import) Write(ctx context.Context, recs []domain.JobRecord) error {
 	if len(recs) == 0 {
 		return nil
 	}
@@ -271,7 +271,7 @@ func companyKey(name string) string {
 
 // ensureCompanies creates the companies of recs that do not exist yet and
 // learns their ids; a logo given by a record becomes the company's logo.
-func (im *Import) ensureCompanies(ctx context.Context, recs []model.JobRecord) error {
+func (im *Import) ensureCompanies(ctx context.Context, recs []domain.JobRecord) error {
 	var rows []companyRow
 	seen := map[string]int{}
 	for i := range recs {

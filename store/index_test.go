@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/importer"
 	"github.com/jobsd-dev/jobsd/seed"
 	"github.com/jobsd-dev/jobsd/store"
@@ -40,7 +40,7 @@ func indexedEnv(t *testing.T, n int) (*env, *store.Store, *store.Indexer) {
 }
 
 // randomFilter draws a job filter from values the data has and has not.
-func randomFilter(r *rand.Rand) model.JobFilter {
+func randomFilter(r *rand.Rand) domain.JobFilter {
 	some := func(pool ...string) []string {
 		var out []string
 		for range 1 + r.IntN(3) {
@@ -50,8 +50,8 @@ func randomFilter(r *rand.Rand) model.JobFilter {
 	}
 	str := func(pool ...string) *string { return &pool[r.IntN(len(pool))] }
 	num := func(pool ...float64) *float64 { return &pool[r.IntN(len(pool))] }
-	all := model.MatchAll
-	var f model.JobFilter
+	all := domain.MatchAll
+	var f domain.JobFilter
 	for range 1 + r.IntN(3) {
 		switch r.IntN(16) {
 		case 0:
@@ -64,7 +64,7 @@ func randomFilter(r *rand.Rand) model.JobFilter {
 		case 2:
 			f.Country = str("US", "UK", "Canada", "Germany", "India")
 		case 3:
-			f.WorkArrangement = []model.WorkArrangement{[]model.WorkArrangement{model.WorkArrangementRemote, model.WorkArrangementHybrid, model.WorkArrangementOnsite}[r.IntN(3)]}
+			f.WorkArrangement = []domain.WorkArrangement{[]domain.WorkArrangement{domain.WorkArrangementRemote, domain.WorkArrangementHybrid, domain.WorkArrangementOnsite}[r.IntN(3)]}
 		case 4:
 			f.EmploymentType = some("full-time", "contract", "part-time", "internship")
 		case 5:
@@ -104,7 +104,7 @@ func randomFilter(r *rand.Rand) model.JobFilter {
 func TestIndexAnswersAsSQL(t *testing.T) {
 	e, indexed, x := indexedEnv(t, 1500)
 	r := rand.New(rand.NewPCG(1, 2))
-	sorts := []model.JobSort{model.JobSortNewest, model.JobSortOldest, model.JobSortSalaryDesc, model.JobSortSalaryAsc}
+	sorts := []domain.JobSort{domain.JobSortNewest, domain.JobSortOldest, domain.JobSortSalaryDesc, domain.JobSortSalaryAsc}
 	for i := range 120 {
 		f := randomFilter(r)
 		sort := sorts[r.IntN(len(sorts))]
@@ -113,29 +113,29 @@ func TestIndexAnswersAsSQL(t *testing.T) {
 			offset = r.IntN(200)
 		}
 		q, err := e.norm.JobQuery(&f, &limit, &offset, &sort, nil)
-		if model.ErrorCode(err) == model.CodeInvalidParameter {
+		if domain.ErrorCode(err) == domain.CodeInvalidParameter {
 			continue // such as salary_min above salary_max
 		}
 		require.NoError(t, err)
 		name := fmt.Sprintf("%d %+v sort=%s limit=%d offset=%d", i, q.Normalized, sort, limit, offset)
 		requireSamePages(t, e, indexed, q, name)
 		minJobs, climit, coffset := r.IntN(4), 1+r.IntN(60), r.IntN(3)*10
-		cq := model.CompanyQuery{MinJobs: minJobs, Limit: climit, Offset: coffset, Jobs: &q}
+		cq := domain.CompanyQuery{MinJobs: minJobs, Limit: climit, Offset: coffset, Jobs: &q}
 		if i%4 == 0 {
 			cq.Jobs = nil // /companies without job filters
 		}
 		requireSameCompanies(t, e, indexed, cq, name)
 
 		n := 3 + r.IntN(20)
-		want, err := e.st.Facets(e.ctx, q, model.FacetFields, n)
+		want, err := e.st.Facets(e.ctx, q, domain.FacetFields, n)
 		require.NoError(t, err)
-		got, err := indexed.Facets(e.ctx, q, model.FacetFields, n)
+		got, err := indexed.Facets(e.ctx, q, domain.FacetFields, n)
 		require.NoError(t, err)
 		require.Equal(t, want, got, "%s: facets", name)
 	}
 	stats := x.Stats()
 	assert.Greater(t, stats.Answered, int64(300), "the index answered")
-	_, _, err := indexed.Companies(e.ctx, model.CompanyQuery{MinJobs: 1, Limit: 50})
+	_, _, err := indexed.Companies(e.ctx, domain.CompanyQuery{MinJobs: 1, Limit: 50})
 	require.NoError(t, err)
 	assert.Equal(t, stats.Answered+1, x.Stats().Answered, "the index answers /companies without filters")
 	assert.Zero(t, stats.Stale)
@@ -149,18 +149,18 @@ func TestIndexAnswersAsSQL(t *testing.T) {
 // and through cursors, with the facets and the companies list.
 func TestIndexCompanySubstringAsSQL(t *testing.T) {
 	e, indexed, x := indexedEnv(t, 1500)
-	sorts := []model.JobSort{model.JobSortNewest, model.JobSortOldest, model.JobSortSalaryDesc, model.JobSortSalaryAsc}
-	remote := []model.WorkArrangement{model.WorkArrangementRemote}
-	narrower := func(f *model.JobFilter) { f.City = ptr("Austin") }
-	wider := func(f *model.JobFilter) { f.WorkArrangement = remote }
+	sorts := []domain.JobSort{domain.JobSortNewest, domain.JobSortOldest, domain.JobSortSalaryDesc, domain.JobSortSalaryAsc}
+	remote := []domain.WorkArrangement{domain.WorkArrangementRemote}
+	narrower := func(f *domain.JobFilter) { f.City = ptr("Austin") }
+	wider := func(f *domain.JobFilter) { f.WorkArrangement = remote }
 	for _, needle := range []string{"a", "ac", "lab", "pacific", "ACME", "zzz"} {
 		for _, with := range []struct {
 			name string
-			set  func(*model.JobFilter)
+			set  func(*domain.JobFilter)
 		}{{"alone", nil}, {"narrower", narrower}, {"wider", wider}} {
 			for _, sort := range sorts {
 				for _, offset := range []int{0, 7, 140} {
-					f := model.JobFilter{Company: &needle}
+					f := domain.JobFilter{Company: &needle}
 					if with.set != nil {
 						with.set(&f)
 					}
@@ -169,13 +169,13 @@ func TestIndexCompanySubstringAsSQL(t *testing.T) {
 					require.NoError(t, err)
 					name := fmt.Sprintf("%q %s sort=%s offset=%d", needle, with.name, sort, offset)
 					requireSamePages(t, e, indexed, q, name)
-					if offset == 0 && sort == model.JobSortNewest {
-						want, err := e.st.Facets(e.ctx, q, model.FacetFields, 10)
+					if offset == 0 && sort == domain.JobSortNewest {
+						want, err := e.st.Facets(e.ctx, q, domain.FacetFields, 10)
 						require.NoError(t, err)
-						got, err := indexed.Facets(e.ctx, q, model.FacetFields, 10)
+						got, err := indexed.Facets(e.ctx, q, domain.FacetFields, 10)
 						require.NoError(t, err)
 						require.Equal(t, want, got, "%s: facets", name)
-						requireSameCompanies(t, e, indexed, model.CompanyQuery{MinJobs: 1, Limit: 20, Jobs: &q}, name)
+						requireSameCompanies(t, e, indexed, domain.CompanyQuery{MinJobs: 1, Limit: 20, Jobs: &q}, name)
 					}
 				}
 			}
@@ -186,9 +186,9 @@ func TestIndexCompanySubstringAsSQL(t *testing.T) {
 
 // requireSamePages follows q's cursors for three pages in SQL and through
 // the index, and requires the same totals, cards and cursors.
-func requireSamePages(t *testing.T, e *env, indexed *store.Store, q model.JobQuery, name string) {
+func requireSamePages(t *testing.T, e *env, indexed *store.Store, q domain.JobQuery, name string) {
 	t.Helper()
-	var after *model.Cursor
+	var after *domain.Cursor
 	for page := range 3 {
 		q.After = after
 		if after != nil {
@@ -211,7 +211,7 @@ func requireSamePages(t *testing.T, e *env, indexed *store.Store, q model.JobQue
 
 // requireSameCompanies requires the same companies list in SQL and
 // through the index.
-func requireSameCompanies(t *testing.T, e *env, indexed *store.Store, cq model.CompanyQuery, name string) {
+func requireSameCompanies(t *testing.T, e *env, indexed *store.Store, cq domain.CompanyQuery, name string) {
 	t.Helper()
 	want, wantN, err := e.st.Companies(e.ctx, cq)
 	require.NoError(t, err)
@@ -221,7 +221,7 @@ func requireSameCompanies(t *testing.T, e *env, indexed *store.Store, cq model.C
 	require.Equal(t, want, got, "%s: companies", name)
 }
 
-func cardIDs(cards []model.JobCard) []string {
+func cardIDs(cards []domain.JobCard) []string {
 	out := make([]string, len(cards))
 	for i, c := range cards {
 		out[i] = c.ID
@@ -234,7 +234,7 @@ func cardIDs(cards []model.JobCard) []string {
 func TestIndexStaysExact(t *testing.T) {
 	e, indexed, x := indexedEnv(t, 300)
 	builds := x.Stats().Builds
-	q, err := e.norm.JobQuery(&model.JobFilter{}, nil, nil, nil, nil)
+	q, err := e.norm.JobQuery(&domain.JobFilter{}, nil, nil, nil, nil)
 	require.NoError(t, err)
 	_, before, _, err := indexed.FindJobCards(e.ctx, q)
 	require.NoError(t, err)
@@ -248,9 +248,9 @@ func TestIndexStaysExact(t *testing.T) {
 	assert.Equal(t, before+1, total, "the new job counts at once")
 	require.NotEmpty(t, cards)
 	assert.Equal(t, "late-1", cards[0].ID, "and leads the newest page")
-	facets, err := indexed.Facets(e.ctx, q, []string{model.FacetCompany}, 100)
+	facets, err := indexed.Facets(e.ctx, q, []string{domain.FacetCompany}, 100)
 	require.NoError(t, err)
-	assert.Contains(t, facets[0].Values, model.FacetValue{Value: "Latecomer Inc", Count: 1})
+	assert.Contains(t, facets[0].Values, domain.FacetValue{Value: "Latecomer Inc", Count: 1})
 
 	require.Eventually(t, func() bool { return x.Stats().Builds > builds }, 10*time.Second, 20*time.Millisecond, "rebuilt")
 	stale := x.Stats().Stale

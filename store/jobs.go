@@ -17,7 +17,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/index"
 )
 
@@ -37,16 +37,16 @@ type order struct {
 }
 
 // orders maps each keyset sort to its SQL; ties are broken by id ascending.
-var orders = map[model.JobSort]order{
-	model.JobSortNewest:     {key: "j.posted_sort", desc: true, column: "sort_time"},
-	model.JobSortOldest:     {key: "j.posted_sort", desc: false, column: "sort_time"},
-	model.JobSortSalaryDesc: {key: "coalesce(j.salary_annual_max, -1)", desc: true, column: "sort_number"},
-	model.JobSortSalaryAsc:  {key: "coalesce(j.salary_annual_min, 1e15)", desc: false, column: "sort_number"},
+var orders = map[domain.JobSort]order{
+	domain.JobSortNewest:     {key: "j.posted_sort", desc: true, column: "sort_time"},
+	domain.JobSortOldest:     {key: "j.posted_sort", desc: false, column: "sort_time"},
+	domain.JobSortSalaryDesc: {key: "coalesce(j.salary_annual_max, -1)", desc: true, column: "sort_number"},
+	domain.JobSortSalaryAsc:  {key: "coalesce(j.salary_annual_min, 1e15)", desc: false, column: "sort_number"},
 }
 
 // applyFilters adds the WHERE clauses of a job query: every key filter is an
 // array overlap on filter_keys (any of its values), and all clauses AND.
-func applyFilters(q model.JobQuery) func(*bun.SelectQuery) *bun.SelectQuery {
+func applyFilters(q domain.JobQuery) func(*bun.SelectQuery) *bun.SelectQuery {
 	return func(sq *bun.SelectQuery) *bun.SelectQuery {
 		for _, f := range q.Filters {
 			op := "&&" // any of the values
@@ -105,7 +105,7 @@ func escapeLike(s string) string {
 // FindJobCards returns a page of the job cards matching q, the exact number
 // of matching jobs, and the cursor after the page's last card (nil on an
 // empty page).
-func (s *Store) FindJobCards(ctx context.Context, q model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
+func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
 	if ix := s.index.index(); ix != nil {
 		if page, ok := ix.Search(q); ok {
 			rows, err := s.cardsByID(ctx, ix.Version(), q.Sort, page.IDs)
@@ -153,7 +153,7 @@ func (s *Store) FindJobCards(ctx context.Context, q model.JobQuery) ([]model.Job
 			} else {
 				sq = sq.Offset(int64(q.Offset))
 			}
-		case q.Sort == model.JobSortRelevance:
+		case q.Sort == domain.JobSortRelevance:
 			// Title, company, skills and summary first; the description
 			// (in job_texts' whole document) ranks below them all.
 			sq = sq.OrderExpr(`ts_rank(j.search_tsv, websearch_to_tsquery('english', ?))
@@ -185,19 +185,19 @@ func counted() {
 // pageOf makes the cards of a page's rows, and the cursor after its last
 // card (nil on an empty page): the sort key's, or with relevance order the
 // next page's offset.
-func pageOf(q model.JobQuery, rows []cardRow, total int) ([]model.JobCard, int, *model.Cursor, error) {
+func pageOf(q domain.JobQuery, rows []cardRow, total int) ([]domain.JobCard, int, *domain.Cursor, error) {
 	_, keyset := orders[q.Sort]
-	cards := make([]model.JobCard, len(rows))
+	cards := make([]domain.JobCard, len(rows))
 	for i := range rows {
 		cards[i] = rows[i].toCard()
 	}
-	var next *model.Cursor
+	var next *domain.Cursor
 	switch last := len(rows) - 1; {
 	case last < 0:
 	case keyset:
-		next = &model.Cursor{Sort: q.Sort, Time: rows[last].SortTime.UTC(), Number: rows[last].SortNumber, ID: rows[last].ID, Offset: q.Offset + len(rows)}
+		next = &domain.Cursor{Sort: q.Sort, Time: rows[last].SortTime.UTC(), Number: rows[last].SortNumber, ID: rows[last].ID, Offset: q.Offset + len(rows)}
 	default: // relevance: the next page's offset
-		next = &model.Cursor{Sort: q.Sort, ID: rows[last].ID, Offset: q.Offset + len(rows)}
+		next = &domain.Cursor{Sort: q.Sort, ID: rows[last].ID, Offset: q.Offset + len(rows)}
 	}
 	return cards, total, next, nil
 }
@@ -208,7 +208,7 @@ func pageOf(q model.JobQuery, rows []cardRow, total int) ([]model.JobCard, int, 
 // rows and the version are of one snapshot). It is the index's hot path:
 // one statement prepared once per connection, its ids a parameter, its
 // rows binary and scanned without reflection.
-func (s *Store) cardsByID(ctx context.Context, version int64, sort model.JobSort, ids []string) ([]cardRow, error) {
+func (s *Store) cardsByID(ctx context.Context, version int64, sort domain.JobSort, ids []string) ([]cardRow, error) {
 	// Each row is scanned into its place in the page: growing a slice of
 	// rows and then ordering them into another was a third of the bytes a
 	// list request allocated.
@@ -282,7 +282,7 @@ func withPgx(ctx context.Context, db bun.IDB, fn func(*pgx.Conn) error) error {
 // cardsByIDSQL is cardsByID's statement for a sort: cardColumns, then the
 // sort's key as the SQL path scans it (sort_time or sort_number; the other
 // NULL or 0), for jobs whose id is in $1 while the data version is $2.
-func cardsByIDSQL(sort model.JobSort) string {
+func cardsByIDSQL(sort domain.JobSort) string {
 	sortTime, sortNumber := "NULL::timestamptz", "0::float8"
 	if ord, ok := orders[sort]; ok && ord.column == "sort_time" {
 		sortTime = ord.key
@@ -324,14 +324,14 @@ var jobByIDSQL = "SELECT " + strings.Join(JobColumns(), ", ") + " FROM jobs WHER
 
 // JobByID returns the job with the id, or a not_found error. One statement
 // prepared once per connection, its binary values decoded by scanBinary.
-func (s *Store) JobByID(ctx context.Context, id string) (*model.Job, error) {
+func (s *Store) JobByID(ctx context.Context, id string) (*domain.Job, error) {
 	var row jobRow
 	err := s.read(ctx, func(db bun.IDB) error {
 		err := withPgx(ctx, db, func(c *pgx.Conn) error {
 			return readJob(ctx, c, id, &row)
 		})
 		if errors.Is(err, pgx.ErrNoRows) {
-			return model.Errorf(model.CodeNotFound, "no job has id %s", model.Clip(id))
+			return domain.Errorf(domain.CodeNotFound, "no job has id %s", domain.Clip(id))
 		}
 		return wrap(err, "find job "+id)
 	})
@@ -392,10 +392,10 @@ func readJobOnce(ctx context.Context, c *pgx.Conn, id string, row *jobRow) error
 // Companies returns a page of the companies with at least q.MinJobs jobs,
 // by job count descending then name, and the exact number of them. With
 // q.Jobs, only the jobs that match it count.
-func (s *Store) Companies(ctx context.Context, q model.CompanyQuery) ([]model.Company, int, error) {
+func (s *Store) Companies(ctx context.Context, q domain.CompanyQuery) ([]domain.Company, int, error) {
 	// The index knows only companies with jobs: minJobs 0 is SQL's.
 	if ix := s.index.index(); ix != nil && q.MinJobs >= 1 {
-		var jobs model.JobQuery
+		var jobs domain.JobQuery
 		if q.Jobs != nil {
 			jobs = *q.Jobs
 		}
@@ -449,9 +449,9 @@ func (s *Store) Companies(ctx context.Context, q model.CompanyQuery) ([]model.Co
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]model.Company, len(rows))
+	out := make([]domain.Company, len(rows))
 	for i, r := range rows {
-		out[i] = model.Company{Name: r.Name, LogoURL: r.LogoURL, JobCount: r.JobCount, Slug: r.Slug}
+		out[i] = domain.Company{Name: r.Name, LogoURL: r.LogoURL, JobCount: r.JobCount, Slug: r.Slug}
 	}
 	return out, total, nil
 }
@@ -460,45 +460,45 @@ func (s *Store) Companies(ctx context.Context, q model.CompanyQuery) ([]model.Co
 // knows their names, logos and slugs as of its data version; errStale when
 // the data version is no longer the one given (the one statement the page
 // costs checks it).
-func (s *Store) companiesByCount(ctx context.Context, version int64, page []index.CompanyCount) ([]model.Company, error) {
+func (s *Store) companiesByCount(ctx context.Context, version int64, page []index.CompanyCount) ([]domain.Company, error) {
 	if err := s.read(ctx, func(db bun.IDB) error { return s.checkVersion(ctx, db, version) }); err != nil {
 		return nil, err
 	}
-	out := make([]model.Company, len(page))
+	out := make([]domain.Company, len(page))
 	for i, c := range page {
-		out[i] = model.Company{Name: c.Name, LogoURL: c.LogoURL, JobCount: c.Count, Slug: c.Slug}
+		out[i] = domain.Company{Name: c.Name, LogoURL: c.LogoURL, JobCount: c.Count, Slug: c.Slug}
 	}
 	return out, nil
 }
 
 // CompanyBySlug returns the company page of slug (the company with the
 // most jobs, should two names fold to one slug), or a not_found error.
-func (s *Store) CompanyBySlug(ctx context.Context, slug string) (*model.CompanyProfile, error) {
-	var p model.CompanyProfile
+func (s *Store) CompanyBySlug(ctx context.Context, slug string) (*domain.CompanyProfile, error) {
+	var p domain.CompanyProfile
 	// The company and its counts are statements of one snapshot.
 	err := s.readSnapshot(ctx, func(db bun.IDB) error {
 		var row companyRow
 		err := db.NewSelect().Model(&row).Where("c.slug = ?", slug).
 			OrderExpr("c.job_count DESC").OrderExpr("c.id ASC").Limit(1).Scan(ctx)
 		if errors.Is(err, sql.ErrNoRows) {
-			return model.Errorf(model.CodeNotFound, "no company has the slug %s", model.Clip(slug))
+			return domain.Errorf(domain.CodeNotFound, "no company has the slug %s", domain.Clip(slug))
 		}
 		if err != nil {
 			return wrap(err, "find company "+slug)
 		}
-		p = model.CompanyProfile{ID: row.ID, Name: row.Name, Slug: row.Slug, LogoURL: row.LogoURL, JobCount: row.JobCount}
+		p = domain.CompanyProfile{ID: row.ID, Name: row.Name, Slug: row.Slug, LogoURL: row.LogoURL, JobCount: row.JobCount}
 		for _, c := range []struct {
 			column string
-			dst    *[]model.ValueCount
+			dst    *[]domain.ValueCount
 		}{{"category_field", &p.ByCategory}, {"work_arrangement", &p.ByWorkArrangement}} {
-			var counts []model.ValueCount
+			var counts []domain.ValueCount
 			err := db.NewSelect().TableExpr("jobs AS j").ColumnExpr("j."+c.column+" AS value, count(*) AS count").
 				Where("j.company_id = ?", row.ID).GroupExpr("j."+c.column).
 				OrderExpr("count DESC").OrderExpr("value ASC NULLS LAST").Scan(ctx, &counts)
 			if err != nil && !errors.Is(err, sql.ErrNoRows) {
 				return wrap(err, "count company jobs")
 			}
-			*c.dst = append([]model.ValueCount{}, counts...)
+			*c.dst = append([]domain.ValueCount{}, counts...)
 		}
 		return nil
 	})
@@ -534,7 +534,7 @@ func (s *Store) FillSlugs(ctx context.Context, slugOf func(string) string) (int,
 // with the id: the same title role, and specialization when it has one;
 // most shared skills first, then those in one of its cities, then newest,
 // then by id; never the job itself. It also returns how many there are.
-func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]model.JobCard, int, error) {
+func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]domain.JobCard, int, error) {
 	var rows []cardRow
 	var total int
 	// The job, the total and the page are statements of one snapshot.
@@ -543,7 +543,7 @@ func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]model.
 		err := db.NewSelect().Model(&me).Column("j.id", "j.title_role", "j.title_specialization", "j.skills", "j.location_city", "j.filter_keys").
 			Where("j.id = ?", id).Scan(ctx)
 		if errors.Is(err, sql.ErrNoRows) {
-			return model.Errorf(model.CodeNotFound, "no job has id %s", model.Clip(id))
+			return domain.Errorf(domain.CodeNotFound, "no job has id %s", domain.Clip(id))
 		}
 		if err != nil {
 			return wrap(err, "find job "+id)
@@ -556,7 +556,7 @@ func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]model.
 		// GIN index finds the peers.
 		var keys []string
 		for _, k := range me.FilterKeys {
-			if strings.HasPrefix(k, model.FieldTitleRole+":") || (me.TitleSpecialization != nil && strings.HasPrefix(k, model.FieldTitleSpecialization+":")) {
+			if strings.HasPrefix(k, domain.FieldTitleRole+":") || (me.TitleSpecialization != nil && strings.HasPrefix(k, domain.FieldTitleSpecialization+":")) {
 				keys = append(keys, k)
 			}
 		}
@@ -581,7 +581,7 @@ func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]model.
 	if err != nil {
 		return nil, 0, err
 	}
-	cards := make([]model.JobCard, len(rows))
+	cards := make([]domain.JobCard, len(rows))
 	for i := range rows {
 		cards[i] = rows[i].toCard()
 	}
@@ -590,7 +590,7 @@ func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]model.
 
 // CompaniesByID returns the companies with the ids, by id (one query for a
 // whole page's employers).
-func (s *Store) CompaniesByID(ctx context.Context, ids []int64) (map[int64]*model.Company, error) {
+func (s *Store) CompaniesByID(ctx context.Context, ids []int64) (map[int64]*domain.Company, error) {
 	var rows []companyRow
 	err := s.read(ctx, func(db bun.IDB) error {
 		rows = nil
@@ -604,9 +604,9 @@ func (s *Store) CompaniesByID(ctx context.Context, ids []int64) (map[int64]*mode
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[int64]*model.Company, len(rows))
+	out := make(map[int64]*domain.Company, len(rows))
 	for _, r := range rows {
-		out[r.ID] = &model.Company{Name: r.Name, LogoURL: r.LogoURL, JobCount: r.JobCount, Slug: r.Slug}
+		out[r.ID] = &domain.Company{Name: r.Name, LogoURL: r.LogoURL, JobCount: r.JobCount, Slug: r.Slug}
 	}
 	return out, nil
 }

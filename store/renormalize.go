@@ -8,7 +8,7 @@ import (
 
 	"github.com/uptrace/bun/dialect/pgdialect"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/internal/sameval"
 )
 
@@ -27,7 +27,7 @@ func (s *Store) Vocabularies(ctx context.Context) (digests []string, anyJob bool
 
 // Rederive normalizes a stored job again from the values its source gave
 // (the stored job with given laid over it).
-type Rederive func(stored model.Job, given []byte) (model.JobRecord, error)
+type Rederive func(stored domain.Job, given []byte) (domain.JobRecord, error)
 
 // RenormalizeResult counts what Renormalize did.
 type RenormalizeResult struct {
@@ -63,7 +63,7 @@ func (s *Store) Renormalize(ctx context.Context, digest string, rederive Rederiv
 		if len(rows) == 0 {
 			break
 		}
-		var changed []model.JobRecord
+		var changed []domain.JobRecord
 		for i := range rows {
 			row := &rows[i]
 			rec, err := rederive(*row.toJob(), row.Given)

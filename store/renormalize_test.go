@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/importer"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
@@ -21,10 +21,10 @@ func TestRenormalize(t *testing.T) {
 	assert.Equal(t, []string{e.norm.Digest()}, digests, "the import records its vocabulary")
 	jobs := e.count("SELECT count(*) FROM jobs")
 
-	rederive := func(stored model.Job, given []byte) (model.JobRecord, error) {
+	rederive := func(stored domain.Job, given []byte) (domain.JobRecord, error) {
 		job, err := normalize.Given(stored, given)
 		if err != nil {
-			return model.JobRecord{}, err
+			return domain.JobRecord{}, err
 		}
 		return e.norm.Job(job)
 	}
@@ -37,10 +37,10 @@ func TestRenormalize(t *testing.T) {
 	assert.Equal(t, []string{"other-vocabulary"}, digests, "renormalize leaves only its vocabulary")
 
 	// A vocabulary that reads every job's skills as Rust changes every job.
-	rusty := func(stored model.Job, given []byte) (model.JobRecord, error) {
+	rusty := func(stored domain.Job, given []byte) (domain.JobRecord, error) {
 		job, err := normalize.Given(stored, given)
 		if err != nil {
-			return model.JobRecord{}, err
+			return domain.JobRecord{}, err
 		}
 		job.Skills = []string{"Rust"}
 		return e.norm.Job(job)
@@ -56,9 +56,9 @@ func TestRenormalize(t *testing.T) {
 	// A failure half-way leaves everything as it was.
 	before := e.count("SELECT sum(length(filter_keys::text)) FROM jobs")
 	seen := 0
-	failing := func(stored model.Job, given []byte) (model.JobRecord, error) {
+	failing := func(stored domain.Job, given []byte) (domain.JobRecord, error) {
 		if seen++; seen == jobs {
-			return model.JobRecord{}, errors.New("vocabulary broke")
+			return domain.JobRecord{}, errors.New("vocabulary broke")
 		}
 		stored.Skills = []string{"COBOL"}
 		return e.norm.Job(stored)

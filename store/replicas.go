@@ -9,7 +9,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // replicaSet sends job and company reads to read replicas in turn. A
@@ -53,7 +53,7 @@ func (s *Store) read(ctx context.Context, fn func(db bun.IDB) error) error {
 			continue
 		}
 		err := fn(rs.dbs[k])
-		if model.ErrorCode(err) != model.CodeUnavailable || ctx.Err() != nil {
+		if domain.ErrorCode(err) != domain.CodeUnavailable || ctx.Err() != nil {
 			return err
 		}
 		rs.mu.Lock()

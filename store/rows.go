@@ -6,7 +6,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // jobRow is a row of the jobs table, as written by imports and read by the
@@ -64,7 +64,7 @@ type jobRow struct {
 	TitleSpecialization     *string    `bun:"title_specialization"`
 	FilterKeys              []string   `bun:"filter_keys,array"`
 	// Given holds the source's values where they differ from the stored
-	// ones (model.JobRecord.Given); the single-job query leaves it out.
+	// ones (domain.JobRecord.Given); the single-job query leaves it out.
 	Given []byte `bun:"given,type:jsonb"`
 }
 
@@ -113,28 +113,28 @@ func nonNil(s []string) []string {
 	return s
 }
 
-func location(city, state, country []string, full string) model.Location {
-	return model.Location{City: nonNil(city), State: nonNil(state), Country: nonNil(country), Full: full}
+func location(city, state, country []string, full string) domain.Location {
+	return domain.Location{City: nonNil(city), State: nonNil(state), Country: nonNil(country), Full: full}
 }
 
-func salary(lo, hi *float64, currency, period *string) *model.Salary {
+func salary(lo, hi *float64, currency, period *string) *domain.Salary {
 	if lo == nil && hi == nil {
 		return nil
 	}
-	return &model.Salary{Min: lo, Max: hi, Currency: currency, Period: period}
+	return &domain.Salary{Min: lo, Max: hi, Currency: currency, Period: period}
 }
 
-func arrangement(s *string) *model.WorkArrangement {
+func arrangement(s *string) *domain.WorkArrangement {
 	if s == nil {
 		return nil
 	}
-	w := model.WorkArrangement(*s)
+	w := domain.WorkArrangement(*s)
 	return &w
 }
 
 // toCard converts a list row to a job card.
-func (r *cardRow) toCard() model.JobCard {
-	return model.JobCard{
+func (r *cardRow) toCard() domain.JobCard {
+	return domain.JobCard{
 		ID:              r.ID,
 		Title:           r.Title,
 		Company:         r.Company,
@@ -142,23 +142,23 @@ func (r *cardRow) toCard() model.JobCard {
 		WorkArrangement: arrangement(r.WorkArrangement),
 		EmploymentType:  r.EmploymentType,
 		Salary:          salary(r.SalaryMin, r.SalaryMax, r.SalaryCurrency, r.SalaryPeriod),
-		Category:        model.Category{Field: r.CategoryField, Role: r.CategoryRole, Specialization: r.CategorySpecialization},
+		Category:        domain.Category{Field: r.CategoryField, Role: r.CategoryRole, Specialization: r.CategorySpecialization},
 		CompanyID:       r.CompanyID,
 	}
 }
 
 // toJob converts a row to the full job record.
-func (r *jobRow) toJob() *model.Job {
+func (r *jobRow) toJob() *domain.Job {
 	var posted *string
 	if r.PostedAt != nil {
-		s := r.PostedAt.UTC().Format(model.TimeLayout)
+		s := r.PostedAt.UTC().Format(domain.TimeLayout)
 		posted = &s
 	}
 	var clearances []string
 	if len(r.SecurityClearances) > 0 {
 		clearances = r.SecurityClearances
 	}
-	return &model.Job{
+	return &domain.Job{
 		ID:                      r.ID,
 		Title:                   r.Title,
 		Company:                 r.Company,
@@ -191,13 +191,13 @@ func (r *jobRow) toJob() *model.Job {
 		ClearanceStatus:         r.ClearanceStatus,
 		TravelPercent:           r.TravelPercent,
 		Source:                  r.Source,
-		Category:                model.Category{Field: r.CategoryField, Role: r.CategoryRole, Specialization: r.CategorySpecialization},
+		Category:                domain.Category{Field: r.CategoryField, Role: r.CategoryRole, Specialization: r.CategorySpecialization},
 		CompanyID:               r.CompanyID,
 	}
 }
 
 // fromRecord converts a normalized record to a row of company companyID.
-func fromRecord(rec *model.JobRecord, companyID int64) jobRow {
+func fromRecord(rec *domain.JobRecord, companyID int64) jobRow {
 	j := &rec.Job
 	var posted *time.Time
 	if !rec.PostedTime.IsZero() {

@@ -7,7 +7,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // BenchmarkBuildFindJobCardsSQL measures writing the SQL of a four-filter
@@ -15,14 +15,14 @@ import (
 func BenchmarkBuildFindJobCardsSQL(b *testing.B) {
 	db := bun.NewDB(&sql.DB{}, pgdialect.New())
 	lo, hi := 100000.0, 150000.0
-	q := model.JobQuery{
-		Filters: []model.KeyFilter{
-			{Field: model.FieldSkills, Keys: []string{"skills:go", "skills:python"}},
-			{Field: model.FieldCountry, Keys: []string{"country:united states"}},
-			{Field: model.FieldWorkArrangement, Keys: []string{"work_arrangement:remote"}},
-			{Field: model.FieldEmploymentType, Keys: []string{"employment_type:full-time"}},
+	q := domain.JobQuery{
+		Filters: []domain.KeyFilter{
+			{Field: domain.FieldSkills, Keys: []string{"skills:go", "skills:python"}},
+			{Field: domain.FieldCountry, Keys: []string{"country:united states"}},
+			{Field: domain.FieldWorkArrangement, Keys: []string{"work_arrangement:remote"}},
+			{Field: domain.FieldEmploymentType, Keys: []string{"employment_type:full-time"}},
 		},
-		Company: "acme", SalaryMin: &lo, SalaryMax: &hi, Sort: model.JobSortNewest, Limit: 25,
+		Company: "acme", SalaryMin: &lo, SalaryMax: &hi, Sort: domain.JobSortNewest, Limit: 25,
 	}
 	ord := orders[q.Sort]
 	for b.Loop() {

@@ -1,6 +1,6 @@
 // Package store implements jobsd's job, company and API key queries on
 // PostgreSQL with bun. It knows SQL and nothing of HTTP or GraphQL; its
-// errors are *model.Error values where the contract names a code.
+// errors are *domain.Error values where the contract names a code.
 package store
 
 import (
@@ -24,7 +24,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // Options tune the connection pool.
@@ -149,7 +149,7 @@ func wrap(err error, what string) error {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%s: %w", what, err)
 	case errors.As(err, &pgErr) && pgErr.Code == "57014": // query_canceled: statement timeout
-		return fmt.Errorf("%s: %w: %w", what, model.Errorf(model.CodeUnavailable, "the query took too long"), err)
+		return fmt.Errorf("%s: %w: %w", what, domain.Errorf(domain.CodeUnavailable, "the query took too long"), err)
 	case errors.As(err, &pgErr) && (strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57")):
 		return fmt.Errorf("%s: %w: %w", what, unavailable, err)
 	case errors.As(err, &pgErr):
@@ -161,4 +161,4 @@ func wrap(err error, what string) error {
 	return fmt.Errorf("%s: %w", what, err)
 }
 
-var unavailable = model.Errorf(model.CodeUnavailable, "the database is unavailable")
+var unavailable = domain.Errorf(domain.CodeUnavailable, "the database is unavailable")

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/importer"
 	"github.com/jobsd-dev/jobsd/internal/pgtest"
 	"github.com/jobsd-dev/jobsd/normalize"
@@ -46,7 +46,7 @@ func (e *env) importFixture(name string) {
 	require.Empty(e.t, res.Invalid)
 }
 
-func (e *env) ids(f model.JobFilter, limit, offset *int, sort *model.JobSort, after *string) ([]string, int, *model.Cursor) {
+func (e *env) ids(f domain.JobFilter, limit, offset *int, sort *domain.JobSort, after *string) ([]string, int, *domain.Cursor) {
 	e.t.Helper()
 	q, err := e.norm.JobQuery(&f, limit, offset, sort, after)
 	require.NoError(e.t, err)
@@ -74,7 +74,7 @@ func TestImportThenRead(t *testing.T) {
 	e := newEnv(t)
 	e.importFixture("jobs.ndjson")
 
-	ids, total, _ := e.ids(model.JobFilter{}, ptr(100), nil, nil, nil)
+	ids, total, _ := e.ids(domain.JobFilter{}, ptr(100), nil, nil, nil)
 	assert.Equal(t, allInOrder, ids, "newest first, id breaks ties, undated last")
 	assert.Equal(t, 12, total)
 
@@ -98,7 +98,7 @@ func TestImportThenRead(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, five.Salary)
 	assert.Nil(t, five.SecurityClearances, "an empty clearance list is null")
-	assert.Equal(t, model.WorkArrangementRemote, *five.WorkArrangement, "remote from the location text")
+	assert.Equal(t, domain.WorkArrangementRemote, *five.WorkArrangement, "remote from the location text")
 	assert.Equal(t, []string{"United States"}, five.Location.Country)
 
 	nine, err := e.st.JobByID(e.ctx, "test-9")
@@ -106,12 +106,12 @@ func TestImportThenRead(t *testing.T) {
 	assert.Equal(t, "San Francisco, California, United States + 1 more", nine.Location.Full)
 
 	_, err = e.st.JobByID(e.ctx, "test-404")
-	assert.Equal(t, model.CodeNotFound, model.ErrorCode(err))
+	assert.Equal(t, domain.CodeNotFound, domain.ErrorCode(err))
 
-	companies, total, err := e.st.Companies(e.ctx, model.CompanyQuery{MinJobs: 1, Limit: 50})
+	companies, total, err := e.st.Companies(e.ctx, domain.CompanyQuery{MinJobs: 1, Limit: 50})
 	require.NoError(t, err)
 	assert.Equal(t, 7, total)
-	assert.Equal(t, model.Company{Name: "Acme Cloud", LogoURL: ptr("https://logos.example.com/acme.png"), JobCount: 3, Slug: "acme-cloud"}, companies[0])
+	assert.Equal(t, domain.Company{Name: "Acme Cloud", LogoURL: ptr("https://logos.example.com/acme.png"), JobCount: 3, Slug: "acme-cloud"}, companies[0])
 	var names []string
 	for _, c := range companies {
 		names = append(names, c.Name)
@@ -170,21 +170,21 @@ func TestPagination(t *testing.T) {
 	e := newEnv(t)
 	e.importFixture("jobs.ndjson")
 
-	ids, total, _ := e.ids(model.JobFilter{}, ptr(5), ptr(10), nil, nil)
+	ids, total, _ := e.ids(domain.JobFilter{}, ptr(5), ptr(10), nil, nil)
 	assert.Equal(t, []string{"test-12", "test-10"}, ids)
 	assert.Equal(t, 12, total)
-	ids, total, next := e.ids(model.JobFilter{}, ptr(5), ptr(100), nil, nil)
+	ids, total, next := e.ids(domain.JobFilter{}, ptr(5), ptr(100), nil, nil)
 	assert.Empty(t, ids)
 	assert.Equal(t, 12, total)
 	assert.Nil(t, next)
 
-	for _, sort := range []model.JobSort{model.JobSortNewest, model.JobSortOldest, model.JobSortSalaryDesc, model.JobSortSalaryAsc} {
+	for _, sort := range []domain.JobSort{domain.JobSortNewest, domain.JobSortOldest, domain.JobSortSalaryDesc, domain.JobSortSalaryAsc} {
 		t.Run(string(sort), func(t *testing.T) {
-			byOffset, _, _ := e.ids(model.JobFilter{}, ptr(100), nil, &sort, nil)
+			byOffset, _, _ := e.ids(domain.JobFilter{}, ptr(100), nil, &sort, nil)
 			var walked []string
 			var after *string
 			for range 10 {
-				ids, total, next := e.ids(model.JobFilter{}, ptr(5), nil, &sort, after)
+				ids, total, next := e.ids(domain.JobFilter{}, ptr(5), nil, &sort, after)
 				assert.Equal(t, 12, total)
 				walked = append(walked, ids...)
 				if next == nil || len(ids) < 5 {
@@ -195,8 +195,8 @@ func TestPagination(t *testing.T) {
 			assert.Equal(t, byOffset, walked, "cursor pages walk the same order as offsets")
 		})
 	}
-	salaryDesc := model.JobSortSalaryDesc
-	ids, _, _ = e.ids(model.JobFilter{}, ptr(100), nil, &salaryDesc, nil)
+	salaryDesc := domain.JobSortSalaryDesc
+	ids, _, _ = e.ids(domain.JobFilter{}, ptr(100), nil, &salaryDesc, nil)
 	assert.Equal(t, "test-9", ids[0], "highest annualized salary first")
 	assert.Equal(t, "test-5", ids[len(ids)-1], "no salary last")
 }
@@ -217,7 +217,7 @@ func TestCompanySlugs(t *testing.T) {
 	p, err := e.st.CompanyBySlug(e.ctx, "initech-defense")
 	require.NoError(t, err)
 	assert.Equal(t, 1, p.JobCount)
-	assert.Equal(t, []model.ValueCount{{Value: ptr("Computer and Mathematical"), Count: 1}}, p.ByCategory)
+	assert.Equal(t, []domain.ValueCount{{Value: ptr("Computer and Mathematical"), Count: 1}}, p.ByCategory)
 }
 
 func (e *env) slugOf(name string) string {

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/importer"
 )
 
@@ -21,7 +21,7 @@ func TestTextIndex(t *testing.T) {
 {"id":"ti-2","title":"Kafka Operator","company":"Ti","description":"Run the Pulsar clusters."}`, importer.Options{})
 	require.NoError(t, err)
 	q := func(words string) []string {
-		ids, _, _ := e.ids(model.JobFilter{Q: &words}, nil, nil, nil, nil)
+		ids, _, _ := e.ids(domain.JobFilter{Q: &words}, nil, nil, nil, nil)
 		return ids
 	}
 	assert.Equal(t, []string{"ti-2"}, q("kafka"), "descriptions wait for the text index")
@@ -58,9 +58,9 @@ func TestTextIndex(t *testing.T) {
 	// store directly, as a database filled otherwise may hold it.
 	im, err := e.st.BeginImport(e.ctx)
 	require.NoError(t, err)
-	require.NoError(t, im.Write(e.ctx, []model.JobRecord{
-		{Job: model.Job{ID: "ti-3", Title: "Archivist", Company: "Ti", Description: ptr(huge.String())}},
-		{Job: model.Job{ID: "ti-4", Title: "Librarian", Company: "Ti", Description: ptr("Catalogue the zettel boxes.")}},
+	require.NoError(t, im.Write(e.ctx, []domain.JobRecord{
+		{Job: domain.Job{ID: "ti-3", Title: "Archivist", Company: "Ti", Description: ptr(huge.String())}},
+		{Job: domain.Job{ID: "ti-4", Title: "Librarian", Company: "Ti", Description: ptr("Catalogue the zettel boxes.")}},
 	}))
 	require.NoError(t, im.Commit(e.ctx))
 	n, err = e.st.IndexTexts(e.ctx, 1, nil)

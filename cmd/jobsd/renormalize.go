@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/store"
 )
@@ -36,10 +36,10 @@ func (e env) renormalize(ctx context.Context, args []string) error {
 		return err
 	}
 	start := time.Now()
-	rederive := func(stored model.Job, given []byte) (model.JobRecord, error) {
+	rederive := func(stored domain.Job, given []byte) (domain.JobRecord, error) {
 		job, err := normalize.Given(stored, given)
 		if err != nil {
-			return model.JobRecord{}, err
+			return domain.JobRecord{}, err
 		}
 		return norm.Job(job)
 	}

@@ -25,7 +25,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/jobsd-dev/jobsd/graph/model"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -119,7 +119,7 @@ func judgeLocation(n *normalize.Normalizer, row []string) verdict {
 	}
 	// The set writes on-site like an arrangement not said (its README).
 	arrangement := ""
-	if w, ok := p.Arrangement(); ok && w != model.WorkArrangementOnsite {
+	if w, ok := p.Arrangement(); ok && w != domain.WorkArrangementOnsite {
 		arrangement = string(w)
 	}
 	v := verdict{got: strings.Join(got, " | ") + "  [" + arrangement + "]"}

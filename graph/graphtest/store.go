@@ -7,75 +7,75 @@ package graphtest
 import (
 	"context"
 
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/graph"
-	"github.com/jobsd-dev/jobsd/graph/model"
 )
 
 // Store is a fake graph.JobStore.
 type Store struct {
-	FindJobCardsFunc  func(ctx context.Context, q model.JobQuery) ([]model.JobCard, int, *model.Cursor, error)
-	JobByIDFunc       func(ctx context.Context, id string) (*model.Job, error)
-	CompaniesFunc     func(ctx context.Context, q model.CompanyQuery) ([]model.Company, int, error)
-	CompanyBySlugFunc func(ctx context.Context, slug string) (*model.CompanyProfile, error)
-	SimilarJobsFunc   func(ctx context.Context, id string, limit int) ([]model.JobCard, int, error)
-	FacetsFunc        func(ctx context.Context, q model.JobQuery, fields []string, limit int) ([]model.Facet, error)
-	CompaniesByIDFunc func(ctx context.Context, ids []int64) (map[int64]*model.Company, error)
+	FindJobCardsFunc  func(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error)
+	JobByIDFunc       func(ctx context.Context, id string) (*domain.Job, error)
+	CompaniesFunc     func(ctx context.Context, q domain.CompanyQuery) ([]domain.Company, int, error)
+	CompanyBySlugFunc func(ctx context.Context, slug string) (*domain.CompanyProfile, error)
+	SimilarJobsFunc   func(ctx context.Context, id string, limit int) ([]domain.JobCard, int, error)
+	FacetsFunc        func(ctx context.Context, q domain.JobQuery, fields []string, limit int) ([]domain.Facet, error)
+	CompaniesByIDFunc func(ctx context.Context, ids []int64) (map[int64]*domain.Company, error)
 }
 
 var _ graph.JobStore = (*Store)(nil)
 
 // FindJobCards implements graph.JobStore.
-func (s *Store) FindJobCards(ctx context.Context, q model.JobQuery) ([]model.JobCard, int, *model.Cursor, error) {
+func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
 	if s.FindJobCardsFunc != nil {
 		return s.FindJobCardsFunc(ctx, q)
 	}
-	return []model.JobCard{}, 0, nil, nil
+	return []domain.JobCard{}, 0, nil, nil
 }
 
 // JobByID implements graph.JobStore.
-func (s *Store) JobByID(ctx context.Context, id string) (*model.Job, error) {
+func (s *Store) JobByID(ctx context.Context, id string) (*domain.Job, error) {
 	if s.JobByIDFunc != nil {
 		return s.JobByIDFunc(ctx, id)
 	}
-	return nil, model.Errorf(model.CodeNotFound, "no job has id %s", id)
+	return nil, domain.Errorf(domain.CodeNotFound, "no job has id %s", id)
 }
 
 // Companies implements graph.JobStore.
-func (s *Store) Companies(ctx context.Context, q model.CompanyQuery) ([]model.Company, int, error) {
+func (s *Store) Companies(ctx context.Context, q domain.CompanyQuery) ([]domain.Company, int, error) {
 	if s.CompaniesFunc != nil {
 		return s.CompaniesFunc(ctx, q)
 	}
-	return []model.Company{}, 0, nil
+	return []domain.Company{}, 0, nil
 }
 
 // CompanyBySlug implements graph.JobStore.
-func (s *Store) CompanyBySlug(ctx context.Context, slug string) (*model.CompanyProfile, error) {
+func (s *Store) CompanyBySlug(ctx context.Context, slug string) (*domain.CompanyProfile, error) {
 	if s.CompanyBySlugFunc != nil {
 		return s.CompanyBySlugFunc(ctx, slug)
 	}
-	return nil, model.Errorf(model.CodeNotFound, "no company has the slug %s", slug)
+	return nil, domain.Errorf(domain.CodeNotFound, "no company has the slug %s", slug)
 }
 
 // SimilarJobs implements graph.JobStore.
-func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]model.JobCard, int, error) {
+func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]domain.JobCard, int, error) {
 	if s.SimilarJobsFunc != nil {
 		return s.SimilarJobsFunc(ctx, id, limit)
 	}
-	return nil, 0, model.Errorf(model.CodeNotFound, "no job has id %s", id)
+	return nil, 0, domain.Errorf(domain.CodeNotFound, "no job has id %s", id)
 }
 
 // Facets implements graph.JobStore.
-func (s *Store) Facets(ctx context.Context, q model.JobQuery, fields []string, limit int) ([]model.Facet, error) {
+func (s *Store) Facets(ctx context.Context, q domain.JobQuery, fields []string, limit int) ([]domain.Facet, error) {
 	if s.FacetsFunc != nil {
 		return s.FacetsFunc(ctx, q, fields, limit)
 	}
-	return []model.Facet{}, nil
+	return []domain.Facet{}, nil
 }
 
 // CompaniesByID implements graph.JobStore.
-func (s *Store) CompaniesByID(ctx context.Context, ids []int64) (map[int64]*model.Company, error) {
+func (s *Store) CompaniesByID(ctx context.Context, ids []int64) (map[int64]*domain.Company, error) {
 	if s.CompaniesByIDFunc != nil {
 		return s.CompaniesByIDFunc(ctx, ids)
 	}
-	return map[int64]*model.Company{}, nil
+	return map[int64]*domain.Company{}, nil
 }

@@ -1,4 +1,4 @@
-package model
+package domain
 
 // TimeLayout is how posted_at is written: RFC 3339, UTC, second precision.
 const TimeLayout = "2006-01-02T15:04:05Z"
