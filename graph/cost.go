@@ -14,6 +14,7 @@ import (
 
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/search"
 )
 
 // An operation is priced before anything is resolved, in one walk of its
@@ -302,7 +303,7 @@ func (w *costWalk) field(f *ast.Field) costSum {
 			out.cost, out.slow = satAdd(out.cost, slowFilterCost), true
 		}
 	case f.Name == "similar" && typ == "Job":
-		out.cost = satAdd(similarCost, satMul(child.cost, w.intArg(f, "limit", defaultSimilar, maxSimilar)))
+		out.cost = satAdd(similarCost, satMul(child.cost, w.intArg(f, "limit", search.DefaultSimilar, search.MaxSimilar)))
 	case f.Name == "facets" && typ == "JobCardPage":
 		values := w.intArg(f, "limit", normalize.DefaultFacetLimit, normalize.MaxFacetLimit)
 		out.facetFields = min(w.listLen(f, "fields", allFacetFields), allFacetFields)

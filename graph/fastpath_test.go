@@ -25,8 +25,9 @@ import (
 
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/graph"
-	"github.com/jobsd-dev/jobsd/graph/graphtest"
 	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/search"
+	"github.com/jobsd-dev/jobsd/search/searchtest"
 )
 
 // The fast path must answer exactly as gqlgen does: every test here sends
@@ -112,8 +113,8 @@ var fixtureCompanies = []domain.Company{
 
 // fixtureStore answers from the fixtures; the company filter of a job
 // search picks a special answer ("nan", "fail", "down", "nil", "panic").
-func fixtureStore() *graphtest.Store {
-	return &graphtest.Store{
+func fixtureStore() *searchtest.Store {
+	return &searchtest.Store{
 		FindJobCardsFunc: func(_ context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
 			switch q.Company {
 			case "nan":
@@ -188,7 +189,7 @@ func newPair(t *testing.T, opts graph.HandlerOptions) *pair {
 	norm, err := normalize.New()
 	require.NoError(t, err)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	r := graph.NewResolver(norm, fixtureStore(), log)
+	r := graph.NewResolver(search.New(norm, fixtureStore()), log)
 	p := &pair{}
 	fastOpts, slowOpts := opts, opts
 	graph.CountFastPath(&fastOpts, &p.served)

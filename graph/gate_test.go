@@ -20,14 +20,15 @@ import (
 
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/graph"
-	"github.com/jobsd-dev/jobsd/graph/graphtest"
 	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/search"
+	"github.com/jobsd-dev/jobsd/search/searchtest"
 )
 
 // slowStore counts the slow searches running at once: those of the
 // company "slow" and keyword searches, which take a while.
 type slowStore struct {
-	graphtest.Store
+	searchtest.Store
 	running, most atomic.Int64
 }
 
@@ -58,11 +59,11 @@ type keyCtx struct{}
 
 // keyedHandler is the GraphQL endpoint over store, each request's API
 // key read from a test header.
-func keyedHandler(t testing.TB, store graph.JobStore, opts graph.HandlerOptions) http.Handler {
+func keyedHandler(t testing.TB, store search.Store, opts graph.HandlerOptions) http.Handler {
 	norm, err := normalize.New()
 	require.NoError(t, err)
 	opts.ClientKey = func(ctx context.Context) string { s, _ := ctx.Value(keyCtx{}).(string); return s }
-	h := graph.NewHandler(graph.NewResolver(norm, store, slog.New(slog.NewTextHandler(io.Discard, nil))), opts)
+	h := graph.NewHandler(graph.NewResolver(search.New(norm, store), slog.New(slog.NewTextHandler(io.Discard, nil))), opts)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, r.Header.Get("X-Test-Key"))))
 	})

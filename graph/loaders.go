@@ -11,6 +11,7 @@ import (
 	"github.com/vikstrous/dataloadgen"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/search"
 )
 
 // The employers of a page are loaded together: each request gets a
@@ -30,10 +31,6 @@ type loaders struct {
 
 	mu    sync.Mutex
 	pages []*pageCompanies
-
-	// dbSlots bound the request's store calls running at once
-	// (boundedStore).
-	dbSlots chan struct{}
 }
 
 // companyLoader returns the request's company loader, made on first use:
@@ -103,10 +100,13 @@ func (l *loaders) preload(ctx context.Context, id int64) {
 
 // withLoaders gives each request its own loaders, so that nothing is
 // cached across requests.
+// The request's store calls run at most dbPerRequest at once
+// (search.WithCallLimit).
 func (r *Resolver) withLoaders(next http.Handler, dbPerRequest int) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		l := &loaders{fetch: r.store.CompaniesByID, dbSlots: make(chan struct{}, dbPerRequest)}
-		next.ServeHTTP(w, req.WithContext(context.WithValue(req.Context(), loadersKey{}, l)))
+		l := &loaders{fetch: r.svc.CompaniesByID}
+		ctx := search.WithCallLimit(context.WithValue(req.Context(), loadersKey{}, l), dbPerRequest)
+		next.ServeHTTP(w, req.WithContext(ctx))
 	})
 }
 
@@ -115,7 +115,7 @@ func (r *Resolver) employer(ctx context.Context, companyID int64) (*domain.Compa
 	l, ok := ctx.Value(loadersKey{}).(*loaders)
 	if !ok {
 		// Outside an HTTP request (tests, REST): one query, unbatched.
-		m, err := r.store.CompaniesByID(ctx, []int64{companyID})
+		m, err := r.svc.CompaniesByID(ctx, []int64{companyID})
 		if err != nil {
 			return nil, err
 		}

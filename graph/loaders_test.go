@@ -17,8 +17,9 @@ import (
 
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/graph"
-	"github.com/jobsd-dev/jobsd/graph/graphtest"
 	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/search"
+	"github.com/jobsd-dev/jobsd/search/searchtest"
 )
 
 func TestEmployersOfAPageCostOneQuery(t *testing.T) {
@@ -26,7 +27,7 @@ func TestEmployersOfAPageCostOneQuery(t *testing.T) {
 	require.NoError(t, err)
 	var mu sync.Mutex
 	var batches [][]int64
-	st := &graphtest.Store{
+	st := &searchtest.Store{
 		// A page of cards from five companies.
 		FindJobCardsFunc: func(_ context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
 			cards := make([]domain.JobCard, q.Limit)
@@ -49,7 +50,7 @@ func TestEmployersOfAPageCostOneQuery(t *testing.T) {
 		},
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv := httptest.NewServer(graph.NewHandler(graph.NewResolver(norm, st, log), graph.HandlerOptions{}))
+	srv := httptest.NewServer(graph.NewHandler(graph.NewResolver(search.New(norm, st), log), graph.HandlerOptions{}))
 	defer srv.Close()
 
 	resp, err := http.Post(srv.URL, "application/json", strings.NewReader(`{"query":"{ jobs(limit: 100) { nodes { id employer { name jobCount } } } }"}`))

@@ -9,34 +9,24 @@ import (
 	"context"
 
 	"github.com/jobsd-dev/jobsd/domain"
-	"github.com/jobsd-dev/jobsd/normalize"
 )
 
 // Jobs is the resolver for the jobs field.
 func (r *companyProfileResolver) Jobs(ctx context.Context, obj *domain.CompanyProfile, filter *domain.JobFilter, limit *int, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error) {
-	q, err := r.norm.JobQuery(filter, limit, offset, sort, after)
-	if err != nil {
-		return nil, err
+	page, err := r.svc.CompanyJobs(ctx, obj.ID, filter, limit, offset, sort, after)
+	if err == nil {
+		notePage(ctx, page.Nodes)
 	}
-	q.CompanyID = &obj.ID
-	return r.jobPage(ctx, q)
+	return page, err
 }
 
 // Similar is the resolver for the similar field.
 func (r *jobResolver) Similar(ctx context.Context, obj *domain.Job, limit *int) ([]*domain.JobCard, error) {
-	n, err := similarLimit(limit)
+	page, err := r.svc.Similar(ctx, obj.ID, limit)
 	if err != nil {
 		return nil, err
 	}
-	cards, _, err := r.store.SimilarJobs(ctx, obj.ID, n)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*domain.JobCard, len(cards))
-	for i := range cards {
-		out[i] = &cards[i]
-	}
-	return out, nil
+	return pointers(page.Cards), nil
 }
 
 // Employer is the resolver for the employer field.
@@ -55,78 +45,44 @@ func (r *jobCardPageResolver) Facets(ctx context.Context, obj *domain.JobCardPag
 	for i, f := range fields {
 		names[i] = string(f)
 	}
-	facets, err := r.PageFacets(ctx, obj, names, limit)
+	req, err := r.svc.Facets(names, limit)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*domain.Facet, len(facets))
-	for i := range facets {
-		out[i] = &facets[i]
+	facets, err := r.svc.CountFacets(ctx, obj, req)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	return pointers(facets), nil
 }
 
 // Jobs is the resolver for the jobs field.
 func (r *queryResolver) Jobs(ctx context.Context, filter *domain.JobFilter, limit *int, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error) {
-	q, err := r.norm.JobQuery(filter, limit, offset, sort, after)
-	if err != nil {
-		return nil, err
+	page, err := r.svc.Jobs(ctx, filter, limit, offset, sort, after)
+	if err == nil {
+		notePage(ctx, page.Nodes)
 	}
-	return r.jobPage(ctx, q)
+	return page, err
 }
 
 // Job is the resolver for the job field.
 func (r *queryResolver) Job(ctx context.Context, id string) (*domain.Job, error) {
-	if !normalize.ValidJobID(id) {
-		return nil, domain.InvalidParam("id", "id %q is not shaped <source>-<number>", domain.Clip(id))
-	}
-	job, err := r.store.JobByID(ctx, id)
-	if domain.ErrorCode(err) == domain.CodeNotFound {
-		return nil, nil
-	}
-	return job, err
+	return orNil(r.svc.Job(ctx, id))
 }
 
 // Companies is the resolver for the companies field.
 func (r *queryResolver) Companies(ctx context.Context, minJobs *int, limit *int, offset *int, filter *domain.JobFilter) (*domain.CompanyPage, error) {
-	q, err := r.norm.CompanyQuery(minJobs, limit, offset, filter)
-	if err != nil {
-		return nil, err
-	}
-	companies, total, err := r.store.Companies(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	page := &domain.CompanyPage{Nodes: companies, PageInfo: pageInfo(total, q.Limit, q.Offset, len(companies))}
-	if q.Jobs != nil {
-		page.Normalized = q.Jobs.Normalized
-	}
-	return page, nil
+	return r.svc.Companies(ctx, minJobs, limit, offset, filter)
 }
 
 // Company is the resolver for the company field.
 func (r *queryResolver) Company(ctx context.Context, slug *string, name *string) (*domain.CompanyProfile, error) {
-	if (slug == nil) == (name == nil) {
-		return nil, domain.InvalidParam("slug", "give the company's slug or its name, one of them")
-	}
-	key := slug
-	if name != nil {
-		key = name
-	}
-	p, err := r.store.CompanyBySlug(ctx, normalize.Slug(*key))
-	if domain.ErrorCode(err) == domain.CodeNotFound {
-		return nil, nil
-	}
-	return p, err
+	return orNil(r.svc.Company(ctx, slug, name))
 }
 
 // InterpretFilter is the resolver for the interpretFilter field.
 func (r *queryResolver) InterpretFilter(ctx context.Context, filter domain.JobFilter) (map[string]any, error) {
-	q, err := r.norm.JobQuery(&filter, nil, nil, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	return q.Normalized, nil
+	return r.svc.Interpret(filter)
 }
 
 // CompanyProfile returns CompanyProfileResolver implementation.

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/search"
 )
 
 // TestPostTransportIsGqlgens: postTransport answers what gqlgen's own POST
@@ -25,7 +26,7 @@ import (
 func TestPostTransportIsGqlgens(t *testing.T) {
 	norm, err := normalize.New()
 	require.NoError(t, err)
-	r := NewResolver(norm, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	r := NewResolver(search.New(norm, nil), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	build := func(tr interface {
 		Supports(*http.Request) bool
 		Do(http.ResponseWriter, *http.Request, graphql.GraphExecutor)
@@ -82,7 +83,7 @@ func TestPostTransportIsGqlgens(t *testing.T) {
 func TestUnsupportedRequestsHaveACode(t *testing.T) {
 	norm, err := normalize.New()
 	require.NoError(t, err)
-	h := NewHandler(NewResolver(norm, nil, slog.New(slog.NewTextHandler(io.Discard, nil))), HandlerOptions{})
+	h := NewHandler(NewResolver(search.New(norm, nil), slog.New(slog.NewTextHandler(io.Discard, nil))), HandlerOptions{})
 	for _, c := range []struct {
 		method, contentType, upgrade string
 		status                       int

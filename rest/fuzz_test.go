@@ -12,10 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/domain"
-	"github.com/jobsd-dev/jobsd/graph"
-	"github.com/jobsd-dev/jobsd/graph/graphtest"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/rest"
+	"github.com/jobsd-dev/jobsd/search"
+	"github.com/jobsd-dev/jobsd/search/searchtest"
 )
 
 func newRouter(t testing.TB) http.Handler {
@@ -23,7 +23,7 @@ func newRouter(t testing.TB) http.Handler {
 	norm, err := normalize.New()
 	require.NoError(t, err)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	return rest.NewRouter(graph.NewResolver(norm, &graphtest.Store{}, log).Queries(), log)
+	return rest.NewRouter(search.New(norm, &searchtest.Store{}), log)
 }
 
 // FuzzJobsQuery sends any query string to GET /jobs: the answer is 200 or

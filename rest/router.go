@@ -1,7 +1,7 @@
 // Package rest serves the REST endpoints of the specification under
-// /api/v1. It is a thin layer: it reads query strings into the GraphQL
-// argument types, calls the GraphQL query resolvers (the one query path),
-// and writes the {data, meta} envelope or the contract's error body.
+// /api/v1. It is a thin layer over the query service (package search, the
+// one query path): it reads query strings into the service's arguments and
+// writes the {data, meta} envelope or the contract's error body.
 package rest
 
 import (
@@ -13,18 +13,18 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/jobsd-dev/jobsd/domain"
-	"github.com/jobsd-dev/jobsd/graph"
+	"github.com/jobsd-dev/jobsd/search"
 )
 
-// Handler serves the REST endpoints over the query resolvers.
+// Handler serves the REST endpoints over the query service.
 type Handler struct {
-	q   graph.Queries
+	svc *search.Service
 	log *slog.Logger
 }
 
 // NewRouter returns the /api/v1 routes (mount it at /api/v1).
-func NewRouter(q graph.Queries, log *slog.Logger) http.Handler {
-	h := &Handler{q: q, log: log}
+func NewRouter(svc *search.Service, log *slog.Logger) http.Handler {
+	h := &Handler{svc: svc, log: log}
 	r := chi.NewRouter()
 	r.Get("/jobs", h.jobs)
 	r.Get("/jobs/{id}", h.job)
@@ -75,14 +75,17 @@ func (h *Handler) jobs(w http.ResponseWriter, r *http.Request) {
 	cursor := p.str("cursor")
 	facetFields := p.list("facets")
 	facetLimit := p.integer("facet_limit", "facet_limit must be an integer ≥ 1")
+	var facets search.FacetRequest
 	if p.err == nil {
-		p.fail(h.q.CheckFacets(facetFields, facetLimit))
+		var err error
+		facets, err = h.svc.Facets(facetFields, facetLimit)
+		p.fail(err)
 	}
 	if p.err != nil {
 		WriteError(w, r, h.log, p.err)
 		return
 	}
-	page, err := h.q.Jobs(r.Context(), f, limit, offset, sort, cursor)
+	page, err := h.svc.Jobs(r.Context(), f, limit, offset, sort, cursor)
 	if err != nil {
 		WriteError(w, r, h.log, err)
 		return
@@ -91,14 +94,14 @@ func (h *Handler) jobs(w http.ResponseWriter, r *http.Request) {
 		Total: page.PageInfo.Total, Limit: page.PageInfo.Limit, Offset: page.PageInfo.Offset, HasMore: page.PageInfo.HasMore,
 		NextCursor: page.PageInfo.EndCursor, Normalized: page.Normalized,
 	}
-	if len(facetFields) > 0 || facetLimit != nil {
-		facets, err := h.q.PageFacets(r.Context(), page, facetFields, facetLimit)
+	if !facets.Empty() || facetLimit != nil {
+		counts, err := h.svc.CountFacets(r.Context(), page, facets)
 		if err != nil {
 			WriteError(w, r, h.log, err)
 			return
 		}
 		m.Facets = map[string]any{}
-		for _, f := range facets {
+		for _, f := range counts {
 			if f.Field == domain.FacetSalary {
 				m.Facets[string(f.Field)] = f.Buckets
 			} else {
@@ -169,7 +172,7 @@ func (h *Handler) normalize(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, h.log, p.err)
 		return
 	}
-	normalized, err := h.q.InterpretFilter(r.Context(), *f)
+	normalized, err := h.svc.Interpret(*f)
 	if err != nil {
 		WriteError(w, r, h.log, err)
 		return
@@ -182,17 +185,12 @@ func (h *Handler) job(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, h.log, p.err)
 		return
 	}
-	id := chi.URLParam(r, "id")
-	job, err := h.q.Job(r.Context(), id)
-	writeOne(h, w, r, job, err, "no job has id "+Clip(id))
+	job, err := h.svc.Job(r.Context(), chi.URLParam(r, "id"))
+	writeOne(h, w, r, job, err)
 }
 
-// writeOne writes one record, or not_found (with notFound as the message)
-// when the resolver found none, or the error.
-func writeOne[T any](h *Handler, w http.ResponseWriter, r *http.Request, v *T, err error, notFound string) {
-	if err == nil && v == nil {
-		err = domain.Errorf(domain.CodeNotFound, "%s", notFound)
-	}
+// writeOne writes one record, or the error (not_found when there is none).
+func writeOne[T any](h *Handler, w http.ResponseWriter, r *http.Request, v *T, err error) {
 	if err != nil {
 		WriteError(w, r, h.log, err)
 		return
@@ -208,13 +206,13 @@ func (h *Handler) similar(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, h.log, p.err)
 		return
 	}
-	cards, total, n, err := h.q.SimilarJobs(r.Context(), chi.URLParam(r, "id"), limit)
+	page, err := h.svc.Similar(r.Context(), chi.URLParam(r, "id"), limit)
 	if err != nil {
 		WriteError(w, r, h.log, err)
 		return
 	}
-	writeJSON(w, r, http.StatusOK, envelope{Data: cards, Meta: &meta{
-		Total: total, Limit: n, Offset: 0, HasMore: len(cards) < total,
+	writeJSON(w, r, http.StatusOK, envelope{Data: page.Cards, Meta: &meta{
+		Total: page.Total, Limit: page.Limit, Offset: 0, HasMore: len(page.Cards) < page.Total,
 	}})
 }
 
@@ -225,8 +223,8 @@ func (h *Handler) company(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	slug := chi.URLParam(r, "slug")
-	company, err := h.q.Company(r.Context(), &slug, nil)
-	writeOne(h, w, r, company, err, "no company has the slug "+Clip(slug))
+	company, err := h.svc.Company(r.Context(), &slug, nil)
+	writeOne(h, w, r, company, err)
 }
 
 func (h *Handler) companies(w http.ResponseWriter, r *http.Request) {
@@ -239,7 +237,7 @@ func (h *Handler) companies(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, h.log, p.err)
 		return
 	}
-	page, err := h.q.Companies(r.Context(), minJobs, limit, offset, f)
+	page, err := h.svc.Companies(r.Context(), minJobs, limit, offset, f)
 	if err != nil {
 		WriteError(w, r, h.log, err)
 		return

@@ -17,9 +17,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/auth"
-	"github.com/jobsd-dev/jobsd/graph"
-	"github.com/jobsd-dev/jobsd/graph/graphtest"
 	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/search"
+	"github.com/jobsd-dev/jobsd/search/searchtest"
 	"github.com/jobsd-dev/jobsd/server"
 )
 
@@ -57,7 +57,7 @@ func newAuthHandler(t *testing.T, keys *auth.Checker, ping func(context.Context)
 		ping = func(context.Context) error { return nil }
 	}
 	return server.New(server.Config{
-		Resolver: graph.NewResolver(norm, &graphtest.Store{}, log),
+		Search:   search.New(norm, &searchtest.Store{}),
 		Keys:     keys,
 		Ping:     ping,
 		Draining: draining,

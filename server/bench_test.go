@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/jobsd-dev/jobsd/domain"
-	"github.com/jobsd-dev/jobsd/graph/graphtest"
 	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/search/searchtest"
 	"github.com/jobsd-dev/jobsd/seed"
 )
 
@@ -38,7 +38,7 @@ func benchHandler(b *testing.B) (http.Handler, string) {
 		jobs[i].CompanyID = int64(i + 1)
 		cards = append(cards, jobs[i].Card())
 	}
-	return newHandler(b, &graphtest.Store{
+	return newHandler(b, &searchtest.Store{
 		FindJobCardsFunc: func(context.Context, domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
 			return cards, 1000, &domain.Cursor{}, nil
 		},

@@ -11,22 +11,22 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/auth"
-	"github.com/jobsd-dev/jobsd/graph"
-	"github.com/jobsd-dev/jobsd/graph/graphtest"
 	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/search"
+	"github.com/jobsd-dev/jobsd/search/searchtest"
 	"github.com/jobsd-dev/jobsd/server"
 )
 
 // newHandler returns jobsd's handler over st, logging to log, and its one
 // API key, which may make rate requests a second (0: the server's
 // default limit).
-func newHandler(tb testing.TB, st *graphtest.Store, log *slog.Logger, rate float64) (http.Handler, string) {
+func newHandler(tb testing.TB, st *searchtest.Store, log *slog.Logger, rate float64) (http.Handler, string) {
 	tb.Helper()
 	norm, err := normalize.New()
 	require.NoError(tb, err)
 	key, _, hash := auth.NewKey()
 	return server.New(server.Config{
-		Resolver: graph.NewResolver(norm, st, log),
+		Search: search.New(norm, st),
 		Keys: auth.NewChecker(func(context.Context, []byte) (*auth.Key, error) {
 			return auth.NewKeyInfo(1, "test", hash, rate, int(rate)), nil
 		}, time.Minute),
@@ -37,7 +37,7 @@ func newHandler(tb testing.TB, st *graphtest.Store, log *slog.Logger, rate float
 
 // newTestServer serves newHandler's handler (default limits) until the
 // test ends, and returns the server and the key.
-func newTestServer(t *testing.T, st *graphtest.Store, log *slog.Logger) (*httptest.Server, string) {
+func newTestServer(t *testing.T, st *searchtest.Store, log *slog.Logger) (*httptest.Server, string) {
 	t.Helper()
 	h, key := newHandler(t, st, log, 0)
 	srv := httptest.NewServer(h)

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/domain"
-	"github.com/jobsd-dev/jobsd/graph/graphtest"
+	"github.com/jobsd-dev/jobsd/search/searchtest"
 	"github.com/jobsd-dev/jobsd/server"
 )
 
@@ -22,7 +22,7 @@ import (
 // error of a GraphQL answer is counted by its code, whatever the answer's
 // status, and answers without errors count nothing.
 func TestGraphQLErrorsAreCounted(t *testing.T) {
-	srv, key := newTestServer(t, &graphtest.Store{
+	srv, key := newTestServer(t, &searchtest.Store{
 		JobByIDFunc: func(_ context.Context, id string) (*domain.Job, error) {
 			if id == "down-1" {
 				return nil, domain.Errorf(domain.CodeUnavailable, "the database is unavailable")
@@ -84,7 +84,7 @@ func metricsBody(t *testing.T, base string) string {
 // when it is a standard one, else "other": a made-up method adds no
 // series of its own.
 func TestMetricsMethodsAreBounded(t *testing.T) {
-	srv, key := newTestServer(t, &graphtest.Store{}, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	srv, key := newTestServer(t, &searchtest.Store{}, slog.New(slog.NewJSONHandler(io.Discard, nil)))
 	tests := []struct {
 		method, label string
 	}{
@@ -118,7 +118,7 @@ func TestMetricsMethodsAreBounded(t *testing.T) {
 // API's 404 and every other path as before; unwrapped, /metrics serves
 // the metrics.
 func TestHideMetrics(t *testing.T) {
-	h, _ := newHandler(t, &graphtest.Store{}, slog.New(slog.NewJSONHandler(io.Discard, nil)), 0)
+	h, _ := newHandler(t, &searchtest.Store{}, slog.New(slog.NewJSONHandler(io.Discard, nil)), 0)
 	tests := []struct {
 		name    string
 		handler http.Handler

@@ -35,12 +35,15 @@ import (
 	"github.com/jobsd-dev/jobsd/playground"
 	"github.com/jobsd-dev/jobsd/ratelimit"
 	"github.com/jobsd-dev/jobsd/rest"
+	"github.com/jobsd-dev/jobsd/search"
 )
 
 // Config is what the server needs.
 type Config struct {
-	Resolver *graph.Resolver
-	Keys     *auth.Checker
+	// Search is the query service the GraphQL resolvers and the REST
+	// handlers adapt.
+	Search *search.Service
+	Keys   *auth.Checker
 	// Ping reports whether the database answers (/readyz). /readyz answers
 	// from a result at most a second old: concurrent /readyz requests
 	// cause at most one Ping a second.
@@ -170,9 +173,9 @@ func New(cfg Config) http.Handler {
 	gqlOpts.Introspection, gqlOpts.RequestID = cfg.Introspection, middleware.GetReqID
 	gqlOpts.OnError = s.metrics.graphQLError
 	gqlOpts.ClientKey = requestKey
-	gql := graph.NewHandler(cfg.Resolver, gqlOpts)
+	gql := graph.NewHandler(graph.NewResolver(cfg.Search, cfg.Log), gqlOpts)
 	r.With(s.requireKey(writeGraphQLError), s.limitBody(cfg.MaxBodyBytes)).Handle("/graphql", gql)
-	r.With(s.requireKey(rest.WriteError), s.limitBody(cfg.MaxBodyBytes)).Mount("/api/v1", rest.NewRouter(cfg.Resolver.Queries(), cfg.Log))
+	r.With(s.requireKey(rest.WriteError), s.limitBody(cfg.MaxBodyBytes)).Mount("/api/v1", rest.NewRouter(cfg.Search, cfg.Log))
 	return r
 }
 

@@ -14,14 +14,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/domain"
-	"github.com/jobsd-dev/jobsd/graph/graphtest"
 	"github.com/jobsd-dev/jobsd/rest"
+	"github.com/jobsd-dev/jobsd/search/searchtest"
 )
 
 func TestPanicsBecomeInternalErrors(t *testing.T) {
 	var logs bytes.Buffer
 	log := slog.New(slog.NewJSONHandler(&logs, nil))
-	srv, key := newTestServer(t, &graphtest.Store{
+	srv, key := newTestServer(t, &searchtest.Store{
 		FindJobCardsFunc: func(context.Context, domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
 			panic("index out of range in a store bug")
 		},

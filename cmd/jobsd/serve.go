@@ -24,6 +24,7 @@ import (
 	"github.com/jobsd-dev/jobsd/migrations"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/ratelimit"
+	"github.com/jobsd-dev/jobsd/search"
 	"github.com/jobsd-dev/jobsd/server"
 	"github.com/jobsd-dev/jobsd/store"
 )
@@ -191,7 +192,7 @@ func (e env) serve(ctx context.Context, args []string) error {
 	gqlOpts := graph.HandlerOptions{ComplexityLimit: *complexity, DepthLimit: *depth, MaxRootFields: *rootFields,
 		MaxAliases: *aliasLimit, MaxDocumentBytes: *docLimit, ExpensivePerKey: *expensivePerKey, ExpensiveTotal: *expensiveTotal}
 	handler := server.New(server.Config{
-		Resolver:       graph.NewResolver(norm, st, log),
+		Search:         search.New(norm, st),
 		Keys:           keys,
 		Ping:           st.Ping,
 		Ready:          ready,

@@ -1,17 +1,17 @@
-// Package graphtest has a configurable fake of graph.JobStore for tests of
-// the layers above the store (resolvers, REST, the HTTP server): each
-// method calls its function field when set, and otherwise answers with
-// nothing, or not_found for lookups of one record.
-package graphtest
+// Package searchtest has a configurable fake of search.Store for tests of
+// the layers above the store (the service, resolvers, REST, the HTTP
+// server): each method calls its function field when set, and otherwise
+// answers with nothing, or not_found for lookups of one record.
+package searchtest
 
 import (
 	"context"
 
 	"github.com/jobsd-dev/jobsd/domain"
-	"github.com/jobsd-dev/jobsd/graph"
+	"github.com/jobsd-dev/jobsd/search"
 )
 
-// Store is a fake graph.JobStore.
+// Store is a fake search.Store.
 type Store struct {
 	FindJobCardsFunc  func(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error)
 	JobByIDFunc       func(ctx context.Context, id string) (*domain.Job, error)
@@ -22,9 +22,9 @@ type Store struct {
 	CompaniesByIDFunc func(ctx context.Context, ids []int64) (map[int64]*domain.Company, error)
 }
 
-var _ graph.JobStore = (*Store)(nil)
+var _ search.Store = (*Store)(nil)
 
-// FindJobCards implements graph.JobStore.
+// FindJobCards implements search.Store.
 func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
 	if s.FindJobCardsFunc != nil {
 		return s.FindJobCardsFunc(ctx, q)
@@ -32,15 +32,15 @@ func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.J
 	return []domain.JobCard{}, 0, nil, nil
 }
 
-// JobByID implements graph.JobStore.
+// JobByID implements search.Store.
 func (s *Store) JobByID(ctx context.Context, id string) (*domain.Job, error) {
 	if s.JobByIDFunc != nil {
 		return s.JobByIDFunc(ctx, id)
 	}
-	return nil, domain.Errorf(domain.CodeNotFound, "no job has id %s", id)
+	return nil, domain.Errorf(domain.CodeNotFound, "no job has id %s", domain.Clip(id))
 }
 
-// Companies implements graph.JobStore.
+// Companies implements search.Store.
 func (s *Store) Companies(ctx context.Context, q domain.CompanyQuery) ([]domain.Company, int, error) {
 	if s.CompaniesFunc != nil {
 		return s.CompaniesFunc(ctx, q)
@@ -48,23 +48,23 @@ func (s *Store) Companies(ctx context.Context, q domain.CompanyQuery) ([]domain.
 	return []domain.Company{}, 0, nil
 }
 
-// CompanyBySlug implements graph.JobStore.
+// CompanyBySlug implements search.Store.
 func (s *Store) CompanyBySlug(ctx context.Context, slug string) (*domain.CompanyProfile, error) {
 	if s.CompanyBySlugFunc != nil {
 		return s.CompanyBySlugFunc(ctx, slug)
 	}
-	return nil, domain.Errorf(domain.CodeNotFound, "no company has the slug %s", slug)
+	return nil, domain.Errorf(domain.CodeNotFound, "no company has the slug %s", domain.Clip(slug))
 }
 
-// SimilarJobs implements graph.JobStore.
+// SimilarJobs implements search.Store.
 func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]domain.JobCard, int, error) {
 	if s.SimilarJobsFunc != nil {
 		return s.SimilarJobsFunc(ctx, id, limit)
 	}
-	return nil, 0, domain.Errorf(domain.CodeNotFound, "no job has id %s", id)
+	return nil, 0, domain.Errorf(domain.CodeNotFound, "no job has id %s", domain.Clip(id))
 }
 
-// Facets implements graph.JobStore.
+// Facets implements search.Store.
 func (s *Store) Facets(ctx context.Context, q domain.JobQuery, fields []string, limit int) ([]domain.Facet, error) {
 	if s.FacetsFunc != nil {
 		return s.FacetsFunc(ctx, q, fields, limit)
@@ -72,7 +72,7 @@ func (s *Store) Facets(ctx context.Context, q domain.JobQuery, fields []string, 
 	return []domain.Facet{}, nil
 }
 
-// CompaniesByID implements graph.JobStore.
+// CompaniesByID implements search.Store.
 func (s *Store) CompaniesByID(ctx context.Context, ids []int64) (map[int64]*domain.Company, error) {
 	if s.CompaniesByIDFunc != nil {
 		return s.CompaniesByIDFunc(ctx, ids)

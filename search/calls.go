@@ -1,4 +1,4 @@
-package graph
+package search
 
 import (
 	"context"
@@ -6,26 +6,27 @@ import (
 	"github.com/jobsd-dev/jobsd/domain"
 )
 
-// boundedStore is a JobStore whose calls made for one GraphQL request run
-// at most that request's database slots at once (gqlgen resolves the root
-// fields of a query side by side: without the bound, one request with ten
-// root fields would hold ten connections). Calls outside a GraphQL request
-// (REST, tests) are not bounded here.
-type boundedStore struct{ inner JobStore }
+// callLimitKey marks a context with the slots of the store calls of one
+// request.
+type callLimitKey struct{}
 
-var _ JobStore = boundedStore{}
-
-// dbSlots returns the slots of the request ctx belongs to, or nil.
-func dbSlots(ctx context.Context) chan struct{} {
-	if l, ok := ctx.Value(loadersKey{}).(*loaders); ok {
-		return l.dbSlots
-	}
-	return nil
+// WithCallLimit returns a context under which the service's store calls
+// run at most n at once: a GraphQL request resolves its root fields side
+// by side, and without the bound one request with ten root fields would
+// hold ten database connections.
+func WithCallLimit(ctx context.Context, n int) context.Context {
+	return context.WithValue(ctx, callLimitKey{}, make(chan struct{}, max(n, 1)))
 }
 
-// enter waits for one of the request's slots and returns its release.
+// boundedStore is a Store whose calls under a context of WithCallLimit
+// take one of its slots while they run.
+type boundedStore struct{ inner Store }
+
+var _ Store = boundedStore{}
+
+// enter waits for one of the context's slots and returns its release.
 func enter(ctx context.Context) (func(), error) {
-	slots := dbSlots(ctx)
+	slots, _ := ctx.Value(callLimitKey{}).(chan struct{})
 	if slots == nil {
 		return func() {}, nil
 	}
@@ -37,7 +38,7 @@ func enter(ctx context.Context) (func(), error) {
 	}
 }
 
-// FindJobCards implements JobStore.
+// FindJobCards implements Store.
 func (s boundedStore) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
 	leave, err := enter(ctx)
 	if err != nil {
@@ -47,7 +48,7 @@ func (s boundedStore) FindJobCards(ctx context.Context, q domain.JobQuery) ([]do
 	return s.inner.FindJobCards(ctx, q)
 }
 
-// JobByID implements JobStore.
+// JobByID implements Store.
 func (s boundedStore) JobByID(ctx context.Context, id string) (*domain.Job, error) {
 	leave, err := enter(ctx)
 	if err != nil {
@@ -57,7 +58,7 @@ func (s boundedStore) JobByID(ctx context.Context, id string) (*domain.Job, erro
 	return s.inner.JobByID(ctx, id)
 }
 
-// Companies implements JobStore.
+// Companies implements Store.
 func (s boundedStore) Companies(ctx context.Context, q domain.CompanyQuery) ([]domain.Company, int, error) {
 	leave, err := enter(ctx)
 	if err != nil {
@@ -67,7 +68,7 @@ func (s boundedStore) Companies(ctx context.Context, q domain.CompanyQuery) ([]d
 	return s.inner.Companies(ctx, q)
 }
 
-// CompanyBySlug implements JobStore.
+// CompanyBySlug implements Store.
 func (s boundedStore) CompanyBySlug(ctx context.Context, slug string) (*domain.CompanyProfile, error) {
 	leave, err := enter(ctx)
 	if err != nil {
@@ -77,7 +78,7 @@ func (s boundedStore) CompanyBySlug(ctx context.Context, slug string) (*domain.C
 	return s.inner.CompanyBySlug(ctx, slug)
 }
 
-// Facets implements JobStore.
+// Facets implements Store.
 func (s boundedStore) Facets(ctx context.Context, q domain.JobQuery, fields []string, limit int) ([]domain.Facet, error) {
 	leave, err := enter(ctx)
 	if err != nil {
@@ -87,7 +88,7 @@ func (s boundedStore) Facets(ctx context.Context, q domain.JobQuery, fields []st
 	return s.inner.Facets(ctx, q, fields, limit)
 }
 
-// CompaniesByID implements JobStore.
+// CompaniesByID implements Store.
 func (s boundedStore) CompaniesByID(ctx context.Context, ids []int64) (map[int64]*domain.Company, error) {
 	leave, err := enter(ctx)
 	if err != nil {
@@ -97,7 +98,7 @@ func (s boundedStore) CompaniesByID(ctx context.Context, ids []int64) (map[int64
 	return s.inner.CompaniesByID(ctx, ids)
 }
 
-// SimilarJobs implements JobStore.
+// SimilarJobs implements Store.
 func (s boundedStore) SimilarJobs(ctx context.Context, id string, limit int) ([]domain.JobCard, int, error) {
 	leave, err := enter(ctx)
 	if err != nil {

@@ -1,0 +1,83 @@
+package search
+
+import (
+	"context"
+
+	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/normalize"
+)
+
+// Jobs returns a page of the job cards matching filter, in sort's order,
+// with the page info, the cursor after the page and how the filter was
+// read (the page's Normalized).
+func (s *Service) Jobs(ctx context.Context, filter *domain.JobFilter, limit, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error) {
+	q, err := s.norm.JobQuery(filter, limit, offset, sort, after)
+	if err != nil {
+		return nil, err
+	}
+	return s.jobPage(ctx, q)
+}
+
+// CompanyJobs is Jobs among the jobs of one company.
+func (s *Service) CompanyJobs(ctx context.Context, companyID int64, filter *domain.JobFilter, limit, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error) {
+	q, err := s.norm.JobQuery(filter, limit, offset, sort, after)
+	if err != nil {
+		return nil, err
+	}
+	q.CompanyID = &companyID
+	return s.jobPage(ctx, q)
+}
+
+// jobPage runs a job query and makes its page.
+func (s *Service) jobPage(ctx context.Context, q domain.JobQuery) (*domain.JobCardPage, error) {
+	cards, total, next, err := s.store.FindJobCards(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	page := &domain.JobCardPage{Nodes: cards, Normalized: q.Normalized, Query: q, PageInfo: pageInfo(total, q.Limit, q.Offset, len(cards))}
+	if next != nil {
+		cursor := next.Encode()
+		page.PageInfo.EndCursor = &cursor
+	}
+	return page, nil
+}
+
+// pageInfo describes a page of n items at offset among total.
+func pageInfo(total, limit, offset, n int) domain.PageInfo {
+	return domain.PageInfo{Total: total, Limit: limit, Offset: offset, HasMore: offset+n < total}
+}
+
+// FacetRequest is a validated request for facets: the fields (REST names)
+// and how many values of each.
+type FacetRequest struct {
+	fields []string
+	limit  int
+}
+
+// Empty reports whether the request asks for no field.
+func (f FacetRequest) Empty() bool { return len(f.fields) == 0 }
+
+// Facets validates a request for facets, before the search it counts runs.
+func (s *Service) Facets(fields []string, limit *int) (FacetRequest, error) {
+	names, n, err := normalize.Facets(fields, limit)
+	if err != nil {
+		return FacetRequest{}, err
+	}
+	return FacetRequest{fields: names, limit: n}, nil
+}
+
+// CountFacets counts the jobs of a page's query by the request's fields.
+func (s *Service) CountFacets(ctx context.Context, page *domain.JobCardPage, f FacetRequest) ([]domain.Facet, error) {
+	return s.store.Facets(ctx, page.Query, f.fields, f.limit)
+}
+
+// Interpret reads a filter as a search would, without searching: for each
+// given member, the normalized values a search matches, keyed by the REST
+// parameter name. Its errors are those a search with the filter gives.
+func (s *Service) Interpret(filter domain.JobFilter) (map[string]any, error) {
+	q, err := s.norm.JobQuery(&filter, nil, nil, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return q.Normalized, nil
+}

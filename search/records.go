@@ -1,0 +1,92 @@
+package search
+
+import (
+	"context"
+
+	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/normalize"
+)
+
+// Job returns one job in full; an id not shaped <source>-<number> is
+// invalid_parameter, an unknown one not_found.
+func (s *Service) Job(ctx context.Context, id string) (*domain.Job, error) {
+	if !normalize.ValidJobID(id) {
+		return nil, domain.InvalidParam("id", "id %q is not shaped <source>-<number>", domain.Clip(id))
+	}
+	return s.store.JobByID(ctx, id)
+}
+
+// Companies returns a page of the companies with at least minJobs jobs
+// (those matching filter, when given), by job count, then name.
+func (s *Service) Companies(ctx context.Context, minJobs, limit, offset *int, filter *domain.JobFilter) (*domain.CompanyPage, error) {
+	q, err := s.norm.CompanyQuery(minJobs, limit, offset, filter)
+	if err != nil {
+		return nil, err
+	}
+	companies, total, err := s.store.Companies(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	page := &domain.CompanyPage{Nodes: companies, PageInfo: pageInfo(total, q.Limit, q.Offset, len(companies))}
+	if q.Jobs != nil {
+		page.Normalized = q.Jobs.Normalized
+	}
+	return page, nil
+}
+
+// Company returns a company's page by its slug or its name (exactly one of
+// them given), or not_found.
+func (s *Service) Company(ctx context.Context, slug, name *string) (*domain.CompanyProfile, error) {
+	if (slug == nil) == (name == nil) {
+		return nil, domain.InvalidParam("slug", "give the company's slug or its name, one of them")
+	}
+	key := slug
+	if name != nil {
+		key = name
+	}
+	return s.store.CompanyBySlug(ctx, normalize.Slug(*key))
+}
+
+// CompaniesByID returns the companies with the ids, by id (a page's
+// employers, in one read).
+func (s *Service) CompaniesByID(ctx context.Context, ids []int64) (map[int64]*domain.Company, error) {
+	return s.store.CompaniesByID(ctx, ids)
+}
+
+// Sizes of similar-job lists.
+const (
+	// DefaultSimilar is the size of a list of similar jobs by default.
+	DefaultSimilar = 10
+	// MaxSimilar is the longest list of similar jobs.
+	MaxSimilar = 50
+)
+
+// SimilarPage is a list of similar jobs: the cards, how many similar jobs
+// there are, and the size of list applied.
+type SimilarPage struct {
+	Cards []domain.JobCard
+	Total int
+	Limit int
+}
+
+// Similar returns the postings similar to the job with the id: of the
+// same role (and specialization, when it has one), most shared skills
+// first, then in the same city, then newest; never the job itself. limit
+// defaults to 10 and is clamped to MaxSimilar.
+func (s *Service) Similar(ctx context.Context, id string, limit *int) (*SimilarPage, error) {
+	if !normalize.ValidJobID(id) {
+		return nil, domain.InvalidParam("id", "id %q is not shaped <source>-<number>", domain.Clip(id))
+	}
+	n := DefaultSimilar
+	if limit != nil {
+		if *limit < 1 {
+			return nil, domain.InvalidParam("limit", "limit must be an integer ≥ 1")
+		}
+		n = min(*limit, MaxSimilar)
+	}
+	cards, total, err := s.store.SimilarJobs(ctx, id, n)
+	if err != nil {
+		return nil, err
+	}
+	return &SimilarPage{Cards: cards, Total: total, Limit: n}, nil
+}

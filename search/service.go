@@ -1,0 +1,54 @@
+// Package search is jobsd's query service: every read of the API, whatever
+// its transport, is validated and normalized here, once, and read through a
+// Store. The GraphQL resolvers (package graph) and the REST handlers
+// (package rest) are adapters over a Service; they map its errors, which
+// carry the contract's codes (domain.Error), to their transport.
+package search
+
+import (
+	"context"
+
+	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/normalize"
+)
+
+// Store is what the service reads from (store.Store implements it).
+type Store interface {
+	// FindJobCards returns a page of matching cards, the exact total and
+	// the cursor after the page.
+	FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error)
+	// JobByID returns a job, or an error with code not_found.
+	JobByID(ctx context.Context, id string) (*domain.Job, error)
+	// Companies returns a page of companies and their exact total.
+	Companies(ctx context.Context, q domain.CompanyQuery) ([]domain.Company, int, error)
+	// CompanyBySlug returns a company's page, or an error with code
+	// not_found.
+	CompanyBySlug(ctx context.Context, slug string) (*domain.CompanyProfile, error)
+	// Facets counts the jobs matching q by each field's values.
+	Facets(ctx context.Context, q domain.JobQuery, fields []string, limit int) ([]domain.Facet, error)
+	// CompaniesByID returns the companies with the ids, by id.
+	CompaniesByID(ctx context.Context, ids []int64) (map[int64]*domain.Company, error)
+	// SimilarJobs returns up to limit cards similar to the job with the id
+	// and how many similar jobs there are, or an error with code not_found.
+	SimilarJobs(ctx context.Context, id string, limit int) ([]domain.JobCard, int, error)
+}
+
+// Service answers the API's reads.
+type Service struct {
+	norm  *normalize.Normalizer
+	store Store
+}
+
+// New returns the service over a normalizer and a store. The store's calls
+// made under a context of WithCallLimit run at most that limit at once.
+func New(norm *normalize.Normalizer, store Store) *Service {
+	return &Service{norm: norm, store: boundedStore{store}}
+}
+
+// TitleKnown reports whether a title intent names a category of the
+// taxonomy (the in-memory index answers those searches; others are a
+// text search in SQL).
+func (s *Service) TitleKnown(title string) bool {
+	_, ok := s.norm.Title(title)
+	return ok
+}

@@ -1,0 +1,173 @@
+package search_test
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/search"
+	"github.com/jobsd-dev/jobsd/search/searchtest"
+)
+
+func newService(t *testing.T, st *searchtest.Store) *search.Service {
+	t.Helper()
+	norm, err := normalize.New()
+	require.NoError(t, err)
+	return search.New(norm, st)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestJobsNormalizesOnce: the store gets the normalized query, and a bad
+// argument is refused with its code before the store is asked.
+func TestJobsNormalizesOnce(t *testing.T) {
+	var got []domain.JobQuery
+	st := &searchtest.Store{FindJobCardsFunc: func(_ context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
+		got = append(got, q)
+		return []domain.JobCard{{ID: "a-1"}}, 3, &domain.Cursor{ID: "a-1", Offset: 1}, nil
+	}}
+	svc := newService(t, st)
+	tests := []struct {
+		name   string
+		filter *domain.JobFilter
+		limit  *int
+		code   string
+	}{
+		{"skills by alias", &domain.JobFilter{Skills: []string{"golang", "k8s"}}, nil, ""},
+		{"limit below 1", nil, ptr(0), domain.CodeInvalidParameter},
+		{"an unknown work arrangement", &domain.JobFilter{EmploymentType: []string{"sometimes"}}, nil, domain.CodeInvalidParameter},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got = nil
+			page, err := svc.Jobs(context.Background(), tt.filter, tt.limit, nil, nil, nil)
+			if tt.code != "" {
+				assert.Equal(t, tt.code, domain.ErrorCode(err))
+				assert.Empty(t, got, "the store was asked")
+				return
+			}
+			require.NoError(t, err)
+			require.Len(t, got, 1)
+			assert.Equal(t, domain.PageInfo{Total: 3, Limit: 25, Offset: 0, HasMore: true, EndCursor: page.PageInfo.EndCursor}, page.PageInfo)
+			assert.NotNil(t, page.PageInfo.EndCursor)
+			assert.Equal(t, []string{"Go", "Kubernetes"}, page.Normalized["skills"])
+		})
+	}
+
+	got = nil
+	_, err := svc.CompanyJobs(context.Background(), 7, nil, nil, nil, nil, nil)
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.Equal(t, int64(7), *got[0].CompanyID, "a company's jobs")
+}
+
+// TestRecordsValidate: ids, slugs and sizes are checked before the store is
+// asked, and the store's not_found comes back as it is.
+func TestRecordsValidate(t *testing.T) {
+	var asked atomic.Int64
+	st := &searchtest.Store{
+		JobByIDFunc: func(_ context.Context, id string) (*domain.Job, error) {
+			asked.Add(1)
+			return nil, domain.Errorf(domain.CodeNotFound, "no job has id %s", id)
+		},
+		CompanyBySlugFunc: func(_ context.Context, slug string) (*domain.CompanyProfile, error) {
+			asked.Add(1)
+			return &domain.CompanyProfile{Slug: slug}, nil
+		},
+		SimilarJobsFunc: func(_ context.Context, _ string, limit int) ([]domain.JobCard, int, error) {
+			asked.Add(1)
+			return make([]domain.JobCard, min(limit, 3)), 80, nil
+		},
+	}
+	svc := newService(t, st)
+	ctx := context.Background()
+
+	_, err := svc.Job(ctx, "not an id")
+	assert.Equal(t, domain.CodeInvalidParameter, domain.ErrorCode(err))
+	assert.Zero(t, asked.Load())
+	_, err = svc.Job(ctx, "a-1")
+	assert.Equal(t, domain.CodeNotFound, domain.ErrorCode(err))
+
+	_, err = svc.Company(ctx, nil, nil)
+	assert.Equal(t, domain.CodeInvalidParameter, domain.ErrorCode(err), "neither slug nor name")
+	_, err = svc.Company(ctx, ptr("acme"), ptr("Acme"))
+	assert.Equal(t, domain.CodeInvalidParameter, domain.ErrorCode(err), "both")
+	c, err := svc.Company(ctx, nil, ptr("Acme Corp"))
+	require.NoError(t, err)
+	assert.Equal(t, normalize.Slug("Acme Corp"), c.Slug, "a name is looked up by its slug")
+
+	_, err = svc.Similar(ctx, "a-1", ptr(0))
+	assert.Equal(t, domain.CodeInvalidParameter, domain.ErrorCode(err))
+	page, err := svc.Similar(ctx, "a-1", ptr(500))
+	require.NoError(t, err)
+	assert.Equal(t, search.MaxSimilar, page.Limit)
+	assert.Equal(t, 80, page.Total)
+}
+
+// TestFacetsAreCheckedBeforeTheSearch: a facet request is validated on its
+// own, and counting passes the normalized fields on.
+func TestFacetsAreCheckedBeforeTheSearch(t *testing.T) {
+	var fields []string
+	var limit int
+	st := &searchtest.Store{FacetsFunc: func(_ context.Context, _ domain.JobQuery, f []string, l int) ([]domain.Facet, error) {
+		fields, limit = f, l
+		return nil, nil
+	}}
+	svc := newService(t, st)
+	_, err := svc.Facets([]string{"skills", "nope"}, nil)
+	assert.Equal(t, domain.CodeInvalidParameter, domain.ErrorCode(err))
+	_, err = svc.Facets([]string{"skills"}, ptr(0))
+	assert.Equal(t, domain.CodeInvalidParameter, domain.ErrorCode(err))
+
+	req, err := svc.Facets([]string{" Skills ", "city", "skills"}, ptr(500))
+	require.NoError(t, err)
+	assert.False(t, req.Empty())
+	_, err = svc.CountFacets(context.Background(), &domain.JobCardPage{}, req)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"skills", "city"}, fields)
+	assert.Equal(t, normalize.MaxFacetLimit, limit)
+}
+
+// TestCallLimit: under WithCallLimit, the service's store calls run at most
+// that many at once; without it, unbounded.
+func TestCallLimit(t *testing.T) {
+	var running, most atomic.Int64
+	st := &searchtest.Store{JobByIDFunc: func(context.Context, string) (*domain.Job, error) {
+		n := running.Add(1)
+		defer running.Add(-1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		time.Sleep(20 * time.Millisecond)
+		return &domain.Job{}, nil
+	}}
+	svc := newService(t, st)
+	for _, c := range []struct {
+		ctx  context.Context
+		want int64
+	}{
+		{search.WithCallLimit(context.Background(), 2), 2},
+		{context.Background(), 0}, // unbounded: more than 2
+	} {
+		most.Store(0)
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				_, err := svc.Job(c.ctx, "a-1")
+				assert.NoError(t, err)
+			})
+		}
+		wg.Wait()
+		if c.want == 0 {
+			assert.Greater(t, most.Load(), int64(2))
+			continue
+		}
+		assert.Equal(t, c.want, most.Load())
+	}
+}
