@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # `make run`: a working jobsd on this machine. Uses $DATABASE_URL, or the
 # local PostgreSQL server, or a private cluster under .data/pg; migrates;
-# loads demo data when the database is empty; prints a demo API key and the
-# URLs; then serves until interrupted.
+# loads demo data when the database is empty; renormalizes the stored jobs
+# when the vocabularies or reference data changed since they were written;
+# prints the database URL, a demo API key and the URLs; then serves until
+# interrupted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +22,7 @@ fi
 
 "$jobsd" migrate --create-database
 "$jobsd" seed --if-empty --n "${JOBSD_DEMO_JOBS:-5000}"
+"$jobsd" renormalize --if-due
 key="$("$jobsd" apikey create --name demo --replace 2>/dev/null)"
 
 base="http://$addr"
@@ -27,6 +30,8 @@ cat <<MSG
 
   jobsd is starting on $base
 
+  Database:      $DATABASE_URL
+                 (export DATABASE_URL=… to run bin/jobsd's other commands against it)
   Demo API key:  $key
   Playground:    $base/playground   (the key is already in its headers)
   REST:          curl -H "x-api-key: $key" "$base/api/v1/jobs?skills=golang&city=SF"

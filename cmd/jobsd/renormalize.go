@@ -14,12 +14,14 @@ import (
 )
 
 // renormalize derives every stored job again from the values its source
-// gave, with the vocabularies in use now (contract section 5), and records
-// their digest as the data's only one.
+// gave, with the vocabularies in use now, and records their digest as the
+// data's only one. With --if-due it does so only when the stored jobs were
+// normalized otherwise (what serve warns of).
 func (e env) renormalize(ctx context.Context, args []string) error {
 	fs := e.flagSet("renormalize")
 	dsn := e.dbFlag(fs)
 	refData := refDataFlag(fs, e.getenv)
+	ifDue := fs.Bool("if-due", false, "only when the stored jobs were normalized with other vocabularies, reference data or rules than this binary's (make run uses it)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -34,6 +36,17 @@ func (e env) renormalize(ctx context.Context, args []string) error {
 	norm, err := normalize.New(normalize.WithRefData(*refData))
 	if err != nil {
 		return err
+	}
+	if *ifDue {
+		st := store.New(db)
+		digests, anyJob, err := st.Vocabularies(ctx)
+		if err != nil {
+			return fmt.Errorf("renormalize: read the data's vocabularies: %w", err)
+		}
+		if !anyJob || slices.Equal(digests, []string{norm.Digest()}) {
+			fmt.Fprintf(e.stdout, "renormalize: not due; the data is normalized with vocabulary %s\n", norm.Digest())
+			return nil
+		}
 	}
 	start := time.Now()
 	rederive := func(stored domain.Job, given []byte) (domain.JobRecord, error) {

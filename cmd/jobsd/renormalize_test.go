@@ -77,9 +77,11 @@ func TestRenormalize(t *testing.T) {
 	assert.Empty(t, ids(body["data"]), "the stored job was normalized without that knowledge")
 	s.stop()
 
-	out, _ = runJobsdEnv(t, dsn, []string{"JOBSD_REFDATA=" + refData}, "", "renormalize")
-	assert.Contains(t, out, "2 jobs read")
+	out, _ = runJobsdEnv(t, dsn, []string{"JOBSD_REFDATA=" + refData}, "", "renormalize", "--if-due")
+	assert.Contains(t, out, "2 jobs read", "due: the data was normalized with other vocabularies")
 	assert.NotContains(t, out, " 0 changed")
+	out, _ = runJobsdEnv(t, dsn, []string{"JOBSD_REFDATA=" + refData}, "", "renormalize", "--if-due")
+	assert.Contains(t, out, "renormalize: not due", "once renormalized, --if-due does nothing")
 	out, _ = runJobsdEnv(t, dsn, []string{"JOBSD_REFDATA=" + refData}, "", "renormalize")
 	assert.Contains(t, out, "2 jobs read, 0 changed", "a second run finds nothing to change")
 
