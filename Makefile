@@ -24,8 +24,10 @@ generate:
 check-generate:
 	scripts/check-generate.sh
 
+## vet: go vet over the service's module and the tools' (bench/go.mod)
 vet:
 	$(GO) vet ./...
+	$(GO) vet -C bench ./...
 
 fmt:
 	gofmt -s -w $$(git ls-files '*.go')
@@ -52,7 +54,8 @@ loadtest:
 	scripts/loadtest.sh
 
 ## bench: the throughput benchmark of issue 5 on N (200000) postings, DURATION
-##        (10s) per query and transport on CONNECTIONS (16); writes docs/benchmarks.md
+##        (10s) per query and transport on CONNECTIONS (16); writes
+##        docs/bench-results.md (the method: docs/benchmarks.md)
 bench:
 	scripts/bench.sh
 
@@ -64,4 +67,4 @@ eval:
 	@if [ -z "$${JOBSD_REFDATA:-}" ] && [ -d ../shared/data/locations ]; then \
 	  JOBSD_REFDATA="$$(cd ../shared/data && pwd)"; export JOBSD_REFDATA; \
 	fi; \
-	$(GO) run ./cmd/normeval $(EVALFLAGS)
+	$(GO) build -C bench -o ../bin/normeval ./normeval && ./bin/normeval $(EVALFLAGS)

@@ -4,7 +4,8 @@
 # cold, drives the query mix through REST and GraphQL with bin/benchload
 # (CONNECTIONS closed-loop connections, DURATION per query and transport),
 # checks sampled totals against SQL and the cost of deep cursor pages, and
-# writes the results into docs/benchmarks.md between markers.
+# writes the results into docs/bench-results.md between markers (the
+# method and the design stay in docs/benchmarks.md, written by hand).
 #
 # The database is reused when it holds exactly N jobs loaded from the
 # current seed generator and migrations (a fingerprint kept in its table
@@ -16,7 +17,7 @@ DURATION="${DURATION:-10s}"
 CONNECTIONS="${CONNECTIONS:-16}"
 PORT="${BENCH_PORT:-18766}"
 READY_TIMEOUT="${BENCH_READY_TIMEOUT:-900}" # seconds
-OUT="${BENCH_OUT:-docs/benchmarks.md}"
+OUT="${BENCH_OUT:-docs/bench-results.md}"
 work=.data/bench
 # BENCH_TEXT_INDEX=0 leaves descriptions unindexed for keyword search (no
 # query of the mix searches them) and serve's background indexer off: at a
@@ -37,7 +38,8 @@ fi
 
 echo "bench: building bin/jobsd and bin/benchload"
 go build -o bin/jobsd ./cmd/jobsd
-go build -o bin/benchload ./cmd/benchload
+# The tools are a module of their own (bench/go.mod); -o is relative to bench/.
+go build -C bench -o ../bin/benchload ./benchload
 
 admin="$(scripts/devdb.sh)"
 name="jobsd_bench_$N"

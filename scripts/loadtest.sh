@@ -21,7 +21,7 @@ NORMAL_RATE="${NORMAL_RATE:-200}"
 HOSTILE_RATE="${HOSTILE_RATE:-40}"
 
 go build -o bin/jobsd ./cmd/jobsd
-go build -o bin/loadgen ./cmd/loadgen
+go build -C bench -o ../bin/loadgen ./loadgen # the tools' module (bench/go.mod)
 admin="$(scripts/devdb.sh)"
 name="jobsd_load_$$"
 export DATABASE_URL="${admin%/postgres\?*}/$name?sslmode=disable"

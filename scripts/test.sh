@@ -19,3 +19,5 @@ if [ -z "${JOBSD_TEST_REDIS_URL:-}" ]; then
 fi
 echo "test: PostgreSQL at ${JOBSD_TEST_DATABASE_URL}, Redis at ${JOBSD_TEST_REDIS_URL}" >&2
 go test -race -count=1 "$@" ./...
+# The benchmark and evaluation tools: a module of their own (bench/go.mod).
+(cd bench && go test -race -count=1 "$@" ./...)

@@ -315,12 +315,13 @@ func (s *Store) checkVersion(ctx context.Context, db bun.IDB, version int64) err
 	return nil
 }
 
-// JobColumns are the columns of jobs a whole job is read from: every column
-// the import writes but the last two, filter_keys and given.
-func JobColumns() []string { return slices.Clone(copyColumns[:len(copyColumns)-2]) }
+// jobColumns are the columns of jobs a whole job is read from: every column
+// the import writes but the last two, filter_keys and given. (The
+// benchmark tools derive the same list from the catalog: bench/internal/jobcols.)
+func jobColumns() []string { return slices.Clone(copyColumns[:len(copyColumns)-2]) }
 
 // jobByIDSQL reads one whole job ($1).
-var jobByIDSQL = "SELECT " + strings.Join(JobColumns(), ", ") + " FROM jobs WHERE id = $1"
+var jobByIDSQL = "SELECT " + strings.Join(jobColumns(), ", ") + " FROM jobs WHERE id = $1"
 
 // JobByID returns the job with the id, or a not_found error. One statement
 // prepared once per connection, its binary values decoded by scanBinary.

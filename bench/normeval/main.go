@@ -7,7 +7,9 @@
 // with the reference data of --refdata, prints a table per run and checks
 // the accuracy targets on the reference-data run:
 //
-//	go run ./cmd/normeval [--refdata DIR] [--fail=false] [-v]
+//	go -C bench run ./normeval [--refdata DIR] [--fail=false] [-v]
+//
+// (make eval runs it from the repository's root.)
 //
 // The evaluation set was written from knowledge of real job postings, not
 // from the implementation; -v lists the misses for people reviewing them,
@@ -352,15 +354,19 @@ func checkTargets(w io.Writer, ts []*tally) bool {
 	return all
 }
 
+// serviceModule is the module line of the service's go.mod; the tools'
+// own module (bench/go.mod) sits below it.
+const serviceModule = "module github.com/jobsd-dev/jobsd"
+
 // repoRoot is the nearest directory at or above the working directory
-// with a go.mod, or the working directory.
+// whose go.mod is the service's, or the working directory.
 func repoRoot() string {
 	wd, err := os.Getwd()
 	if err != nil {
 		return "."
 	}
 	for dir := wd; ; {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && isServiceModule(b) {
 			return dir
 		}
 		parent := filepath.Dir(dir)
@@ -369,6 +375,16 @@ func repoRoot() string {
 		}
 		dir = parent
 	}
+}
+
+// isServiceModule reports whether the go.mod declares the service's module.
+func isServiceModule(gomod []byte) bool {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		if strings.TrimSpace(line) == serviceModule {
+			return true
+		}
+	}
+	return false
 }
 
 // defaultRefData is $JOBSD_REFDATA, else ../shared/data beside the

@@ -25,14 +25,13 @@ import (
 	"log"
 	"net/http"
 	"os"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/klauspost/compress/gzip"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/jobsd-dev/jobsd/store"
+	"github.com/jobsd-dev/jobsd/bench/internal/jobcols"
 )
 
 func main() {
@@ -63,7 +62,13 @@ func newHandler(ctx context.Context, dsn string, conns int, readRow bool) (http.
 	}
 	db.SetMaxOpenConns(conns)
 	db.SetMaxIdleConns(conns)
-	cols := strings.Join(store.JobColumns(), ", ")
+	var cols string
+	if err := db.QueryRowContext(ctx, jobcols.Query).Scan(&cols); err != nil {
+		return nil, fmt.Errorf("the columns of jobs: %w", err)
+	}
+	if cols == "" {
+		return nil, errors.New("the columns of jobs: none")
+	}
 	// The answer: the first job as PostgreSQL renders it, gzipped once at
 	// level 1 (as jobsd's answers are, per request).
 	var body []byte

@@ -8,7 +8,7 @@
 // job-by-id statements without HTTP as a yardstick of the machine, and
 // writes the results into a markdown file between markers.
 //
-//	benchload -base http://127.0.0.1:18766 -key KEY -db postgres://… -n 200000 -out docs/benchmarks.md
+//	benchload -base http://127.0.0.1:18766 -key KEY -db postgres://… -n 200000 -out docs/bench-results.md
 //
 // It exits non-zero when an answer was an error or did not match SQL.
 package main
@@ -55,7 +55,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	commit := fs.String("commit", "", "commit measured (for the report)")
 	importNote := fs.String("import", "", "how the data was imported (for the report)")
 	ready := fs.String("ready", "", "how long jobsd took to become ready (for the report)")
-	outFile := fs.String("out", "docs/benchmarks.md", "markdown file to write the results into (- for standard output only)")
+	outFile := fs.String("out", "docs/bench-results.md", "markdown file to write the results into (- for standard output only)")
 	only := fs.String("only", "", "run only the query types whose names match this regular expression, then their checks, "+
 		"and write no report (for comparing two builds side by side)")
 	list := fs.Bool("values", false, "print every query type's REST requests and GraphQL bodies, in order, and exit")

@@ -12,7 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/jobsd-dev/jobsd/store"
+	"github.com/jobsd-dev/jobsd/bench/internal/jobcols"
 )
 
 // A yardstick is one of issue 5's measurements made without HTTP, run
@@ -187,6 +187,24 @@ func yardstickMarkdown(runs []yardstickRun, failure string, n int, large bool, j
 	return b.String()
 }
 
+// jobColumns reads the columns of jobsd's job-by-id statement from the
+// catalog (package jobcols), comma-and-space separated.
+func jobColumns(ctx context.Context, dsn string) (string, error) {
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return "", fmt.Errorf("connect: %w", err)
+	}
+	defer c.Close(context.Background())
+	var cols string
+	if err := c.QueryRow(ctx, jobcols.Query).Scan(&cols); err != nil {
+		return "", fmt.Errorf("the columns of jobs: %w", err)
+	}
+	if cols == "" {
+		return "", errors.New("the columns of jobs: none")
+	}
+	return cols, nil
+}
+
 // measureYardsticks measures every yardstick in turn for d on conns
 // connections, rotating through the job ids of the mix's job-by-id query,
 // and prints each.
@@ -202,7 +220,10 @@ func measureYardsticks(ctx context.Context, dsn string, conns int, d time.Durati
 	if len(ids) == 0 {
 		return nil, errors.New("no job ids: the mix has no job-by-id query")
 	}
-	cols := strings.Join(store.JobColumns(), ", ")
+	cols, err := jobColumns(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
 	var runs []yardstickRun
 	for _, ref := range yardsticks {
 		r, err := measureYardstick(ctx, dsn, conns, d, ref, cols, ids)

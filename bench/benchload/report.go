@@ -241,7 +241,7 @@ func (r *report) failures() []string {
 	return out
 }
 
-// markdown renders the report as the section of docs/benchmarks.md for
+// markdown renders the report as the section of docs/bench-results.md for
 // its N, markers included.
 func (r *report) markdown() string {
 	var b strings.Builder
@@ -419,7 +419,7 @@ var beginRE = regexp.MustCompile(`<!-- bench:begin N=(\d+) -->`)
 func writeSection(file string, n int, section string) error {
 	b, err := os.ReadFile(file)
 	if errors.Is(err, os.ErrNotExist) {
-		b = []byte("# Benchmarks\n\nSections between `<!-- bench:begin N=… -->` and `" + endMarker +
+		b = []byte("# Benchmark results\n\nSections between `<!-- bench:begin N=… -->` and `" + endMarker +
 			"` are written by `make bench`; the rest is written by hand.\n")
 	} else if err != nil {
 		return err
