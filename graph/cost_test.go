@@ -53,8 +53,8 @@ func nestedFragments(n int, last string) string {
 
 // TestNestedFragmentsCostTheirLength: a 1.2 KB document of thirty
 // fragments each spreading the next twice is refused at once, whatever
-// its last fragment holds; before fragments were walked once each, it
-// kept a CPU busy for minutes.
+// its last fragment holds: each fragment is walked once, where walking
+// every spread would take time exponential in the number of fragments.
 func TestNestedFragmentsCostTheirLength(t *testing.T) {
 	p := newPair(t, graph.HandlerOptions{Introspection: true})
 	for _, last := range []string{

@@ -1,6 +1,7 @@
-// Package ratelimit limits the requests of each API key with a token bucket
-// (contract section 8): in process for one instance, or in Redis so that
-// several instances behind a load balancer share each key's bucket.
+// Package ratelimit limits the requests of each API key with a token bucket,
+// the contract's per-key rate limit: in process for one instance, or in
+// Redis so that several instances behind a load balancer share each key's
+// bucket.
 package ratelimit
 
 import (

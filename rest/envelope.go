@@ -27,8 +27,8 @@ type meta struct {
 	Facets map[string]any `json:"facets,omitempty"`
 }
 
-// bodies are the buffers answers are encoded in, reused: growing a fresh
-// one to a full job's size was a fifth of the bytes its request allocated.
+// bodies are the buffers answers are encoded in, reused, so that an answer
+// does not grow a fresh buffer by doubling to its size.
 var bodies = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // maxPooledBody is the largest buffer kept for reuse.

@@ -11,7 +11,8 @@ import (
 	"github.com/jobsd-dev/jobsd/domain"
 )
 
-// statusOf maps the contract's error codes to HTTP statuses (section 7).
+// statusOf maps the contract's error codes to their HTTP statuses; a code
+// not in it is a 500.
 var statusOf = map[string]int{
 	domain.CodeInvalidParameter: http.StatusBadRequest,
 	domain.CodeUnknownParameter: http.StatusBadRequest,

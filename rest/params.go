@@ -21,9 +21,9 @@ type params struct {
 	err    error
 }
 
-// readParams checks that every parameter is one of known (a linear
-// search: known is a few dozen names, and a set of them built for every
-// request was 6% of the bytes a list request allocated).
+// readParams checks that every parameter is one of known by a linear
+// search: known is a few dozen names, too few to be worth a set built for
+// every request.
 func readParams(u *url.URL, known ...string) *params {
 	p := &params{values: u.Query()}
 	var unknown []string

@@ -112,7 +112,8 @@ func (h *Handler) jobs(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, r, http.StatusOK, envelope{Data: page.Nodes, Meta: m})
 }
 
-// filterOf reads the filter parameters into the GraphQL filter type.
+// filterOf reads the filter parameters into the filter the GraphQL jobs
+// field takes too (domain.JobFilter).
 func filterOf(p *params) *domain.JobFilter {
 	f := &domain.JobFilter{
 		Title: p.str("title"), JobTitle: p.str("job_title"), Company: p.str("company"),

@@ -69,9 +69,8 @@ type bufferedWriter struct {
 	body   bytes.Buffer
 }
 
-// bufferedWriters are reused: under load a fresh buffer per response
-// was a third of the bytes a full job's request allocated, growing by
-// doubling to the body's size.
+// bufferedWriters are reused, so that a response does not grow a fresh
+// buffer by doubling to its body's size.
 var bufferedWriters = sync.Pool{New: func() any { return &bufferedWriter{header: http.Header{}} }}
 
 // maxPooledBody is the largest body whose buffer goes back to the pool; a

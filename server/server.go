@@ -105,8 +105,8 @@ func New(cfg Config) http.Handler {
 		cfg.DefaultLimit = ratelimit.Limit{Rate: 50, Burst: 100}
 	}
 	s := &server{cfg: cfg, touched: map[int64]time.Time{}, metrics: newMetrics(cfg.DBs)}
-	// The fastest level: JSON compresses well at any level, and at level 5
-	// compression took a quarter of the CPU of serving a full job.
+	// The fastest level: JSON compresses well at any level, and a slower
+	// level costs more processor time than the bytes it saves are worth.
 	gzip, err := gzhttp.NewWrapper(gzhttp.MinSize(1024), gzhttp.CompressionLevel(gz.BestSpeed))
 	if err != nil {
 		panic(err) // the options are constants
