@@ -11,7 +11,8 @@ import (
 )
 
 // mapWithin is mapInput with a sanity deadline: these inputs take
-// milliseconds, and took minutes when their normalization was quadratic.
+// milliseconds when normalization is linear in its input, and minutes
+// when it is quadratic.
 func mapWithin(t *testing.T, d time.Duration, name, input, company string) []mapped {
 	t.Helper()
 	var out []mapped

@@ -49,6 +49,8 @@ type LineError struct {
 	ID string
 }
 
+// String describes the record and why it is invalid: "line 3: reason",
+// or "record 2 (jsonld-7): reason" when the id is known.
 func (e LineError) String() string {
 	unit := e.Unit
 	if unit == "" {

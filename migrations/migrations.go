@@ -119,11 +119,9 @@ func locked(ctx context.Context, db *bun.DB, f func(*migrate.Migrator) error) (e
 	if err := m.Init(ctx); err != nil {
 		return fmt.Errorf("init migrations: %w", err)
 	}
-	// Versions before the advisory lock locked with a row of
-	// bun_migration_locks, left behind when they were stopped mid-migration
-	// and blocking every later start of theirs. The advisory lock does not
-	// depend on it; the row is removed so that such a version can start
-	// again too.
+	// No row of bun_migration_locks survives Up: the advisory lock does
+	// not depend on bun's row lock, and a row left by a process stopped
+	// mid-migration would block every binary that does lock with it.
 	if _, err := db.NewDelete().TableExpr("bun_migration_locks").Where("TRUE").Exec(ctx); err != nil {
 		return fmt.Errorf("remove old migration lock rows: %w", err)
 	}

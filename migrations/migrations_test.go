@@ -131,8 +131,8 @@ func TestUpWaitsForTheLock(t *testing.T) {
 	assert.Equal(t, allNames(t), marked(t, db))
 }
 
-// TestUpIgnoresOldLockRow: a lock row of bun_migration_locks, left by a
-// version that locked with it and was stopped mid-migration, does not
+// TestUpIgnoresOldLockRow: a row of bun_migration_locks, as a process
+// locking with bun's row lock leaves when stopped mid-migration, does not
 // stop Up, which removes it.
 func TestUpIgnoresOldLockRow(t *testing.T) {
 	db := open(t, pgtest.NewURL(t), 2)

@@ -17,11 +17,10 @@ var binaryResults = []int16{pgtype.BinaryFormatCode}
 // scanBinary decodes one row's values, read in binary format, into
 // targets as pgx's Scan does for the types the store reads a whole job
 // with (text, int8, float8, timestamptz, text[]), into *string, **string,
-// *int64, **float64, **time.Time and *[]string. pgx plans a scan per
-// column for every query it runs; for the 47 columns of a job that
-// planning was a third of the bytes a job request allocated. A column of
-// another type, a NULL where the target cannot hold one, or an array with
-// a NULL element or several dimensions is an error.
+// *int64, **float64, **time.Time and *[]string, without the scan plan
+// pgx makes, and allocates, for each of a job's 47 columns on every
+// query. A column of another type, a NULL where the target cannot hold
+// one, or an array with a NULL element or several dimensions is an error.
 func scanBinary(fields []pgconn.FieldDescription, values [][]byte, targets []any) error {
 	if len(fields) != len(targets) || len(values) != len(targets) {
 		return fmt.Errorf("scan: %d columns into %d targets", len(values), len(targets))

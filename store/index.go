@@ -194,7 +194,7 @@ func (x *Indexer) refresh(ctx context.Context) error {
 
 // gcHeadroom is how much the heap may grow above the live heap between
 // collections once the index is large: Go's default (GOGC=100) lets a
-// heap of 250 MB, mostly index, grow to 500 MB under load.
+// heap that is mostly index grow to twice its size under load.
 const gcHeadroom = 96 << 20
 
 // memorySlack is what the memory limit allows above the live heap and its
@@ -204,9 +204,9 @@ const memorySlack = 32 << 20
 // tuneGC sets the GC percentage that gives the live heap gcHeadroom to grow
 // (between 25 and Go's default 100), unless the operator set GOGC, and a
 // soft memory limit of the live heap, gcHeadroom and memorySlack, unless
-// the operator set GOMEMLIMIT. Without the limit, the heap's free pages
-// went back to the system only slowly: at a million jobs the process
-// kept 150 MB of them under load (RSS 453 MiB with 290 MB of heap in use).
+// the operator set GOMEMLIMIT. The limit makes the runtime give the heap's
+// free pages back to the system promptly, which it otherwise does only
+// slowly, keeping the process's memory well above its live heap.
 func tuneGC() {
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(sample)

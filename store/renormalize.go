@@ -14,7 +14,7 @@ import (
 
 // Vocabularies returns the digests of the vocabularies the stored jobs
 // were normalized with (normalize.Normalizer.Digest), and whether any job
-// is stored. Jobs imported before digests were recorded have none.
+// is stored. A job whose import recorded no digest adds none.
 func (s *Store) Vocabularies(ctx context.Context) (digests []string, anyJob bool, err error) {
 	if err := s.db.NewRaw("SELECT digest FROM jobsd_vocabulary ORDER BY recorded_at, digest").Scan(ctx, &digests); err != nil {
 		return nil, false, wrap(err, "read vocabularies")
@@ -120,9 +120,9 @@ func sameJSON(a, b []byte) bool {
 
 // DropCompanyLogos sets to null, in one transaction, the logo_url of the
 // companies whose logo keep refuses, and returns how many it dropped. An
-// import keeps a company's logo when its jobs give none, so the logos
-// stored before imports dropped unsafe ones (normalize.SafeURL) leave
-// only this way; jobsd renormalize calls it after Renormalize.
+// import keeps a company's logo when its jobs give none, so an unsafe logo
+// already stored (one normalize.SafeURL refuses) leaves only this way;
+// jobsd renormalize calls it after Renormalize.
 func (s *Store) DropCompanyLogos(ctx context.Context, keep func(logo string) bool) (int, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {

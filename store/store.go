@@ -40,11 +40,10 @@ type Options struct {
 
 // DefaultMaxOpenConns is the pool's size unless Options say otherwise:
 // one connection per processor (GOMAXPROCS, which follows a container's
-// CPU limit), at least 4 as pgxpool's default, and at most 16, the size
-// this default replaced. More connections than the database has cores to
-// run them only switch between its backends: with jobsd and PostgreSQL on
-// two cores, a pool of 16 served a full job 7% slower than a pool of 4
-// (docs/benchmarks.md).
+// CPU limit), at least 4 as pgxpool's default, and at most 16. More
+// connections than the database has cores to run them only switch between
+// its backends and make each request slower (docs/benchmarks.md has the
+// measurements).
 func DefaultMaxOpenConns() int {
 	return min(max(4, runtime.GOMAXPROCS(0)), 16)
 }
@@ -68,8 +67,9 @@ func Open(ctx context.Context, dsn string, opts Options) (*bun.DB, error) {
 	cfg.RuntimeParams["timezone"] = "UTC"
 	// bun writes every argument into the SQL text, so nearly every
 	// statement is new: preparing and caching each one (pgx's default)
-	// cost a round trip more per query and tens of MB of cached
-	// statements per pool. The simple protocol sends the text once.
+	// would cost a round trip more per query and a cache of statements
+	// never used again on every connection. The simple protocol sends the
+	// text once.
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
 	if cfg.ConnectTimeout == 0 {
 		cfg.ConnectTimeout = 5 * time.Second
