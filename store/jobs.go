@@ -209,9 +209,8 @@ func pageOf(q domain.JobQuery, rows []cardRow, total int) ([]domain.JobCard, int
 // one statement prepared once per connection, its ids a parameter, its
 // rows binary and scanned without reflection.
 func (s *Store) cardsByID(ctx context.Context, version int64, sort domain.JobSort, ids []string) ([]cardRow, error) {
-	// Each row is scanned into its place in the page: growing a slice of
-	// rows and then ordering them into another was a third of the bytes a
-	// list request allocated.
+	// Each row is scanned into its place in the page, so that no slice of
+	// rows is grown and then ordered into another.
 	at := make(map[string]int, len(ids))
 	for i, id := range ids {
 		at[id] = i
