@@ -1,3 +1,5 @@
+// Record bounds: the most a job record's fields may hold before the record is invalid.
+
 package normalize
 
 import (

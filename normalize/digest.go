@@ -1,3 +1,5 @@
+// Digest: the name of the vocabularies, reference data and rules records are normalized with.
+
 package normalize
 
 import (

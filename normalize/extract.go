@@ -1,3 +1,5 @@
+// Text facts: what a posting's text states for fields its source gives no value for.
+
 package normalize
 
 import (

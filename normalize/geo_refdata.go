@@ -1,3 +1,5 @@
+// Place reference data: GeoNames' cities and first-level subdivisions added to the gazetteer.
+
 package normalize
 
 import (

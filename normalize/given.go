@@ -1,3 +1,5 @@
+// Given values: a source's values kept beside the normalized ones, so a record can be normalized again.
+
 package normalize
 
 import (

@@ -1,3 +1,5 @@
+// Job records: a job validated and normalized at import, with its place, salary and filter keys.
+
 package normalize
 
 import (

@@ -2,6 +2,13 @@
 // 5). It interprets filter values at query time and enriches records at
 // import with the same vocabularies, so a value a job was stored with is
 // found by the words a user would type.
+//
+// The Normalizer (this file) is the one front callers use; its files go
+// by subject: places (places*.go, worktype.go, geo_refdata.go), titles
+// (titles*.go, occupations.go), vocabularies and skills (vocab*.go,
+// fold.go, skills_*.go), text facts (extract.go, text.go, sanitize.go),
+// and records and queries (job.go, given.go, bounds.go, query.go,
+// refdata.go, digest.go).
 package normalize
 
 import (

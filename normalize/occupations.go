@@ -1,3 +1,5 @@
+// Occupation reference data: SOC, O*NET and BLS titles added to the title taxonomy.
+
 package normalize
 
 import (

@@ -1,3 +1,5 @@
+// Queries: the filter, paging and sort values of a request normalized into a domain query.
+
 package normalize
 
 import (
@@ -441,7 +443,7 @@ func salary(b *queryBuilder, lo, hi *float64) {
 }
 
 // sortAndCursor picks the order (newest, contract section 3; relevance
-// when a keyword query q is given, issue 6) unless sort says otherwise, and
+// when a keyword query q is given) unless sort says otherwise, and
 // reads the cursor of a previous page. A relevance cursor carries the
 // offset of the next page: relevance has no key to seek.
 func sortAndCursor(b *queryBuilder, sort *domain.JobSort, after *string) {

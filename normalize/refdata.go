@@ -1,3 +1,5 @@
+// Reference data: the Normalizer's options and the sources of the data it uses.
+
 package normalize
 
 import (

@@ -1,3 +1,5 @@
+// Sanitizing: third-party HTML made safe to render and URLs kept only with safe schemes.
+
 package normalize
 
 import (

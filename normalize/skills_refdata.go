@@ -1,3 +1,5 @@
+// Skill reference data: spellings and terms added to the skills and tools vocabularies.
+
 package normalize
 
 import (

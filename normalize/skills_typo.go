@@ -1,3 +1,5 @@
+// Skill typos: the index of vocabulary spellings one edit away from a word.
+
 package normalize
 
 import "strings"

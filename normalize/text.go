@@ -1,3 +1,5 @@
+// Free text: HTML read as plain text, and the vocabulary terms a text names (Vocab.FindIn).
+
 package normalize
 
 import (

@@ -1,0 +1,129 @@
+// Folding: the case-, accent- and space-insensitive forms values are compared in (Fold, Slug).
+
+package normalize
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+// accentRemovers hold transformers that take accents off: a
+// transform.Chain keeps state between calls and is not safe for concurrent
+// use, so each goroutine takes its own.
+var accentRemovers = sync.Pool{New: func() any {
+	return transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+}}
+
+// Fold returns s in the form spellings are compared in: lower case, without
+// accents, with single spaces.
+func Fold(s string) string {
+	if isPlainASCII(s) {
+		return foldASCII(s)
+	}
+	t := accentRemovers.Get().(transform.Transformer)
+	out, _, err := transform.String(t, s) // resets t first
+	accentRemovers.Put(t)
+	if err != nil {
+		out = s
+	}
+	return strings.Join(strings.Fields(strings.ToLower(out)), " ")
+}
+
+// foldASCII is Fold for ASCII text in one pass, without allocating when s
+// is folded already (the common case for lookups of canonical values).
+func foldASCII(s string) string {
+	folded := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if ('A' <= c && c <= 'Z') || (asciiSpace(c) && (c != ' ' || i == 0 || i == len(s)-1 || s[i-1] == ' ')) {
+			folded = false
+			break
+		}
+	}
+	if folded {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if asciiSpace(c) {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// asciiSpace reports the ASCII bytes strings.Fields splits on.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+func isPlainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// Slug returns a URL-safe name of s: its folded words of ASCII letters and
+// digits joined by '-' ("Société Générale" → "societe-generale").
+func Slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range Fold(s) {
+		if ('a' <= r && r <= 'z') || ('0' <= r && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	return b.String()
+}
+
+// squash is Fold without the punctuation and spaces that spellings of one
+// term differ by ("React.js" = "reactjs", "H1-B" = "h-1b"); + and # stay,
+// since they tell C, C++ and C# apart.
+func squash(s string) string {
+	f := Fold(s)
+	if isPlainASCII(f) {
+		b := make([]byte, 0, len(f))
+		for i := 0; i < len(f); i++ {
+			if c := f[i]; 'a' <= c && c <= 'z' || isDigit(c) || c == '+' || c == '#' {
+				b = append(b, c)
+			}
+		}
+		if len(b) == len(f) {
+			return f
+		}
+		return string(b)
+	}
+	var b strings.Builder
+	for _, r := range f {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '+' || r == '#' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

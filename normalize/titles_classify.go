@@ -1,0 +1,251 @@
+// Title classification: the best phrase among a title's words, and the category it names.
+
+package normalize
+
+import (
+	"math"
+)
+
+// candidate is a phrase found in a title.
+type candidate struct {
+	cat      int32
+	weight   float32 // of the phrase's words
+	coverage float32 // weight over the weight of the title's words
+	head     bool    // the phrase holds the title's head word
+	hand     bool
+	words    []string
+}
+
+func (t *taxonomy) class(c candidate) int {
+	if c.cat < 0 {
+		return 0
+	}
+	if t.cats[c.cat].Level == LevelField {
+		return 1
+	}
+	return 2
+}
+
+// better reports whether a beats b.
+func (t *taxonomy) better(a, b candidate) bool {
+	if ca, cb := t.class(a), t.class(b); ca != cb {
+		return ca > cb
+	}
+	if a.head != b.head {
+		return a.head
+	}
+	if a.weight != b.weight {
+		return a.weight > b.weight
+	}
+	if a.hand != b.hand {
+		return a.hand
+	}
+	return a.cat >= 0 && b.cat >= 0 && t.cats[a.cat].Level > t.cats[b.cat].Level
+}
+
+// searcher finds the best phrase among the words of a title.
+type searcher struct {
+	t     *taxonomy
+	known []token
+	head  string
+	total float32
+	must  []string // words the phrase must hold
+	stack []int    // the words of the set being looked up, by index in known
+	best  candidate
+}
+
+// bestIn returns the best phrase whose words are all among ctx and that
+// holds the words of must.
+func (t *taxonomy) bestIn(ctx []token, must []string) candidate {
+	s := searcher{t: t, best: candidate{cat: noCategory}, must: must}
+	for i, tk := range ctx {
+		dup := false
+		for _, o := range ctx[:i] {
+			dup = dup || o.s == tk.s
+		}
+		if dup {
+			continue
+		}
+		s.total += tk.w
+		if tk.known && len(s.known) < maxQueryWords {
+			s.known = append(s.known, tk)
+		}
+		if s.head == "" && tk.segEnd {
+			s.head = tk.s
+		}
+	}
+	if s.total > 0 {
+		s.walk(0, 0, 0, 0, false)
+	}
+	return s.best
+}
+
+// walk looks up every set of up to maxPhraseWords known words.
+func (s *searcher) walk(from, size int, h uint64, w float32, head bool) {
+	for i := from; i < len(s.known); i++ {
+		tk := s.known[i]
+		hi, wi, headI := h+tk.h, w+tk.w, head || tk.s == s.head
+		s.stack = append(s.stack, i)
+		if p, ok := s.t.phrases[hi]; ok && p.cat >= 0 && wi/s.total >= minCoverage && s.holdsMust() {
+			c := candidate{cat: p.cat, weight: wi, coverage: wi / s.total, head: headI, hand: p.hand}
+			if s.t.better(c, s.best) {
+				// The words that make the phrase, for a more precise one
+				// (classify): not the soft and modifier ones.
+				c.words = make([]string, 0, len(s.stack))
+				for _, k := range s.stack {
+					if w := s.known[k].s; s.t.lex.kind[w] == wordPlain {
+						c.words = append(c.words, w)
+					}
+				}
+				s.best = c
+			}
+		}
+		if size+1 < maxPhraseWords {
+			s.walk(i+1, size+1, hi, wi, headI)
+		}
+		s.stack = s.stack[:len(s.stack)-1]
+	}
+}
+
+// holdsMust reports whether the set being looked up holds the words of
+// s.must.
+func (s *searcher) holdsMust() bool {
+	for _, m := range s.must {
+		found := false
+		for _, k := range s.stack {
+			found = found || s.known[k].s == m
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// classify returns the category of a title, and false when the taxonomy
+// recognizes nothing in it or the title is longer than MaxTitleLength.
+func (t *taxonomy) classify(title string) (TitleCategory, bool) {
+	if tooLong(title, MaxTitleLength) {
+		return TitleCategory{}, false
+	}
+	if id, ok := t.byName[Fold(title)]; ok {
+		return t.cats[id], true
+	}
+	mainWords, asideWords := t.split(title)
+	var segs, asides [][]token
+	pos := 0
+	for _, words := range mainWords {
+		segs = append(segs, t.tokens(words, pos))
+		pos += len(words)
+	}
+	for _, words := range asideWords {
+		asides = append(asides, t.tokens(words, pos))
+		pos += len(words)
+	}
+	// A first segment that ends in a word naming no occupation alone is
+	// about that word: "Manager, Software Engineering", "Assistant to the
+	// CEO". Every phrase must hold it (a soft word only when it is the
+	// whole segment: "Software Engineer Lead" is an engineer).
+	var must []string
+	if len(segs) > 0 {
+		head := segs[0][len(segs[0])-1]
+		if p, ok := t.phrases[head.h]; ok && head.known && p.hand && p.cat == noCategory &&
+			(t.lex.kind[head.s] == wordPlain || len(segs[0]) == 1) {
+			must = []string{head.s}
+		}
+	}
+	best := candidate{cat: noCategory}
+	consider := func(c candidate) {
+		if c.cat >= 0 && (best.cat < 0 || t.class(c) > t.class(best) || t.class(c) == t.class(best) && c.coverage > best.coverage) {
+			best = c
+		}
+	}
+	// The first segment alone, then with the next ones until one names a
+	// role; each further segment is also read alone ("Acme - Nurse").
+	var ctx []token
+	for i, seg := range segs {
+		ctx = append(ctx, seg...)
+		consider(t.bestIn(ctx, must))
+		if i > 0 && must == nil {
+			consider(t.bestIn(seg, nil))
+		}
+		if t.class(best) == 2 {
+			break
+		}
+	}
+	if t.class(best) < 2 && len(asides) > 0 {
+		for _, a := range asides {
+			ctx = append(ctx, a...)
+			if must == nil {
+				consider(t.bestIn(a, nil))
+			}
+		}
+		consider(t.bestIn(ctx, must))
+	}
+	all := ctx
+	if len(all) < pos {
+		all = nil
+		for _, s := range append(segs, asides...) {
+			all = append(all, s...)
+		}
+	}
+	if t.class(best) == 2 && len(all) > len(ctx) {
+		// The other segments may name the occupation more precisely:
+		// "Project Manager - Construction". A reading of the reference
+		// data refines the hand-written taxonomy's reading of the head
+		// only within its SOC broad occupation ("Special Education Teacher
+		// - Elementary", 25-2059 → 25-2056), never to another kind: O*NET
+		// files some titles under two occupations ("OR Surgical Tech" under
+		// Surgical Assistants, where a surgical tech is a technologist).
+		if sup := t.bestIn(all, best.words); t.class(sup) == 2 &&
+			(sup.hand || !best.hand || sameBroadOccupation(t.cats[sup.cat].Code, t.cats[best.cat].Code)) {
+			best = sup
+		}
+	}
+	if best.cat < 0 {
+		return TitleCategory{}, false
+	}
+	c := t.cats[best.cat]
+	if c.Level == LevelRole {
+		if sid, ok := t.specialization(best.cat, all); ok {
+			return t.cats[sid], true
+		}
+	}
+	return c, true
+}
+
+// sameBroadOccupation reports whether two SOC detailed occupations are of
+// one broad occupation ("25-2056" and "25-2059" are of 25-2050).
+func sameBroadOccupation(a, b string) bool {
+	return len(a) >= 6 && len(b) >= 6 && a[:6] == b[:6]
+}
+
+// specialization returns the specialization of a role that the title's
+// words name, the earliest in the title.
+func (t *taxonomy) specialization(role int32, words []token) (int32, bool) {
+	found, at := noCategory, math.MaxInt
+	for _, sp := range t.specs[role] {
+		first := math.MaxInt
+		for _, w := range sp.words {
+			i := indexToken(words, w)
+			if i < 0 {
+				first = math.MaxInt
+				break
+			}
+			first = min(first, words[i].pos)
+		}
+		if first < at {
+			found, at = sp.cat, first
+		}
+	}
+	return found, found >= 0
+}
+
+func indexToken(words []token, w string) int {
+	for i, tk := range words {
+		if tk.s == w {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,410 @@
+// Title taxonomy: the categories and phrases of vocab/titles.json, indexed and weighed for classification.
+
+package normalize
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// Word kinds.
+const (
+	wordPlain    uint8 = iota
+	wordSoft           // seniority-like words that are also parts of titles: lead, principal, staff
+	wordModifier       // technologies and the like: qualify a title without naming an occupation
+)
+
+// Weights of words that the IDF does not weigh.
+const (
+	softWeight     = 0.8
+	modifierWeight = 0.5
+	// unknownShare is the weight of an unknown word, as a share of the
+	// weight of a word found in one phrase only.
+	unknownShare = 0.7
+	// minCoverage is the share of a title's weight a phrase must hold.
+	minCoverage = 0.42
+	// maxQueryWords bounds the known words of a title that are combined.
+	maxQueryWords = 10
+	// maxPhraseWords bounds the size of the word sets looked up.
+	maxPhraseWords = 7
+	// minTypoLength is the length from which a word is corrected.
+	minTypoLength = 6
+)
+
+// noCategory marks a phrase that names no single category.
+const noCategory int32 = -1
+
+// titlesFile is the layout of vocab/titles.json: the hand-written taxonomy
+// and the word lists that title cleaning uses.
+type titlesFile struct {
+	Noise         []string          `json:"noise"`
+	Units         []string          `json:"units"`
+	KeepNumbers   []string          `json:"keep_numbers"`
+	Soft          []string          `json:"soft"`
+	Modifiers     []string          `json:"modifiers"`
+	Seniority     []string          `json:"seniority"`
+	Ambiguous     []string          `json:"ambiguous"`
+	Compounds     map[string]string `json:"compounds"`
+	Abbreviations map[string]string `json:"abbreviations"`
+	Fields        []struct {
+		Code    string   `json:"code"`
+		Name    string   `json:"name"`
+		Aliases []string `json:"aliases"`
+	} `json:"fields"`
+	Roles []struct {
+		Role            string   `json:"role"`
+		SOC             string   `json:"soc"`
+		ONET            []string `json:"onet"`
+		Aliases         []string `json:"aliases"`
+		Specializations []struct {
+			Name     string   `json:"name"`
+			SOC      string   `json:"soc"` // its own detailed occupation, if the SOC has one
+			Aliases  []string `json:"aliases"`
+			Keywords []string `json:"keywords"`
+			ONET     []string `json:"onet"`
+		} `json:"specializations"`
+	} `json:"roles"`
+}
+
+// lexicon holds the word lists of title cleaning.
+type lexicon struct {
+	noise, units, keepNumbers map[string]bool
+	seniority                 map[string]bool // noise that changes what a title means
+	kind                      map[string]uint8
+	compounds                 map[string]string // "back end" → "backend"
+	compoundStart             map[string]bool
+	abbreviations             map[string][]string // "mgr" → manager
+}
+
+type wordInfo struct {
+	df     int32 // phrases holding the word
+	weight float32
+}
+
+// phrase is what a set of words names.
+type phrase struct {
+	cat  int32 // a category, or noCategory
+	hand bool  // written in titles.json
+}
+
+// specPhrase is a set of words naming a specialization in its role's
+// context ("icu" for a registered nurse).
+type specPhrase struct {
+	cat   int32
+	words []string
+}
+
+// taxonomy finds categories by the phrases that name them.
+type taxonomy struct {
+	lex  lexicon
+	cats []TitleCategory
+	// byName finds a category by its folded canonical name.
+	byName map[string]int32
+	names  map[Level]map[string]string // level → folded name → canonical name
+	// fieldOfRole maps a role to its field.
+	fieldOfRole  map[string]string
+	fieldByMajor map[string]int32 // "15" → field category
+	roleBySOC    map[string]int32 // "15-1252" → the role reference data names
+	byONET       map[string]int32 // O*NET-SOC code → category
+	specs        map[int32][]specPhrase
+
+	phrases map[uint64]phrase // set of words (hashBag) → what it names
+	words   map[string]wordInfo
+	bags    int     // distinct sets of words, for the IDF
+	unknown float32 // the weight of an unknown word
+
+	typos    map[uint64]int32 // one-letter deletions of vocabulary words → index in typoWord, -1 when several
+	typoWord []string
+}
+
+func loadTaxonomy() (*taxonomy, error) {
+	b, err := vocabFS.ReadFile("vocab/titles.json")
+	if err != nil {
+		return nil, err
+	}
+	var file titlesFile
+	if err := json.Unmarshal(b, &file); err != nil {
+		return nil, fmt.Errorf("vocabulary titles.json: %w", err)
+	}
+	t := &taxonomy{
+		byName: map[string]int32{},
+		names: map[Level]map[string]string{
+			LevelField: {}, LevelRole: {}, LevelSpecialization: {},
+		},
+		fieldOfRole: map[string]string{}, fieldByMajor: map[string]int32{}, roleBySOC: map[string]int32{},
+		byONET: map[string]int32{}, specs: map[int32][]specPhrase{},
+		phrases: map[uint64]phrase{}, words: map[string]wordInfo{},
+	}
+	t.lex = newLexicon(&file)
+	if err := t.addHandWritten(&file); err != nil {
+		return nil, fmt.Errorf("vocabulary titles.json: %w", err)
+	}
+	t.finish()
+	return t, nil
+}
+
+func newLexicon(f *titlesFile) lexicon {
+	set := func(words []string) map[string]bool {
+		m := make(map[string]bool, len(words))
+		for _, w := range words {
+			m[Fold(w)] = true
+		}
+		return m
+	}
+	lex := lexicon{noise: set(f.Noise), units: set(f.Units), keepNumbers: set(f.KeepNumbers), seniority: set(f.Seniority),
+		kind:      map[string]uint8{},
+		compounds: map[string]string{}, compoundStart: map[string]bool{}, abbreviations: map[string][]string{}}
+	for _, w := range f.Soft {
+		lex.kind[stem(Fold(w))] = wordSoft
+	}
+	for _, w := range f.Modifiers {
+		lex.kind[stem(Fold(w))] = wordModifier
+	}
+	for k, v := range f.Compounds {
+		k = Fold(k)
+		lex.compounds[k] = Fold(v)
+		first, _, _ := strings.Cut(k, " ")
+		lex.compoundStart[first] = true
+	}
+	for k, v := range f.Abbreviations {
+		lex.abbreviations[Fold(k)] = strings.Fields(Fold(v))
+	}
+	return lex
+}
+
+var socCode = regexp.MustCompile(`^\d\d-\d\d\d\d$`)
+
+// addHandWritten indexes the hand-written taxonomy. A phrase two
+// categories share names the first one indexed: specializations before
+// roles before fields.
+func (t *taxonomy) addHandWritten(f *titlesFile) error {
+	for _, fd := range f.Fields {
+		if !strings.HasSuffix(fd.Code, "-0000") || !socCode.MatchString(fd.Code) {
+			return fmt.Errorf("field %q: %q is no SOC major group", fd.Name, fd.Code)
+		}
+		id, err := t.addCategory(TitleCategory{Field: fd.Name, Level: LevelField, Code: fd.Code})
+		if err != nil {
+			return err
+		}
+		t.fieldByMajor[fd.Code[:2]] = id
+	}
+	roleIDs := make([]int32, len(f.Roles))
+	specIDs := make([][]int32, len(f.Roles))
+	for i, r := range f.Roles {
+		fid, ok := t.fieldByMajor[r.SOC[:min(2, len(r.SOC))]]
+		if !socCode.MatchString(r.SOC) || !ok {
+			return fmt.Errorf("role %q: %q is no SOC detailed occupation of a known field", r.Role, r.SOC)
+		}
+		field := t.cats[fid].Field
+		id, err := t.addCategory(TitleCategory{Field: field, Role: r.Role, Level: LevelRole, Code: r.SOC})
+		if err != nil {
+			return err
+		}
+		roleIDs[i] = id
+		if _, taken := t.roleBySOC[r.SOC]; !taken {
+			t.roleBySOC[r.SOC] = id
+		}
+		for _, code := range r.ONET {
+			t.byONET[code] = id
+		}
+		for _, s := range r.Specializations {
+			code := r.SOC
+			if s.SOC != "" {
+				if !socCode.MatchString(s.SOC) || s.SOC[:2] != r.SOC[:2] {
+					return fmt.Errorf("specialization %q of %q: %q is no SOC detailed occupation of its field", s.Name, r.Role, s.SOC)
+				}
+				code = s.SOC
+			}
+			sid, err := t.addCategory(TitleCategory{Field: field, Role: r.Role, Specialization: s.Name, Level: LevelSpecialization, Code: code})
+			if err != nil {
+				return err
+			}
+			specIDs[i] = append(specIDs[i], sid)
+			for _, code := range s.ONET {
+				t.byONET[code] = sid
+			}
+		}
+	}
+	for _, a := range f.Ambiguous {
+		t.addHandPhrase(a, noCategory)
+	}
+	for i, r := range f.Roles {
+		for j, s := range r.Specializations {
+			sid := specIDs[i][j]
+			for _, a := range s.Aliases {
+				t.addHandPhrase(a, sid)
+			}
+			for _, k := range append(append([]string{s.Name}, s.Keywords...), s.Aliases...) {
+				for _, words := range t.phraseWords(k) {
+					t.specs[roleIDs[i]] = append(t.specs[roleIDs[i]], specPhrase{cat: sid, words: words})
+					t.know(words)
+				}
+			}
+		}
+	}
+	for i, r := range f.Roles {
+		for _, a := range append([]string{r.Role}, r.Aliases...) {
+			t.addHandPhrase(a, roleIDs[i])
+		}
+	}
+	for _, fd := range f.Fields {
+		id := t.fieldByMajor[fd.Code[:2]]
+		for _, a := range append([]string{fd.Name}, fd.Aliases...) {
+			t.addHandPhrase(a, id)
+		}
+	}
+	return nil
+}
+
+// addCategory adds a category and its canonical name. Names are unique
+// across levels, so that a name classifies as its own category.
+func (t *taxonomy) addCategory(c TitleCategory) (int32, error) {
+	name := c.name(c.Level)
+	key := Fold(name)
+	if key == "" {
+		return 0, fmt.Errorf("a category of level %d without a name", c.Level)
+	}
+	if other, taken := t.byName[key]; taken {
+		return 0, fmt.Errorf("%q names two categories (%+v and %+v)", name, t.cats[other], c)
+	}
+	id := int32(len(t.cats))
+	t.cats = append(t.cats, c)
+	t.byName[key] = id
+	t.names[c.Level][key] = name
+	if c.Level == LevelRole {
+		t.fieldOfRole[c.Role] = c.Field
+	}
+	return id, nil
+}
+
+// addHandPhrase indexes a hand-written phrase; the first category to claim
+// a set of words keeps it.
+func (t *taxonomy) addHandPhrase(text string, cat int32) {
+	for _, words := range t.phraseWords(text) {
+		h := hashBag(words)
+		if p, taken := t.phrases[h]; taken && p.hand {
+			continue
+		}
+		t.newBag(h, words)
+		t.phrases[h] = phrase{cat: cat, hand: true}
+	}
+}
+
+// newBag counts a set of words the first time it is indexed, for the IDF.
+func (t *taxonomy) newBag(h uint64, words []string) bool {
+	if _, seen := t.phrases[h]; seen {
+		return false
+	}
+	t.bags++
+	for _, w := range words {
+		wi := t.words[w]
+		wi.df++
+		t.words[w] = wi
+	}
+	return true
+}
+
+// know adds words to the vocabulary without counting them in a phrase.
+func (t *taxonomy) know(words []string) {
+	for _, w := range words {
+		if _, ok := t.words[w]; !ok {
+			t.words[w] = wordInfo{}
+		}
+	}
+}
+
+// phraseWords returns the sets of words a phrase of the vocabulary names:
+// its segments together, and each part in brackets alone ("CEO (Chief
+// Executive Officer)").
+func (t *taxonomy) phraseWords(text string) [][]string {
+	main, asides := t.split(text)
+	var out [][]string
+	var all []string
+	for _, seg := range main {
+		all = append(all, seg...)
+	}
+	for _, words := range append([][]string{all}, asides...) {
+		if words = dedupe(words); len(words) > 0 {
+			out = append(out, words)
+		}
+	}
+	return out
+}
+
+func dedupe(words []string) []string {
+	out := words[:0:0]
+	for _, w := range words {
+		dup := false
+		for _, o := range out {
+			dup = dup || o == w
+		}
+		if !dup {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// finish weighs the words and indexes them for typo correction.
+func (t *taxonomy) finish() {
+	n := float64(max(t.bags, 1))
+	for w, wi := range t.words {
+		wi.weight = float32(math.Log(1 + n/float64(max(wi.df, 1))))
+		t.words[w] = wi
+	}
+	t.unknown = float32(unknownShare * math.Log(1+n))
+	t.typos = map[uint64]int32{}
+	t.typoWord = t.typoWord[:0]
+	for w := range t.words {
+		if utf8.RuneCountInString(w) < minTypoLength-1 || !isLowerASCII(w) {
+			continue
+		}
+		idx := int32(len(t.typoWord))
+		t.typoWord = append(t.typoWord, w)
+		for i := range len(w) {
+			h := hashWord(w[:i] + w[i+1:])
+			if other, taken := t.typos[h]; taken && other != idx {
+				t.typos[h] = -1
+			} else {
+				t.typos[h] = idx
+			}
+		}
+	}
+}
+
+// isLowerASCII reports whether s is made of the letters a to z only.
+func isLowerASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// hashWord hashes a word for hashBag.
+func hashWord(w string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(w))
+	x := h.Sum64()
+	// splitmix64's finalizer, so that sums of hashes spread well.
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// hashBag hashes a set of distinct words regardless of their order.
+func hashBag(words []string) uint64 {
+	var h uint64
+	for _, w := range words {
+		h += hashWord(w)
+	}
+	return h
+}

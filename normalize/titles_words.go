@@ -1,0 +1,274 @@
+// Title words: a title cut into segments of cleaned, singular, typo-corrected words.
+
+package normalize
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// token is a word of a title being classified.
+type token struct {
+	s      string
+	h      uint64
+	w      float32
+	known  bool
+	pos    int
+	segEnd bool // the last word of its segment
+}
+
+// split cuts a title into segments of cleaned words, and the segments that
+// stood in brackets.
+func (t *taxonomy) split(title string) (main, asides [][]string) {
+	s := title
+	if strings.Contains(s, "OR") && strings.ToUpper(s) != s {
+		// "OR Nurse": the operating room, not the conjunction.
+		s = orWord.ReplaceAllString(s, "Operating Room")
+	}
+	s = Fold(s)
+	var raw, aside []string
+	depth := 0
+	start := -1 // of the current word
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		w := s[start:end]
+		start = -1
+		if strings.ContainsAny(w, ".'’") {
+			w = strings.NewReplacer(".", "", "'", "", "’", "").Replace(w)
+		}
+		switch {
+		case w == "":
+		case depth > 0:
+			aside = append(aside, w)
+		case w == "at" || w == "to":
+			if words := t.clean(raw); len(words) > 0 {
+				main = append(main, words)
+			}
+			raw = raw[:0:0]
+		default:
+			raw = append(raw, w)
+		}
+	}
+	endSegment := func() {
+		if words := t.clean(raw); len(words) > 0 {
+			main = append(main, words)
+		}
+		raw = raw[:0:0]
+	}
+	endAside := func() {
+		if words := t.clean(aside); len(words) > 0 {
+			asides = append(asides, words)
+		}
+		aside = aside[:0:0]
+	}
+	for i, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '+' || r == '#' || r == '&' || r == '.' || r == '\'' || r == '’':
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		flush(i)
+		switch {
+		case r == '(' || r == '[' || r == '{':
+			depth++
+		case r == ')' || r == ']' || r == '}':
+			if depth > 0 {
+				depth--
+				if depth == 0 {
+					endAside()
+				}
+			}
+		case depth > 0:
+		case strings.ContainsRune(",;|@•·:–—−", r):
+			endSegment()
+		case (r == '-' || r == '/') && i > 0 && s[i-1] == ' ' && i+1 < len(s) && s[i+1] == ' ':
+			endSegment()
+		}
+	}
+	flush(len(s))
+	endSegment()
+	endAside()
+	return main, asides
+}
+
+var orWord = regexp.MustCompile(`\bOR\b`)
+
+// clean turns the raw words of a segment into the words that say what the
+// occupation is.
+func (t *taxonomy) clean(raw []string) []string {
+	if len(raw) == 0 {
+		return nil
+	}
+	lex := &t.lex
+	var out []string
+	afterNumber := false
+	for i := 0; i < len(raw); i++ {
+		w := raw[i]
+		if lex.compoundStart[w] {
+			if i+2 < len(raw) {
+				if c, ok := lex.compounds[w+" "+raw[i+1]+" "+raw[i+2]]; ok {
+					w, i = c, i+2
+				}
+			}
+			if w == raw[i] && i+1 < len(raw) {
+				if c, ok := lex.compounds[w+" "+raw[i+1]]; ok {
+					w, i = c, i+1
+				}
+			}
+		}
+		if strings.IndexFunc(w, unicode.IsDigit) >= 0 && !lex.keepNumbers[w] {
+			afterNumber = true
+			continue
+		}
+		if afterNumber && lex.units[w] {
+			continue
+		}
+		afterNumber = false
+		expanded := []string{w}
+		if a, ok := lex.abbreviations[w]; ok {
+			expanded = a
+		}
+		for _, e := range expanded {
+			if e == "" || lex.noise[e] || e == "&" {
+				continue
+			}
+			out = append(out, stem(e))
+		}
+	}
+	return out
+}
+
+// senior reports whether a title holds a seniority word.
+func (t *taxonomy) senior(title string) bool {
+	for _, w := range strings.FieldsFunc(Fold(title), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if t.lex.seniority[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// ambiguous reports whether a set of words is, but for its soft and
+// modifier words, a phrase that names nothing alone.
+func (t *taxonomy) ambiguous(words []string) bool {
+	var plain []string
+	for _, w := range words {
+		if t.lex.kind[w] == wordPlain {
+			plain = append(plain, w)
+		}
+	}
+	if len(plain) == len(words) || len(plain) == 0 {
+		return false
+	}
+	p, ok := t.phrases[hashBag(plain)]
+	return ok && p.hand && p.cat == noCategory
+}
+
+// stem makes an English plural singular, the same way for titles and
+// phrases: "nurses" → nurse, "secretaries" → secretary, "coaches" →
+// coach, "salesmen" → salesman.
+func stem(w string) string {
+	n := len(w)
+	if n <= 3 || w[n-1] < 'a' || w[n-1] > 'z' {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && n > 4:
+		return w[:n-3] + "y"
+	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"), strings.HasSuffix(w, "xes"):
+		return w[:n-2]
+	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
+		return w
+	case strings.HasSuffix(w, "men") && n > 4:
+		return w[:n-3] + "man"
+	case w[n-1] == 's':
+		return w[:n-1]
+	}
+	return w
+}
+
+// tokens weighs the words of a segment, correcting the long ones the
+// vocabulary does not know.
+func (t *taxonomy) tokens(words []string, pos int) []token {
+	out := make([]token, 0, len(words))
+	for i, w := range words {
+		tk := token{s: w, pos: pos + i, segEnd: i == len(words)-1}
+		wi, known := t.words[w]
+		kind := t.lex.kind[w]
+		if !known && kind == wordPlain && len(w) >= minTypoLength {
+			if c, ok := t.correct(w); ok {
+				tk.s, wi, known = c, t.words[c], true
+			}
+		}
+		switch {
+		case kind == wordModifier:
+			tk.w = modifierWeight
+		case kind == wordSoft:
+			tk.w = softWeight
+		case known:
+			tk.w = wi.weight
+		default:
+			tk.w = t.unknown
+		}
+		if known {
+			tk.known, tk.h = true, hashWord(tk.s)
+		}
+		out = append(out, tk)
+	}
+	return out
+}
+
+// correct returns the vocabulary word one edit (a letter added, dropped,
+// changed, or two swapped) away from w, the one in most phrases when
+// several are.
+func (t *taxonomy) correct(w string) (string, bool) {
+	found, df := "", int32(-1)
+	consider := func(c string) {
+		if wi := t.words[c]; wi.df > df && oneEdit(w, c) {
+			found, df = c, wi.df
+		}
+	}
+	if idx, ok := t.typos[hashWord(w)]; ok && idx >= 0 {
+		consider(t.typoWord[idx]) // a letter missing
+	}
+	for i := range len(w) {
+		d := w[:i] + w[i+1:]
+		if _, ok := t.words[d]; ok && len(d) >= minTypoLength-1 {
+			consider(d) // a letter too many
+		}
+		if idx, ok := t.typos[hashWord(d)]; ok && idx >= 0 {
+			consider(t.typoWord[idx]) // a letter changed, or two swapped
+		}
+	}
+	return found, found != ""
+}
+
+// oneEdit reports whether a and b differ by one insertion, deletion,
+// substitution or swap of neighbouring letters.
+func oneEdit(a, b string) bool {
+	if a == b {
+		return false
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	switch len(b) - len(a) {
+	case 1:
+		return a[i:] == b[i+1:]
+	case 0:
+		if a[i+1:] == b[i+1:] {
+			return true
+		}
+		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+	}
+	return false
+}
