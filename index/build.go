@@ -1,3 +1,5 @@
+// Building: an Index made from the jobs and companies of one data version.
+
 package index
 
 import (

@@ -1,3 +1,5 @@
+// Salary bounds: the per-job salary index that answers the salary filters.
+
 package index
 
 import (
