@@ -175,13 +175,22 @@ func maskURLIn(msg, rawURL string) string {
 	return strings.ReplaceAll(msg, rawURL, masked)
 }
 
+// checkRedisURL returns a usage error, which does not quote the URL and
+// so not its password either, when rawURL does not parse as a URL.
+func checkRedisURL(rawURL string) error {
+	if _, err := url.Parse(rawURL); err != nil {
+		return usageError{"serve: --redis-url (REDIS_URL) is not a valid URL; percent-encode the reserved characters of its password"}
+	}
+	return nil
+}
+
 // newRedisLimiter returns the rate limiter sharing its buckets through
 // the Redis at rawURL, and its client. No error it returns holds the URL's
-// password: an unparsable URL is a usage error that does not quote it, and
-// any other error has the URL masked.
+// password: an unparsable URL is checkRedisURL's usage error, and any
+// other error has the URL masked.
 func newRedisLimiter(rawURL string, log *slog.Logger) (*ratelimit.Redis, *redis.Client, error) {
-	if _, err := url.Parse(rawURL); err != nil {
-		return nil, nil, usageError{"serve: --redis-url (REDIS_URL) is not a valid URL; percent-encode the reserved characters of its password"}
+	if err := checkRedisURL(rawURL); err != nil {
+		return nil, nil, err
 	}
 	r, client, err := ratelimit.NewRedis(rawURL, log)
 	if err != nil {

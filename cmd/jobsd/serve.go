@@ -29,7 +29,63 @@ import (
 	"github.com/jobsd-dev/jobsd/store"
 )
 
+// serve runs the service until ctx is done: its configuration
+// (parseServeConfig), then what it depends on (openServeDeps), the handler
+// (buildHandler) and the listeners with their shutdown (runServer).
 func (e env) serve(ctx context.Context, args []string) error {
+	cfg, err := e.parseServeConfig(args)
+	if err != nil {
+		return err
+	}
+	logs := newServeLogs(e.stderr)
+	defer logs.close()
+	deps, err := openServeDeps(ctx, cfg, logs.log)
+	if err != nil {
+		return err
+	}
+	defer deps.close()
+	// draining is set on SIGTERM: /readyz fails from then on.
+	var draining atomic.Bool
+	handler := buildHandler(cfg, deps, logs, draining.Load)
+	return runServer(ctx, cfg, handler, logs.log, func() { draining.Store(true) })
+}
+
+// serveConfig is serve's configuration, validated: each value comes from
+// its flag when the command line gives it, else from its environment
+// variable (serveEnv), else from the flag's default.
+type serveConfig struct {
+	DatabaseURL   string
+	Addr          string
+	Migrate       bool   // apply pending migrations at start (not --no-migrate)
+	PlaygroundKey string // only with Addr on loopback
+	// RequestTimeout is every request's deadline; the listener's write
+	// timeout is 5 s longer.
+	RequestTimeout time.Duration
+	Introspection  bool
+	CORSOrigins    []string
+	MaxBodyBytes   int64
+	// GraphQL holds the GraphQL limits, each ≥ 1; ExpensiveTotal is
+	// derived from DBMaxConns when its flag is 0.
+	GraphQL      graph.HandlerOptions
+	DefaultLimit ratelimit.Limit   // Rate > 0, Burst ≥ 1
+	AuthFailures auth.FailureLimit // Rate ≥ 0 and finite (0: no limit), Burst ≥ 1
+	// ShutdownDrain (≥ 0) is how long /readyz fails on SIGTERM before the
+	// listener closes.
+	ShutdownDrain time.Duration
+	RefData       string
+	ReplicaURLs   []string
+	DebugAddr     string // "" for no profiler listener
+	TextIndex     bool   // run the text indexer (not --no-text-index)
+	Index         bool   // keep the in-process index
+	DBMaxConns    int    // ≥ 1, for each request pool
+	RedisURL      string // "" for in-process rate limits; parses as a URL
+	MetricsAddr   string // "" for /metrics on Addr
+}
+
+// parseServeConfig reads serve's flags from args and then the
+// environment, and validates them: every failure is a usage error (or
+// flag.ErrHelp for -h), found before anything is opened.
+func (e env) parseServeConfig(args []string) (serveConfig, error) {
 	fs := e.flagSet("serve")
 	dsn := e.dbFlag(fs)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (env JOBSD_ADDR); port 0 picks a free port")
@@ -60,231 +116,70 @@ func (e env) serve(ctx context.Context, args []string) error {
 	redisURL := secretURLVar(fs, "redis-url", "Redis `URL` holding the rate-limit buckets, shared by every instance (env REDIS_URL); empty: in process")
 	metricsAddr := fs.String("metrics-addr", "", "address of a separate listener serving /metrics, which the main listener then no longer serves (env JOBSD_METRICS_ADDR); empty: /metrics on --addr")
 	if err := parse(fs, args); err != nil {
-		return err
+		return serveConfig{}, err
 	}
 	if err := fromEnv(fs, e.getenv, serveEnv); err != nil {
-		return err
+		return serveConfig{}, err
 	}
 	if !(*rateFlag > 0) || *burst < 1 { // !(> 0) refuses NaN too
-		return usageError{"serve: --rate must be > 0 and --burst ≥ 1"}
+		return serveConfig{}, usageError{"serve: --rate must be > 0 and --burst ≥ 1"}
 	}
 	if !(*authFailureRate >= 0) || math.IsInf(*authFailureRate, 1) || *authFailureBurst < 1 {
-		return usageError{"serve: --auth-failure-rate must be a number ≥ 0 and --auth-failure-burst ≥ 1"}
+		return serveConfig{}, usageError{"serve: --auth-failure-rate must be a number ≥ 0 and --auth-failure-burst ≥ 1"}
 	}
 	if *drain < 0 {
-		return usageError{"serve: --shutdown-drain must be ≥ 0"}
+		return serveConfig{}, usageError{"serve: --shutdown-drain must be ≥ 0"}
 	}
 	if *dbConns < 1 {
-		return usageError{"serve: --db-max-conns must be ≥ 1"}
+		return serveConfig{}, usageError{"serve: --db-max-conns must be ≥ 1"}
 	}
-	for name, v := range map[string]int{"graphql-complexity-limit": *complexity, "graphql-depth-limit": *depth,
-		"graphql-max-root-fields": *rootFields, "graphql-max-aliases": *aliasLimit,
-		"graphql-max-document-bytes": *docLimit, "graphql-expensive-per-key": *expensivePerKey} {
-		if v < 1 {
-			return usageError{fmt.Sprintf("serve: --%s must be ≥ 1", name)}
+	for _, limit := range []struct {
+		name  string
+		value int
+	}{
+		{"graphql-complexity-limit", *complexity}, {"graphql-depth-limit", *depth},
+		{"graphql-max-root-fields", *rootFields}, {"graphql-max-aliases", *aliasLimit},
+		{"graphql-max-document-bytes", *docLimit}, {"graphql-expensive-per-key", *expensivePerKey},
+	} {
+		if limit.value < 1 {
+			return serveConfig{}, usageError{fmt.Sprintf("serve: --%s must be ≥ 1", limit.name)}
 		}
 	}
 	if *expensiveTotal < 0 {
-		return usageError{"serve: --graphql-expensive-total must be ≥ 0 (0: derived from --db-max-conns)"}
+		return serveConfig{}, usageError{"serve: --graphql-expensive-total must be ≥ 0 (0: derived from --db-max-conns)"}
 	}
-	if *playgroundKey != "" && !isLoopbackAddr(*addr) {
-		return usageError{fmt.Sprintf("serve: --playground-key (JOBSD_PLAYGROUND_KEY) is handed to every visitor of the playground, so it needs --addr (JOBSD_ADDR) on a loopback address (127.0.0.0/8, ::1, localhost), and %s is not one", *addr)}
-	}
-	// Both logs share stderr through one lock. The access log, a line per
-	// request, is buffered: written at once, its write was 6% of the
-	// processor time of serving a full job under load. stderr is wrapped
-	// so that it has no Sync: the buffer's flush each second would
-	// otherwise fsync a redirected stderr, holding the lock meanwhile.
-	stderr := zapcore.Lock(zapcore.AddSync(struct{ io.Writer }{e.stderr}))
-	log := slog.New(slog.NewJSONHandler(stderr, nil))
-	accessBuf := &zapcore.BufferedWriteSyncer{WS: stderr, Size: 64 << 10, FlushInterval: time.Second}
-	defer func() { _ = accessBuf.Stop() }()
-	accessLog := slog.New(slog.NewJSONHandler(accessBuf, nil))
-	var limiter ratelimit.Limiter = ratelimit.NewLocal()
-	if *redisURL != "" {
-		r, client, err := newRedisLimiter(*redisURL, log)
-		if err != nil {
-			return err
-		}
-		defer client.Close()
-		limiter = r
-	}
-	db, err := openDB(ctx, *dsn, store.Options{MaxOpenConns: *dbConns})
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	// The index's builds and the text indexer hold a connection each for
-	// long stretches (a build reads every job): they get their own, so that
-	// requests keep all of --db-max-conns. It connects when first used:
-	// with neither, never.
-	background, err := openDB(ctx, *dsn, store.Options{MaxOpenConns: 2, Lazy: true})
-	if err != nil {
-		return err
-	}
-	defer background.Close()
-	if !*noMigrate {
-		applied, err := migrations.Up(ctx, db)
-		if err != nil {
-			return err
-		}
-		if len(applied) > 0 {
-			log.Info("applied migrations", "migrations", applied)
-		}
-		if n, err := store.New(db).FillSlugs(ctx, normalize.Slug); err != nil {
-			return err
-		} else if n > 0 {
-			log.Info("filled company slugs", "companies", n)
-		}
-	}
-	norm, err := normalize.New(normalize.WithRefData(*refData))
-	if err != nil {
-		return err
-	}
-	st := store.New(db)
-	warnIfNormalizedOtherwise(ctx, log, st, norm.Digest())
-	if !*noTextIndex {
-		go store.New(background).RunTextIndexer(ctx, 2*time.Second, log)
-	}
-	ready := func() bool { return true }
-	if *useIndex {
-		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log, TuneGC: true, DB: background})
-		if err != nil {
-			return err
-		}
-		ready = ix.Ready
-	}
-	var replicas []bun.IDB
-	pools := map[string]*sql.DB{"jobsd": db.DB, "jobsd_background": background.DB}
-	for i, u := range splitList(*replicaURLs) {
-		r, err := openDB(ctx, u, store.Options{Lazy: true, MaxOpenConns: *dbConns})
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		replicas = append(replicas, r)
-		pools[fmt.Sprintf("jobsd_replica_%d", i+1)] = r.DB
-	}
-	if len(replicas) > 0 {
-		log.Info("reading jobs and companies from replicas", "replicas", len(replicas))
-	}
-	st = st.WithReplicas(replicas...)
-	keys := auth.NewChecker(func(ctx context.Context, hash []byte) (*auth.Key, error) {
-		k, err := st.APIKeyByHash(ctx, hash)
-		if err != nil || k == nil {
-			return nil, err
-		}
-		var rate float64
-		var burst int
-		if k.RatePerSecond != nil {
-			rate = *k.RatePerSecond
-		}
-		if k.Burst != nil {
-			burst = *k.Burst
-		}
-		return auth.NewKeyInfo(k.ID, k.Name, k.Hash, rate, burst), nil
-	}, 5*time.Second, auth.WithFailureLimit(auth.FailureLimit{Rate: *authFailureRate, Burst: *authFailureBurst}))
-	// draining is set on SIGTERM: /readyz fails from then on.
-	var draining atomic.Bool
-	if *expensiveTotal <= 0 {
+	if *expensiveTotal == 0 {
 		*expensiveTotal = max(1, (*dbConns-2)/2)
 	}
-	gqlOpts := graph.HandlerOptions{ComplexityLimit: *complexity, DepthLimit: *depth, MaxRootFields: *rootFields,
-		MaxAliases: *aliasLimit, MaxDocumentBytes: *docLimit, ExpensivePerKey: *expensivePerKey, ExpensiveTotal: *expensiveTotal}
-	handler := server.New(server.Config{
-		Search:         search.New(norm, st),
-		Keys:           keys,
-		Ping:           st.Ping,
-		Ready:          ready,
-		Draining:       draining.Load,
-		Touch:          st.TouchAPIKey,
-		Log:            log,
-		AccessLog:      accessLog,
-		RequestTimeout: *timeout,
+	if *playgroundKey != "" && !isLoopbackAddr(*addr) {
+		return serveConfig{}, usageError{fmt.Sprintf("serve: --playground-key (JOBSD_PLAYGROUND_KEY) is handed to every visitor of the playground, so it needs --addr (JOBSD_ADDR) on a loopback address (127.0.0.0/8, ::1, localhost), and %s is not one", *addr)}
+	}
+	if err := checkRedisURL(*redisURL); err != nil {
+		return serveConfig{}, err
+	}
+	return serveConfig{
+		DatabaseURL:    *dsn,
+		Addr:           *addr,
+		Migrate:        !*noMigrate,
 		PlaygroundKey:  *playgroundKey,
+		RequestTimeout: *timeout,
 		Introspection:  *introspection,
-		Attributions:   norm.Sources(),
 		CORSOrigins:    splitList(*corsOrigins),
 		MaxBodyBytes:   *maxBody,
-		DBs:            pools,
-		GraphQL:        gqlOpts,
-		Limiter:        limiter,
-		DefaultLimit:   ratelimit.Limit{Rate: *rateFlag, Burst: *burst},
-	})
-
-	if *metricsAddr != "" {
-		closeMetrics, err := serveMetrics(*metricsAddr, handler, log)
-		if err != nil {
-			return err
-		}
-		defer closeMetrics()
-		handler = server.HideMetrics(handler)
-	}
-	if *debugAddr != "" {
-		dln, err := net.Listen("tcp", *debugAddr)
-		if err != nil {
-			return fmt.Errorf("listen on %s: %w", *debugAddr, err)
-		}
-		mux := http.NewServeMux()
-		mux.HandleFunc("/debug/pprof/", pprof.Index)
-		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-		mux.HandleFunc("/debug/pprof/cmdline", http.NotFound) // the command line can hold secrets
-		dsrv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-		go func() { _ = dsrv.Serve(dln) }()
-		defer dsrv.Close()
-		log.Info("profiler listening", "addr", dln.Addr().String())
-	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", *addr, err)
-	}
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      *timeout + 5*time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	conns := newConnTracker()
-	srv.ConnState = conns.connState
-	tln := conns.listen(ln)
-	base := "http://" + ln.Addr().String()
-	log.Info("jobsd listening", "addr", ln.Addr().String(), "playground", base+"/playground", "rest", base+"/api/v1/jobs", "graphql", base+"/graphql")
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(tln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	// Shutdown: /readyz fails and requests are still served for the drain
-	// period; then no connection is accepted, and Shutdown waits until no
-	// request's headers are arriving (at most ReadHeaderTimeout, after
-	// which net/http gives up on them anyway): Shutdown closes such a
-	// connection or drops its request once the headers are in.
-	draining.Store(true)
-	log.Info("shutting down: /readyz fails; serving on for the drain period", "drain", drain.String())
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serve: %w", err)
-	case <-time.After(*drain):
-	}
-	tln.stopAccepting()
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	headersCtx, cancelHeaders := context.WithTimeout(shutdownCtx, srv.ReadHeaderTimeout+time.Second)
-	if n := conns.waitReceiving(headersCtx); n > 0 {
-		log.Warn("shutting down with requests whose headers never arrived", "connections", n)
-	}
-	cancelHeaders()
-	log.Info("shutting down: draining in-flight requests")
-	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	return nil
+		GraphQL: graph.HandlerOptions{ComplexityLimit: *complexity, DepthLimit: *depth, MaxRootFields: *rootFields,
+			MaxAliases: *aliasLimit, MaxDocumentBytes: *docLimit, ExpensivePerKey: *expensivePerKey, ExpensiveTotal: *expensiveTotal},
+		DefaultLimit:  ratelimit.Limit{Rate: *rateFlag, Burst: *burst},
+		AuthFailures:  auth.FailureLimit{Rate: *authFailureRate, Burst: *authFailureBurst},
+		ShutdownDrain: *drain,
+		RefData:       *refData,
+		ReplicaURLs:   splitList(*replicaURLs),
+		DebugAddr:     *debugAddr,
+		TextIndex:     !*noTextIndex,
+		Index:         *useIndex,
+		DBMaxConns:    *dbConns,
+		RedisURL:      *redisURL,
+		MetricsAddr:   *metricsAddr,
+	}, nil
 }
 
 // serveEnv pairs serve's flags with the environment variables that set
@@ -309,6 +204,240 @@ var serveEnv = []envFlag{
 	{"metrics-addr", "JOBSD_METRICS_ADDR", false},
 }
 
+// serveLogs are serve's two logs, sharing stderr through one lock: log,
+// written at once, and the access log (a line per request), buffered and
+// flushed each second so that requests do not each pay a write under the
+// lock. stderr is wrapped so that it has no Sync: the flush would
+// otherwise fsync a redirected stderr, holding the lock meanwhile.
+type serveLogs struct {
+	log, access *slog.Logger
+	accessBuf   *zapcore.BufferedWriteSyncer
+}
+
+func newServeLogs(w io.Writer) serveLogs {
+	stderr := zapcore.Lock(zapcore.AddSync(struct{ io.Writer }{w}))
+	accessBuf := &zapcore.BufferedWriteSyncer{WS: stderr, Size: 64 << 10, FlushInterval: time.Second}
+	return serveLogs{
+		log:       slog.New(slog.NewJSONHandler(stderr, nil)),
+		access:    slog.New(slog.NewJSONHandler(accessBuf, nil)),
+		accessBuf: accessBuf,
+	}
+}
+
+// close flushes the access log and stops its flushing.
+func (l serveLogs) close() { _ = l.accessBuf.Stop() }
+
+// serveDeps is what serve's handler depends on, opened and started.
+type serveDeps struct {
+	store   *store.Store // reading jobs and companies from the replicas, if any
+	norm    *normalize.Normalizer
+	limiter ratelimit.Limiter
+	ready   func() bool        // false until the index's first build
+	pools   map[string]*sql.DB // by db_name, for /metrics
+	closers []func()           // in the order opened
+}
+
+// close closes what openServeDeps opened, last opened first.
+func (d *serveDeps) close() {
+	for i := len(d.closers) - 1; i >= 0; i-- {
+		d.closers[i]()
+	}
+}
+
+// openServeDeps opens the rate limiter's Redis (when configured), the
+// request pool and the background pool, applies pending migrations (unless
+// --no-migrate), loads the normalizer, starts the text indexer and the
+// index (each unless turned off; both stop with ctx) and opens the
+// replicas. On error, what it opened is closed again.
+func openServeDeps(ctx context.Context, cfg serveConfig, log *slog.Logger) (_ *serveDeps, err error) {
+	deps := &serveDeps{limiter: ratelimit.NewLocal(), ready: func() bool { return true }}
+	defer func() {
+		if err != nil {
+			deps.close()
+		}
+	}()
+	if cfg.RedisURL != "" {
+		r, client, err := newRedisLimiter(cfg.RedisURL, log)
+		if err != nil {
+			return nil, err
+		}
+		deps.closers = append(deps.closers, func() { _ = client.Close() })
+		deps.limiter = r
+	}
+	db, err := openDB(ctx, cfg.DatabaseURL, store.Options{MaxOpenConns: cfg.DBMaxConns})
+	if err != nil {
+		return nil, err
+	}
+	deps.closers = append(deps.closers, func() { _ = db.Close() })
+	// The index's builds and the text indexer hold a connection each for
+	// long stretches (a build reads every job): they get their own, so that
+	// requests keep all of --db-max-conns. It connects when first used:
+	// with neither, never.
+	background, err := openDB(ctx, cfg.DatabaseURL, store.Options{MaxOpenConns: 2, Lazy: true})
+	if err != nil {
+		return nil, err
+	}
+	deps.closers = append(deps.closers, func() { _ = background.Close() })
+	if cfg.Migrate {
+		applied, err := migrations.Up(ctx, db)
+		if err != nil {
+			return nil, err
+		}
+		if len(applied) > 0 {
+			log.Info("applied migrations", "migrations", applied)
+		}
+		if n, err := store.New(db).FillSlugs(ctx, normalize.Slug); err != nil {
+			return nil, err
+		} else if n > 0 {
+			log.Info("filled company slugs", "companies", n)
+		}
+	}
+	deps.norm, err = normalize.New(normalize.WithRefData(cfg.RefData))
+	if err != nil {
+		return nil, err
+	}
+	st := store.New(db)
+	warnIfNormalizedOtherwise(ctx, log, st, deps.norm.Digest())
+	if cfg.TextIndex {
+		go store.New(background).RunTextIndexer(ctx, 2*time.Second, log)
+	}
+	if cfg.Index {
+		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log, TuneGC: true, DB: background})
+		if err != nil {
+			return nil, err
+		}
+		deps.ready = ix.Ready
+	}
+	var replicas []bun.IDB
+	deps.pools = map[string]*sql.DB{"jobsd": db.DB, "jobsd_background": background.DB}
+	for i, u := range cfg.ReplicaURLs {
+		r, err := openDB(ctx, u, store.Options{Lazy: true, MaxOpenConns: cfg.DBMaxConns})
+		if err != nil {
+			return nil, err
+		}
+		deps.closers = append(deps.closers, func() { _ = r.Close() })
+		replicas = append(replicas, r)
+		deps.pools[fmt.Sprintf("jobsd_replica_%d", i+1)] = r.DB
+	}
+	if len(replicas) > 0 {
+		log.Info("reading jobs and companies from replicas", "replicas", len(replicas))
+	}
+	deps.store = st.WithReplicas(replicas...)
+	return deps, nil
+}
+
+// buildHandler assembles the service's handler (server.New) from the
+// configuration and the dependencies; draining reports whether shutdown
+// has begun.
+func buildHandler(cfg serveConfig, deps *serveDeps, logs serveLogs, draining func() bool) http.Handler {
+	st := deps.store
+	keys := auth.NewChecker(func(ctx context.Context, hash []byte) (*auth.Key, error) {
+		k, err := st.APIKeyByHash(ctx, hash)
+		if err != nil || k == nil {
+			return nil, err
+		}
+		var rate float64
+		var burst int
+		if k.RatePerSecond != nil {
+			rate = *k.RatePerSecond
+		}
+		if k.Burst != nil {
+			burst = *k.Burst
+		}
+		return auth.NewKeyInfo(k.ID, k.Name, k.Hash, rate, burst), nil
+	}, 5*time.Second, auth.WithFailureLimit(cfg.AuthFailures))
+	return server.New(server.Config{
+		Search:         search.New(deps.norm, st),
+		Keys:           keys,
+		Ping:           st.Ping,
+		Ready:          deps.ready,
+		Draining:       draining,
+		Touch:          st.TouchAPIKey,
+		Log:            logs.log,
+		AccessLog:      logs.access,
+		RequestTimeout: cfg.RequestTimeout,
+		PlaygroundKey:  cfg.PlaygroundKey,
+		Introspection:  cfg.Introspection,
+		Attributions:   deps.norm.Sources(),
+		CORSOrigins:    cfg.CORSOrigins,
+		MaxBodyBytes:   cfg.MaxBodyBytes,
+		DBs:            deps.pools,
+		GraphQL:        cfg.GraphQL,
+		Limiter:        deps.limiter,
+		DefaultLimit:   cfg.DefaultLimit,
+	})
+}
+
+// runServer serves handler on cfg.Addr (and /metrics and the profiler on
+// their own listeners, when configured) until ctx is done, and then shuts
+// down: startDraining makes /readyz fail, requests are still served for
+// the drain period; then no connection is accepted, and shutdown waits
+// until no request's headers are arriving (at most ReadHeaderTimeout,
+// after which net/http gives up on them anyway), because Shutdown closes
+// such a connection or drops its request once the headers are in; last,
+// the in-flight requests finish, within 20 s.
+func runServer(ctx context.Context, cfg serveConfig, handler http.Handler, log *slog.Logger, startDraining func()) error {
+	if cfg.MetricsAddr != "" {
+		closeMetrics, err := serveMetrics(cfg.MetricsAddr, handler, log)
+		if err != nil {
+			return err
+		}
+		defer closeMetrics()
+		handler = server.HideMetrics(handler)
+	}
+	if cfg.DebugAddr != "" {
+		closeDebug, err := serveProfiler(cfg.DebugAddr, log)
+		if err != nil {
+			return err
+		}
+		defer closeDebug()
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      cfg.RequestTimeout + 5*time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	conns := newConnTracker()
+	srv.ConnState = conns.connState
+	tln := conns.listen(ln)
+	base := "http://" + ln.Addr().String()
+	log.Info("jobsd listening", "addr", ln.Addr().String(), "playground", base+"/playground", "rest", base+"/api/v1/jobs", "graphql", base+"/graphql")
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(tln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	startDraining()
+	log.Info("shutting down: /readyz fails; serving on for the drain period", "drain", cfg.ShutdownDrain.String())
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-time.After(cfg.ShutdownDrain):
+	}
+	tln.stopAccepting()
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	headersCtx, cancelHeaders := context.WithTimeout(shutdownCtx, srv.ReadHeaderTimeout+time.Second)
+	if n := conns.waitReceiving(headersCtx); n > 0 {
+		log.Warn("shutting down with requests whose headers never arrived", "connections", n)
+	}
+	cancelHeaders()
+	log.Info("shutting down: draining in-flight requests")
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
+
 // splitList splits a comma-separated list, dropping empty items.
 func splitList(s string) []string {
 	var out []string
@@ -320,8 +449,8 @@ func splitList(s string) []string {
 	return out
 }
 
-// refDataFlag adds --refdata: the reference-data directory (contract
-// section 5), by default $JOBSD_REFDATA; empty reads none.
+// refDataFlag adds --refdata: the directory of the reference data
+// (GeoNames, O*NET, …), by default $JOBSD_REFDATA; empty reads none.
 func refDataFlag(fs *flag.FlagSet, getenv func(string) string) *string {
 	return fs.String("refdata", getenv("JOBSD_REFDATA"), "reference-data directory (GeoNames, O*NET, …; env JOBSD_REFDATA); empty: the built-in vocabularies only")
 }
@@ -338,5 +467,25 @@ func serveMetrics(addr string, h http.Handler, log *slog.Logger) (func(), error)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second, WriteTimeout: 30 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	log.Info("metrics listening", "addr", ln.Addr().String())
+	return func() { _ = srv.Close() }, nil
+}
+
+// serveProfiler serves Go's profiler at /debug/pprof/, except the command
+// line (which can hold secrets), on a listener of its own at addr until
+// the returned function closes it.
+func serveProfiler(addr string, log *slog.Logger) (func(), error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/cmdline", http.NotFound)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	log.Info("profiler listening", "addr", ln.Addr().String())
 	return func() { _ = srv.Close() }, nil
 }
