@@ -1,15 +1,13 @@
-package main_test
+package rest_test
 
 import (
-	"net/http"
 	"net/url"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/jobsd-dev/jobsd/internal/pgtest"
+	"github.com/jobsd-dev/jobsd/internal/apitest"
 )
 
 // spelledPostings spell their skills, titles, locations and closed
@@ -23,15 +21,9 @@ const spelledPostings = `{"id":"sp-1","title":"Sr. Software Engr II (Remote - US
 
 // TestSpellingsFindEachOther imports postings spelled every which way and
 // filters with other spellings of the same things: each filter finds the
-// postings it means (issue 4's end-to-end check).
+// postings it means (needs the reference data of JOBSD_REFDATA).
 func TestSpellingsFindEachOther(t *testing.T) {
-	dsn := pgtest.NewURL(t)
-	jobsd(t, dsn, "migrate")
-	out, _ := runJobsdEnv(t, dsn, nil, spelledPostings, "import", "-")
-	require.Contains(t, out, "5 jobs written")
-	s := startServiceOn(t, dsn)
-	s.key = strings.TrimSpace(jobsd(t, dsn, "apikey", "create", "--name", "spellings"))
-
+	h := apitest.NewWith(t, spelledPostings).REST()
 	for _, tc := range []struct {
 		query string
 		want  []string
@@ -72,9 +64,7 @@ func TestSpellingsFindEachOther(t *testing.T) {
 	} {
 		q, err := url.ParseQuery(tc.query)
 		require.NoError(t, err)
-		status, body, _ := s.get(t, "/api/v1/jobs?sort=oldest&"+q.Encode())
-		require.Equal(t, http.StatusOK, status, "%s: %v", tc.query, body)
-		got := ids(body["data"])
-		assert.ElementsMatch(t, tc.want, got, "%s, read as %v", tc.query, body["meta"].(map[string]any)["normalized"])
+		body := jobs(t, h, "sort=oldest&"+q.Encode())
+		assert.ElementsMatch(t, tc.want, ids(body.Data), "%s, read as %v", tc.query, body.Meta.Normalized)
 	}
 }

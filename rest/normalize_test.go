@@ -1,15 +1,19 @@
-package main_test
+package rest_test
 
 import (
 	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/internal/apitest"
 )
 
+// TestInterpretFilter: GET /api/v1/normalize reads a filter as GET /jobs
+// would. Its data is a map of how each filter was read: its shape is the
+// filters', so it stays a map here.
 func TestInterpretFilter(t *testing.T) {
-	s := startService(t)
+	h := apitest.New(t).REST()
 	for _, tc := range []struct {
 		query string
 		want  map[string]any
@@ -25,9 +29,8 @@ func TestInterpretFilter(t *testing.T) {
 		{"field=work_arrangement&value=on-site", map[string]any{"work_arrangement": []any{"onsite"}}},
 		{"", map[string]any{}},
 	} {
-		status, body, _ := s.get(t, "/api/v1/normalize?"+tc.query)
-		require.Equal(t, http.StatusOK, status, "%s: %v", tc.query, body)
-		assert.Equal(t, tc.want, body["data"], tc.query)
+		body := getJSON[one[map[string]any]](t, h, "/api/v1/normalize?"+tc.query, http.StatusOK)
+		assert.Equal(t, tc.want, body.Data, tc.query)
 	}
 	for _, tc := range []struct{ query, param string }{
 		{"field=skills", "field"},
@@ -36,17 +39,7 @@ func TestInterpretFilter(t *testing.T) {
 		{"field=employment_type&value=gig", "employment_type"},
 		{"salary_min=10&salary_max=1", "salary_min"},
 	} {
-		status, body, _ := s.get(t, "/api/v1/normalize?"+tc.query)
-		assert.Equal(t, http.StatusBadRequest, status, tc.query)
-		assert.Equal(t, tc.param, body["error"].(map[string]any)["param"], tc.query)
+		assert.Equal(t, tc.param, fail(t, h, "/api/v1/normalize?"+tc.query, http.StatusBadRequest).Error.Param, tc.query)
 	}
-	status, body, _ := s.get(t, "/api/v1/normalize?limit=5")
-	assert.Equal(t, http.StatusBadRequest, status)
-	assert.Equal(t, "unknown_parameter", body["error"].(map[string]any)["code"])
-
-	_, gql := s.graphql(t, `{ interpretFilter(filter: {skills: ["k8s"], location: "Austin, TX"}) }`, nil)
-	assert.Equal(t, map[string]any{"interpretFilter": map[string]any{
-		"skills":   []any{"Kubernetes"},
-		"location": map[string]any{"city": []any{"Austin"}, "state": []any{"Texas"}},
-	}}, gql["data"], "the same reading through GraphQL")
+	assert.Equal(t, "unknown_parameter", fail(t, h, "/api/v1/normalize?limit=5", http.StatusBadRequest).Error.Code)
 }

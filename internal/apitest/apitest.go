@@ -1,0 +1,160 @@
+// Package apitest gives the tests of the layers above the store (rest,
+// graph) a real database, in process, as `jobsd serve` has it after
+// `jobsd import`:
+//
+//   - a fresh, migrated PostgreSQL database (pgtest), dropped when the test
+//     ends;
+//   - the fixture testdata/jobs.ndjson imported through the importer, as
+//     `jobsd import` imports it, normalized with the reference data of
+//     $JOBSD_REFDATA (none when unset), and its descriptions indexed for
+//     keyword search, which serve's text indexer does in the background;
+//   - the in-process index (store.StartIndex) built and kept current, as
+//     serve keeps it;
+//   - the query service over the store, and the REST and GraphQL handlers
+//     over the service.
+//
+// What needs the process itself (the environment, API keys, the server's
+// middleware, outages, replicas, signals) is tested end to end in cmd/jobsd.
+//
+//	env := apitest.New(t)
+//	rec := httptest.NewRecorder()
+//	env.REST().ServeHTTP(rec, httptest.NewRequest("GET", "/api/v1/jobs?skills=golang", nil))
+package apitest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/stretchr/testify/require"
+	"github.com/uptrace/bun"
+
+	"github.com/jobsd-dev/jobsd/graph"
+	"github.com/jobsd-dev/jobsd/importer"
+	"github.com/jobsd-dev/jobsd/internal/pgtest"
+	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/rest"
+	"github.com/jobsd-dev/jobsd/search"
+	"github.com/jobsd-dev/jobsd/store"
+)
+
+// Env is a loaded database and the service over it.
+type Env struct {
+	DB      *bun.DB
+	Store   *store.Store
+	Norm    *normalize.Normalizer
+	Service *search.Service
+	// Log is the handlers' log: discarded (an internal error also reaches
+	// the client as the internal code, which tests see).
+	Log *slog.Logger
+	ctx context.Context
+}
+
+// New returns an Env whose database holds the fixture's 12 jobs.
+func New(t testing.TB) *Env {
+	t.Helper()
+	fixture, err := os.ReadFile(pgtest.Fixture(t, "jobs.ndjson"))
+	require.NoError(t, err)
+	return NewWith(t, string(fixture))
+}
+
+// NewWith returns an Env whose database holds the jobs of ndjson (one job
+// a line, the contract's record shape) and nothing else.
+func NewWith(t testing.TB, ndjson string) *Env {
+	t.Helper()
+	db := pgtest.NewDB(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	// Registered after pgtest's cleanups, so run before them: the index
+	// stops before its database is closed.
+	t.Cleanup(cancel)
+	e := &Env{DB: db, Store: store.New(db), Norm: normalizer(t), Log: slog.New(slog.DiscardHandler), ctx: ctx}
+	e.Import(t, ndjson)
+	ix, err := e.Store.StartIndex(ctx, store.IndexOptions{Poll: 100 * time.Millisecond})
+	require.NoError(t, err)
+	waitCtx, stop := context.WithTimeout(ctx, 30*time.Second)
+	defer stop()
+	require.NoError(t, ix.WaitReady(waitCtx), "the first index")
+	e.Service = search.New(e.Norm, e.Store)
+	return e
+}
+
+// Import imports the jobs of ndjson as `jobsd import -` does (a job of an
+// id already stored is replaced) and indexes their descriptions for keyword
+// search. It fails the test unless every line is written. The index notices
+// the new data version by itself: until it is rebuilt, lists are answered
+// in SQL.
+func (e *Env) Import(t testing.TB, ndjson string) {
+	t.Helper()
+	res, err := importer.NDJSON(e.ctx, strings.NewReader(ndjson), e.Norm, e.Store, importer.Options{})
+	require.NoError(t, err, "import: %v", res.Invalid)
+	require.Equal(t, strings.Count(strings.TrimSpace(ndjson), "\n")+1, res.Imported, "jobs written")
+	_, err = e.Store.IndexTexts(e.ctx, 1, nil)
+	require.NoError(t, err, "index the descriptions")
+}
+
+// REST returns the REST endpoints mounted at /api/v1, as the server mounts
+// them, behind chi's request id middleware: a request's X-Request-ID (or a
+// generated id) is the request_id of its error body.
+func (e *Env) REST() http.Handler {
+	r := chi.NewRouter()
+	r.Use(middleware.RequestID)
+	r.Mount("/api/v1", rest.NewRouter(e.Service, e.Log))
+	return r
+}
+
+// GraphQL returns the GraphQL endpoint with opts (zero: the defaults), at
+// any path.
+func (e *Env) GraphQL(opts graph.HandlerOptions) http.Handler {
+	return graph.NewHandler(graph.NewResolver(e.Service, e.Log), opts)
+}
+
+// The normalizer with the reference data takes a while to build, and it
+// never changes: one per test binary.
+var (
+	normOnce sync.Once
+	norm     *normalize.Normalizer
+	normErr  error
+)
+
+func normalizer(t testing.TB) *normalize.Normalizer {
+	t.Helper()
+	normOnce.Do(func() {
+		norm, normErr = normalize.New(normalize.WithRefData(os.Getenv("JOBSD_REFDATA")))
+	})
+	require.NoError(t, normErr, "the normalizer (JOBSD_REFDATA=%q)", os.Getenv("JOBSD_REFDATA"))
+	return norm
+}
+
+// Get serves a GET of path on h, with headers (name and value pairs), and
+// returns the recorded response.
+func Get(t testing.TB, h http.Handler, path string, headers ...string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+// Decode decodes a JSON body into a T, refusing fields T does not have:
+// a test's struct states the whole shape of what it reads.
+func Decode[T any](t testing.TB, body []byte) T {
+	t.Helper()
+	var v T
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	require.NoError(t, dec.Decode(&v), "body: %s", body)
+	return v
+}
