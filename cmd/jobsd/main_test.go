@@ -22,6 +22,7 @@ import (
 
 	"github.com/jobsd-dev/jobsd/client"
 	"github.com/jobsd-dev/jobsd/internal/pgtest"
+	"github.com/jobsd-dev/jobsd/store"
 )
 
 // binary is the jobsd binary built once for all tests.
@@ -234,6 +235,21 @@ func ids(list any) []string {
 		out = append(out, item.(map[string]any)["id"].(string))
 	}
 	return out
+}
+
+// fingerprint sums the rows of every table a request could touch.
+func fingerprint(t *testing.T, dsn string) string {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, dsn, store.Options{MaxOpenConns: 1})
+	require.NoError(t, err)
+	defer db.Close()
+	var sum string
+	require.NoError(t, db.NewRaw(`SELECT
+		(SELECT count(*) || md5(coalesce(string_agg(j::text, '|' ORDER BY id), '')) FROM jobs j) ||
+		(SELECT count(*) || md5(coalesce(string_agg(c::text, '|' ORDER BY id), '')) FROM companies c) ||
+		(SELECT count(*) || md5(coalesce(string_agg(k.name || k.prefix, '|' ORDER BY id), '')) FROM api_keys k)`).Scan(ctx, &sum))
+	return sum
 }
 
 // TestEndToEnd runs what needs the process and its server: API keys,

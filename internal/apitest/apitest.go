@@ -25,6 +25,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -54,8 +55,8 @@ type Env struct {
 	Store   *store.Store
 	Norm    *normalize.Normalizer
 	Service *search.Service
-	// Log is the handlers' log: discarded (an internal error also reaches
-	// the client as the internal code, which tests see).
+	// Log is the handlers' log: discarded unless LogTo says otherwise (an
+	// internal error also reaches the client as the internal code).
 	Log *slog.Logger
 	ctx context.Context
 }
@@ -157,4 +158,22 @@ func Decode[T any](t testing.TB, body []byte) T {
 	dec.DisallowUnknownFields()
 	require.NoError(t, dec.Decode(&v), "body: %s", body)
 	return v
+}
+
+// Fingerprint sums the rows of every table a request could touch: equal
+// fingerprints before and after requests show that they wrote nothing.
+func (e *Env) Fingerprint(t testing.TB) string {
+	t.Helper()
+	var sum string
+	require.NoError(t, e.DB.NewRaw(`SELECT
+		(SELECT count(*) || md5(coalesce(string_agg(j::text, '|' ORDER BY id), '')) FROM jobs j) ||
+		(SELECT count(*) || md5(coalesce(string_agg(c::text, '|' ORDER BY id), '')) FROM companies c) ||
+		(SELECT count(*) || md5(coalesce(string_agg(k.name || k.prefix, '|' ORDER BY id), '')) FROM api_keys k)`).Scan(e.ctx, &sum))
+	return sum
+}
+
+// LogTo makes the handlers built from now on (REST, GraphQL) log to w, as
+// JSON lines, instead of discarding their log.
+func (e *Env) LogTo(w io.Writer) {
+	e.Log = slog.New(slog.NewJSONHandler(w, nil))
 }
