@@ -1,18 +1,12 @@
 package store_test
 
 import (
-	"bytes"
 	"context"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/domain"
-	"github.com/jobsd-dev/jobsd/importer"
-	"github.com/jobsd-dev/jobsd/internal/pgtest"
-	"github.com/jobsd-dev/jobsd/normalize"
-	"github.com/jobsd-dev/jobsd/seed"
-	"github.com/jobsd-dev/jobsd/store"
 )
 
 // BenchmarkFindJobCardsSQL lists a page of 25 generated jobs matching a
@@ -21,16 +15,7 @@ import (
 // Run with: go test -run '^$' -bench FindJobCardsSQL -benchmem ./store
 func BenchmarkFindJobCardsSQL(b *testing.B) {
 	ctx := context.Background()
-	norm, err := normalize.New()
-	require.NoError(b, err)
-	db := pgtest.NewDB(b)
-	st := store.New(db)
-	var buf bytes.Buffer
-	require.NoError(b, seed.Write(&buf, seed.Options{N: 2000, Seed: 1}))
-	_, err = importer.NDJSON(ctx, &buf, norm, st, importer.Options{})
-	require.NoError(b, err)
-	_, err = db.ExecContext(ctx, "VACUUM ANALYZE")
-	require.NoError(b, err)
+	st, norm, _, _ := seeded(b, 2000)
 	q := "engineer"
 	query, err := norm.JobQuery(&domain.JobFilter{Q: &q}, new(25), nil, nil, nil)
 	require.NoError(b, err)
