@@ -39,8 +39,8 @@ func WithClock(now func() time.Time) Option {
 	return func(o *options) { o.now = now }
 }
 
-// WithRefData makes New read the reference data under dir (contract
-// section 5; laid out as in ../shared/data: locations/, occupations/,
+// WithRefData makes New read the reference data under dir (laid out as in
+// ../shared/data: locations/, occupations/,
 // skills/, each with its PROVENANCE.md). An empty dir reads none.
 func WithRefData(dir string) Option {
 	return func(o *options) { o.refData = dir }

@@ -94,7 +94,7 @@ func (r runResult) PerSecond() float64 {
 // net/http's transport hands each request to two goroutines of its own
 // per connection and allocates per request. Measured on the job-by-id
 // run, net/http's client took a quarter of the machine's two CPUs away
-// from jobsd and PostgreSQL; wrk, which issue 5 names, would take a
+// from jobsd and PostgreSQL; wrk, which the targets were measured with, would take a
 // fraction of that. Answers are asked for gzipped, as browsers ask; in
 // measured runs only the answers kept for the checks are inflated (see
 // send).

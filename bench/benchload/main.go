@@ -1,10 +1,10 @@
 // Command benchload is the load side of `make bench` (scripts/bench.sh):
-// against a jobsd that has just started, it drives the query mix of issue 5
+// against a jobsd that has just started, it drives the query mix of the performance targets
 // through REST and GraphQL, each query type rotating through 500 values
 // derived from the loaded data, on closed-loop connections; it samples
 // jobsd's resident memory from /metrics, checks sampled answers against
 // SQL of its own (totals, pages, the job, company counts, facet counts),
-// times page 1 against a deep page reached by cursors, runs issue 5's
+// times page 1 against a deep page reached by cursors, runs the targets'
 // job-by-id statements without HTTP as a yardstick of the machine, and
 // writes the results into a markdown file between markers.
 //
@@ -60,7 +60,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		"and write no report (for comparing two builds side by side)")
 	list := fs.Bool("values", false, "print every query type's REST requests and GraphQL bodies, in order, and exit")
 	cpuProfile := fs.String("cpuprofile", "", "write the load generator's own CPU profile to this file")
-	withYardstick := fs.Bool("yardstick", true, "after jobsd's runs, run issue 5's job-by-id statements without HTTP "+
+	withYardstick := fs.Bool("yardstick", true, "after jobsd's runs, run the targets' job-by-id statements without HTTP "+
 		"for -duration each, as a yardstick of the machine's speed (not with -only)")
 	if err := fs.Parse(args); err != nil {
 		return err

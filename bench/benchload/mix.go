@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// kind says which targets of issue 5 apply to a query type.
+// kind says which performance targets apply to a query type.
 type kind int
 
 const (
@@ -24,7 +24,7 @@ const (
 )
 
 // query is one type of the mix: the values it rotates through, and the
-// throughputs issue 5 measured for it (N=200,000) to compare with (0 where
+// throughputs measured when the targets were set for it (N=200,000) to compare with (0 where
 // the issue has none).
 type query struct {
 	Name         string

@@ -101,7 +101,7 @@ func procField(file, name string) (string, bool) {
 	return "", false
 }
 
-// Targets of issue 5.
+// The performance targets.
 const (
 	listP99At200k    = 50 * time.Millisecond
 	listP99At1M      = 100 * time.Millisecond
@@ -146,7 +146,7 @@ func (r *report) facetRatios(q query, rest, gql runResult) (restX, gqlX float64)
 	return ratio(rest.P50, baseREST.P50), ratio(gql.P50, baseGQL.P50)
 }
 
-// targetMisses returns the targets of issue 5 a query misses.
+// targetMisses returns the performance targets a query misses.
 func (r *report) targetMisses(q query, rest, gql runResult) []string {
 	var miss []string
 	if rest.Errors+gql.Errors > 0 {
@@ -162,7 +162,7 @@ func (r *report) targetMisses(q query, rest, gql runResult) []string {
 			miss = append(miss, fmt.Sprintf("p99 %s > %s", fmtMS(rest.P99), fmtMS(listP99At1M)))
 		}
 	case q.Kind == listKind:
-		// Compared only where issue 5 measured the query.
+		// Compared only where the targets' measurements have the query.
 		if x := restRate / q.PostGraphile; q.PostGraphile > 0 && x < timesPostGraph {
 			miss = append(miss, fmt.Sprintf("×PostGraphile %.2f < %.0f", floor2(x), timesPostGraph))
 		}
@@ -289,7 +289,7 @@ func (r *report) markdown() string {
 			reference(q.PlainSQL, "%s", itoa(int(q.PlainSQL))), reference(q.PlainSQL, "%.1f", rest.PerSecond()/q.PlainSQL),
 			rest.Errors+gql.Errors, met)
 	}
-	p("\nPostGraphile and plain SQL: issue 5's measurements at N=200,000 on this kind of machine (— where it has none). ")
+	p("\nPostGraphile and plain SQL: the measurements the targets were set with at N=200,000 on this kind of machine (— where it has none). ")
 	if r.large() {
 		p("Targets at this N: REST list p99 ≤ 100 ms, GraphQL within %.1f× of REST, RSS ≤ 400 MB; the throughput targets are N=200,000's.\n\n", graphQLWithin)
 	} else {
@@ -379,7 +379,7 @@ func (r *report) markdown() string {
 	return b.String()
 }
 
-// reference formats a figure derived from one of issue 5's measurements,
+// reference formats a figure derived from one of the measurements the targets were set with,
 // or "—" where the issue has none (measured is 0).
 func reference(measured float64, format string, v any) string {
 	if measured <= 0 {

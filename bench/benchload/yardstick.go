@@ -15,7 +15,7 @@ import (
 	"github.com/jobsd-dev/jobsd/bench/internal/jobcols"
 )
 
-// A yardstick is one of issue 5's measurements made without HTTP, run
+// A yardstick is one of the measurements the targets were set with made without HTTP, run
 // again on this machine after jobsd's. The issue's throughput targets were
 // set on one machine and the benchmark runs on whichever it is given (the
 // same code has measured about 2× apart on two machines of the same kind);
@@ -27,17 +27,17 @@ type yardstick struct {
 	Name string
 	// SQL is the statement, of the job columns (cols) and the job id $1.
 	SQL func(cols string) string
-	// Issue is the statements per second issue 5 measured.
+	// Issue is the statements per second measured when the targets were set.
 	Issue float64
 	// JobTarget marks the statement the job-by-id target was set against.
 	JobTarget bool
 }
 
-// plainJobPerSecond is the statements per second issue 5 measured for the
+// plainJobPerSecond is the statements per second measured, when the targets were set, for the
 // plain statement of one full job by id.
 const plainJobPerSecond = 15525
 
-// postgrestJobPerSecond is the statements per second issue 5 measured for
+// postgrestJobPerSecond is the statements per second measured, when the targets were set, for
 // PostgREST's statement of one full job, against which it set the
 // job-by-id target (jobPerSecond).
 const postgrestJobPerSecond = 7190
@@ -83,8 +83,9 @@ func (r yardstickRun) PerSecond() float64 {
 	return float64(r.Executed) / r.Elapsed.Seconds()
 }
 
-// Scale is this machine's speed against issue 5's machine on the
-// yardstick: its statements per second over the issue's.
+// Scale is this machine's speed against the targets' machine on the
+// yardstick: its statements per second over those the targets were set
+// with.
 func (r yardstickRun) Scale() float64 { return r.PerSecond() / r.Yardstick.Issue }
 
 // measureYardstick runs ref's statement for d on conns connections of
@@ -162,7 +163,7 @@ func yardstickMarkdown(runs []yardstickRun, failure string, n int, large bool, j
 	}
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	p("Yardstick (an indication of this machine's speed, not an exact scale): issue 5's measurements without HTTP at "+
+	p("Yardstick (an indication of this machine's speed, not an exact scale): the measurements the targets were set with without HTTP at "+
 		"N=200,000, run again here at N=%s after jobsd's runs and checks, on as many connections and the same 500 job ids "+
 		"(prepared statements of the columns jobsd serves; results in pgx's formats, read and not decoded; PostgREST's "+
 		"statement without its transaction and set_config calls).", itoa(n))
