@@ -22,17 +22,28 @@ import (
 // default limit).
 func newHandler(tb testing.TB, st *searchtest.Store, log *slog.Logger, rate float64) (http.Handler, string) {
 	tb.Helper()
+	return newHandlerWith(tb, st, log, rate, nil)
+}
+
+// newHandlerWith is newHandler with configure, when set, changing the
+// server's configuration before the handler is built.
+func newHandlerWith(tb testing.TB, st *searchtest.Store, log *slog.Logger, rate float64, configure func(*server.Config)) (http.Handler, string) {
+	tb.Helper()
 	norm, err := normalize.New()
 	require.NoError(tb, err)
 	key, _, hash := auth.NewKey()
-	return server.New(server.Config{
+	cfg := server.Config{
 		Search: search.New(norm, st),
 		Keys: auth.NewChecker(func(context.Context, []byte) (*auth.Key, error) {
 			return auth.NewKeyInfo(1, "test", hash, rate, int(rate)), nil
 		}, time.Minute),
 		Ping: func(context.Context) error { return nil },
 		Log:  log,
-	}), key
+	}
+	if configure != nil {
+		configure(&cfg)
+	}
+	return server.New(cfg), key
 }
 
 // newTestServer serves newHandler's handler (default limits) until the
