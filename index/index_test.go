@@ -118,7 +118,7 @@ func TestIneligibleQueries(t *testing.T) {
 	}
 }
 
-// The benchmarks run on 200,000 jobs, issue 5's size.
+// The benchmarks run on 200,000 jobs, the size the performance targets are set at.
 var bench = struct {
 	ix *index.Index
 }{}

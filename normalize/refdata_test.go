@@ -78,7 +78,7 @@ func TestGeoNamesGazetteer(t *testing.T) {
 }
 
 // BenchmarkNewWithRefData measures what loading every vocabulary with the
-// reference data takes (issue 4: under 2 s and 150 MB): the time of
+// reference data takes (to stay under 2 s and 150 MB): the time of
 // normalize.New, and the heap the normalizer keeps after a GC
 // (retained-MiB), and all it allocates on the way (allocated-MiB).
 func BenchmarkNewWithRefData(b *testing.B) {

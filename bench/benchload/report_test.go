@@ -72,7 +72,7 @@ func TestMarkdownFacets(t *testing.T) {
 	r.Runs = append([][]runResult{{measured(restT, ms, 2*ms), measured(graphQLT, ms, 2*ms)}}, r.Runs...)
 	md := r.markdown()
 	for _, want := range []string{
-		// Issue 5's figures where it has them, dashes where not.
+		// The figures the targets were set with where there are some, dashes where not.
 		"| newest 25, no filter | 1,000 | 1.0 ms | 2.0 ms | 1,000 | 1.0 ms | 2.0 ms | 1.00 | 90 | 11.1 | 121 | 8.3 | 0 | yes |",
 		"| filtered page | 1,000 | 4.0 ms | 20.0 ms | 1,000 | 5.0 ms | 20.0 ms | 1.00 | — | — | — | — | 0 | yes |",
 		"| same + 5 facets | 1,000 | 6.0 ms | 20.0 ms | 1,000 | 15.0 ms | 20.0 ms | 1.00 | — | — | — | — | 0 | no: GraphQL p50 3.00× filtered page's > 2× |",
