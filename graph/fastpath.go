@@ -5,8 +5,6 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
-
-	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // The fast path answers the common read operations (a page of job cards,
@@ -15,12 +13,15 @@ import (
 // several times REST's hand-written JSON. It resolves the root field with
 // the same resolver method and the same argument coercion as the generated
 // code (there is no second query path) and writes the data itself, byte for
-// byte what gqlgen would (fastpath_encode.go; fastpath_test.go compares the
-// two).
+// byte what gqlgen would (fastpath_test.go compares the two). Its writers
+// and field lists are generated from the schema and gqlgen's bindings by
+// graph/fastgen (fastpath_gen.go) on top of the primitives of
+// fastpath_encode.go; the root fields it answers and the resolver fields it
+// may call are named in resolver.go's go:generate line.
 //
 // An operation qualifies when it is a query whose only selection is one of
-// jobs, job or companies, and every selection set under it holds only plain
-// fields of plainFields (aliases and __typename allowed), with no fragment,
+// those root fields, and every selection set under it holds only fields of
+// fastFields (aliases and __typename allowed), with no fragment,
 // directive, argument (but the root field's) or repeated response key.
 // Anything else, a resolver error, a null where the schema forbids one, a
 // NaN or infinite Float, or a panic goes to gqlgen (next), so that every
@@ -73,6 +74,22 @@ func (p *fastPath) InterceptOperation(ctx context.Context, next graphql.Operatio
 	return graphql.OneShot(resp)
 }
 
+// fastRun is one fast-path answer in progress: the encoder and what the
+// generated writers need to call resolvers as gqlgen calls them.
+type fastRun struct {
+	*encoder
+	ctx  context.Context
+	ec   *executionContext
+	vars map[string]any
+}
+
+// fastField is what the selection check knows of a field the fast path
+// answers (the generated fastFields).
+type fastField struct {
+	object string // the object type of its value, "" for a scalar or an enum
+	args   bool   // it takes arguments, coerced by gqlgen's own functions
+}
+
 // answer resolves the root field and writes the data of the response into
 // an encoder, which the caller releases, or reports false when gqlgen must
 // answer.
@@ -89,100 +106,18 @@ func (p *fastPath) answer(ctx context.Context, oc *graphql.OperationContext, roo
 			putEncoder(e)
 		}
 	}()
-
-	// The generated argument functions coerce exactly as gqlgen does.
-	ec := newExecutionContext(oc, p.schema, nil)
-	rawArgs := root.ArgumentMap(oc.Variables)
-	query := p.schema.Resolvers.Query()
+	// The generated writers coerce arguments with the generated argument
+	// functions, exactly as gqlgen does.
+	r := fastRun{encoder: e, ctx: ctx, ec: newExecutionContext(oc, p.schema, nil), vars: oc.Variables}
 	e.buf = append(e.buf, '{')
 	e.string(root.Alias)
 	e.buf = append(e.buf, ':')
-	switch root.Name {
-	case "jobs":
-		args, err := ec.field_Query_jobs_args(ctx, rawArgs)
-		if err != nil {
-			return nil, false
-		}
-		page, err := query.Jobs(ctx, args["filter"].(*domain.JobFilter), args["limit"].(*int), args["offset"].(*int),
-			args["sort"].(*domain.JobSort), args["after"].(*string))
-		if err != nil || page == nil {
-			return nil, false
-		}
-		facets := func(f *ast.Field) ([]*domain.Facet, bool) {
-			args, err := ec.field_JobCardPage_facets_args(ctx, f.ArgumentMap(oc.Variables))
-			if err != nil {
-				return nil, false
-			}
-			facets, err := p.schema.Resolvers.JobCardPage().Facets(ctx, page, args["fields"].([]domain.FacetField), args["limit"].(*int))
-			return facets, err == nil
-		}
-		e.jobCardPage(root.SelectionSet, page, facets)
-	case "job":
-		args, err := ec.field_Query_job_args(ctx, rawArgs)
-		if err != nil {
-			return nil, false
-		}
-		job, err := query.Job(ctx, args["id"].(string))
-		if err != nil {
-			return nil, false
-		}
-		e.job(root.SelectionSet, job) // Query.job is nullable: nil is null
-	case "companies":
-		args, err := ec.field_Query_companies_args(ctx, rawArgs)
-		if err != nil {
-			return nil, false
-		}
-		page, err := query.Companies(ctx, args["minJobs"].(*int), args["limit"].(*int), args["offset"].(*int),
-			args["filter"].(*domain.JobFilter))
-		if err != nil || page == nil {
-			return nil, false
-		}
-		e.companyPage(root.SelectionSet, page)
-	default:
+	if !r.root(root) || e.failed {
 		return nil, false
 	}
 	e.buf = append(e.buf, '}')
-	if e.failed {
-		return nil, false
-	}
 	return e, true
 }
-
-// rootTypes are the root fields the fast path answers, with their types.
-var rootTypes = map[string]string{"jobs": "JobCardPage", "job": "Job", "companies": "CompanyPage"}
-
-// plainFields are, by object type, the fields the fast path answers: struct
-// fields gqlgen reads without a resolver or arguments, and the fields of
-// argFields, with the object type of their value ("" for a scalar, an enum
-// or a list of them). The other resolver-backed fields (JobCard.employer,
-// Job.employer, Job.similar) are left to gqlgen.
-var plainFields = map[string]map[string]string{
-	"JobCardPage":  {"nodes": "JobCard", "pageInfo": "PageInfo", "facets": "Facet"},
-	"Facet":        {"field": "", "values": "FacetValue", "buckets": "SalaryBucket"},
-	"FacetValue":   {"value": "", "count": ""},
-	"SalaryBucket": {"min": "", "max": "", "count": ""},
-	"CompanyPage":  {"nodes": "Company", "pageInfo": "PageInfo"},
-	"PageInfo":     {"total": "", "limit": "", "offset": "", "hasMore": "", "endCursor": ""},
-	"JobCard": {"id": "", "title": "", "company": "", "location": "Location", "workArrangement": "",
-		"employmentType": "", "salary": "Salary", "category": "Category"},
-	"Job": {"id": "", "title": "", "company": "", "companyLogo": "", "url": "", "postedAt": "",
-		"location": "Location", "workArrangement": "", "employmentType": "", "experienceLevel": "",
-		"salary": "Salary", "summary": "", "description": "", "descriptionRaw": "", "responsibilities": "",
-		"requiredQualifications": "", "preferredQualifications": "", "skills": "", "tools": "",
-		"softSkills": "", "technicalSkills": "", "benefits": "", "education": "", "educationLevels": "",
-		"educationMajors": "", "certifications": "", "visaSponsorship": "", "visaRequirements": "",
-		"securityClearances": "", "clearanceStatus": "", "travelPercent": "", "source": "",
-		"category": "Category"},
-	"Location": {"city": "", "state": "", "country": "", "full": ""},
-	"Salary":   {"min": "", "max": "", "currency": "", "period": ""},
-	"Category": {"field": "", "role": "", "specialization": ""},
-	"Company":  {"name": "", "logoUrl": "", "jobCount": "", "slug": ""},
-}
-
-// argFields are the fields with arguments the fast path answers, by
-// object type: their arguments are coerced by gqlgen's own functions and
-// their resolvers called as gqlgen calls them.
-var argFields = map[string]map[string]bool{"JobCardPage": {"facets": true}}
 
 // qualifyingRoot returns the root field of an operation the fast path
 // answers, or nil.
@@ -201,7 +136,7 @@ func qualifyingRoot(oc *graphql.OperationContext) *ast.Field {
 		root.ObjectDefinition == nil || root.ObjectDefinition.Name != "Query" {
 		return nil
 	}
-	typ, ok := rootTypes[root.Name]
+	typ, ok := fastRoots[root.Name]
 	if !ok || !plainSelection(typ, root.SelectionSet) {
 		return nil
 	}
@@ -212,14 +147,14 @@ func qualifyingRoot(oc *graphql.OperationContext) *ast.Field {
 // holds only plain fields, each under its own response key, and the same
 // of theirs.
 func plainSelection(typ string, set ast.SelectionSet) bool {
-	fields := plainFields[typ]
+	fields := fastFields[typ]
 	if len(set) == 0 || fields == nil {
 		return false
 	}
 	for i, sel := range set {
 		f, ok := sel.(*ast.Field)
 		if !ok || len(f.Directives) > 0 || f.Definition == nil || f.ObjectDefinition == nil || f.ObjectDefinition.Name != typ ||
-			(len(f.Arguments) > 0 || len(f.Definition.Arguments) > 0) && !argFields[typ][f.Name] {
+			(len(f.Arguments) > 0 || len(f.Definition.Arguments) > 0) && !fields[f.Name].args {
 			return false
 		}
 		// gqlgen merges fields under one response key; the fast path
@@ -235,15 +170,15 @@ func plainSelection(typ string, set ast.SelectionSet) bool {
 			}
 			continue
 		}
-		child, ok := fields[f.Name]
+		field, ok := fields[f.Name]
 		switch {
 		case !ok:
 			return false
-		case child == "":
+		case field.object == "":
 			if len(f.SelectionSet) > 0 {
 				return false
 			}
-		case !plainSelection(child, f.SelectionSet):
+		case !plainSelection(field.object, f.SelectionSet):
 			return false
 		}
 	}

@@ -42,7 +42,8 @@ func BenchmarkEncodeCardPage(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		e := getEncoder()
-		e.jobCardPage(sel, page, nil)
+		r := fastRun{encoder: e}
+		r.writeJobCardPage(sel, page)
 		if e.failed {
 			b.Fatal("the encoder failed")
 		}

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Fails when the committed gqlgen output differs from what `go generate`
-# makes from schema.graphqls and gqlgen.yml.
+# Fails when the committed generated code (gqlgen's, the fast path's and
+# the typed client's) differs from what `go generate` makes from
+# schema.graphqls, gqlgen.yml and client/operations.graphql.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-files=(graph/generated.go domain/models_gen.go graph/schema.resolvers.go client/generated.go)
+files=(graph/generated.go graph/fastpath_gen.go domain/models_gen.go graph/schema.resolvers.go client/generated.go)
 before="$(mktemp -d)"
 trap 'rm -rf "$before"' EXIT
 for f in "${files[@]}"; do mkdir -p "$before/$(dirname "$f")"; cp "$f" "$before/$f"; done

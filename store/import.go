@@ -259,7 +259,7 @@ func (im *Import) copyRows(ctx context.Context, rows []jobRow) error {
 // (imported_at and the generated columns take their defaults).
 var copyColumns = func() []string {
 	var cols []string
-	for _, f := range bun.NewDB(nil, pgdialect.New()).Table(typeOfJobRow).Fields {
+	for _, f := range jobRowFields {
 		cols = append(cols, f.Name)
 	}
 	return cols

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/jobsd-dev/jobsd/domain"
 )
@@ -236,37 +237,34 @@ func fromRecord(rec *domain.JobRecord, companyID int64) jobRow {
 
 var typeOfJobRow = reflect.TypeFor[jobRow]()
 
+// jobRowFields are jobRow's columns in its field order, as bun reads the
+// struct: the one list COPY's columns, its values and the scan targets
+// follow.
+var jobRowFields = bun.NewDB(nil, pgdialect.New()).Table(typeOfJobRow).Fields
+
 // copyValues returns the row's values in the order of copyColumns.
 func (r *jobRow) copyValues() []any {
-	return []any{
-		r.ID, r.CompanyID, r.Title, r.Company, r.CompanyLogo, r.URL, r.PostedAt,
-		r.LocationCity, r.LocationState, r.LocationCountry, r.LocationFull,
-		r.WorkArrangement, r.EmploymentType, r.ExperienceLevel,
-		r.SalaryMin, r.SalaryMax, r.SalaryCurrency, r.SalaryPeriod, r.SalaryAnnualMin, r.SalaryAnnualMax,
-		r.Summary, r.Description, r.DescriptionRaw,
-		r.Responsibilities, r.RequiredQualifications, r.PreferredQualifications, r.Skills, r.Tools,
-		r.SoftSkills, r.TechnicalSkills, r.Benefits, r.Education, r.EducationLevels, r.EducationMajors,
-		r.Certifications, r.VisaSponsorship, r.VisaRequirements, r.SecurityClearances, r.ClearanceStatus,
-		r.TravelPercent, r.Source, r.CategoryField, r.CategoryRole, r.CategorySpecialization,
-		r.TitleField, r.TitleRole, r.TitleSpecialization, r.FilterKeys, givenValue(r.Given),
+	v := reflect.ValueOf(r).Elem()
+	values := make([]any, len(jobRowFields))
+	for i, f := range jobRowFields {
+		if f.GoName == "Given" {
+			values[i] = givenValue(r.Given)
+			continue
+		}
+		values[i] = f.Value(v).Interface()
 	}
+	return values
 }
 
 // scanTargets returns pointers to the row's fields in the order of
 // copyColumns, for scanning a row read with those columns.
 func (r *jobRow) scanTargets() []any {
-	return []any{
-		&r.ID, &r.CompanyID, &r.Title, &r.Company, &r.CompanyLogo, &r.URL, &r.PostedAt,
-		&r.LocationCity, &r.LocationState, &r.LocationCountry, &r.LocationFull,
-		&r.WorkArrangement, &r.EmploymentType, &r.ExperienceLevel,
-		&r.SalaryMin, &r.SalaryMax, &r.SalaryCurrency, &r.SalaryPeriod, &r.SalaryAnnualMin, &r.SalaryAnnualMax,
-		&r.Summary, &r.Description, &r.DescriptionRaw,
-		&r.Responsibilities, &r.RequiredQualifications, &r.PreferredQualifications, &r.Skills, &r.Tools,
-		&r.SoftSkills, &r.TechnicalSkills, &r.Benefits, &r.Education, &r.EducationLevels, &r.EducationMajors,
-		&r.Certifications, &r.VisaSponsorship, &r.VisaRequirements, &r.SecurityClearances, &r.ClearanceStatus,
-		&r.TravelPercent, &r.Source, &r.CategoryField, &r.CategoryRole, &r.CategorySpecialization,
-		&r.TitleField, &r.TitleRole, &r.TitleSpecialization, &r.FilterKeys, &r.Given,
+	v := reflect.ValueOf(r).Elem()
+	targets := make([]any, len(jobRowFields))
+	for i, f := range jobRowFields {
+		targets[i] = f.Value(v).Addr().Interface()
 	}
+	return targets
 }
 
 // givenValue is a row's given values for COPY: SQL NULL when there are
