@@ -3,6 +3,7 @@ package domain
 import (
 	"errors"
 	"fmt"
+	"time"
 	"unicode/utf8"
 )
 
@@ -13,6 +14,7 @@ const (
 	CodeUnknownParameter = "unknown_parameter"
 	CodeUnauthorized     = "unauthorized"
 	CodeNotFound         = "not_found"
+	CodeGone             = "gone"
 	CodeMethodNotAllowed = "method_not_allowed"
 	CodePayloadTooLarge  = "payload_too_large"
 	CodeRateLimited      = "rate_limited"
@@ -27,6 +29,8 @@ type Error struct {
 	Code    string
 	Message string
 	Param   string
+	// ClosedAt is when a closed posting closed (code gone, for a job).
+	ClosedAt *time.Time
 }
 
 // Error implements the error interface.

@@ -143,6 +143,9 @@ type JobRecord struct {
 	TitleCategory Category
 	// PostedTime is PostedAt parsed; zero when unknown.
 	PostedTime time.Time
+	// ValidThrough is when the posting closes by itself (the record's
+	// valid_through, schema.org validThrough); nil when it does not.
+	ValidThrough *time.Time
 	// AnnualMin and AnnualMax are the salary bounds per year; nil when the
 	// salary or its period is unknown.
 	AnnualMin, AnnualMax *float64
