@@ -45,8 +45,8 @@ const (
 	MaxURLLength = 2048
 	// MaxFieldLength is the most characters of every other text field
 	// (id, employment_type, experience_level, clearance_status, source,
-	// posted_at, the salary's currency and period, the category's
-	// members).
+	// posted_at, valid_through, the salary's currency and period, the
+	// category's members).
 	MaxFieldLength = 500
 )
 
@@ -133,6 +133,20 @@ func walkBounds(v reflect.Value, path string, errs *[]error) {
 			walkBounds(v.Field(i), child, errs)
 		}
 	}
+}
+
+// overFieldBound returns why s, the text of the field named path
+// (valid_through, which domain.Job does not hold), is over its bound, or
+// nil.
+func overFieldBound(path, s string) error {
+	b, ok := fieldBounds[path]
+	if !ok {
+		b = bound{max: MaxFieldLength}
+	}
+	if n, over := b.over(s); over {
+		return fmt.Errorf("%s is longer than %d %s (%d)", path, b.max, b.unit(), n)
+	}
+	return nil
 }
 
 // over returns the length of s in b's unit, and whether it is over b. A

@@ -37,13 +37,28 @@ func ValidJobID(id string) bool {
 // URL (SafeURL) is dropped to null, given value and all; UnsafeURLs tells
 // which.
 func (n *Normalizer) Job(in domain.Job) (domain.JobRecord, error) {
+	return n.Posting(in, nil)
+}
+
+// Posting is Job for a record that may say when it closes by itself:
+// validThrough is its valid_through (schema.org validThrough) as the
+// source wrote it, nil or blank when it gives none. It is bounded like
+// the record's other text fields and read by ParseValidThrough into the
+// record's ValidThrough; an instant already past is kept (the posting is
+// then written closed).
+func (n *Normalizer) Posting(in domain.Job, validThrough *string) (domain.JobRecord, error) {
 	dropUnsafeURLs(&in)
-	if errs := overBounds(&in); len(errs) > 0 {
+	errs := overBounds(&in)
+	if validThrough != nil {
+		if err := overFieldBound("valid_through", *validThrough); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
 		return domain.JobRecord{}, errors.Join(errs...)
 	}
 	given := snapshot(in)
 	j := in
-	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 
 	if field := badText(reflect.ValueOf(&in).Elem(), ""); field != "" {
@@ -73,6 +88,15 @@ func (n *Normalizer) Job(in domain.Job) (domain.JobRecord, error) {
 			rec.PostedTime = t
 			s := t.Format(domain.TimeLayout)
 			j.PostedAt = &s
+		}
+	}
+	if vt := optional(validThrough); vt != nil {
+		if field := badText(reflect.ValueOf(*vt), "valid_through"); field != "" {
+			bad("%s contains a NUL character or invalid UTF-8", field)
+		} else if t, err := ParseValidThrough(*vt); err != nil {
+			errs = append(errs, err)
+		} else {
+			rec.ValidThrough = &t
 		}
 	}
 
@@ -233,6 +257,53 @@ func optional(p *string) *string {
 		return nil
 	}
 	return &s
+}
+
+// The range of a valid_through: an instant outside it is a source's
+// placeholder or a typing error, not when a posting closes.
+var (
+	minValidThrough = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxValidThrough = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
+)
+
+// validThroughLayouts are the forms of valid_through read as instants:
+// RFC 3339, and the date-times without a zone (read as UTC) and without
+// seconds that sources write.
+var validThroughLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04Z07:00", "2006-01-02T15:04:05.999999999", "2006-01-02T15:04", "2006-01-02 15:04:05"}
+
+// ParseValidThrough reads a valid_through: an RFC 3339 date-time (UTC when
+// it names no zone; seconds optional), or a date alone (2026-12-31),
+// which means through the end of that day UTC: the posting closes at the
+// next midnight UTC (2027-01-01T00:00:00Z). The instant is kept to the
+// microsecond, as the database keeps it. It must lie between 1970-01-01
+// and the last second of 9999; a date of 9999-12-31, a common "never"
+// placeholder, closes at that last second.
+func ParseValidThrough(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	t, err := parseValidThrough(s)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if t.Before(minValidThrough) || t.After(maxValidThrough) {
+		return time.Time{}, fmt.Errorf("valid_through %q is not between %s and %s",
+			s, minValidThrough.Format(domain.TimeLayout), maxValidThrough.Format(domain.TimeLayout))
+	}
+	return t, nil
+}
+
+func parseValidThrough(s string) (time.Time, error) {
+	if d, err := time.Parse(time.DateOnly, s); err == nil {
+		if d.Year() == maxValidThrough.Year() && d.YearDay() == maxValidThrough.YearDay() {
+			return maxValidThrough, nil
+		}
+		return d.AddDate(0, 0, 1), nil
+	}
+	for _, layout := range validThroughLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC().Truncate(time.Microsecond), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("valid_through %q is not an RFC 3339 date-time or a date (YYYY-MM-DD)", s)
 }
 
 func parseTime(s string) (time.Time, error) {
