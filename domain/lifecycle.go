@@ -51,6 +51,14 @@ type Change struct {
 	At     time.Time  `json:"at"`
 }
 
+// FeedCursor is a place in the change feed: after the change numbered Seq,
+// read while the feed was at purge epoch Epoch. The zero cursor is the
+// beginning.
+type FeedCursor struct {
+	Seq   int64
+	Epoch int64
+}
+
 // JobClose closes one posting: an import's tombstone line.
 type JobClose struct {
 	ID string

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -28,6 +29,11 @@ type Import struct {
 	companies map[string]int64 // name_key → id
 	touched   map[int64]bool   // companies whose job count may have changed
 	written   int
+	counts    domain.ImportCounts
+	seen      map[string]struct{} // ids of the records written
+	// scope, when set, makes the import a snapshot of it (SetSnapshot).
+	scope          *domain.Scope
+	allowMassClose bool
 	// vocabulary is the digest of the vocabularies the written jobs were
 	// normalized with; onlyVocabulary says it replaces those recorded.
 	vocabulary     string
@@ -54,7 +60,7 @@ func (s *Store) BeginImport(ctx context.Context) (*Import, error) {
 		_ = conn.Close()
 		return nil, wrap(err, "begin import")
 	}
-	im := &Import{conn: conn, tx: tx, companies: map[string]int64{}, touched: map[int64]bool{}}
+	im := &Import{conn: conn, tx: tx, companies: map[string]int64{}, touched: map[int64]bool{}, seen: map[string]struct{}{}}
 	// One import at a time: the recount at commit must see every job of
 	// the companies it counts, including jobs another import is moving.
 	if err := lockImports(ctx, tx, s.logger()); err != nil {
@@ -147,7 +153,10 @@ const importLockID = 0x6a6f627364 // "jobsd"
 func (im *Import) Written() int { return im.written }
 
 // Write upserts a batch of normalized records. A later record with the
-// same id as an earlier one replaces it.
+// same id as an earlier one replaces it. Each record opens its posting
+// (new, or closed before), updates it (open, with other content) or leaves
+// it unchanged (open, the same content: not written again); a record whose
+// valid_through has passed closes its posting at that instant instead.
 func (im *Import) Write(ctx context.Context, recs []domain.JobRecord) error {
 	if len(recs) == 0 {
 		return nil
@@ -159,6 +168,7 @@ func (im *Import) Write(ctx context.Context, recs []domain.JobRecord) error {
 	rows := make([]jobRow, 0, len(recs))
 	for i := range recs {
 		row := fromRecord(&recs[i], im.companies[companyKey(recs[i].Company)])
+		row.ContentHash = row.contentHash()
 		if k, dup := byID[row.ID]; dup {
 			rows[k] = row
 			continue
@@ -166,16 +176,78 @@ func (im *Import) Write(ctx context.Context, recs []domain.JobRecord) error {
 		byID[row.ID] = len(rows)
 		rows = append(rows, row)
 	}
+	im.written += len(rows)
+	now := time.Now()
+	var live, expired []jobRow
 	for _, r := range rows {
-		im.touched[r.CompanyID] = true
+		im.seen[r.ID] = struct{}{}
+		if r.ValidThrough != nil && !r.ValidThrough.After(now) {
+			expired = append(expired, r)
+		} else {
+			live = append(live, r)
+		}
 	}
-	// Replacing a job is deleting it and writing it anew, in this
-	// transaction: set-based, and the rows then stream straight into jobs
-	// with COPY. The companies of the replaced jobs lose a job.
+	if err := im.writeLive(ctx, live); err != nil {
+		return err
+	}
+	return im.writeExpired(ctx, expired)
+}
+
+// writeLive writes the records of open postings: those unchanged are
+// left as they are, the others deleted and copied anew, and their
+// changes fed.
+func (im *Import) writeLive(ctx context.Context, rows []jobRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
 	ids := make([]string, len(rows))
 	for i, r := range rows {
 		ids[i] = r.ID
 	}
+	var stored []struct {
+		ID   string `bun:"id"`
+		Hash []byte `bun:"content_hash"`
+	}
+	if err := im.tx.NewRaw("SELECT id, content_hash FROM jobs WHERE id = ANY(?)", pgdialect.Array(ids)).
+		Scan(ctx, &stored); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return wrap(err, "read the stored jobs")
+	}
+	hashes := make(map[string][]byte, len(stored))
+	for _, st := range stored {
+		hashes[st.ID] = st.Hash
+	}
+	write := rows[:0:0]
+	var changes []change
+	for _, r := range rows {
+		hash, open := hashes[r.ID]
+		switch {
+		case open && bytes.Equal(hash, r.ContentHash):
+			im.counts.Unchanged++
+			continue
+		case open:
+			im.counts.Updated++
+			changes = append(changes, change{id: r.ID, kind: domain.ChangeUpdated})
+		default:
+			im.counts.Opened++
+			changes = append(changes, change{id: r.ID, kind: domain.ChangeOpened})
+		}
+		write = append(write, r)
+		im.touched[r.CompanyID] = true
+	}
+	if len(write) == 0 {
+		return nil
+	}
+	ids = ids[:0]
+	for _, r := range write {
+		ids = append(ids, r.ID)
+	}
+	// Opening a closed posting takes it out of jobs_closed.
+	if _, err := im.tx.NewRaw("DELETE FROM jobs_closed WHERE id = ANY(?)", pgdialect.Array(ids)).Exec(ctx); err != nil {
+		return wrap(err, "reopen jobs")
+	}
+	// Replacing a job is deleting it and writing it anew, in this
+	// transaction: set-based, and the rows then stream straight into jobs
+	// with COPY. The companies of the replaced jobs lose a job.
 	//
 	// The delete leaves the replaced jobs' keyword-search documents
 	// (job_texts) in place (jobsd.keep_texts): after the copy, restoreTexts
@@ -196,14 +268,54 @@ SELECT DISTINCT company_id FROM gone`, pgdialect.Array(ids)).Scan(ctx, &previous
 	for _, id := range previous {
 		im.touched[id] = true
 	}
-	if err := im.copyRows(ctx, rows); err != nil {
+	if err := im.copyRows(ctx, write); err != nil {
 		return err
 	}
 	if err := im.restoreTexts(ctx); err != nil {
 		return err
 	}
-	im.written += len(rows)
-	return nil
+	return feed(ctx, im.tx, changes)
+}
+
+// writeExpired closes the open postings of records whose valid_through
+// has passed, at that instant. A posting not open is recorded closed
+// (so that its id answers gone), and counted with the ignored closes.
+func (im *Import) writeExpired(ctx context.Context, rows []jobRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	closes := make([]domain.JobClose, len(rows))
+	for i, r := range rows {
+		closes[i] = domain.JobClose{ID: r.ID, ClosedAt: r.ValidThrough}
+	}
+	closed, err := closeJobs(ctx, im.tx, closes)
+	if err != nil {
+		return err
+	}
+	done := make(map[string]bool, len(closed))
+	for _, c := range closed {
+		done[c.ID] = true
+		im.touched[c.CompanyID] = true
+	}
+	im.counts.Closed += len(closed)
+	var ids []string
+	var sources []*string
+	var ats []time.Time
+	var companies []int64
+	for _, r := range rows {
+		if done[r.ID] {
+			continue
+		}
+		im.counts.CloseIgnored++
+		ids, sources, ats, companies = append(ids, r.ID), append(sources, r.Source), append(ats, *r.ValidThrough), append(companies, r.CompanyID)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err = im.tx.NewRaw(`INSERT INTO jobs_closed (id, closed_at, source, company_id)
+SELECT * FROM unnest(?::text[], ?::timestamptz[], ?::text[], ?::bigint[])
+ON CONFLICT (id) DO NOTHING`, pgdialect.Array(ids), pgdialect.Array(ats), pgdialect.Array(sources), pgdialect.Array(companies)).Exec(ctx)
+	return wrap(err, "record expired jobs")
 }
 
 // indexedDescriptionHash is the SQL of the SHA-256 of the part of the
@@ -314,21 +426,17 @@ func (im *Import) NormalizedWith(digest string) { im.vocabulary = digest }
 // Commit recounts the touched companies' jobs, records the vocabulary the
 // jobs were normalized with, and commits the import.
 func (im *Import) Commit(ctx context.Context) error {
+	if err := im.closeUnlisted(ctx); err != nil {
+		_ = im.Rollback()
+		return err
+	}
 	if err := im.recordVocabulary(ctx); err != nil {
 		_ = im.Rollback()
 		return err
 	}
-	ids := make([]int64, 0, len(im.touched))
-	for id := range im.touched {
-		ids = append(ids, id)
-	}
-	if len(ids) > 0 {
-		_, err := im.tx.NewRaw(`UPDATE companies c SET job_count = (SELECT count(*) FROM jobs j WHERE j.company_id = c.id)
-			WHERE c.id = ANY(?)`, pgdialect.Array(ids)).Exec(ctx)
-		if err != nil {
-			_ = im.Rollback()
-			return wrap(err, "count company jobs")
-		}
+	if err := recountCompanies(ctx, im.tx, im.touched); err != nil {
+		_ = im.Rollback()
+		return err
 	}
 	err := im.tx.Commit()
 	_ = im.conn.Close()

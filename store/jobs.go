@@ -315,9 +315,9 @@ func (s *Store) checkVersion(ctx context.Context, db bun.IDB, version int64) err
 }
 
 // jobColumns are the columns of jobs a whole job is read from: every column
-// the import writes but the last two, filter_keys and given. (The
-// benchmark tools derive the same list from the catalog: bench/internal/jobcols.)
-func jobColumns() []string { return slices.Clone(copyColumns[:len(copyColumns)-2]) }
+// the import writes but the last unreadColumns. (The benchmark tools derive
+// the same list from the catalog: bench/internal/jobcols.)
+func jobColumns() []string { return slices.Clone(copyColumns[:len(copyColumns)-unreadColumns]) }
 
 // jobByIDSQL reads one whole job ($1).
 var jobByIDSQL = "SELECT " + strings.Join(jobColumns(), ", ") + " FROM jobs WHERE id = $1"
@@ -331,12 +331,23 @@ func (s *Store) JobByID(ctx context.Context, id string) (*domain.Job, error) {
 			return readJob(ctx, c, id, &row)
 		})
 		if errors.Is(err, pgx.ErrNoRows) {
+			at, closed, err := closedAt(ctx, db, id)
+			switch {
+			case err != nil:
+				return wrap(err, "find job "+id)
+			case closed:
+				return goneError(id, at)
+			}
 			return domain.Errorf(domain.CodeNotFound, "no job has id %s", domain.Clip(id))
 		}
 		return wrap(err, "find job "+id)
 	})
 	if err != nil {
 		return nil, err
+	}
+	// Expired, and not yet moved to the closed postings.
+	if vt := row.ValidThrough; vt != nil && !vt.After(time.Now()) {
+		return nil, goneError(id, vt.UTC())
 	}
 	return row.toJob(), nil
 }
@@ -367,7 +378,7 @@ func readJobOnce(ctx context.Context, c *pgx.Conn, id string, row *jobRow) error
 		return err
 	}
 	targets := row.scanTargets()
-	targets = targets[:len(targets)-2]
+	targets = targets[:len(targets)-unreadColumns]
 	rr := c.PgConn().ExecStatement(ctx, sd, [][]byte{[]byte(id)}, nil, binaryResults)
 	found := false
 	var scanErr error

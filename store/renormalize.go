@@ -71,6 +71,7 @@ func (s *Store) Renormalize(ctx context.Context, digest string, rederive Rederiv
 				_ = im.Rollback()
 				return res, fmt.Errorf("renormalize job %q: %w", row.ID, err)
 			}
+			rec.ValidThrough = row.ValidThrough // not a value normalization derives
 			if !sameRow(row, fromRecord(&rec, row.CompanyID)) {
 				changed = append(changed, rec)
 			}
@@ -100,10 +101,14 @@ func sameRow(stored *jobRow, derived jobRow) bool {
 	if (a.PostedAt == nil) != (b.PostedAt == nil) || (a.PostedAt != nil && !a.PostedAt.Equal(*b.PostedAt)) {
 		return false
 	}
+	if (a.ValidThrough == nil) != (b.ValidThrough == nil) || (a.ValidThrough != nil && !a.ValidThrough.Equal(*b.ValidThrough)) {
+		return false
+	}
 	if !sameJSON(a.Given, b.Given) {
 		return false
 	}
-	a.PostedAt, b.PostedAt, a.Given, b.Given = nil, nil, nil, nil
+	a.PostedAt, b.PostedAt, a.ValidThrough, b.ValidThrough, a.Given, b.Given = nil, nil, nil, nil, nil, nil
+	a.ContentHash, b.ContentHash = nil, nil // the stored row's own
 	return sameval.Equal(reflect.ValueOf(a), reflect.ValueOf(b))
 }
 

@@ -1,6 +1,9 @@
 package store
 
 import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
 	"reflect"
 	"time"
 
@@ -63,7 +66,12 @@ type jobRow struct {
 	TitleField              *string    `bun:"title_field"`
 	TitleRole               *string    `bun:"title_role"`
 	TitleSpecialization     *string    `bun:"title_specialization"`
-	FilterKeys              []string   `bun:"filter_keys,array"`
+	ValidThrough            *time.Time `bun:"valid_through"`
+	// The columns from here on are jobsd's own: the single-job query
+	// leaves them out (unreadColumns).
+	// ContentHash is contentHash of the row as written.
+	ContentHash []byte   `bun:"content_hash"`
+	FilterKeys  []string `bun:"filter_keys,array"`
 	// Given holds the source's values where they differ from the stored
 	// ones (domain.JobRecord.Given); the single-job query leaves it out.
 	Given []byte `bun:"given,type:jsonb"`
@@ -227,7 +235,7 @@ func fromRecord(rec *domain.JobRecord, companyID int64) jobRow {
 		ClearanceStatus: j.ClearanceStatus, TravelPercent: j.TravelPercent, Source: j.Source,
 		CategoryField: j.Category.Field, CategoryRole: j.Category.Role, CategorySpecialization: j.Category.Specialization,
 		TitleField: rec.TitleCategory.Field, TitleRole: rec.TitleCategory.Role, TitleSpecialization: rec.TitleCategory.Specialization,
-		FilterKeys: nonNil(rec.FilterKeys), Given: rec.Given,
+		ValidThrough: rec.ValidThrough, FilterKeys: nonNil(rec.FilterKeys), Given: rec.Given,
 	}
 	if s := j.Salary; s != nil {
 		r.SalaryMin, r.SalaryMax, r.SalaryCurrency, r.SalaryPeriod = s.Min, s.Max, s.Currency, s.Period
@@ -265,6 +273,31 @@ func (r *jobRow) scanTargets() []any {
 		targets[i] = f.Value(v).Addr().Interface()
 	}
 	return targets
+}
+
+// unreadColumns is how many of jobRow's last columns the single-job query
+// leaves out: content_hash, filter_keys and given.
+const unreadColumns = 3
+
+// contentHash is the SHA-256 of everything the row holds but its hash:
+// two writes of a record hash alike exactly when they store the same.
+func (r *jobRow) contentHash() []byte {
+	c := *r
+	c.ContentHash = nil
+	if c.ValidThrough != nil {
+		t := c.ValidThrough.UTC()
+		c.ValidThrough = &t
+	}
+	if c.PostedAt != nil {
+		t := c.PostedAt.UTC()
+		c.PostedAt = &t
+	}
+	b, err := json.Marshal(&c)
+	if err != nil { // a row holds nothing json cannot write
+		panic(fmt.Sprintf("hash job row: %v", err))
+	}
+	sum := sha256.Sum256(b)
+	return sum[:]
 }
 
 // givenValue is a row's given values for COPY: SQL NULL when there are

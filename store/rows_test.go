@@ -47,7 +47,7 @@ func TestCopyValuesFollowTheColumns(t *testing.T) {
 		field, ok := table.FieldMap[name]
 		require.True(t, ok, name)
 		want := v.FieldByIndex(field.Index).Interface()
-		if b, ok := want.([]byte); ok {
+		if b, ok := want.([]byte); ok && name == "given" { // JSON, written as text
 			want = string(b)
 		}
 		assert.Equal(t, want, values[i], "column %s", name)
@@ -62,7 +62,8 @@ func TestScanTargetsFollowTheColumns(t *testing.T) {
 	targets := row.scanTargets()
 	table := bun.NewDB(nil, pgdialect.New()).Table(typeOfJobRow)
 	require.Len(t, targets, len(copyColumns))
-	assert.Equal(t, []string{"filter_keys", "given"}, copyColumns[len(copyColumns)-2:], "jobByIDSQL leaves the last two columns out")
+	assert.Equal(t, []string{"content_hash", "filter_keys", "given"}, copyColumns[len(copyColumns)-unreadColumns:],
+		"jobByIDSQL leaves the last unreadColumns columns out")
 	for i, name := range copyColumns {
 		field := table.FieldMap[name]
 		assert.Equal(t, v.FieldByIndex(field.Index).Addr().Pointer(), reflect.ValueOf(targets[i]).Pointer(), "column %s", name)

@@ -38,7 +38,7 @@ func TestMeasureYardsticks(t *testing.T) {
 	defer db.Close(ctx)
 	cols, err := jobColumns(ctx, dsn)
 	require.NoError(t, err)
-	for _, left := range []string{"filter_keys", "given", "imported_at", "search_tsv", "posted_sort", "title_tsv"} {
+	for _, left := range []string{"content_hash", "filter_keys", "given", "imported_at", "search_tsv", "posted_sort", "title_tsv"} {
 		assert.NotContains(t, strings.Split(cols, ", "), left)
 	}
 	assert.Contains(t, strings.Split(cols, ", "), "description")
@@ -52,7 +52,7 @@ func TestMeasureYardsticks(t *testing.T) {
 		"responsibilities, required_qualifications, preferred_qualifications, skills, tools, soft_skills, technical_skills, "+
 		"benefits, education, education_levels, education_majors, certifications, visa_sponsorship, visa_requirements, "+
 		"security_clearances, clearance_status, travel_percent, source, category_field, category_role, "+
-		"category_specialization, title_field, title_role, title_specialization", cols)
+		"category_specialization, title_field, title_role, title_specialization, valid_through", cols)
 
 	// PostgREST's statement answers the job as JSON text, and null for
 	// no job.

@@ -6,8 +6,8 @@
 // store, so that the service exports nothing for them: every stored
 // column of jobs in table order except the generated ones (posted_sort,
 // title_tsv, search_tsv) and those jobsd keeps for itself and never
-// returns (filter_keys, given, imported_at). This is the column list of
-// store's jobByIDSQL, the columns the import writes but the last two; the
+// returns (content_hash, filter_keys, given, imported_at). This is the column list of
+// store's jobByIDSQL, the columns the import writes but its own three; the
 // tools' tests check the rule on a migrated database.
 package jobcols
 
@@ -16,4 +16,4 @@ package jobcols
 // no table jobs).
 const Query = `SELECT coalesce(string_agg(attname, ', ' ORDER BY attnum), '') FROM pg_attribute
 WHERE attrelid = 'jobs'::regclass AND attnum > 0 AND NOT attisdropped AND attgenerated = ''
-  AND attname NOT IN ('filter_keys', 'given', 'imported_at')`
+  AND attname NOT IN ('content_hash', 'filter_keys', 'given', 'imported_at')`

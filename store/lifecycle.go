@@ -1,0 +1,395 @@
+// Lifecycle: closing postings (tombstones, snapshots, expiry), purging them, and the change feed.
+
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+
+	"github.com/jobsd-dev/jobsd/domain"
+)
+
+// change is one entry for the change feed; a zero at means the writing
+// statement's time.
+type change struct {
+	id   string
+	kind domain.ChangeKind
+	at   time.Time
+}
+
+// feed appends changes to the change feed, in order. Its callers hold the
+// import lock (exclusive), so that the feed's numbers are taken in commit
+// order (see the migration of job_changes).
+func feed(ctx context.Context, db bun.IDB, changes []change) error {
+	if len(changes) == 0 {
+		return nil
+	}
+	ids := make([]string, len(changes))
+	kinds := make([]string, len(changes))
+	ats := make([]*time.Time, len(changes))
+	for i, c := range changes {
+		ids[i], kinds[i] = c.id, string(c.kind)
+		if !c.at.IsZero() {
+			at := c.at
+			ats[i] = &at
+		}
+	}
+	_, err := db.NewRaw(`INSERT INTO job_changes (seq, job_id, change, at)
+SELECT nextval('job_changes_seq'), c.id, c.change, coalesce(c.at, statement_timestamp())
+FROM (SELECT * FROM unnest(?::text[], ?::text[], ?::timestamptz[]) WITH ORDINALITY AS c(id, change, at, n) ORDER BY n) AS c`,
+		pgdialect.Array(ids), pgdialect.Array(kinds), pgdialect.Array(ats)).Exec(ctx)
+	return wrap(err, "feed changes")
+}
+
+// closedJob is a posting closeJobs closed.
+type closedJob struct {
+	ID        string `bun:"id"`
+	CompanyID int64  `bun:"company_id"`
+}
+
+// closeJobs closes the open postings among closes (a later close of an id
+// wins) at their instants (now when nil): they move from jobs to
+// jobs_closed, lose their keyword-search documents, and are fed as
+// closed. It returns those it closed; ids not open are left alone. The
+// caller holds the import lock and recounts the closed jobs' companies.
+func closeJobs(ctx context.Context, db bun.IDB, closes []domain.JobClose) ([]closedJob, error) {
+	if len(closes) == 0 {
+		return nil, nil
+	}
+	last := make(map[string]int, len(closes))
+	for i, c := range closes {
+		last[c.ID] = i
+	}
+	ids := make([]string, 0, len(last))
+	ats := make([]*time.Time, 0, len(last))
+	for i, c := range closes {
+		if last[c.ID] == i {
+			ids, ats = append(ids, c.ID), append(ats, c.ClosedAt)
+		}
+	}
+	var closed []closedJob
+	err := db.NewRaw(`WITH c AS (
+    SELECT c.id, coalesce(c.at, statement_timestamp()) AS at, c.n
+    FROM unnest(?::text[], ?::timestamptz[]) WITH ORDINALITY AS c(id, at, n)
+), gone AS (
+    DELETE FROM jobs AS j USING c WHERE j.id = c.id
+    RETURNING j.id, j.company_id, j.source, c.at, c.n
+), texts AS (
+    DELETE FROM job_texts AS t USING gone AS g WHERE t.job_id = g.id
+), kept AS (
+    INSERT INTO jobs_closed (id, closed_at, source, company_id)
+    SELECT id, at, source, company_id FROM gone
+    ON CONFLICT (id) DO UPDATE SET closed_at = excluded.closed_at, source = excluded.source, company_id = excluded.company_id
+), fed AS (
+    INSERT INTO job_changes (seq, job_id, change, at)
+    SELECT nextval('job_changes_seq'), g.id, 'closed', g.at FROM (SELECT * FROM gone ORDER BY n) AS g
+)
+SELECT id, company_id FROM gone`, pgdialect.Array(ids), pgdialect.Array(ats)).Scan(ctx, &closed)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, wrap(err, "close jobs")
+	}
+	return closed, nil
+}
+
+// recountCompanies sets the job counts of the companies given.
+func recountCompanies(ctx context.Context, db bun.IDB, touched map[int64]bool) error {
+	if len(touched) == 0 {
+		return nil
+	}
+	ids := make([]int64, 0, len(touched))
+	for id := range touched {
+		ids = append(ids, id)
+	}
+	_, err := db.NewRaw(`UPDATE companies c SET job_count = (SELECT count(*) FROM jobs j WHERE j.company_id = c.id)
+WHERE c.id = ANY(?)`, pgdialect.Array(ids)).Exec(ctx)
+	return wrap(err, "count company jobs")
+}
+
+// Close closes postings in the import's transaction: an import's
+// tombstones. Ids unknown or already closed are counted (CloseIgnored),
+// not refused.
+func (im *Import) Close(ctx context.Context, closes []domain.JobClose) error {
+	closed, err := closeJobs(ctx, im.tx, closes)
+	if err != nil {
+		return err
+	}
+	distinct := map[string]bool{}
+	for _, c := range closes {
+		distinct[c.ID] = true
+	}
+	for _, c := range closed {
+		im.touched[c.CompanyID] = true
+	}
+	im.counts.Closed += len(closed)
+	im.counts.CloseIgnored += len(distinct) - len(closed)
+	return nil
+}
+
+// Counts returns what the import has done so far; a snapshot's closes are
+// added by Commit.
+func (im *Import) Counts() domain.ImportCounts { return im.counts }
+
+// SetSnapshot makes the import the complete list of the postings of scope:
+// Commit closes the scope's open postings the import did not write. Unless
+// allowMassClose, Commit refuses (MassCloseError) to close more than half of
+// them. A scope needs a source.
+func (im *Import) SetSnapshot(scope domain.Scope, allowMassClose bool) error {
+	if scope.Source == "" {
+		return &domain.Error{Code: domain.CodeInvalidParameter, Param: "source",
+			Message: "a snapshot import needs the source it lists"}
+	}
+	im.scope, im.allowMassClose = &scope, allowMassClose
+	return nil
+}
+
+// MassCloseError refuses a snapshot that would close more than half of its
+// scope's open postings: an empty or broken crawl, most likely.
+type MassCloseError struct {
+	Scope   domain.Scope
+	Open    int // the scope's open postings
+	Closing int // those the snapshot lacks
+}
+
+func (e *MassCloseError) Error() string {
+	scope := "source " + e.Scope.Source
+	if e.Scope.Company != "" {
+		scope += ", company " + e.Scope.Company
+	}
+	return fmt.Sprintf("the snapshot would close %d of the %d open postings of %s (more than half); nothing was written",
+		e.Closing, e.Open, scope)
+}
+
+// closeUnlisted closes, for a snapshot, the scope's open postings that the
+// import did not write.
+func (im *Import) closeUnlisted(ctx context.Context) error {
+	if im.scope == nil {
+		return nil
+	}
+	q := im.tx.NewRaw("SELECT id FROM jobs WHERE source = ?", im.scope.Source)
+	if im.scope.Company != "" {
+		q = im.tx.NewRaw(`SELECT id FROM jobs WHERE source = ?
+AND company_id = (SELECT id FROM companies WHERE name_key = ?)`, im.scope.Source, companyKey(im.scope.Company))
+	}
+	var open []string
+	if err := q.Scan(ctx, &open); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return wrap(err, "read the snapshot's scope")
+	}
+	var closes []domain.JobClose
+	for _, id := range open {
+		if _, ok := im.seen[id]; !ok {
+			closes = append(closes, domain.JobClose{ID: id})
+		}
+	}
+	if 2*len(closes) > len(open) && !im.allowMassClose {
+		return &MassCloseError{Scope: *im.scope, Open: len(open), Closing: len(closes)}
+	}
+	closed, err := closeJobs(ctx, im.tx, closes)
+	if err != nil {
+		return err
+	}
+	for _, c := range closed {
+		im.touched[c.CompanyID] = true
+	}
+	im.counts.Closed += len(closed)
+	return nil
+}
+
+// ExpireDue closes the open postings whose valid_through has passed, at
+// that instant, and returns how many it closed. It does nothing when an
+// import holds the import lock (the next call catches up).
+func (s *Store) ExpireDue(ctx context.Context) (int, error) {
+	var due bool
+	if err := s.db.NewRaw("SELECT EXISTS (SELECT 1 FROM jobs WHERE valid_through <= now())").Scan(ctx, &due); err != nil {
+		return 0, wrap(err, "find expired jobs")
+	}
+	if !due {
+		return 0, nil
+	}
+	n := 0
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var got bool
+		if err := tx.NewRaw("SELECT pg_try_advisory_xact_lock(?)", importLockID).Scan(ctx, &got); err != nil || !got {
+			return err
+		}
+		var expired []struct {
+			ID           string    `bun:"id"`
+			ValidThrough time.Time `bun:"valid_through"`
+		}
+		if err := tx.NewRaw(`SELECT id, valid_through FROM jobs WHERE valid_through <= now()
+ORDER BY valid_through, id LIMIT 10000`).Scan(ctx, &expired); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		closes := make([]domain.JobClose, len(expired))
+		for i, e := range expired {
+			closes[i] = domain.JobClose{ID: e.ID, ClosedAt: &expired[i].ValidThrough}
+		}
+		closed, err := closeJobs(ctx, tx, closes)
+		if err != nil {
+			return err
+		}
+		touched := map[int64]bool{}
+		for _, c := range closed {
+			touched[c.CompanyID] = true
+		}
+		n = len(closed)
+		return recountCompanies(ctx, tx, touched)
+	})
+	if err != nil {
+		return 0, wrap(err, "close expired jobs")
+	}
+	return n, nil
+}
+
+// StartExpiry closes postings as their valid_through passes (ExpireDue),
+// checking every interval until ctx ends.
+func (s *Store) StartExpiry(ctx context.Context, every time.Duration, log *slog.Logger) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	go func() {
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		var backoff panicBackoff
+		for {
+			panicked := guard(log, "expiry", func() {
+				n, err := s.ExpireDue(ctx)
+				switch {
+				case err != nil && ctx.Err() == nil:
+					log.Warn("expired postings not closed; retrying", "err", err)
+				case n > 0:
+					log.Info("expired postings closed", "jobs", n)
+				}
+			})
+			wait := tick.C
+			if panicked {
+				wait = time.After(backoff.next())
+			} else {
+				backoff.reset()
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-wait:
+			}
+		}
+	}()
+}
+
+// Purge removes the postings closed before the instant for good, with
+// their changes, and the changes older than the instant that a later
+// change of the same posting supersedes. A client that read the feed
+// before may have seen some of what went and not what followed: the
+// purge starts a new epoch of the feed, and a cursor of an older epoch
+// from before the last change removed (the horizon) is gone. It returns
+// how many postings it removed.
+func (s *Store) Purge(ctx context.Context, closedBefore time.Time) (int, error) {
+	db, ok := s.db.(*bun.DB)
+	if !ok {
+		return 0, fmt.Errorf("purge: the store must be over a database, not a transaction")
+	}
+	var n int
+	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := waitForLock(ctx, tx, "SELECT pg_advisory_xact_lock(?)", importLockID); err != nil {
+			return err
+		}
+		var last sql.NullInt64
+		if err := tx.NewRaw(`WITH p AS (
+    DELETE FROM jobs_closed WHERE closed_at < ? RETURNING id
+), purged AS (
+    DELETE FROM job_changes AS jc USING p WHERE jc.job_id = p.id RETURNING jc.seq
+), superseded AS (
+    DELETE FROM job_changes AS jc WHERE jc.at < ?
+      AND EXISTS (SELECT 1 FROM job_changes AS later WHERE later.job_id = jc.job_id AND later.seq > jc.seq)
+    RETURNING jc.seq
+)
+SELECT (SELECT count(*) FROM p),
+       greatest((SELECT max(seq) FROM purged), (SELECT max(seq) FROM superseded))`, closedBefore, closedBefore).
+			Scan(ctx, &n, &last); err != nil {
+			return err
+		}
+		if last.Valid {
+			_, err := tx.NewRaw("UPDATE jobsd_feed SET horizon = greatest(horizon, ?), epoch = epoch + 1", last.Int64).Exec(ctx)
+			return err
+		}
+		return nil
+	})
+	return n, wrap(err, "purge closed jobs")
+}
+
+// Changes returns at most limit changes after the cursor, oldest first,
+// the cursor that follows them (after the last, or where after was, in
+// the current epoch), and whether more follow. The zero cursor is the
+// beginning; a cursor of an epoch before a purge, from before what the
+// purge removed, is gone.
+func (s *Store) Changes(ctx context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error) {
+	var rows []struct {
+		Horizon int64      `bun:"horizon"`
+		Epoch   int64      `bun:"epoch"`
+		Seq     *int64     `bun:"seq"` // nil on the empty page's one row
+		ID      *string    `bun:"job_id"`
+		Change  *string    `bun:"change"`
+		At      *time.Time `bun:"at"`
+	}
+	err := s.read(ctx, func(db bun.IDB) error {
+		// One statement: the feed's epoch and the page of one snapshot.
+		return db.NewRaw(`SELECT f.horizon, f.epoch, c.seq, c.job_id, c.change, c.at
+FROM jobsd_feed AS f
+LEFT JOIN LATERAL (
+    SELECT seq, job_id, change, at FROM job_changes WHERE seq > ? ORDER BY seq LIMIT ?
+) AS c ON ? = 0 OR ? >= f.epoch OR ? >= f.horizon
+ORDER BY c.seq`, after.Seq, limit+1, after.Seq, after.Epoch, after.Seq).Scan(ctx, &rows)
+	})
+	if err != nil {
+		return nil, after, false, wrap(err, "read changes")
+	}
+	if len(rows) == 0 {
+		return nil, after, false, fmt.Errorf("read changes: the feed's row is missing")
+	}
+	f := rows[0]
+	if after.Seq > 0 && after.Epoch < f.Epoch && after.Seq < f.Horizon {
+		return nil, after, false, &domain.Error{Code: domain.CodeGone, Param: "after",
+			Message: "the cursor is older than the changes kept; start again without after"}
+	}
+	out := make([]domain.Change, 0, len(rows))
+	for _, r := range rows {
+		if r.Seq != nil {
+			out = append(out, domain.Change{Seq: *r.Seq, ID: *r.ID, Change: domain.ChangeKind(*r.Change), At: r.At.UTC()})
+		}
+	}
+	more := len(out) > limit
+	if more {
+		out = out[:limit]
+	}
+	next := domain.FeedCursor{Seq: after.Seq, Epoch: f.Epoch}
+	if len(out) > 0 {
+		next.Seq = out[len(out)-1].Seq
+	}
+	return out, next, more, nil
+}
+
+// closedAt returns when the closed posting with the id closed, and false
+// when no closed posting has it.
+func closedAt(ctx context.Context, db bun.IDB, id string) (time.Time, bool, error) {
+	var at time.Time
+	err := db.NewRaw("SELECT closed_at FROM jobs_closed WHERE id = ?", id).Scan(ctx, &at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, false, nil
+	}
+	if err != nil {
+		return time.Time{}, false, err
+	}
+	return at.UTC(), true, nil
+}
+
+// goneError is the gone error of a posting closed at the instant.
+func goneError(id string, at time.Time) error {
+	return &domain.Error{Code: domain.CodeGone, Message: fmt.Sprintf("job %s closed at %s", domain.Clip(id), at.Format(time.RFC3339)),
+		ClosedAt: &at}
+}
