@@ -42,9 +42,10 @@ type format struct {
 	// as a whole cannot be read; a record it cannot make sense of is
 	// yielded with its reason.
 	split func(r io.Reader, yield func(record) error) error
-	// mapJob maps one record onto a job, or says why it cannot; the job it
-	// returns with an error carries the id when that is known.
-	mapJob func(data []byte, m *mapper) (domain.Job, error)
+	// mapJob maps one record onto an entry, or says why it cannot; the
+	// entry it returns with an error carries the job's id when that is
+	// known.
+	mapJob func(data []byte, m *mapper) (entry, error)
 	// recordName names a record in reasons ("Greenhouse job").
 	recordName string
 	// requireHint, when set, says why a record may lack a company; the
@@ -82,6 +83,16 @@ func lookupFormat(name string) (*format, error) {
 		}
 	}
 	return nil, fmt.Errorf("unknown import format %q (one of %s)", name, strings.Join(Formats(), ", "))
+}
+
+// entry is what one record of the input says: a posting (its job, and
+// validThrough, when it closes by itself, as the source wrote it), or for
+// a tombstone (close set) that a posting closed; job then holds only its
+// id.
+type entry struct {
+	job          domain.Job
+	validThrough *string
+	close        *domain.JobClose
 }
 
 // record is one record of the input: its position, its bytes (one JSON
@@ -139,29 +150,50 @@ func splitLines(r io.Reader, yield func(record) error) error {
 	return nil
 }
 
-// mapNDJSON reads a line in the full-record shape, strictly: unknown
-// fields are errors.
-func mapNDJSON(line []byte, _ *mapper) (domain.Job, error) {
-	var job domain.Job
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&job); err != nil {
-		return domain.Job{}, errors.New(jsonReason(err))
-	}
-	if dec.More() {
-		return domain.Job{}, errors.New("more than one JSON value on the line")
-	}
-	return job, nil
+// ndjsonLine is an NDJSON line: a record in the full-record shape with
+// valid_through, or a tombstone (closed: true, closed_at).
+type ndjsonLine struct {
+	domain.Job
+	ValidThrough *string `json:"valid_through"`
+	Closed       *bool   `json:"closed"`
+	ClosedAt     *string `json:"closed_at"`
 }
 
-// decode reads and normalizes one NDJSON line, or says why it cannot.
+// mapNDJSON reads a line, strictly: unknown fields are errors. A line
+// with "closed": true is a tombstone (readTombstone); "closed": false
+// says what every record line says, that the posting is open, and is
+// accepted on a record.
+func mapNDJSON(line []byte, _ *mapper) (entry, error) {
+	var l ndjsonLine
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&l); err != nil {
+		return entry{}, errors.New(jsonReason(err))
+	}
+	if dec.More() {
+		return entry{}, errors.New("more than one JSON value on the line")
+	}
+	if l.Closed != nil && *l.Closed {
+		return readTombstone(line, l.ID, l.ClosedAt, time.Now())
+	}
+	if l.ClosedAt != nil {
+		return entry{job: domain.Job{ID: l.ID}}, errors.New(`closed_at is only for a tombstone ("closed": true)`)
+	}
+	return entry{job: l.Job, validThrough: l.ValidThrough}, nil
+}
+
+// decode reads and normalizes one NDJSON record line, or says why it
+// cannot (a tombstone is not a record).
 func decode(line []byte, n *normalize.Normalizer) (domain.JobRecord, string) {
 	f, _ := lookupFormat(formatNDJSON)
-	rec, _, bad := prepare(f, record{pos: 1, unit: unitLine, data: line}, &mapper{n: n})
-	if bad != nil {
+	o, _, bad := prepare(f, record{pos: 1, unit: unitLine, data: line}, &mapper{n: n})
+	switch {
+	case bad != nil:
 		return domain.JobRecord{}, bad.Reason
+	case o.close != nil:
+		return domain.JobRecord{}, "a tombstone, not a record"
 	}
-	return rec, ""
+	return o.rec, ""
 }
 
 // jsonReason explains a decoding error in the record's terms.
@@ -185,6 +217,8 @@ func jsonTypeName(kind string) string {
 	switch kind {
 	case "slice":
 		return "an array"
+	case "bool":
+		return "true or false"
 	case "float64", "int", "int64":
 		return "a number"
 	case "struct", "map":

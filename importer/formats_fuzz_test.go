@@ -38,13 +38,20 @@ func FuzzFormats(f *testing.F) {
 		fm := formats[int(which)%len(formats)]
 		m := &mapper{n: n, company: "Fuzz Co"}
 		_ = fm.split(bytes.NewReader(input), func(r record) error {
-			rec, _, bad := prepare(fm, r, m)
+			o, _, bad := prepare(fm, r, m)
 			if bad != nil {
 				if bad.Reason == "" {
 					t.Fatalf("%s: an invalid record without a reason", fm.name)
 				}
 				return nil
 			}
+			if o.close != nil {
+				if !normalize.ValidJobID(o.close.ID) {
+					t.Fatalf("%s: accepted a tombstone of an invalid id: %q", fm.name, o.close.ID)
+				}
+				return nil
+			}
+			rec := o.rec
 			if !normalize.ValidJobID(rec.ID) || rec.Title == "" || rec.Company == "" {
 				t.Fatalf("%s: accepted an invalid record: %+v", fm.name, rec.Job)
 			}

@@ -35,6 +35,7 @@ type mapped struct {
 	rec     domain.JobRecord
 	dropped *LineError // the URL fields dropped to null
 	bad     *LineError
+	close   *domain.JobClose // a tombstone
 }
 
 // mapInput splits and maps the records of input in the named format.
@@ -46,9 +47,13 @@ func mapInput(t *testing.T, name, input, company string) ([]mapped, error) {
 	var out []mapped
 	err = fm.split(strings.NewReader(input), func(r record) error {
 		var one mapped
-		one.job, one.bad = mapRecord(fm, r, m)
+		var e entry
+		e, one.bad = mapRecord(fm, r, m)
+		one.job, one.close = e.job, e.close
 		if one.bad == nil {
-			one.rec, one.dropped, one.bad = prepare(fm, r, m)
+			var o op
+			o, one.dropped, one.bad = prepare(fm, r, m)
+			one.rec = o.rec
 		}
 		out = append(out, one)
 		return nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/normalize"
 )
 
 // greenhouseJob is a job of the Greenhouse job-board API
@@ -48,12 +49,21 @@ func splitGreenhouse(r io.Reader, yield func(record) error) error {
 	return splitJSONList(r, "jobs", "title", yield)
 }
 
-// mapGreenhouse maps a Greenhouse job onto a job (see the README's table).
-func mapGreenhouse(data []byte, m *mapper) (domain.Job, error) {
+// mapGreenhouse maps a Greenhouse job onto a posting (see the README's
+// table). The job board API gives no closing or expiry date; a board's
+// custom field (metadata) named like one (greenhouseValidThrough) is read
+// as valid_through when its value is a date.
+func mapGreenhouse(data []byte, m *mapper) (entry, error) {
 	var g greenhouseJob
 	if err := decodeRecord(data, &g); err != nil {
-		return domain.Job{}, err
+		return entry{}, err
 	}
+	job, err := m.greenhouseJob(g)
+	return entry{job: job, validThrough: greenhouseValidThrough(g)}, err
+}
+
+// greenhouseJob maps a Greenhouse job onto a job.
+func (m *mapper) greenhouseJob(g greenhouseJob) (domain.Job, error) {
 	var job domain.Job
 	raw := strings.Trim(string(g.ID), `"`) // a number, or a string of one
 	id, ok := numberID(formatGreenhouse, raw)
@@ -125,6 +135,37 @@ func mapGreenhouse(data []byte, m *mapper) (domain.Job, error) {
 	job.Description = ptr(plain)
 	m.fillFromText(&job, plain)
 	return job, nil
+}
+
+// greenhouseValidThrough returns the value of the first custom field
+// (metadata) whose name says it is when the posting closes ("Application
+// Deadline", "Posting Close Date", "Expiration Date") and whose value is
+// a date or date-time normalize.ParseValidThrough reads; nil when there
+// is none. Custom fields are free text, so a value that is no date is
+// passed over rather than made the record's error.
+func greenhouseValidThrough(g greenhouseJob) *string {
+	for _, md := range g.Metadata {
+		value, isText := md.Value.(string)
+		if !isText || !closingFieldName(md.Name) {
+			continue
+		}
+		if _, err := normalize.ParseValidThrough(value); err == nil {
+			return ptr(value)
+		}
+	}
+	return nil
+}
+
+// closingFieldName reports whether a custom field's name says it holds
+// when a posting closes.
+func closingFieldName(name string) bool {
+	name = strings.ToLower(name)
+	for _, w := range []string{"deadline", "close date", "closing date", "expiration", "expiry", "expires", "valid through"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // greenhousePeriod reads the period of a Greenhouse pay range from its

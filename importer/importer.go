@@ -3,8 +3,14 @@
 // written, unless invalid records are to be skipped. The input formats
 // (NDJSON in the contract's full-record shape, schema.org JobPosting
 // JSON-LD, Greenhouse and Lever job-board JSON) differ only in how the
-// input splits into records and how a record maps onto a domain.Job; the
-// normalization, the batches, the transaction and the report are the same.
+// input splits into records and how a record maps onto a domain.Job and
+// its valid_through; the normalization, the batches, the transaction and
+// the report are the same. NDJSON lines may also be tombstones, which
+// close postings in the same transaction, in the file's order: a
+// tombstone after a record of its id closes it, a record after a
+// tombstone opens it again. A snapshot import (Options.Snapshot) lists
+// its scope completely: the store closes the scope's open postings it
+// lacks when it commits.
 package importer
 
 import (
@@ -35,6 +41,13 @@ type Options struct {
 	BatchSize int
 	// Progress, when set, receives a line now and then on large inputs.
 	Progress io.Writer
+	// Snapshot, when set, says the input is the complete list of the
+	// open postings of that scope: the scope's open postings it lacks
+	// are closed at commit, and a record outside the scope is invalid.
+	Snapshot *domain.Scope
+	// AllowMassClose lets a snapshot close more than half of its scope's
+	// open postings (store.MassCloseError otherwise).
+	AllowMassClose bool
 }
 
 // LineError is an invalid record: where it is and why. Line is the line
@@ -70,7 +83,14 @@ type Result struct {
 	// Unit is what Lines counts: "line" or "record".
 	Unit     string
 	Imported int // records written (0 when the import was rolled back)
-	Invalid  []LineError
+	// Tombstones is how many valid tombstone lines were read.
+	Tombstones int
+	// Counts are what the import did, posting by posting: opened,
+	// updated, unchanged, closed (by tombstones, by the snapshot, or by a
+	// valid_through already past) and tombstones ignored. Zero when the
+	// import was rolled back.
+	Counts  domain.ImportCounts
+	Invalid []LineError
 	// Dropped are the valid records that lost a value to make them safe to
 	// render: a url or company_logo that is not an http or https URL is
 	// dropped to null (normalize.SafeURL), and the record is written
@@ -111,10 +131,15 @@ func Import(ctx context.Context, r io.Reader, n *normalize.Normalizer, st *store
 			_ = im.Rollback()
 		}
 	}()
+	if opts.Snapshot != nil {
+		if err := im.SetSnapshot(*opts.Snapshot, opts.AllowMassClose); err != nil {
+			return Result{}, fmt.Errorf("snapshot: %w", err)
+		}
+	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	batches := make(chan []domain.JobRecord, 2)
+	batches := make(chan batch, 2)
 	res := Result{Unit: f.unit}
 	var readErr error
 	done := make(chan struct{})
@@ -126,11 +151,11 @@ func Import(ctx context.Context, r io.Reader, n *normalize.Normalizer, st *store
 
 	lastReport := start
 	var writeErr error
-	for batch := range batches {
+	for b := range batches {
 		if writeErr != nil {
 			continue // drain, so that the reader can finish
 		}
-		if writeErr = im.Write(ctx, batch); writeErr != nil {
+		if writeErr = b.apply(ctx, im); writeErr != nil {
 			cancel()
 			continue
 		}
@@ -157,24 +182,72 @@ func Import(ctx context.Context, r io.Reader, n *normalize.Normalizer, st *store
 	}
 	committed = true
 	res.Imported = im.Written()
+	res.Counts = im.Counts()
 	res.Elapsed = time.Since(start)
 	return res, nil
 }
 
+// op is one change a record of the input asks for: a record to write, or
+// (close set) a posting to close.
+type op struct {
+	rec   domain.JobRecord
+	close *domain.JobClose
+}
+
+// batch is a run of consecutive records to write, or of consecutive
+// tombstones to close; never both. Batches are applied in the input's
+// order, so a change of kind starts a new batch and the order of records
+// and tombstones is kept.
+type batch struct {
+	recs   []domain.JobRecord
+	closes []domain.JobClose
+}
+
+func (b *batch) len() int { return len(b.recs) + len(b.closes) }
+
+// add appends o to the batch, or reports false when o is of the other
+// kind than the batch's (the batch must be sent first).
+func (b *batch) add(o op) bool {
+	if o.close != nil {
+		if len(b.recs) > 0 {
+			return false
+		}
+		b.closes = append(b.closes, *o.close)
+		return true
+	}
+	if len(b.closes) > 0 {
+		return false
+	}
+	b.recs = append(b.recs, o.rec)
+	return true
+}
+
+// apply writes the batch's records or closes its postings in im.
+func (b batch) apply(ctx context.Context, im *store.Import) error {
+	if len(b.closes) > 0 {
+		if err := im.Close(ctx, b.closes); err != nil {
+			return fmt.Errorf("close %d postings: %w", len(b.closes), err)
+		}
+		return nil
+	}
+	return im.Write(ctx, b.recs)
+}
+
 // read splits r into records, maps and normalizes them, and sends them in
-// batches. Once a record is invalid (and invalid records are not
-// skipped), it goes on reading only to report every invalid record.
-func read(ctx context.Context, r io.Reader, f *format, m *mapper, opts Options, res *Result, out chan<- []domain.JobRecord) error {
-	batch := make([]domain.JobRecord, 0, opts.BatchSize)
+// batches, in the input's order. Once a record is invalid (and invalid
+// records are not skipped), it goes on reading only to report every
+// invalid record.
+func read(ctx context.Context, r io.Reader, f *format, m *mapper, opts Options, res *Result, out chan<- batch) error {
+	var b batch
 	send := func() error {
-		if len(batch) > 0 && (opts.SkipInvalid || len(res.Invalid) == 0) {
+		if b.len() > 0 && (opts.SkipInvalid || len(res.Invalid) == 0) {
 			select {
-			case out <- batch:
+			case out <- b:
 			case <-ctx.Done():
 				return ctx.Err()
 			}
 		}
-		batch = make([]domain.JobRecord, 0, opts.BatchSize)
+		b = batch{}
 		return nil
 	}
 	err := f.split(r, func(rec record) error {
@@ -183,7 +256,10 @@ func read(ctx context.Context, r io.Reader, f *format, m *mapper, opts Options, 
 		}
 		res.Lines++
 		res.Unit = rec.unit
-		job, dropped, bad := prepare(f, rec, m)
+		o, dropped, bad := prepare(f, rec, m)
+		if bad == nil && opts.Snapshot != nil && o.close == nil {
+			bad = outOfScope(rec, o.rec, *opts.Snapshot)
+		}
 		if bad != nil {
 			res.Invalid = append(res.Invalid, *bad)
 			return nil
@@ -191,8 +267,16 @@ func read(ctx context.Context, r io.Reader, f *format, m *mapper, opts Options, 
 		if dropped != nil {
 			res.Dropped = append(res.Dropped, *dropped)
 		}
-		batch = append(batch, job)
-		if len(batch) == opts.BatchSize {
+		if o.close != nil {
+			res.Tombstones++
+		}
+		if !b.add(o) {
+			if err := send(); err != nil {
+				return err
+			}
+			b.add(o)
+		}
+		if b.len() >= opts.BatchSize {
 			return send()
 		}
 		return nil
@@ -203,35 +287,61 @@ func read(ctx context.Context, r io.Reader, f *format, m *mapper, opts Options, 
 	return send()
 }
 
-// prepare maps one record onto a job and normalizes it, or says why it
-// cannot (bad); dropped, when not nil, names the URL fields normalization
-// dropped to null (normalize.UnsafeURLs).
-func prepare(f *format, rec record, m *mapper) (out domain.JobRecord, dropped, bad *LineError) {
-	job, bad := mapRecord(f, rec, m)
-	if bad != nil {
-		return domain.JobRecord{}, nil, bad
+// outOfScope says why a record of a snapshot import lies outside the
+// snapshot's scope (its source, or its company when the scope names one,
+// compared as the store compares company names: lowercased), or returns
+// nil when it lies within.
+func outOfScope(rec record, r domain.JobRecord, scope domain.Scope) *LineError {
+	source := ""
+	if r.Source != nil {
+		source = *r.Source
 	}
-	out, err := m.n.Job(job)
-	if err != nil {
-		return domain.JobRecord{}, nil, rec.invalid(job.ID, strings.ReplaceAll(err.Error(), "\n", "; "))
+	if source != scope.Source {
+		return rec.invalid(r.ID, fmt.Sprintf("source %q is outside the snapshot's scope (source %q)", domain.Clip(source), domain.Clip(scope.Source)))
 	}
-	if fields := normalize.UnsafeURLs(job); len(fields) > 0 {
-		dropped = rec.invalid(out.ID, strings.Join(fields, " and ")+" dropped to null: not an http or https URL")
+	if scope.Company != "" && strings.ToLower(r.Company) != strings.ToLower(scope.Company) {
+		return rec.invalid(r.ID, fmt.Sprintf("company %q is outside the snapshot's scope (company %q)", domain.Clip(r.Company), domain.Clip(scope.Company)))
 	}
-	return out, dropped, nil
+	return nil
 }
 
-// mapRecord maps one record onto a job, with the default company filled
-// in, or says why it cannot: the record is not readable, or it lacks the
-// title or company every job needs.
-func mapRecord(f *format, rec record, m *mapper) (domain.Job, *LineError) {
-	if rec.err != "" {
-		return domain.Job{}, rec.invalid("", rec.err)
+// prepare maps one record onto a job and normalizes it, or onto a
+// tombstone's close, or says why it cannot (bad); dropped, when not nil,
+// names the URL fields normalization dropped to null
+// (normalize.UnsafeURLs).
+func prepare(f *format, rec record, m *mapper) (out op, dropped, bad *LineError) {
+	e, bad := mapRecord(f, rec, m)
+	if bad != nil {
+		return op{}, nil, bad
 	}
-	job, err := f.mapJob(rec.data, m)
+	if e.close != nil {
+		return op{close: e.close}, nil, nil
+	}
+	r, err := m.n.Posting(e.job, e.validThrough)
 	if err != nil {
-		return domain.Job{}, rec.invalid(job.ID, err.Error())
+		return op{}, nil, rec.invalid(e.job.ID, strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
+	if fields := normalize.UnsafeURLs(e.job); len(fields) > 0 {
+		dropped = rec.invalid(r.ID, strings.Join(fields, " and ")+" dropped to null: not an http or https URL")
+	}
+	return op{rec: r}, dropped, nil
+}
+
+// mapRecord maps one record onto an entry, with the default company
+// filled in, or says why it cannot: the record is not readable, or it
+// lacks the title or company every job needs. A tombstone needs neither.
+func mapRecord(f *format, rec record, m *mapper) (entry, *LineError) {
+	if rec.err != "" {
+		return entry{}, rec.invalid("", rec.err)
+	}
+	e, err := f.mapJob(rec.data, m)
+	if err != nil {
+		return entry{}, rec.invalid(e.job.ID, strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	if e.close != nil {
+		return e, nil
+	}
+	job := &e.job
 	if strings.TrimSpace(job.Company) == "" && m.company != "" {
 		job.Company = m.company
 	}
@@ -244,8 +354,8 @@ func mapRecord(f *format, rec record, m *mapper) (domain.Job, *LineError) {
 			missing = append(missing, "company is required: "+f.requireHint+"; give --company NAME")
 		}
 		if len(missing) > 0 {
-			return job, rec.invalid(job.ID, strings.Join(missing, "; "))
+			return e, rec.invalid(job.ID, strings.Join(missing, "; "))
 		}
 	}
-	return job, nil
+	return e, nil
 }

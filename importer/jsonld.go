@@ -397,12 +397,19 @@ func (d ld) items(v any) []string {
 	return out
 }
 
-// mapJSONLD maps a JobPosting onto a job (see the README's table).
-func mapJSONLD(data []byte, m *mapper) (domain.Job, error) {
+// mapJSONLD maps a JobPosting onto a posting (see the README's table):
+// its job, and validThrough, when the posting closes by itself.
+func mapJSONLD(data []byte, m *mapper) (entry, error) {
 	var rec ldRecord
 	if err := decodeRecord(data, &rec); err != nil {
-		return domain.Job{}, err
+		return entry{}, err
 	}
+	job, err := m.jsonldJob(rec)
+	return entry{job: job, validThrough: ptr(ld{refs: rec.Refs}.text(rec.Posting["validThrough"]))}, err
+}
+
+// jsonldJob maps a JobPosting onto a job.
+func (m *mapper) jsonldJob(rec ldRecord) (domain.Job, error) {
 	d, node := ld{refs: rec.Refs}, rec.Posting
 	var job domain.Job
 	job.Title = d.text(node["title"])

@@ -50,12 +50,22 @@ func splitLever(r io.Reader, yield func(record) error) error {
 	return splitJSONList(r, "", "text", yield)
 }
 
-// mapLever maps a Lever posting onto a job (see the README's table).
-func mapLever(data []byte, m *mapper) (domain.Job, error) {
+// mapLever maps a Lever posting onto a posting (see the README's table).
+// The postings API gives no closing or expiry date (its fields are the
+// posting's text, categories, URLs, workplace type, salary range and
+// createdAt), so a Lever posting has no valid_through: it closes by a
+// tombstone or a snapshot import.
+func mapLever(data []byte, m *mapper) (entry, error) {
 	var p leverPosting
 	if err := decodeRecord(data, &p); err != nil {
-		return domain.Job{}, err
+		return entry{}, err
 	}
+	job, err := m.leverJob(p)
+	return entry{job: job}, err
+}
+
+// leverJob maps a Lever posting onto a job.
+func (m *mapper) leverJob(p leverPosting) (domain.Job, error) {
 	var job domain.Job
 	id, err := leverID(p.ID)
 	if err != nil {
