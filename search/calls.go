@@ -107,3 +107,13 @@ func (s boundedStore) SimilarJobs(ctx context.Context, id string, limit int) ([]
 	defer leave()
 	return s.inner.SimilarJobs(ctx, id, limit)
 }
+
+// Changes implements Store.
+func (s boundedStore) Changes(ctx context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error) {
+	leave, err := enter(ctx)
+	if err != nil {
+		return nil, after, false, err
+	}
+	defer leave()
+	return s.inner.Changes(ctx, after, limit)
+}

@@ -17,7 +17,8 @@ type Store interface {
 	// FindJobCards returns a page of matching cards, the exact total and
 	// the cursor after the page.
 	FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error)
-	// JobByID returns a job, or an error with code not_found.
+	// JobByID returns a job, or an error with code not_found (gone, with
+	// its closing instant, for a closed posting).
 	JobByID(ctx context.Context, id string) (*domain.Job, error)
 	// Companies returns a page of companies and their exact total.
 	Companies(ctx context.Context, q domain.CompanyQuery) ([]domain.Company, int, error)
@@ -31,6 +32,12 @@ type Store interface {
 	// SimilarJobs returns up to limit cards similar to the job with the id
 	// and how many similar jobs there are, or an error with code not_found.
 	SimilarJobs(ctx context.Context, id string, limit int) ([]domain.JobCard, int, error)
+	// Changes returns at most limit changes of the feed after the cursor
+	// (the zero cursor: from the beginning of what is kept), oldest first,
+	// the cursor that follows them (where after was, on an empty page) and
+	// whether more follow; a cursor older than what is kept is an error
+	// with code gone.
+	Changes(ctx context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error)
 }
 
 // Service answers the API's reads.

@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"encoding/base64"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -170,4 +171,107 @@ func TestCallLimit(t *testing.T) {
 		}
 		assert.Equal(t, c.want, most.Load())
 	}
+}
+
+// TestChangesValidate: the feed's limit and cursor are checked before the
+// store is asked, and the store's cursors chain the pages, also at the
+// end of the feed.
+func TestChangesValidate(t *testing.T) {
+	at := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	feed := []domain.Change{
+		{Seq: 3, ID: "a-1", Change: domain.ChangeOpened, At: at},
+		{Seq: 5, ID: "a-2", Change: domain.ChangeOpened, At: at},
+		{Seq: 9, ID: "a-1", Change: domain.ChangeClosed, At: at.Add(time.Second)},
+	}
+	// A purge made epoch 1 and removed what came before seq 2.
+	const epoch, horizon = 1, 2
+	var asked []domain.FeedCursor
+	var limits []int
+	st := &searchtest.Store{
+		ChangesFunc: func(_ context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error) {
+			asked, limits = append(asked, after), append(limits, limit)
+			if after.Seq > 0 && after.Epoch < epoch && after.Seq < horizon {
+				return nil, after, false, domain.Errorf(domain.CodeGone, "the cursor is older than the feed kept")
+			}
+			var out []domain.Change
+			for _, c := range feed {
+				if c.Seq > after.Seq {
+					out = append(out, c)
+				}
+			}
+			more := len(out) > limit
+			if more {
+				out = out[:limit]
+			}
+			next := domain.FeedCursor{Seq: after.Seq, Epoch: epoch}
+			if len(out) > 0 {
+				next.Seq = out[len(out)-1].Seq
+			}
+			return out, next, more, nil
+		},
+	}
+	svc := newService(t, st)
+	ctx := context.Background()
+	encoded := func(s string) *string { return ptr(base64.RawURLEncoding.EncodeToString([]byte(s))) }
+
+	for _, tc := range []struct {
+		name  string
+		after *string
+		limit *int
+		param string
+	}{
+		{"limit 0", nil, ptr(0), "limit"},
+		{"negative limit", nil, ptr(-3), "limit"},
+		{"not base64", ptr("%%%"), nil, "after"},
+		{"a job list's cursor", ptr(domain.Cursor{ID: "a-1", Offset: 3}.Encode()), nil, "after"},
+		{"no number", encoded("changes:x:1"), nil, "after"},
+		{"no epoch", encoded("changes:7"), nil, "after"},
+		{"a negative seq", encoded("changes:-1:1"), nil, "after"},
+		{"another spelling", encoded("changes:007:1"), nil, "after"},
+		{"padded", ptr(base64.URLEncoding.EncodeToString([]byte("changes:17:10"))), nil, "after"},
+		{"empty", ptr(""), nil, "after"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			asked = nil
+			_, err := svc.Changes(ctx, tc.after, tc.limit)
+			assert.Equal(t, domain.CodeInvalidParameter, domain.ErrorCode(err))
+			assert.Equal(t, tc.param, domain.ErrorParam(err))
+			assert.Empty(t, asked, "the store was asked")
+		})
+	}
+
+	asked = nil
+	page, err := svc.Changes(ctx, nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []domain.FeedCursor{{}}, asked, "no cursor: the beginning")
+	assert.Equal(t, search.DefaultChangeLimit, page.PageInfo.Limit)
+	assert.Equal(t, feed, page.Nodes)
+	assert.False(t, page.PageInfo.HasMore)
+	assert.Equal(t, search.ChangeCursor(domain.FeedCursor{Seq: 9, Epoch: epoch}), page.PageInfo.NextCursor)
+
+	_, err = svc.Changes(ctx, nil, ptr(5000))
+	require.NoError(t, err)
+	assert.Equal(t, search.MaxChangeLimit, limits[len(limits)-1], "clamped")
+
+	// Pages of 2 chain without a skip or a repeat; the last, empty page
+	// gives back its own cursor, to poll with.
+	var seen []domain.Change
+	var after *string
+	for range 3 {
+		page, err := svc.Changes(ctx, after, ptr(2))
+		require.NoError(t, err)
+		seen = append(seen, page.Nodes...)
+		after = &page.PageInfo.NextCursor
+		if !page.PageInfo.HasMore {
+			break
+		}
+	}
+	assert.Equal(t, feed, seen)
+	page, err = svc.Changes(ctx, ptr(" "+*after+" "), ptr(2))
+	require.NoError(t, err)
+	assert.Equal(t, []domain.Change{}, page.Nodes)
+	assert.Equal(t, *after, page.PageInfo.NextCursor)
+
+	_, err = svc.Changes(ctx, ptr(search.ChangeCursor(domain.FeedCursor{Seq: 1})), nil)
+	assert.Equal(t, domain.CodeGone, domain.ErrorCode(err), "older than kept")
 }

@@ -20,6 +20,7 @@ type Store struct {
 	SimilarJobsFunc   func(ctx context.Context, id string, limit int) ([]domain.JobCard, int, error)
 	FacetsFunc        func(ctx context.Context, q domain.JobQuery, fields []string, limit int) ([]domain.Facet, error)
 	CompaniesByIDFunc func(ctx context.Context, ids []int64) (map[int64]*domain.Company, error)
+	ChangesFunc       func(ctx context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error)
 }
 
 var _ search.Store = (*Store)(nil)
@@ -78,4 +79,12 @@ func (s *Store) CompaniesByID(ctx context.Context, ids []int64) (map[int64]*doma
 		return s.CompaniesByIDFunc(ctx, ids)
 	}
 	return map[int64]*domain.Company{}, nil
+}
+
+// Changes implements search.Store.
+func (s *Store) Changes(ctx context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error) {
+	if s.ChangesFunc != nil {
+		return s.ChangesFunc(ctx, after, limit)
+	}
+	return []domain.Change{}, after, false, nil
 }
