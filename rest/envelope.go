@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"net/http"
 	"sync"
+	"time"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // envelope is the body of every REST success: data, and meta for lists.
@@ -25,6 +28,36 @@ type meta struct {
 	Normalized map[string]any `json:"normalized,omitempty"`
 	// Facets are the counts by field, when asked for.
 	Facets map[string]any `json:"facets,omitempty"`
+}
+
+// feed is the body of a page of the change feed.
+type feed struct {
+	Data []feedEntry `json:"data"`
+	Meta feedMeta    `json:"meta"`
+}
+
+// feedEntry is one change: at is RFC 3339 UTC, to the second.
+type feedEntry struct {
+	ID     string            `json:"id"`
+	Change domain.ChangeKind `json:"change"`
+	At     string            `json:"at"`
+}
+
+// feedMeta is where a page of the feed ends; next_cursor is always given,
+// so that a client at the end polls with it.
+type feedMeta struct {
+	Limit      int    `json:"limit"`
+	HasMore    bool   `json:"has_more"`
+	NextCursor string `json:"next_cursor"`
+}
+
+// feedBody returns the body of a page of the change feed.
+func feedBody(page *domain.ChangePage) feed {
+	data := make([]feedEntry, len(page.Nodes))
+	for i, c := range page.Nodes {
+		data[i] = feedEntry{ID: c.ID, Change: c.Change, At: c.At.UTC().Format(time.RFC3339)}
+	}
+	return feed{Data: data, Meta: feedMeta{Limit: page.PageInfo.Limit, HasMore: page.PageInfo.HasMore, NextCursor: page.PageInfo.NextCursor}}
 }
 
 // bodies are the buffers answers are encoded in, reused, so that an answer

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/go-chi/chi/v5/middleware"
 
@@ -19,6 +20,7 @@ var statusOf = map[string]int{
 	domain.CodeQueryTooComplex:  http.StatusBadRequest,
 	domain.CodeUnauthorized:     http.StatusUnauthorized,
 	domain.CodeNotFound:         http.StatusNotFound,
+	domain.CodeGone:             http.StatusGone,
 	domain.CodeMethodNotAllowed: http.StatusMethodNotAllowed,
 	domain.CodePayloadTooLarge:  http.StatusRequestEntityTooLarge,
 	domain.CodeRateLimited:      http.StatusTooManyRequests,
@@ -43,9 +45,11 @@ type errorBody struct {
 }
 
 type errorDetail struct {
-	Code      string `json:"code"`
-	Message   string `json:"message"`
-	Param     string `json:"param,omitempty"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Param   string `json:"param,omitempty"`
+	// ClosedAt is when a closed posting closed (gone), RFC 3339 UTC.
+	ClosedAt  string `json:"closed_at,omitempty"`
 	RequestID string `json:"request_id"`
 }
 
@@ -62,5 +66,10 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	if code == domain.CodeInternal && !errors.Is(err, context.Canceled) {
 		log.ErrorContext(r.Context(), "internal error", "error", err.Error(), "method", r.Method, "path", r.URL.Path, "request_id", reqID)
 	}
-	writeJSON(w, r, Status(err), errorBody{Error: errorDetail{Code: code, Message: msg, Param: Clip(domain.ErrorParam(err)), RequestID: reqID}})
+	detail := errorDetail{Code: code, Message: msg, Param: Clip(domain.ErrorParam(err)), RequestID: reqID}
+	var appErr *domain.Error
+	if errors.As(err, &appErr) && appErr.ClosedAt != nil {
+		detail.ClosedAt = appErr.ClosedAt.UTC().Format(time.RFC3339)
+	}
+	writeJSON(w, r, Status(err), errorBody{Error: detail})
 }

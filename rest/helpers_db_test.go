@@ -43,6 +43,7 @@ type errorBody struct {
 		Code      string `json:"code"`
 		Message   string `json:"message"`
 		Param     string `json:"param"`
+		ClosedAt  string `json:"closed_at"`
 		RequestID string `json:"request_id"`
 	} `json:"error"`
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -64,7 +65,8 @@ func conforms(t *testing.T, h http.Handler, router routers.Router, path string, 
 // against the document in cmd/jobsd.
 func TestResponsesMatchOpenAPI(t *testing.T) {
 	doc, router := openAPI(t)
-	h := apitest.New(t).REST()
+	env := apitest.New(t)
+	h := env.REST()
 	for _, path := range []string{
 		"/jobs", "/jobs?skills=golang,k8s&city=SF&limit=2", "/jobs?limit=500&offset=3&sort=salary_desc",
 		"/jobs?offset=100", "/jobs/test-1", "/jobs/test-5", "/jobs/test-10",
@@ -78,6 +80,13 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 	require.NotNil(t, next)
 	conforms(t, h, router, "/api/v1/jobs?limit=3&cursor="+*next, 200, true)
 
+	// The change feed: a page, the next, the empty last one.
+	conforms(t, h, router, "/api/v1/changes", 200, true)
+	feed := getJSON[feedPage](t, h, "/api/v1/changes?limit=5", http.StatusOK)
+	conforms(t, h, router, "/api/v1/changes?limit=5&after="+feed.Meta.NextCursor, 200, true)
+	_, end := readFeed(t, h, "", 1000)
+	conforms(t, h, router, "/api/v1/changes?after="+end, 200, true)
+
 	for _, tc := range []struct {
 		path   string
 		status int
@@ -87,6 +96,17 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 	} {
 		conforms(t, h, router, "/api/v1"+tc.path, tc.status, false)
 	}
+
+	// 410: a closed posting, a cursor from before a purge.
+	closed := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	closePostings(t, env, closed, "test-2")
+	conforms(t, h, router, "/api/v1/jobs/test-2", 410, true)
+	for _, path := range []string{"/changes?limit=0", "/changes?after=x", "/changes?next=1"} {
+		conforms(t, h, router, "/api/v1"+path, 400, false)
+	}
+	_, err := env.Store.Purge(context.Background(), closed.Add(time.Second))
+	require.NoError(t, err)
+	conforms(t, h, router, "/api/v1/changes?after="+feed.Meta.NextCursor, 410, true)
 
 	// POST is no operation of the document, so only the status and the
 	// error body's shape are checked for it.

@@ -32,6 +32,7 @@ func NewRouter(svc *search.Service, log *slog.Logger) http.Handler {
 	r.Get("/companies", h.companies)
 	r.Get("/companies/{slug}", h.company)
 	r.Get("/normalize", h.normalize)
+	r.Get("/changes", h.changes)
 	r.NotFound(NotFound(log))
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, HEAD")
@@ -247,4 +248,21 @@ func (h *Handler) companies(w http.ResponseWriter, r *http.Request) {
 		Total: page.PageInfo.Total, Limit: page.PageInfo.Limit, Offset: page.PageInfo.Offset, HasMore: page.PageInfo.HasMore,
 		Normalized: page.Normalized,
 	}})
+}
+
+// changes serves the change feed: GET /changes?after=CURSOR&limit=N.
+func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
+	p := readParams(r.URL, "after", "limit")
+	after := p.str("after")
+	limit := p.integer("limit", "limit must be an integer ≥ 1")
+	if p.err != nil {
+		WriteError(w, r, h.log, p.err)
+		return
+	}
+	page, err := h.svc.Changes(r.Context(), after, limit)
+	if err != nil {
+		WriteError(w, r, h.log, err)
+		return
+	}
+	writeJSON(w, r, http.StatusOK, feedBody(page))
 }
