@@ -551,7 +551,9 @@ func (v *JobDetailJobSalary) GetPeriod() *string { return v.Period }
 
 // JobDetailResponse is returned by JobDetail on success.
 type JobDetailResponse struct {
-	// One job in full, or null when no job has this id.
+	// One job in full, or null when no job has this id. A closed posting is
+	// null with an error of code `gone`, its `extensions.closedAt` the RFC 3339
+	// UTC instant it closed.
 	Job *JobDetailJob `json:"job"`
 }
 

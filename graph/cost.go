@@ -289,7 +289,7 @@ func (w *costWalk) field(f *ast.Field) costSum {
 			out.lists++
 		}
 		out.cost = satAdd(1, child.cost)
-	case f.Name == "nodes" && (typ == "JobCardPage" || typ == "CompanyPage"):
+	case f.Name == "nodes" && (typ == "JobCardPage" || typ == "CompanyPage" || typ == "ChangePage"):
 		// A node costs at least 1: the page is read whatever it selects.
 		out.cost, out.nodes = 1, max(child.cost, 1)
 	case f.Name == "jobs" && (typ == "Query" || typ == "CompanyProfile"):
@@ -302,6 +302,8 @@ func (w *costWalk) field(f *ast.Field) costSum {
 		if w.slowSearch(f) {
 			out.cost, out.slow = satAdd(out.cost, slowFilterCost), true
 		}
+	case f.Name == "changes" && typ == "Query":
+		out.cost = satAdd(1, satAdd(child.cost, satMul(max(child.nodes, 1), w.intArg(f, "limit", search.DefaultChangeLimit, search.MaxChangeLimit))))
 	case f.Name == "similar" && typ == "Job":
 		out.cost = satAdd(similarCost, satMul(child.cost, w.intArg(f, "limit", search.DefaultSimilar, search.MaxSimilar)))
 	case f.Name == "facets" && typ == "JobCardPage":

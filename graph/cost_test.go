@@ -117,6 +117,8 @@ func TestCostPricesWhatCosts(t *testing.T) {
 			1 + 1 + 1 + 2*1*1 + 500 + 2*100},
 		{"similar jobs", request{query: `{ job(id: "src-1") { similar(limit: 20) { id title } } }`}, 1 + 50 + 20*2},
 		{"a company's jobs", request{query: `{ company(slug: "acme") { jobs(limit: 10) { nodes { id } } } }`}, 1 + 1 + 1 + 10},
+		{"the change feed's default page of 100", request{query: `{ changes { nodes { id change at } pageInfo { nextCursor } } }`}, 1 + 1 + 100*3 + 2},
+		{"a change feed page of 1000", request{query: `{ changes(limit: 5000) { nodes { id } } }`}, 1 + 1 + 1000},
 		{"__typename is free", request{query: `{ __typename jobs { nodes { __typename id } } }`}, 1 + 1 + 25},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -139,6 +140,10 @@ func fixtureStore() *searchtest.Store {
 		JobByIDFunc: func(_ context.Context, id string) (*domain.Job, error) {
 			if id == "src-500" {
 				return nil, errors.New("connection reset")
+			}
+			if id == "src-410" {
+				at := time.Date(2026, 11, 26, 10, 0, 2, 0, time.UTC)
+				return nil, &domain.Error{Code: domain.CodeGone, Message: "job src-410 closed at 2026-11-26T10:00:02Z", ClosedAt: &at}
 			}
 			if j, ok := fixtureJobs[id]; ok {
 				return j, nil
@@ -339,6 +344,7 @@ func TestFastPathFallsBack(t *testing.T) {
 		{query: `{ companies(limit: -5) { nodes { name } } }`},
 		{query: `{ job(id: "not an id") { id } }`},
 		{query: `{ job(id: "src-500") { id } }`},
+		{query: `{ job(id: "src-410") { ` + jobFields + ` } }`}, // closed: null and gone, never data
 		{query: `{ jobs(filter: {company: "fail"}) { nodes { id } } }`},
 		{query: `{ jobs(filter: {company: "down"}) { nodes { id } } }`}, // 503
 		{query: `{ jobs(filter: {company: "panic"}) { nodes { id } } }`},
@@ -372,6 +378,33 @@ func TestFastPathRespectsLimitsAndPersistedQueries(t *testing.T) {
 	p.compare(t, request{hash: hash}, false) // not yet known
 	p.compare(t, request{query: query, hash: hash}, true)
 	p.compare(t, request{hash: hash}, true)
+}
+
+// TestFastPathClosedJob: a closed posting is gqlgen's null with the gone
+// error and its closing instant, never the fast path's data.
+func TestFastPathClosedJob(t *testing.T) {
+	p := newPair(t, graph.HandlerOptions{})
+	for _, q := range []request{
+		{query: `{ job(id: "src-410") { id title } }`},
+		{query: `query($id: ID!) { j: job(id: $id) { ` + jobFields + ` } }`, variables: map[string]any{"id": "src-410"}},
+	} {
+		body := p.compare(t, q, false)
+		var resp struct {
+			Data   map[string]*struct{} `json:"data"`
+			Errors []struct {
+				Path       []any          `json:"path"`
+				Extensions map[string]any `json:"extensions"`
+			} `json:"errors"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(body), &resp), body)
+		require.Len(t, resp.Data, 1, body)
+		for _, v := range resp.Data {
+			assert.Nil(t, v, body)
+		}
+		require.Len(t, resp.Errors, 1, body)
+		assert.Equal(t, "gone", resp.Errors[0].Extensions["code"], body)
+		assert.Equal(t, "2026-11-26T10:00:02Z", resp.Errors[0].Extensions["closedAt"], body)
+	}
 }
 
 // slowFields are the fields only gqlgen answers.

@@ -28,6 +28,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Change() ChangeResolver
 	CompanyProfile() CompanyProfileResolver
 	Job() JobResolver
 	JobCard() JobCardResolver
@@ -43,6 +44,23 @@ type ComplexityRoot struct {
 		Field          func(childComplexity int) int
 		Role           func(childComplexity int) int
 		Specialization func(childComplexity int) int
+	}
+
+	Change struct {
+		At     func(childComplexity int) int
+		Change func(childComplexity int) int
+		ID     func(childComplexity int) int
+	}
+
+	ChangePage struct {
+		Nodes    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	ChangePageInfo struct {
+		HasMore    func(childComplexity int) int
+		Limit      func(childComplexity int) int
+		NextCursor func(childComplexity int) int
 	}
 
 	Company struct {
@@ -150,6 +168,7 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		Changes         func(childComplexity int, after *string, limit *int) int
 		Companies       func(childComplexity int, minJobs *int, limit *int, offset *int, filter *domain.JobFilter) int
 		Company         func(childComplexity int, slug *string, name *string) int
 		InterpretFilter func(childComplexity int, filter domain.JobFilter) int
@@ -176,6 +195,9 @@ type ComplexityRoot struct {
 	}
 }
 
+type ChangeResolver interface {
+	At(ctx context.Context, obj *domain.Change) (string, error)
+}
 type CompanyProfileResolver interface {
 	Jobs(ctx context.Context, obj *domain.CompanyProfile, filter *domain.JobFilter, limit *int, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error)
 }
@@ -195,6 +217,7 @@ type QueryResolver interface {
 	Companies(ctx context.Context, minJobs *int, limit *int, offset *int, filter *domain.JobFilter) (*domain.CompanyPage, error)
 	Company(ctx context.Context, slug *string, name *string) (*domain.CompanyProfile, error)
 	InterpretFilter(ctx context.Context, filter domain.JobFilter) (map[string]any, error)
+	Changes(ctx context.Context, after *string, limit *int) (*domain.ChangePage, error)
 }
 
 type executableSchema graphql.ExecutableSchemaState[ResolverRoot, DirectiveRoot, ComplexityRoot]
@@ -229,6 +252,57 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Category.Specialization(childComplexity), true
+
+	case "Change.at":
+		if e.ComplexityRoot.Change.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Change.At(childComplexity), true
+	case "Change.change":
+		if e.ComplexityRoot.Change.Change == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Change.Change(childComplexity), true
+	case "Change.id":
+		if e.ComplexityRoot.Change.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Change.ID(childComplexity), true
+
+	case "ChangePage.nodes":
+		if e.ComplexityRoot.ChangePage.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangePage.Nodes(childComplexity), true
+	case "ChangePage.pageInfo":
+		if e.ComplexityRoot.ChangePage.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangePage.PageInfo(childComplexity), true
+
+	case "ChangePageInfo.hasMore":
+		if e.ComplexityRoot.ChangePageInfo.HasMore == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangePageInfo.HasMore(childComplexity), true
+	case "ChangePageInfo.limit":
+		if e.ComplexityRoot.ChangePageInfo.Limit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangePageInfo.Limit(childComplexity), true
+	case "ChangePageInfo.nextCursor":
+		if e.ComplexityRoot.ChangePageInfo.NextCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangePageInfo.NextCursor(childComplexity), true
 
 	case "Company.jobCount":
 		if e.ComplexityRoot.Company.JobCount == nil {
@@ -699,6 +773,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageInfo.Total(childComplexity), true
 
+	case "Query.changes":
+		if e.ComplexityRoot.Query.Changes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_changes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Changes(childComplexity, args["after"].(*string), args["limit"].(*int)), true
 	case "Query.companies":
 		if e.ComplexityRoot.Query.Companies == nil {
 			break
@@ -893,7 +978,11 @@ type Query {
   ` + "`" + `after` + "`" + ` (the ` + "`" + `endCursor` + "`" + ` of the previous page) are exclusive.
   """
   jobs(filter: JobFilter, limit: Int, offset: Int, sort: JobSort, after: String): JobCardPage!
-  "One job in full, or null when no job has this id."
+  """
+  One job in full, or null when no job has this id. A closed posting is
+  null with an error of code ` + "`" + `gone` + "`" + `, its ` + "`" + `extensions.closedAt` + "`" + ` the RFC 3339
+  UTC instant it closed.
+  """
   job(id: ID!): Job
   """
   Companies with at least ` + "`" + `minJobs` + "`" + ` jobs (default 1), by job count
@@ -911,6 +1000,16 @@ type Query {
   parameter name. Errors are those a search with the filter would give.
   """
   interpretFilter(filter: JobFilter!): Map!
+  """
+  What changed, oldest first: postings opened, updated and closed (an
+  expiry is a CLOSED at its instant). Without ` + "`" + `after` + "`" + ` the feed starts at
+  the beginning of what is kept; ` + "`" + `after` + "`" + ` takes ` + "`" + `pageInfo.nextCursor` + "`" + ` of a
+  page, also of an empty or last one, to poll with. Pages never skip or
+  repeat a change. ` + "`" + `limit` + "`" + ` defaults to 100 and is clamped to 1000. A
+  cursor older than what is kept is an error of code ` + "`" + `gone` + "`" + `: start again
+  without ` + "`" + `after` + "`" + `.
+  """
+  changes(after: String, limit: Int): ChangePage!
 }
 
 "A JSON object."
@@ -1061,6 +1160,42 @@ type SalaryBucket {
   "null for the last, open-ended bucket"
   max: Float
   count: Int!
+}
+
+"A page of the change feed."
+type ChangePage {
+  "The changes, oldest first."
+  nodes: [Change!]!
+  pageInfo: ChangePageInfo!
+}
+
+"Where a page of the change feed ends."
+type ChangePageInfo {
+  "Page size applied."
+  limit: Int!
+  "True when changes follow this page's."
+  hasMore: Boolean!
+  "Cursor for ` + "`" + `after` + "`" + `: after this page's last change, or where an empty page started."
+  nextCursor: String!
+}
+
+"One change of a posting."
+type Change {
+  "The posting's id."
+  id: ID!
+  change: ChangeKind!
+  "When it happened: RFC 3339 UTC timestamp."
+  at: String!
+}
+
+"What happened to a posting."
+enum ChangeKind {
+  "published, or published again after closing"
+  OPENED
+  "its content changed"
+  UPDATED
+  "closed: by a tombstone, missing from a snapshot, or expired"
+  CLOSED
 }
 
 "A page of companies."
@@ -1226,6 +1361,40 @@ func (ec *executionContext) childFields_Category(ctx context.Context, field grap
 		return ec.fieldContext_Category_specialization(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Category", field.Name)
+}
+
+func (ec *executionContext) childFields_Change(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Change_id(ctx, field)
+	case "change":
+		return ec.fieldContext_Change_change(ctx, field)
+	case "at":
+		return ec.fieldContext_Change_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Change", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangePage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "nodes":
+		return ec.fieldContext_ChangePage_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ChangePage_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangePage", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangePageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "limit":
+		return ec.fieldContext_ChangePageInfo_limit(ctx, field)
+	case "hasMore":
+		return ec.fieldContext_ChangePageInfo_hasMore(ctx, field)
+	case "nextCursor":
+		return ec.fieldContext_ChangePageInfo_nextCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangePageInfo", field.Name)
 }
 
 func (ec *executionContext) childFields_Company(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1684,6 +1853,28 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_changes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_companies_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1949,6 +2140,208 @@ func (ec *executionContext) _Category_specialization(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_Category_specialization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Category", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Change_id(ctx context.Context, field graphql.CollectedField, obj *domain.Change) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Change_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Change_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Change", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Change_change(ctx context.Context, field graphql.CollectedField, obj *domain.Change) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Change_change(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Change, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v domain.ChangeKind) graphql.Marshaler {
+			return ec.marshalNChangeKind2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐChangeKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Change_change(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Change", field, false, false, errors.New("field of type ChangeKind does not have child fields"))
+}
+
+func (ec *executionContext) _Change_at(ctx context.Context, field graphql.CollectedField, obj *domain.Change) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Change_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Change().At(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Change_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Change", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ChangePage_nodes(ctx context.Context, field graphql.CollectedField, obj *domain.ChangePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangePage_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []domain.Change) graphql.Marshaler {
+			return ec.marshalNChange2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangePage_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangePage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Change(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangePage_pageInfo(ctx context.Context, field graphql.CollectedField, obj *domain.ChangePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangePage_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v domain.ChangePageInfo) graphql.Marshaler {
+			return ec.marshalNChangePageInfo2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐChangePageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangePage_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangePage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangePageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangePageInfo_limit(ctx context.Context, field graphql.CollectedField, obj *domain.ChangePageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangePageInfo_limit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Limit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangePageInfo_limit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangePageInfo", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ChangePageInfo_hasMore(ctx context.Context, field graphql.CollectedField, obj *domain.ChangePageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangePageInfo_hasMore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasMore, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangePageInfo_hasMore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangePageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ChangePageInfo_nextCursor(ctx context.Context, field graphql.CollectedField, obj *domain.ChangePageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangePageInfo_nextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangePageInfo_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangePageInfo", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Company_name(ctx context.Context, field graphql.CollectedField, obj *domain.Company) (ret graphql.Marshaler) {
@@ -4080,6 +4473,50 @@ func (ec *executionContext) fieldContext_Query_interpretFilter(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_changes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Changes(ctx, fc.Args["after"].(*string), fc.Args["limit"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.ChangePage) graphql.Marshaler {
+			return ec.marshalNChangePage2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐChangePage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_changes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangePage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_changes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5759,6 +6196,179 @@ func (ec *executionContext) _Category(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var changeImplementors = []string{"Change"}
+
+func (ec *executionContext) _Change(ctx context.Context, sel ast.SelectionSet, obj *domain.Change) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Change")
+		case "id":
+			out.Values[i] = ec._Change_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "change":
+			out.Values[i] = ec._Change_change(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "at":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Change_at(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var changePageImplementors = []string{"ChangePage"}
+
+func (ec *executionContext) _ChangePage(ctx context.Context, sel ast.SelectionSet, obj *domain.ChangePage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changePageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangePage")
+		case "nodes":
+			out.Values[i] = ec._ChangePage_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ChangePage_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var changePageInfoImplementors = []string{"ChangePageInfo"}
+
+func (ec *executionContext) _ChangePageInfo(ctx context.Context, sel ast.SelectionSet, obj *domain.ChangePageInfo) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changePageInfoImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangePageInfo")
+		case "limit":
+			out.Values[i] = ec._ChangePageInfo_limit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hasMore":
+			out.Values[i] = ec._ChangePageInfo_hasMore(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextCursor":
+			out.Values[i] = ec._ChangePageInfo_nextCursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var companyImplementors = []string{"Company"}
 
 func (ec *executionContext) _Company(ctx context.Context, sel ast.SelectionSet, obj *domain.Company) graphql.Marshaler {
@@ -6684,6 +7294,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "changes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_changes(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -7197,6 +7829,54 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 
 func (ec *executionContext) marshalNCategory2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCategory(ctx context.Context, sel ast.SelectionSet, v domain.Category) graphql.Marshaler {
 	return ec._Category(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNChange2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐChange(ctx context.Context, sel ast.SelectionSet, v domain.Change) graphql.Marshaler {
+	return ec._Change(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNChange2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []domain.Change) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNChange2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNChangeKind2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐChangeKind(ctx context.Context, v any) (domain.ChangeKind, error) {
+	var res domain.ChangeKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNChangeKind2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐChangeKind(ctx context.Context, sel ast.SelectionSet, v domain.ChangeKind) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNChangePage2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐChangePage(ctx context.Context, sel ast.SelectionSet, v domain.ChangePage) graphql.Marshaler {
+	return ec._ChangePage(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNChangePage2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐChangePage(ctx context.Context, sel ast.SelectionSet, v *domain.ChangePage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ChangePage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNChangePageInfo2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐChangePageInfo(ctx context.Context, sel ast.SelectionSet, v domain.ChangePageInfo) graphql.Marshaler {
+	return ec._ChangePageInfo(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNCompany2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompany(ctx context.Context, sel ast.SelectionSet, v domain.Company) graphql.Marshaler {

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
@@ -170,8 +171,9 @@ var gqlCodes = map[string]string{
 }
 
 // presentError gives every error extensions.code: the code of a
-// *domain.Error, the contract's code for gqlgen's protocol errors, or
-// internal, whose details go to the log only.
+// *domain.Error (with its param and, for a closed posting, closedAt), the
+// contract's code for gqlgen's protocol errors, or internal, whose details
+// go to the log only.
 func presentError(log *slog.Logger, requestID func(context.Context) string) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		gqlErr := graphql.DefaultErrorPresenter(ctx, err)
@@ -185,6 +187,9 @@ func presentError(log *slog.Logger, requestID func(context.Context) string) grap
 			gqlErr.Extensions["code"] = appErr.Code
 			if appErr.Param != "" {
 				gqlErr.Extensions["param"] = graphQLParam(appErr.Param)
+			}
+			if appErr.ClosedAt != nil {
+				gqlErr.Extensions["closedAt"] = appErr.ClosedAt.UTC().Format(time.RFC3339)
 			}
 		case gqlErr.Rule == "MaxIntrospectionDepth":
 			gqlErr.Extensions["code"] = domain.CodeQueryTooComplex

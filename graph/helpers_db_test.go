@@ -27,9 +27,11 @@ func gql(env *apitest.Env) *gqlclient.Client {
 type gqlError struct {
 	Message    string `json:"message"`
 	Extensions struct {
-		Code  string `json:"code"`
-		Param string `json:"param"`
+		Code     string `json:"code"`
+		Param    string `json:"param"`
+		ClosedAt string `json:"closedAt"`
 	} `json:"extensions"`
+	Path []any `json:"path"`
 }
 
 // errorsOf returns the errors of a response, from the error of gqlgen's

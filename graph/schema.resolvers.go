@@ -7,9 +7,15 @@ package graph
 
 import (
 	"context"
+	"time"
 
 	"github.com/jobsd-dev/jobsd/domain"
 )
+
+// At is the resolver for the at field.
+func (r *changeResolver) At(ctx context.Context, obj *domain.Change) (string, error) {
+	return obj.At.UTC().Format(time.RFC3339), nil
+}
 
 // Jobs is the resolver for the jobs field.
 func (r *companyProfileResolver) Jobs(ctx context.Context, obj *domain.CompanyProfile, filter *domain.JobFilter, limit *int, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error) {
@@ -85,6 +91,14 @@ func (r *queryResolver) InterpretFilter(ctx context.Context, filter domain.JobFi
 	return r.svc.Interpret(filter)
 }
 
+// Changes is the resolver for the changes field.
+func (r *queryResolver) Changes(ctx context.Context, after *string, limit *int) (*domain.ChangePage, error) {
+	return r.svc.Changes(ctx, after, limit)
+}
+
+// Change returns ChangeResolver implementation.
+func (r *Resolver) Change() ChangeResolver { return &changeResolver{r} }
+
 // CompanyProfile returns CompanyProfileResolver implementation.
 func (r *Resolver) CompanyProfile() CompanyProfileResolver { return &companyProfileResolver{r} }
 
@@ -100,6 +114,7 @@ func (r *Resolver) JobCardPage() JobCardPageResolver { return &jobCardPageResolv
 // Query returns QueryResolver implementation.
 func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 
+type changeResolver struct{ *Resolver }
 type companyProfileResolver struct{ *Resolver }
 type jobResolver struct{ *Resolver }
 type jobCardResolver struct{ *Resolver }
