@@ -52,8 +52,9 @@ const usage = `jobsd — the Job Discovery Service
 Usage:
   jobsd serve   [--addr HOST:PORT] [--no-migrate] [--playground-key KEY]   serve GraphQL, REST and the playground
   jobsd migrate [up|status]                                                apply or list schema migrations
-  jobsd import  [--format ndjson|jsonld|greenhouse|lever] [--company NAME] [--skip-invalid] FILE|-
-                                                                           import job postings
+  jobsd import  [--format ndjson|jsonld|greenhouse|lever] [--company NAME] [--skip-invalid]
+                [--snapshot --source NAME [--allow-mass-close]] FILE|-     import job postings (and tombstones); a snapshot closes what it lacks
+  jobsd purge   --closed-before DURATION|TIMESTAMP                         remove postings closed before then for good
   jobsd seed    [--n N] [--seed S] [--if-empty] [--out FILE]               generate demo postings and import them
   jobsd renormalize                                                        normalize every stored job again (after a vocabulary change)
   jobsd textindex                                                          index new descriptions for keyword search now (serve does it in the background)
@@ -80,6 +81,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return e.migrate(ctx, rest)
 	case "import":
 		return e.importJobs(ctx, rest)
+	case "purge":
+		return e.purge(ctx, rest)
 	case "seed":
 		return e.seed(ctx, rest)
 	case "renormalize":

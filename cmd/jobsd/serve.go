@@ -301,6 +301,11 @@ func openServeDeps(ctx context.Context, cfg serveConfig, log *slog.Logger) (_ *s
 	if cfg.TextIndex {
 		go store.New(background).RunTextIndexer(ctx, 2*time.Second, log)
 	}
+	// Postings close at their valid_through without any write: the expiry
+	// closes them within a quarter second. Its statements are short, so
+	// it uses the request pool, not the background one that index builds
+	// and the text indexer hold for long stretches.
+	st.StartExpiry(ctx, 250*time.Millisecond, log)
 	if cfg.Index {
 		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log, TuneGC: true, DB: background})
 		if err != nil {
