@@ -134,7 +134,9 @@ func TestTombstoneLines(t *testing.T) {
 
 func TestTombstoneClosedAtNearNow(t *testing.T) {
 	now := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
-	line := func(closedAt string) []byte { return []byte(`{"id":"t-1","closed":true,"closed_at":"` + closedAt + `"}`) }
+	line := func(closedAt string) []byte {
+		return []byte(`{"id":"t-1","closed":true,"closed_at":"` + closedAt + `"}`)
+	}
 	tests := []struct {
 		closedAt string
 		want     *time.Time
