@@ -132,7 +132,7 @@ func Import(ctx context.Context, r io.Reader, n *normalize.Normalizer, st *store
 		}
 	}()
 	if opts.Snapshot != nil {
-		if err := im.SetSnapshot(*opts.Snapshot, opts.AllowMassClose); err != nil {
+		if err := im.SetSnapshot(ctx, *opts.Snapshot, opts.AllowMassClose); err != nil {
 			return Result{}, fmt.Errorf("snapshot: %w", err)
 		}
 	}
@@ -175,6 +175,13 @@ func Import(ctx context.Context, r io.Reader, n *normalize.Normalizer, st *store
 	}
 	if len(res.Invalid) > 0 && !opts.SkipInvalid {
 		return res, fmt.Errorf("%w: %d of %d %ss; nothing was written", ErrInvalid, len(res.Invalid), res.Lines, res.Unit)
+	}
+	// A snapshot leaves open the postings of the lines it skipped as
+	// invalid: they are listed, only unreadable.
+	for _, bad := range res.Invalid {
+		if bad.ID != "" {
+			im.Keep([]string{bad.ID})
+		}
 	}
 	im.NormalizedWith(n.Digest())
 	if err := im.Commit(ctx); err != nil {

@@ -32,8 +32,9 @@ type Import struct {
 	counts    domain.ImportCounts
 	seen      map[string]struct{} // ids of the records written
 	// scope, when set, makes the import a snapshot of it (SetSnapshot).
-	scope          *domain.Scope
-	allowMassClose bool
+	scope           *domain.Scope
+	allowMassClose  bool
+	scopeOpenBefore int // the scope's open postings when SetSnapshot was called
 	// vocabulary is the digest of the vocabularies the written jobs were
 	// normalized with; onlyVocabulary says it replaces those recorded.
 	vocabulary     string

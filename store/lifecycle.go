@@ -140,20 +140,51 @@ func (im *Import) Counts() domain.ImportCounts { return im.counts }
 // Commit closes the scope's open postings the import did not write. Unless
 // allowMassClose, Commit refuses (MassCloseError) to close more than half of
 // them. A scope needs a source.
-func (im *Import) SetSnapshot(scope domain.Scope, allowMassClose bool) error {
+//
+// Call it before writing: the guard compares with the postings the scope
+// had open then, so that a crawl of all-new ids cannot pass it by
+// doubling the scope first.
+func (im *Import) SetSnapshot(ctx context.Context, scope domain.Scope, allowMassClose bool) error {
 	if scope.Source == "" {
 		return &domain.Error{Code: domain.CodeInvalidParameter, Param: "source",
 			Message: "a snapshot import needs the source it lists"}
 	}
-	im.scope, im.allowMassClose = &scope, allowMassClose
+	open, err := im.scopeOpen(ctx, scope)
+	if err != nil {
+		return err
+	}
+	im.scope, im.allowMassClose, im.scopeOpenBefore = &scope, allowMassClose, len(open)
 	return nil
+}
+
+// Keep marks ids as listed by the import without writing them: a
+// snapshot leaves their postings open (the ids of lines skipped as
+// invalid).
+func (im *Import) Keep(ids []string) {
+	for _, id := range ids {
+		im.seen[id] = struct{}{}
+	}
+}
+
+// scopeOpen returns the ids of the scope's open postings.
+func (im *Import) scopeOpen(ctx context.Context, scope domain.Scope) ([]string, error) {
+	q := im.tx.NewRaw("SELECT id FROM jobs WHERE source = ?", scope.Source)
+	if scope.Company != "" {
+		q = im.tx.NewRaw(`SELECT id FROM jobs WHERE source = ?
+AND company_id = (SELECT id FROM companies WHERE name_key = ?)`, scope.Source, companyKey(scope.Company))
+	}
+	var open []string
+	if err := q.Scan(ctx, &open); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, wrap(err, "read the snapshot's scope")
+	}
+	return open, nil
 }
 
 // MassCloseError refuses a snapshot that would close more than half of its
 // scope's open postings: an empty or broken crawl, most likely.
 type MassCloseError struct {
 	Scope   domain.Scope
-	Open    int // the scope's open postings
+	Open    int // the scope's open postings before the import
 	Closing int // those the snapshot lacks
 }
 
@@ -172,14 +203,9 @@ func (im *Import) closeUnlisted(ctx context.Context) error {
 	if im.scope == nil {
 		return nil
 	}
-	q := im.tx.NewRaw("SELECT id FROM jobs WHERE source = ?", im.scope.Source)
-	if im.scope.Company != "" {
-		q = im.tx.NewRaw(`SELECT id FROM jobs WHERE source = ?
-AND company_id = (SELECT id FROM companies WHERE name_key = ?)`, im.scope.Source, companyKey(im.scope.Company))
-	}
-	var open []string
-	if err := q.Scan(ctx, &open); err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return wrap(err, "read the snapshot's scope")
+	open, err := im.scopeOpen(ctx, *im.scope)
+	if err != nil {
+		return err
 	}
 	var closes []domain.JobClose
 	for _, id := range open {
@@ -187,8 +213,8 @@ AND company_id = (SELECT id FROM companies WHERE name_key = ?)`, im.scope.Source
 			closes = append(closes, domain.JobClose{ID: id})
 		}
 	}
-	if 2*len(closes) > len(open) && !im.allowMassClose {
-		return &MassCloseError{Scope: *im.scope, Open: len(open), Closing: len(closes)}
+	if 2*len(closes) > im.scopeOpenBefore && len(closes) > 0 && !im.allowMassClose {
+		return &MassCloseError{Scope: *im.scope, Open: im.scopeOpenBefore, Closing: len(closes)}
 	}
 	closed, err := closeJobs(ctx, im.tx, closes)
 	if err != nil {

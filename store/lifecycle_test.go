@@ -29,7 +29,7 @@ func (e *env) write(recs []domain.JobRecord, closes []domain.JobClose, scope *do
 	im, err := e.st.BeginImport(e.ctx)
 	require.NoError(e.t, err)
 	if scope != nil {
-		require.NoError(e.t, im.SetSnapshot(*scope, allowMassClose))
+		require.NoError(e.t, im.SetSnapshot(e.ctx, *scope, allowMassClose))
 	}
 	require.NoError(e.t, im.Write(e.ctx, recs))
 	require.NoError(e.t, im.Close(e.ctx, closes))
@@ -117,7 +117,7 @@ func TestLifecycle(t *testing.T) {
 	_, err = e.write(board("acme-5"), nil, scope, false)
 	var mass *store.MassCloseError
 	require.True(t, errors.As(err, &mass), "%v", err)
-	assert.Equal(t, 4, mass.Open) // acme-2..5 (acme-5 written by the snapshot)
+	assert.Equal(t, 3, mass.Open) // acme-2..4, before the snapshot wrote acme-5
 	assert.Equal(t, 3, mass.Closing)
 	assert.Equal(t, 0, e.count("SELECT count(*) FROM jobs WHERE id = 'acme-5'"))
 	counts, err = e.write(board("acme-2", "acme-3", "acme-5"), nil, scope, false)
@@ -195,10 +195,21 @@ func TestSnapshotScopeByCompany(t *testing.T) {
 	assert.Equal(t, 1, counts.Closed) // y-3 only: Xco is outside the scope
 	assert.Equal(t, 7, len(e.openIDs()))
 
+	// An id the snapshot keeps (a line it skipped as invalid) stays open.
 	im, err := e.st.BeginImport(e.ctx)
+	require.NoError(t, err)
+	require.NoError(t, im.SetSnapshot(e.ctx, domain.Scope{Source: "ats", Company: "Xco"}, false))
+	require.NoError(t, im.Write(e.ctx, []domain.JobRecord{recs[0], recs[2]})) // x-0, x-1
+	im.Keep([]string{"x-2"})
+	require.NoError(t, im.Commit(e.ctx))
+	assert.Equal(t, 1, im.Counts().Closed) // x-3
+	assert.False(t, e.openIDs()["x-3"])
+	assert.True(t, e.openIDs()["x-2"])
+
+	im, err = e.st.BeginImport(e.ctx)
 	require.NoError(t, err)
 	defer im.Rollback() //nolint:errcheck // refused below
 	var de *domain.Error
-	require.True(t, errors.As(im.SetSnapshot(domain.Scope{}, false), &de))
+	require.True(t, errors.As(im.SetSnapshot(e.ctx, domain.Scope{}, false), &de))
 	assert.Equal(t, domain.CodeInvalidParameter, de.Code)
 }
