@@ -133,6 +133,18 @@ func (b *Builder) Build(collated []string) *Index {
 	}
 	ix.all = roaring.New()
 	ix.all.AddRange(0, uint64(ix.n))
+	ix.baseAll = ix.all
+	ix.byID = make([]uint32, ix.n)
+	for d, r := range b.idRank {
+		ix.byID[r] = uint32(d)
+	}
+	ix.idsByteOrdered = true
+	for r := 1; r < len(ix.byID); r++ {
+		if ix.id(ix.byID[r-1]) >= ix.id(ix.byID[r]) {
+			ix.idsByteOrdered = false
+			break
+		}
+	}
 	byCount := func(a, b *value) int {
 		if c := cmp.Compare(b.n, a.n); c != 0 {
 			return c
@@ -158,6 +170,10 @@ func (b *Builder) Build(collated []string) *Index {
 		ix.companies = append(ix.companies, c)
 	}
 	slices.SortFunc(ix.companies, func(a, b *company) int { return byCount(&a.value, &b.value) })
+	ix.companyPos = make(map[int64]int32, len(ix.companies))
+	for i, c := range ix.companies {
+		ix.companyPos[c.id] = int32(i)
+	}
 	ix.trigrams = map[string][]int32{}
 	for i, c := range ix.companies {
 		for j := 0; j+3 <= len(c.lower); j++ {
@@ -172,6 +188,7 @@ func (b *Builder) Build(collated []string) *Index {
 		companies[i] = &c.value
 	}
 	ix.facets[domain.FacetCompany] = newFacet(companies, ix.n)
+	ix.facets[domain.FacetCompany].pos = nil // companies go by id (companyPos): names may repeat
 	for _, bm := range ix.keys {
 		bm.RunOptimize()
 	}
@@ -188,8 +205,9 @@ func (b *Builder) Build(collated []string) *Index {
 		}
 	}
 
+	// The keys are sortKey's, spelled out for the sorts' inner loops.
 	posted := func(d uint32) float64 { return float64(ix.posted[d]) }
-	ix.orders[domain.JobSortNewest] = &ordering{desc: true, key: posted}
+	ix.orders[domain.JobSortNewest] = &ordering{desc: true, key: posted} // the numbering itself
 	ix.orders[domain.JobSortOldest] = b.ordering(false, posted)
 	ix.orders[domain.JobSortSalaryDesc] = b.ordering(true, func(d uint32) float64 { return coalesce(ix.salMax[d], -1) })
 	ix.orders[domain.JobSortSalaryAsc] = b.ordering(false, func(d uint32) float64 { return coalesce(ix.salMin[d], 1e15) })
@@ -197,8 +215,30 @@ func (b *Builder) Build(collated []string) *Index {
 	return ix
 }
 
+// sorts are the keyset orders an index keeps.
+var sorts = []domain.JobSort{domain.JobSortNewest, domain.JobSortOldest, domain.JobSortSalaryDesc, domain.JobSortSalaryAsc}
+
+// sortKey is a job's key in order s (then ids break ties, ascending).
+func sortKey(s domain.JobSort, posted int64, salMin, salMax float64) float64 {
+	switch s {
+	case domain.JobSortSalaryDesc:
+		return coalesce(salMax, -1)
+	case domain.JobSortSalaryAsc:
+		return coalesce(salMin, 1e15)
+	}
+	return float64(posted)
+}
+
+// sortDesc reports whether order s has its keys descending.
+func sortDesc(s domain.JobSort) bool {
+	return s == domain.JobSortNewest || s == domain.JobSortSalaryDesc
+}
+
 func newFacet(vs []*value, n uint32) *facet {
-	f := &facet{values: vs}
+	f := &facet{values: vs, pos: make(map[string]int32, len(vs))}
+	for i, v := range vs {
+		f.pos[v.name] = int32(i)
+	}
 	if len(vs) >= forwardMinValues {
 		f.fwd = newForward(vs, n)
 	}

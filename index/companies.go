@@ -28,12 +28,23 @@ type company struct {
 type companySet struct {
 	in    []bool  // by position in Index.companies
 	list  []int32 // the positions, ascending
-	n     uint64  // their jobs
+	n     uint64  // their live jobs
 	owner []uint16
+	// With a delta: the base's jobs (below baseN) removed, and the
+	// delta's jobs' companies.
+	baseN      uint32
+	deleted    *roaring.Bitmap
+	deltaOwner []int32
 }
 
-// has reports whether job d's company is in the set.
+// has reports whether job d is live and its company is in the set.
 func (s *companySet) has(d uint32) bool {
+	if d >= s.baseN {
+		return s.in[s.deltaOwner[d-s.baseN]]
+	}
+	if s.deleted != nil && s.deleted.Contains(d) {
+		return false
+	}
 	c := s.owner[d]
 	return c != 0 && s.in[c-1]
 }
@@ -45,12 +56,39 @@ func (ix *Index) companySet(needle string) *companySet {
 	if fc == nil || fc.fwd == nil || !fc.fwd.singleOnly() {
 		return nil
 	}
-	s := &companySet{in: make([]bool, len(ix.companies)), list: ix.companiesNamed(needle), owner: fc.fwd.single}
+	s := &companySet{in: make([]bool, len(ix.companies)), list: ix.companiesNamed(needle), owner: fc.fwd.single, baseN: ix.n}
+	if dl := ix.delta; dl != nil {
+		s.deltaOwner = dl.owner
+		if !dl.deleted.IsEmpty() {
+			s.deleted = dl.deleted
+		}
+	}
 	for _, i := range s.list {
 		s.in[i] = true
-		s.n += ix.companies[i].n
+		s.n += ix.companyCount(i)
 	}
 	return s
+}
+
+// companyCount is the number of live jobs of the company at position i.
+func (ix *Index) companyCount(i int32) uint64 {
+	n := ix.companies[i].n
+	if ix.delta != nil && int(i) < ix.delta.baseCompanies {
+		n = uint64(int64(n) + ix.delta.companyAdjust[i])
+	}
+	return n
+}
+
+// companyPosition returns the position in companies of the company id.
+func (ix *Index) companyPosition(id int64) (int32, bool) {
+	if pos, ok := ix.companyPos[id]; ok {
+		return pos, true
+	}
+	if ix.delta != nil {
+		pos, ok := ix.delta.companyPos[id]
+		return pos, ok
+	}
+	return 0, false
 }
 
 // companiesNamed returns the positions of the companies whose lower-cased
@@ -62,6 +100,11 @@ func (ix *Index) companiesNamed(needle string) []int32 {
 			out = append(out, i)
 		}
 	}
+	for i := ix.baseCompanies(); i < len(ix.companies); i++ { // the delta's, not in trigrams
+		if strings.Contains(ix.companies[i].lower, needle) {
+			out = append(out, int32(i))
+		}
+	}
 	return out
 }
 
@@ -71,15 +114,22 @@ func (ix *Index) companyDocs(positions []int32) *roaring.Bitmap {
 	for k, i := range positions {
 		bms[k] = ix.companies[i].docs
 	}
+	if ix.delta != nil {
+		for _, i := range positions {
+			if b := ix.delta.companyDocs[i]; b != nil {
+				bms = append(bms, b)
+			}
+		}
+	}
 	return ix.union(bms)
 }
 
-// companyCandidates returns the positions of the companies whose lower-
-// cased name may hold needle: those of needle's rarest trigram, or every
-// company for a needle shorter than three bytes.
+// companyCandidates returns the positions of the base's companies whose
+// lower-cased name may hold needle: those of needle's rarest trigram, or
+// every one for a needle shorter than three bytes.
 func (ix *Index) companyCandidates(needle string) []int32 {
 	if len(needle) < 3 {
-		all := make([]int32, len(ix.companies))
+		all := make([]int32, ix.baseCompanies())
 		for i := range all {
 			all[i] = int32(i)
 		}
@@ -132,22 +182,44 @@ func (ix *Index) Companies(q domain.JobQuery, minJobs, limit, offset int) ([]Com
 // docs, by that count descending, then name (in the database's collation),
 // then id.
 func (ix *Index) companiesByCount(docs *roaring.Bitmap, minJobs int) []CompanyCount {
-	counter := ix.facets[domain.FacetCompany].counter(docs, ix.n)
+	baseCard, deltaCard := ix.split(docs)
+	counter := ix.facets[domain.FacetCompany].counter(docs, baseCard, ix.n)
 	type hit struct {
-		c *company
-		n int
+		c       *company
+		n       int
+		collate int
 	}
 	var hits []hit
-	for i, c := range ix.companies { // in the company facet's order
-		if k := counter.count(i); int(k) >= minJobs {
-			hits = append(hits, hit{c, int(k)})
+	// The delta's jobs of each company, by position.
+	var extra []uint32
+	if dl := ix.delta; dl != nil {
+		df := dl.fields[domain.FacetCompany]
+		counts, _ := df.countIn(docs, ix.n, deltaCard)
+		extra = make([]uint32, len(ix.companies))
+		for v, c := range counts {
+			extra[df.pos[v]] += c
+		}
+	}
+	for i, c := range ix.companies { // the base's in the company facet's order
+		k := uint64(0)
+		if i < len(counter.fc.values) {
+			k = counter.count(i)
+		}
+		if extra != nil {
+			k += uint64(extra[i])
+		}
+		if int(k) >= minJobs {
+			hits = append(hits, hit{c, int(k), c.collate})
+			if ix.delta != nil {
+				hits[len(hits)-1].collate = ix.delta.collateOf(domain.FacetCompany, &c.value)
+			}
 		}
 	}
 	slices.SortFunc(hits, func(a, b hit) int {
 		if c := cmp.Compare(b.n, a.n); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(a.c.collate, b.c.collate); c != 0 {
+		if c := cmp.Compare(a.collate, b.collate); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.c.id, b.c.id)

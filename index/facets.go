@@ -36,7 +36,11 @@ func (ix *Index) Facets(q domain.JobQuery, fields []string, limit int) ([]domain
 		switch field {
 		case domain.FacetSalary:
 			for i, b := range ix.salary {
-				bucket := domain.SalaryBucket{Min: float64(i * SalaryBucketWidth), Count: int(docs.AndCardinality(b))}
+				n := docs.AndCardinality(b)
+				if ix.delta != nil {
+					n += docs.AndCardinality(ix.delta.salary[i])
+				}
+				bucket := domain.SalaryBucket{Min: float64(i * SalaryBucketWidth), Count: int(n)}
 				if i < SalaryBuckets {
 					top := float64((i + 1) * SalaryBucketWidth)
 					bucket.Max = &top
@@ -44,7 +48,9 @@ func (ix *Index) Facets(q domain.JobQuery, fields []string, limit int) ([]domain
 				f.Buckets = append(f.Buckets, bucket)
 			}
 		default:
-			if fc := ix.facets[field]; fc != nil {
+			if ix.delta != nil {
+				f.Values = ix.topLayered(field, docs, limit)
+			} else if fc := ix.facets[field]; fc != nil {
 				f.Values = fc.top(docs, ix.n, limit)
 			}
 		}
@@ -65,12 +71,12 @@ type counter struct {
 	counts []uint32
 }
 
-// counter prepares the counts of docs, of n jobs in all.
-func (fc *facet) counter(docs *roaring.Bitmap, n uint32) counter {
-	card := docs.GetCardinality()
+// counter prepares the counts of docs, card of them among the n jobs of
+// the base (the only ones the facet's values hold).
+func (fc *facet) counter(docs *roaring.Bitmap, card uint64, n uint32) counter {
 	c := counter{fc: fc, docs: docs, all: card == uint64(n)}
 	if !c.all && card <= uint64(n)/2 && fc.fwd != nil {
-		c.counts = fc.fwd.count(docs, len(fc.values))
+		c.counts = fc.fwd.count(docs, len(fc.values), n)
 	}
 	return c
 }
@@ -96,7 +102,7 @@ func (fc *facet) top(docs *roaring.Bitmap, n uint32, limit int) []domain.FacetVa
 		n int
 	}
 	var hits []hit
-	counter := fc.counter(docs, n)
+	counter := fc.counter(docs, docs.GetCardinality(), n)
 	least := func() int { return hits[len(hits)-1].n }
 	better := func(a, b hit) int {
 		if c := cmp.Compare(b.n, a.n); c != 0 {
@@ -134,4 +140,5 @@ func (fc *facet) top(docs *roaring.Bitmap, n uint32, limit int) []domain.FacetVa
 type facet struct {
 	values []*value
 	fwd    *forward
+	pos    map[string]int32 // each value's position in values, by name (nil for companies)
 }

@@ -139,13 +139,18 @@ func (f *forward) sizeInBytes() uint64 {
 	return 2*uint64(len(f.single)+len(f.narrow)) + 4*uint64(len(f.multi)+len(f.offsets)+len(f.wide))
 }
 
-// count returns how many of docs have each value.
-func (f *forward) count(docs *roaring.Bitmap, values int) []uint32 {
+// count returns how many of docs below end (the jobs it indexes) have each
+// value.
+func (f *forward) count(docs *roaring.Bitmap, values int, end uint32) []uint32 {
 	counts := make([]uint32, values+1) // by position + 1: counts[0] is single's "none"
 	it := docs.ManyIterator()
 	buf := make([]uint32, 256)
 	next := 0 // in multi: jobs are ascending
-	for k := it.NextMany(buf); k > 0; k = it.NextMany(buf) {
+	for k, last := it.NextMany(buf), false; k > 0 && !last; k = it.NextMany(buf) {
+		if buf[k-1] >= end {
+			k, _ = slices.BinarySearch(buf[:k], end)
+			last = true
+		}
 		switch {
 		case f.single != nil:
 			for _, d := range buf[:k] {

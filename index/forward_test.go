@@ -53,7 +53,7 @@ func TestForwardCountsAsIntersections(t *testing.T) {
 						docs.Add(d)
 					}
 				}
-				counts := f.count(docs, len(vs))
+				counts := f.count(docs, len(vs), n)
 				for i, v := range vs {
 					if want := uint32(docs.AndCardinality(v.docs)); want != counts[i] {
 						assert.Equal(t, want, counts[i], "value %d, one job in %d", i, every)

@@ -9,10 +9,16 @@
 // Jobs are numbered in the default order (newest first, then id), so the
 // newest page of a filter is the first set bits of its bitmap.
 //
+// An Index takes writes copy-on-write (Apply, delta.go): the jobs added
+// since the base was built are a small delta layer numbered after the
+// base's jobs (base jobs removed are masked out), and every query answers
+// over both layers exactly as a fresh build over the same jobs would.
+//
 // Its files go by concern: the Index and its documents (this file), its
 // building (build.go), search and paging (search.go), facet counts
-// (facets.go, forward.go), companies (companies.go) and salary bounds
-// (salary.go).
+// (facets.go, forward.go), companies (companies.go), salary bounds
+// (salary.go), and the delta layer: its making (delta.go) and its queries
+// (layered.go).
 package index
 
 import (
@@ -63,7 +69,11 @@ type Doc struct {
 // safe for concurrent use.
 type Index struct {
 	version int64
-	n       uint32
+	n       uint32 // the base's jobs: numbers below n; a delta's are from n
+
+	// delta is the layer of writes applied since the base was built (nil
+	// for a fresh build); with it, all is the live jobs of both layers.
+	delta *delta
 
 	ids     []byte   // every job's id, end to end (no pointers for the GC to scan)
 	idEnd   []uint32 // job d's id is ids[idEnd[d-1]:idEnd[d]]
@@ -75,6 +85,7 @@ type Index struct {
 	byMax   *salaryIndex // and maximum
 
 	all       *roaring.Bitmap
+	baseAll   *roaring.Bitmap // the base's jobs, removed ones included: [0, n)
 	keys      map[string]*roaring.Bitmap
 	facets    map[string]*facet // by facet field, company included
 	companies []*company
@@ -85,6 +96,14 @@ type Index struct {
 	trigrams map[string][]int32
 	salary   []*roaring.Bitmap // by SalaryBucket
 	orders   map[domain.JobSort]*ordering
+
+	// byID is the base's jobs in the order of their ids; idsByteOrdered
+	// tells whether that order is Go's string order (the "C" collation),
+	// which Apply and the delta's cursors rely on.
+	byID           []uint32
+	idsByteOrdered bool
+	// companyPos is each company's position in companies, by id.
+	companyPos map[int64]int32
 
 	// allCompanies is every company with a job, by job count: the list
 	// of /companies without filters, made on first use.
@@ -117,8 +136,11 @@ func (o *ordering) at(pos uint32) uint32 {
 	return o.docs[pos]
 }
 
-// id returns job d's id.
+// id returns job d's id (of either layer).
 func (ix *Index) id(d uint32) string {
+	if d >= ix.n {
+		return ix.delta.docs[d-ix.n].ID
+	}
 	start := uint32(0)
 	if d > 0 {
 		start = ix.idEnd[d-1]
@@ -129,13 +151,21 @@ func (ix *Index) id(d uint32) string {
 // Version is the data version the index was built from.
 func (ix *Index) Version() int64 { return ix.version }
 
-// Len is the number of jobs in the index.
-func (ix *Index) Len() int { return int(ix.n) }
+// Len is the number of jobs in the index (of both layers).
+func (ix *Index) Len() int {
+	if ix.delta != nil {
+		return int(ix.delta.live)
+	}
+	return int(ix.n)
+}
 
 // SizeInBytes estimates the index's memory: bitmaps and per-job arrays
-// (not the ids' text).
+// (not the ids' text), the delta layer's included.
 func (ix *Index) SizeInBytes() uint64 {
-	n := uint64(ix.n)*(8+8+8+4) + uint64(len(ix.ids)) // posted, salaries, ids
+	n := uint64(ix.n)*(8+8+8+4+4) + uint64(len(ix.ids)) // posted, salaries, ids, byID
+	if ix.delta != nil {
+		n += ix.delta.sizeInBytes()
+	}
 	for _, b := range ix.keys {
 		n += b.GetSizeInBytes()
 	}

@@ -4,6 +4,7 @@ package index
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 
@@ -46,10 +47,8 @@ func (ix *Index) clauses(q domain.JobQuery) []clause {
 	}
 	if q.CompanyID != nil {
 		b := roaring.New()
-		for _, c := range ix.companies {
-			if c.id == *q.CompanyID {
-				b = c.docs
-			}
+		if pos, ok := ix.companyPosition(*q.CompanyID); ok {
+			b = ix.companyDocs([]int32{pos})
 		}
 		out = append(out, clause{field: "company_id", docs: b})
 	}
@@ -66,6 +65,7 @@ func (ix *Index) clauses(q domain.JobQuery) []clause {
 		b := roaring.New()
 		b.AddRange(0, uint64(end))
 		b.AndNot(ix.undated)
+		ix.delta.where(ix.n, b, func(d *Doc) bool { return d.Dated && d.Posted >= t })
 		out = append(out, clause{field: "posted_after", docs: b})
 	}
 	return out
@@ -77,6 +77,17 @@ func (ix *Index) keyFilter(f domain.KeyFilter) (*roaring.Bitmap, bool) {
 	bms := make([]*roaring.Bitmap, 0, len(f.Keys))
 	for _, k := range f.Keys {
 		b := ix.keys[k]
+		if ix.delta != nil {
+			switch db := ix.delta.keys[k]; {
+			case db == nil:
+			case b == nil:
+				b = db
+			case f.All:
+				b = roaring.Or(b, db)
+			default:
+				bms = append(bms, db)
+			}
+		}
 		if b == nil {
 			if f.All {
 				return roaring.New(), true // a value no job has
@@ -110,8 +121,15 @@ func (ix *Index) salaryRange(q domain.JobQuery) *roaring.Bitmap {
 		}
 	}
 	if q.IncludeUnknownSalary {
-		out.Or(roaring.AndNot(ix.all, ix.byMax.known))
+		out.Or(roaring.AndNot(ix.baseAll, ix.byMax.known))
 	}
+	ix.delta.where(ix.n, out, func(d *Doc) bool {
+		in := q.SalaryMin == nil || d.SalaryMax >= *q.SalaryMin // NaN never is
+		if q.SalaryMax != nil {
+			in = in && d.SalaryMin <= *q.SalaryMax
+		}
+		return in || q.IncludeUnknownSalary && math.IsNaN(d.SalaryMax)
+	})
 	return out
 }
 
@@ -122,7 +140,7 @@ func (ix *Index) union(bms []*roaring.Bitmap) *roaring.Bitmap {
 	if len(bms) <= 8 {
 		return roaring.FastOr(bms...)
 	}
-	words := make([]uint64, (ix.n+63)/64)
+	words := make([]uint64, (ix.span()+63)/64)
 	buf := make([]uint32, 256)
 	for _, b := range bms {
 		it := b.ManyIterator()
@@ -152,8 +170,18 @@ func and(bms []*roaring.Bitmap) *roaring.Bitmap {
 }
 
 // match intersects the clauses but those of the field skip (none when
-// skip is ""): every job when nothing is left.
+// skip is ""): every job when nothing is left. Its result is the caller's
+// to change unless it is ix.all.
 func (ix *Index) match(cl []clause, skip string) *roaring.Bitmap {
+	out := ix.intersect(cl, skip)
+	if ix.delta != nil && out != ix.all && !ix.delta.deleted.IsEmpty() {
+		out.AndNot(ix.delta.deleted) // the clauses' base bitmaps still hold them
+	}
+	return out
+}
+
+// intersect is match without removing the base's removed jobs.
+func (ix *Index) intersect(cl []clause, skip string) *roaring.Bitmap {
 	var bms []*roaring.Bitmap
 	var set *companySet
 	for _, c := range cl {
@@ -213,6 +241,9 @@ func (ix *Index) Search(q domain.JobQuery) (Page, bool) {
 	if o == nil {
 		return Page{}, false
 	}
+	if ix.delta != nil {
+		return ix.searchLayered(q, o)
+	}
 	start, skip := uint32(0), q.Offset
 	if c := q.After; c != nil {
 		pos, ok := ix.after(o, c)
@@ -262,8 +293,8 @@ func (ix *Index) walkCheaper(card uint64, need int) bool {
 	return card > 0 && uint64(need)*n/card <= 2*card+n/32
 }
 
-// walk returns the jobs for which has holds at positions from start in o,
-// skipping skip and taking at most limit.
+// walk returns the base's jobs for which has holds at positions from start
+// in o, skipping skip and taking at most limit.
 func (ix *Index) walk(o *ordering, has func(uint32) bool, start uint32, skip, limit int) []uint32 {
 	out := make([]uint32, 0, limit)
 	for pos := start; pos < ix.n && len(out) < limit; pos++ {
@@ -317,8 +348,8 @@ func searchPos(n int, f func(int) bool) int {
 	return lo
 }
 
-// page returns the jobs of docs at positions from start in o, skipping skip
-// and taking at most limit.
+// page returns the base's jobs of docs at positions from start in o,
+// skipping skip and taking at most limit.
 func (ix *Index) page(o *ordering, docs *roaring.Bitmap, start uint32, skip, limit int) []uint32 {
 	out := make([]uint32, 0, limit)
 	if o.docs == nil { // the default order: positions are jobs
@@ -326,6 +357,9 @@ func (ix *Index) page(o *ordering, docs *roaring.Bitmap, start uint32, skip, lim
 		it.AdvanceIfNeeded(start)
 		for it.HasNext() && len(out) < limit {
 			d := it.Next()
+			if d >= ix.n {
+				break // the delta's
+			}
 			if skip > 0 {
 				skip--
 				continue
@@ -346,6 +380,9 @@ func (ix *Index) page(o *ordering, docs *roaring.Bitmap, start uint32, skip, lim
 	buf := make([]uint32, 256)
 	for k := it.NextMany(buf); k > 0; k = it.NextMany(buf) {
 		for _, d := range buf[:k] {
+			if d >= ix.n {
+				break // the delta's
+			}
 			if r := o.rank[d]; r >= start {
 				ranks = append(ranks, r)
 			}

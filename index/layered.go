@@ -1,0 +1,292 @@
+// Layered queries: pages, cursors and facet counts over a base and its delta, merged.
+
+package index
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/jobsd-dev/jobsd/domain"
+)
+
+// span is the number of job numbers of both layers: the base's from 0,
+// then the delta's.
+func (ix *Index) span() uint32 {
+	if ix.delta == nil {
+		return ix.n
+	}
+	return ix.n + uint32(len(ix.delta.docs))
+}
+
+// split returns how many of docs are the base's and how many the delta's.
+func (ix *Index) split(docs *roaring.Bitmap) (base, delta uint64) {
+	card := docs.GetCardinality()
+	if ix.delta == nil {
+		return card, 0
+	}
+	delta = docs.CardinalityInRange(uint64(ix.n), uint64(ix.span()))
+	return card - delta, delta
+}
+
+// where adds to out the delta's jobs (numbered from n) for which keep
+// holds; a nil delta has none.
+func (dl *delta) where(n uint32, out *roaring.Bitmap, keep func(*Doc) bool) {
+	if dl == nil {
+		return
+	}
+	for i := range dl.docs {
+		if keep(&dl.docs[i]) {
+			out.Add(n + uint32(i))
+		}
+	}
+}
+
+// countIn returns, by local value, the jobs of docs among the delta's
+// (card of them, numbered from n) that have it, and the largest count.
+func (df *deltaField) countIn(docs *roaring.Bitmap, n uint32, card uint64) ([]uint32, uint32) {
+	if df == nil || card == 0 {
+		return nil, 0
+	}
+	if card == uint64(len(df.offsets)-1) {
+		return df.counts, df.most
+	}
+	counts := make([]uint32, len(df.names))
+	it := docs.Iterator()
+	it.AdvanceIfNeeded(n)
+	for it.HasNext() {
+		i := it.Next() - n
+		for _, v := range df.vals[df.offsets[i]:df.offsets[i+1]] {
+			counts[v]++
+		}
+	}
+	return counts, slices.Max(append(counts, 0))
+}
+
+// searchLayered is Search over a base and its delta: each layer's first
+// jobs in the order, merged by (sort key, id).
+func (ix *Index) searchLayered(q domain.JobQuery, o *ordering) (Page, bool) {
+	dl := ix.delta
+	do := dl.orders[q.Sort]
+	baseStart, deltaStart, skip := uint32(0), uint32(0), q.Offset
+	if c := q.After; c != nil {
+		key := cursorKey(c)
+		var inBase, inDelta bool
+		baseStart, inBase = ix.seek(o, key, c.ID)
+		inBase = inBase && !dl.deleted.Contains(o.at(baseStart-1))
+		deltaStart, inDelta = dl.seek(do, o.desc, key, c.ID)
+		if !inBase && !inDelta {
+			return Page{}, false // as a fresh build, which lacks the cursor's job
+		}
+		skip = 0
+	}
+	cl := ix.clauses(q)
+	need := skip + q.Limit
+	var page Page
+	var match *roaring.Bitmap
+	var has func(uint32) bool
+	if set := soleCompanies(cl); set != nil && ix.walkCheaper(set.n, need) {
+		page.Total, has = int(set.n), set.has
+	} else {
+		match = ix.match(cl, "")
+		page.Total, has = int(match.GetCardinality()), match.Contains
+	}
+	if q.Limit <= 0 || skip >= page.Total {
+		return page, true
+	}
+	fromBase := func(skip, limit int) []uint32 {
+		if match == nil {
+			return ix.walk(o, has, baseStart, skip, limit)
+		}
+		return ix.page(o, match, baseStart, skip, limit)
+	}
+	deltaDocs := dl.page(ix.n, do, match, has, deltaStart, need)
+	// With m < need of the delta's jobs in the way, the base's first
+	// skip-m jobs are skipped whatever their place among them.
+	baseSkip := 0
+	if len(deltaDocs) < need {
+		baseSkip = max(0, skip-len(deltaDocs))
+	}
+	baseDocs := fromBase(baseSkip, skip-baseSkip+q.Limit)
+	if baseSkip > 0 && len(baseDocs) == 0 { // fewer base jobs than skipped
+		baseSkip, baseDocs = 0, fromBase(0, need)
+	}
+	rest := skip - baseSkip
+	if baseSkip > 0 {
+		// The delta's jobs before the first base job kept were skipped
+		// too: each has fewer than baseSkip base jobs and m delta jobs
+		// before it.
+		before := 0
+		for before < len(deltaDocs) && ix.precedes(o, do, deltaDocs[before], baseDocs[0]) {
+			before++
+		}
+		deltaDocs, rest = deltaDocs[before:], rest-before
+	}
+	for len(page.IDs) < q.Limit && (len(baseDocs) > 0 || len(deltaDocs) > 0) {
+		var d uint32
+		if len(deltaDocs) == 0 || len(baseDocs) > 0 && ix.precedes(o, do, baseDocs[0], deltaDocs[0]) {
+			d, baseDocs = baseDocs[0], baseDocs[1:]
+		} else {
+			d, deltaDocs = deltaDocs[0], deltaDocs[1:]
+		}
+		if rest > 0 {
+			rest--
+			continue
+		}
+		page.IDs = append(page.IDs, ix.id(d))
+	}
+	return page, true
+}
+
+// cursorKey is the sort key a cursor names.
+func cursorKey(c *domain.Cursor) float64 {
+	if c.Sort == domain.JobSortNewest || c.Sort == domain.JobSortOldest {
+		return float64(c.Time.UnixMicro())
+	}
+	return c.Number
+}
+
+// precedes reports whether job a (of either layer) comes before job b in
+// the order: by key, then id.
+func (ix *Index) precedes(o *ordering, do *deltaOrder, a, b uint32) bool {
+	ka, kb := ix.keyOf(o, do, a), ix.keyOf(o, do, b)
+	if ka != kb {
+		return (ka > kb) == o.desc
+	}
+	return ix.id(a) < ix.id(b)
+}
+
+func (ix *Index) keyOf(o *ordering, do *deltaOrder, d uint32) float64 {
+	if d >= ix.n {
+		return do.keys[d-ix.n]
+	}
+	return o.key(d)
+}
+
+// seek returns the first position of the base's order o past (key, id),
+// and whether the job before it is (key, id) itself. Ties of key are in
+// the ids' byte order.
+func (ix *Index) seek(o *ordering, key float64, id string) (uint32, bool) {
+	n := int(ix.n)
+	lo := searchPos(n, func(pos int) bool { return !keyBefore(o.key(o.at(uint32(pos))), key, o.desc, true) })
+	hi := searchPos(n, func(pos int) bool { return !keyBefore(o.key(o.at(uint32(pos))), key, o.desc, false) })
+	p := lo + searchPos(hi-lo, func(i int) bool { return ix.id(o.at(uint32(lo+i))) > id })
+	return uint32(p), p > lo && ix.id(o.at(uint32(p-1))) == id
+}
+
+// seek is ix.seek in the delta's order do.
+func (dl *delta) seek(do *deltaOrder, desc bool, key float64, id string) (uint32, bool) {
+	n := len(do.docs)
+	lo := searchPos(n, func(pos int) bool { return !keyBefore(do.keys[do.docs[pos]], key, desc, true) })
+	hi := searchPos(n, func(pos int) bool { return !keyBefore(do.keys[do.docs[pos]], key, desc, false) })
+	p := lo + searchPos(hi-lo, func(i int) bool { return dl.docs[do.docs[lo+i]].ID > id })
+	return uint32(p), p > lo && dl.docs[do.docs[p-1]].ID == id
+}
+
+// keyBefore reports whether key k comes before key (strictly, or at it
+// too) in an order descending or not.
+func keyBefore(k, key float64, desc, strict bool) bool {
+	if k == key {
+		return !strict
+	}
+	return (k > key) == desc
+}
+
+// page returns the first need of the delta's jobs (numbered from n) in
+// match (or for which has holds) from position start of its order do.
+func (dl *delta) page(n uint32, do *deltaOrder, match *roaring.Bitmap, has func(uint32) bool, start uint32, need int) []uint32 {
+	k := uint32(len(do.docs))
+	var out []uint32
+	if match != nil {
+		m := match.CardinalityInRange(uint64(n), uint64(n+k))
+		if m == 0 {
+			return nil
+		}
+		// Walking the order costs about need·k/m looks; ranking the
+		// matches m·log(m).
+		if uint64(need)*uint64(k)/m >= m*uint64(bitsLen(m)) {
+			ranks := make([]uint32, 0, m)
+			it := match.Iterator()
+			it.AdvanceIfNeeded(n)
+			for it.HasNext() {
+				if r := do.rank[it.Next()-n]; r >= start {
+					ranks = append(ranks, r)
+				}
+			}
+			slices.Sort(ranks)
+			for _, r := range ranks[:min(len(ranks), need)] {
+				out = append(out, n+do.docs[r])
+			}
+			return out
+		}
+	}
+	for pos := start; pos < k && len(out) < need; pos++ {
+		if d := n + do.docs[pos]; has(d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// topLayered is facet.top over a base and its delta: the base's values
+// walked by their base counts (an upper bound once the delta's largest
+// count is added), then the values only the delta has.
+func (ix *Index) topLayered(field string, docs *roaring.Bitmap, limit int) []domain.FacetValue {
+	dl := ix.delta
+	fc, df := ix.facets[field], dl.fields[field]
+	baseCard, deltaCard := ix.split(docs)
+	counts, most := df.countIn(docs, ix.n, deltaCard)
+	type hit struct {
+		name       string
+		collate, n int
+	}
+	var hits []hit
+	better := func(a, b hit) int {
+		if c := cmp.Compare(b.n, a.n); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.collate, b.collate)
+	}
+	consider := func(h hit) {
+		if h.n == 0 || len(hits) >= limit && better(h, hits[len(hits)-1]) >= 0 {
+			return
+		}
+		at, _ := slices.BinarySearchFunc(hits, h, better)
+		hits = slices.Insert(hits, at, h)
+		if len(hits) > limit {
+			hits = hits[:limit]
+		}
+	}
+	if limit > 0 && fc != nil {
+		counter := fc.counter(docs, baseCard, ix.n)
+		next := 0 // in df.byBase
+		for i, v := range fc.values {
+			if len(hits) >= limit && uint64(hits[len(hits)-1].n) > v.n+uint64(most) {
+				break
+			}
+			k := counter.count(i)
+			if counts != nil {
+				for next < len(df.byBase) && df.base[df.byBase[next]] < int32(i) {
+					next++
+				}
+				if next < len(df.byBase) && df.base[df.byBase[next]] == int32(i) {
+					k += uint64(counts[df.byBase[next]])
+				}
+			}
+			consider(hit{v.name, dl.collateOf(field, v), int(k)})
+		}
+	}
+	if limit > 0 && counts != nil {
+		for v, base := range df.base {
+			if base < 0 {
+				consider(hit{df.names[v], dl.rank[df.names[v]], int(counts[v])})
+			}
+		}
+	}
+	out := make([]domain.FacetValue, len(hits))
+	for i, h := range hits {
+		out[i] = domain.FacetValue{Value: h.name, Count: h.n}
+	}
+	return out
+}
