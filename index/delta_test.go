@@ -351,7 +351,12 @@ func TestApplyCollatesOnlyNewNames(t *testing.T) {
 }
 
 func TestApplyNeedsByteOrderedIDs(t *testing.T) {
-	ix := synthetic(100) // ids src-0…src-99 ranked numerically
-	_, err := ix.Apply(2, index.Change{Remove: []string{"src-1"}}, collation)
+	b := index.NewBuilder(1)
+	for i, id := range []string{"src-9", "src-10"} { // ranked numerically
+		b.Add(&index.Doc{ID: id, Facets: map[string][]string{}})
+		b.SetIDRank(uint32(i), uint32(i))
+	}
+	ix := b.Build(b.Names())
+	_, err := ix.Apply(2, index.Change{Remove: []string{"src-9"}}, collation)
 	assert.ErrorIs(t, err, index.ErrIDOrder)
 }

@@ -22,29 +22,34 @@ func synthetic(n int) *index.Index {
 	for c := range companies {
 		b.AddCompany(int64(c), fmt.Sprintf("Company %d", c), nil, fmt.Sprintf("company-%d", c))
 	}
-	arrangements := []string{"onsite", "onsite", "onsite", "hybrid", "remote"}
-	d := index.Doc{Facets: map[string][]string{}}
 	for i := range n {
-		d.ID = fmt.Sprintf("src-%d", i)
-		d.Posted = int64(2_000_000_000_000_000 - i*1000)
-		d.Dated = i%50 != 0
-		d.CompanyID = int64(r.IntN(companies))
-		d.SalaryMin, d.SalaryMax = math.NaN(), math.NaN()
-		if r.IntN(3) > 0 {
-			d.SalaryMin = float64(40000 + r.IntN(150000))
-			d.SalaryMax = d.SalaryMin + float64(r.IntN(60000))
-		}
-		arr := arrangements[r.IntN(len(arrangements))]
-		city := fmt.Sprintf("City %d", int(math.Sqrt(float64(r.IntN(250000)))))
-		skills := []string{fmt.Sprintf("Skill %d", r.IntN(20)), fmt.Sprintf("Skill %d", 20+r.IntN(200))}
-		d.Keys = []string{"work_arrangement:" + arr, "city:" + city, "skills:" + skills[0], "skills:" + skills[1]}
-		d.Facets["work_arrangement"] = []string{arr}
-		d.Facets["city"] = []string{city}
-		d.Facets["skills"] = skills
-		b.Add(&d)
+		b.Add(syntheticDoc(r, i, companies))
 		b.SetIDRank(uint32(i), uint32(i))
 	}
 	return b.Build(b.Names())
+}
+
+// syntheticDoc is the i-th job of synthetic (ids in byte order as i).
+func syntheticDoc(r *rand.Rand, i, companies int) *index.Doc {
+	arrangements := []string{"onsite", "onsite", "onsite", "hybrid", "remote"}
+	d := &index.Doc{Facets: map[string][]string{}}
+	d.ID = fmt.Sprintf("src-%08d", i)
+	d.Posted = int64(2_000_000_000_000_000 - i*1000)
+	d.Dated = i%50 != 0
+	d.CompanyID = int64(r.IntN(companies))
+	d.SalaryMin, d.SalaryMax = math.NaN(), math.NaN()
+	if r.IntN(3) > 0 {
+		d.SalaryMin = float64(40000 + r.IntN(150000))
+		d.SalaryMax = d.SalaryMin + float64(r.IntN(60000))
+	}
+	arr := arrangements[r.IntN(len(arrangements))]
+	city := fmt.Sprintf("City %d", int(math.Sqrt(float64(r.IntN(250000)))))
+	skills := []string{fmt.Sprintf("Skill %d", r.IntN(20)), fmt.Sprintf("Skill %d", 20+r.IntN(200))}
+	d.Keys = []string{"work_arrangement:" + arr, "city:" + city, "skills:" + skills[0], "skills:" + skills[1]}
+	d.Facets["work_arrangement"] = []string{arr}
+	d.Facets["city"] = []string{city}
+	d.Facets["skills"] = skills
+	return d
 }
 
 func TestSearchPagesInEveryOrder(t *testing.T) {
