@@ -34,13 +34,14 @@ type companySet struct {
 	// delta's jobs' companies.
 	baseN      uint32
 	deleted    *roaring.Bitmap
-	deltaOwner []int32
+	deltaOwner []int32 // by job less deltaFirst
+	deltaFirst uint32
 }
 
 // has reports whether job d is live and its company is in the set.
 func (s *companySet) has(d uint32) bool {
 	if d >= s.baseN {
-		return s.in[s.deltaOwner[d-s.baseN]]
+		return s.in[s.deltaOwner[d-s.deltaFirst]]
 	}
 	if s.deleted != nil && s.deleted.Contains(d) {
 		return false
@@ -58,7 +59,7 @@ func (ix *Index) companySet(needle string) *companySet {
 	}
 	s := &companySet{in: make([]bool, len(ix.companies)), list: ix.companiesNamed(needle), owner: fc.fwd.single, baseN: ix.n}
 	if dl := ix.delta; dl != nil {
-		s.deltaOwner = dl.owner
+		s.deltaOwner, s.deltaFirst = dl.owner, dl.first
 		if !dl.deleted.IsEmpty() {
 			s.deleted = dl.deleted
 		}
@@ -194,7 +195,7 @@ func (ix *Index) companiesByCount(docs *roaring.Bitmap, minJobs int) []CompanyCo
 	var extra []uint32
 	if dl := ix.delta; dl != nil {
 		df := dl.fields[domain.FacetCompany]
-		counts, _ := df.countIn(docs, ix.n, deltaCard)
+		counts, _ := df.countIn(docs, dl.first, deltaCard)
 		extra = make([]uint32, len(ix.companies))
 		for v, c := range counts {
 			extra[df.pos[v]] += c

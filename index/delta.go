@@ -46,10 +46,12 @@ var ErrIDOrder = errors.New("index: the base's id ranks are not the ids' byte or
 
 // delta is the layer of an index's writes since its base: the base's jobs
 // removed or replaced, and the jobs added since, numbered after the base's
-// (job n+i is docs[i]) in the default order. It is rebuilt whole by each
+// (from the first multiple of 65,536 at or past n, so that their bits
+// share no roaring container with the base's), in the default order. It is rebuilt whole by each
 // Apply, at a cost in its own size, and immutable after.
 type delta struct {
 	docs    []Doc
+	first   uint32          // job first+i is docs[i]: a roaring container of its own
 	deleted *roaring.Bitmap // base jobs removed or replaced
 	live    uint32          // jobs of both layers
 
@@ -132,7 +134,7 @@ func (ix *Index) Apply(version int64, ch Change, collate func(names []string) ([
 		gone[d.ID] = true
 		latest[d.ID] = i
 	}
-	dl := &delta{deleted: roaring.New(), baseCompanies: ix.baseCompanies()}
+	dl := &delta{deleted: roaring.New(), baseCompanies: ix.baseCompanies(), first: (ix.n + 0xffff) &^ 0xffff}
 	var rows []Company // the new companies
 	if prev != nil {
 		dl.deleted = prev.deleted.Clone()
@@ -178,11 +180,11 @@ func (ix *Index) Apply(version int64, ch Change, collate func(names []string) ([
 	k := uint32(len(dl.docs))
 	nx.all = ix.baseAll.Clone()
 	nx.all.AndNot(dl.deleted)
-	nx.all.AddRange(uint64(ix.n), uint64(ix.n+k))
+	nx.all.AddRange(uint64(dl.first), uint64(dl.first+k))
 	nx.all.RunOptimize()
 	dl.live = uint32(nx.all.GetCardinality())
 
-	dl.index(ix.n)
+	dl.index()
 	dl.order()
 	dl.fieldsOf(ix)
 	dl.countCompanies(ix)
@@ -235,14 +237,14 @@ func (dl *delta) addCompanies(ix *Index, rows, given []Company) {
 }
 
 // index makes the delta's bitmaps: by key, salary bucket and company.
-func (dl *delta) index(n uint32) {
+func (dl *delta) index() {
 	dl.keys = map[string]*roaring.Bitmap{}
 	dl.salary = make([]*roaring.Bitmap, SalaryBuckets+1)
 	for i := range dl.salary {
 		dl.salary[i] = roaring.New()
 	}
 	for i := range dl.docs {
-		d, doc := &dl.docs[i], n+uint32(i)
+		d, doc := &dl.docs[i], dl.first+uint32(i)
 		for _, k := range d.Keys {
 			bm := dl.keys[k]
 			if bm == nil {
@@ -376,7 +378,7 @@ func (dl *delta) companyAt(ix *Index, pos int32) *company {
 func (dl *delta) countCompanies(ix *Index) {
 	dl.companyDocs = map[int32]*roaring.Bitmap{}
 	for i, pos := range dl.owner {
-		doc := ix.n + uint32(i)
+		doc := dl.first + uint32(i)
 		if int(pos) >= dl.baseCompanies {
 			dl.companies[int(pos)-dl.baseCompanies].docs.Add(doc)
 			continue

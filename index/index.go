@@ -139,7 +139,7 @@ func (o *ordering) at(pos uint32) uint32 {
 // id returns job d's id (of either layer).
 func (ix *Index) id(d uint32) string {
 	if d >= ix.n {
-		return ix.delta.docs[d-ix.n].ID
+		return ix.delta.docs[d-ix.delta.first].ID
 	}
 	start := uint32(0)
 	if d > 0 {

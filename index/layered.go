@@ -11,13 +11,13 @@ import (
 	"github.com/jobsd-dev/jobsd/domain"
 )
 
-// span is the number of job numbers of both layers: the base's from 0,
-// then the delta's.
+// span bounds the job numbers of both layers: the base's from 0, then the
+// delta's.
 func (ix *Index) span() uint32 {
 	if ix.delta == nil {
 		return ix.n
 	}
-	return ix.n + uint32(len(ix.delta.docs))
+	return ix.delta.first + uint32(len(ix.delta.docs))
 }
 
 // split returns how many of docs are the base's and how many the delta's.
@@ -26,26 +26,26 @@ func (ix *Index) split(docs *roaring.Bitmap) (base, delta uint64) {
 	if ix.delta == nil {
 		return card, 0
 	}
-	delta = docs.CardinalityInRange(uint64(ix.n), uint64(ix.span()))
+	delta = docs.CardinalityInRange(uint64(ix.delta.first), uint64(ix.span()))
 	return card - delta, delta
 }
 
-// where adds to out the delta's jobs (numbered from n) for which keep
-// holds; a nil delta has none.
-func (dl *delta) where(n uint32, out *roaring.Bitmap, keep func(*Doc) bool) {
+// where adds to out the delta's jobs for which keep holds; a nil delta
+// has none.
+func (dl *delta) where(out *roaring.Bitmap, keep func(*Doc) bool) {
 	if dl == nil {
 		return
 	}
 	for i := range dl.docs {
 		if keep(&dl.docs[i]) {
-			out.Add(n + uint32(i))
+			out.Add(dl.first + uint32(i))
 		}
 	}
 }
 
 // countIn returns, by local value, the jobs of docs among the delta's
-// (card of them, numbered from n) that have it, and the largest count.
-func (df *deltaField) countIn(docs *roaring.Bitmap, n uint32, card uint64) ([]uint32, uint32) {
+// (card of them, numbered from first) that have it, and the largest count.
+func (df *deltaField) countIn(docs *roaring.Bitmap, first uint32, card uint64) ([]uint32, uint32) {
 	if df == nil || card == 0 {
 		return nil, 0
 	}
@@ -54,9 +54,9 @@ func (df *deltaField) countIn(docs *roaring.Bitmap, n uint32, card uint64) ([]ui
 	}
 	counts := make([]uint32, len(df.names))
 	it := docs.Iterator()
-	it.AdvanceIfNeeded(n)
+	it.AdvanceIfNeeded(first)
 	for it.HasNext() {
-		i := it.Next() - n
+		i := it.Next() - first
 		for _, v := range df.vals[df.offsets[i]:df.offsets[i+1]] {
 			counts[v]++
 		}
@@ -101,7 +101,7 @@ func (ix *Index) searchLayered(q domain.JobQuery, o *ordering) (Page, bool) {
 		}
 		return ix.page(o, match, baseStart, skip, limit)
 	}
-	deltaDocs := dl.page(ix.n, do, match, has, deltaStart, need)
+	deltaDocs := dl.page(do, match, has, deltaStart, need)
 	// With m < need of the delta's jobs in the way, the base's first
 	// skip-m jobs are skipped whatever their place among them.
 	baseSkip := 0
@@ -159,7 +159,7 @@ func (ix *Index) precedes(o *ordering, do *deltaOrder, a, b uint32) bool {
 
 func (ix *Index) keyOf(o *ordering, do *deltaOrder, d uint32) float64 {
 	if d >= ix.n {
-		return do.keys[d-ix.n]
+		return do.keys[d-ix.delta.first]
 	}
 	return o.key(d)
 }
@@ -193,10 +193,10 @@ func keyBefore(k, key float64, desc, strict bool) bool {
 	return (k > key) == desc
 }
 
-// page returns the first need of the delta's jobs (numbered from n) in
-// match (or for which has holds) from position start of its order do.
-func (dl *delta) page(n uint32, do *deltaOrder, match *roaring.Bitmap, has func(uint32) bool, start uint32, need int) []uint32 {
-	k := uint32(len(do.docs))
+// page returns the first need of the delta's jobs in match (or for which
+// has holds) from position start of its order do.
+func (dl *delta) page(do *deltaOrder, match *roaring.Bitmap, has func(uint32) bool, start uint32, need int) []uint32 {
+	k, n := uint32(len(do.docs)), dl.first
 	var out []uint32
 	if match != nil {
 		m := match.CardinalityInRange(uint64(n), uint64(n+k))
@@ -236,7 +236,7 @@ func (ix *Index) topLayered(field string, docs *roaring.Bitmap, limit int) []dom
 	dl := ix.delta
 	fc, df := ix.facets[field], dl.fields[field]
 	baseCard, deltaCard := ix.split(docs)
-	counts, most := df.countIn(docs, ix.n, deltaCard)
+	counts, most := df.countIn(docs, dl.first, deltaCard)
 	type hit struct {
 		name       string
 		collate, n int

@@ -65,7 +65,7 @@ func (ix *Index) clauses(q domain.JobQuery) []clause {
 		b := roaring.New()
 		b.AddRange(0, uint64(end))
 		b.AndNot(ix.undated)
-		ix.delta.where(ix.n, b, func(d *Doc) bool { return d.Dated && d.Posted >= t })
+		ix.delta.where(b, func(d *Doc) bool { return d.Dated && d.Posted >= t })
 		out = append(out, clause{field: "posted_after", docs: b})
 	}
 	return out
@@ -75,6 +75,7 @@ func (ix *Index) clauses(q domain.JobQuery) []clause {
 // f.All), and false when f holds for every job (every one of no keys).
 func (ix *Index) keyFilter(f domain.KeyFilter) (*roaring.Bitmap, bool) {
 	bms := make([]*roaring.Bitmap, 0, len(f.Keys))
+	var deltas []*roaring.Bitmap // OR-ed last: their containers are their own
 	for _, k := range f.Keys {
 		b := ix.keys[k]
 		if ix.delta != nil {
@@ -85,7 +86,7 @@ func (ix *Index) keyFilter(f domain.KeyFilter) (*roaring.Bitmap, bool) {
 			case f.All:
 				b = roaring.Or(b, db)
 			default:
-				bms = append(bms, db)
+				deltas = append(deltas, db)
 			}
 		}
 		if b == nil {
@@ -97,7 +98,7 @@ func (ix *Index) keyFilter(f domain.KeyFilter) (*roaring.Bitmap, bool) {
 		bms = append(bms, b)
 	}
 	if !f.All {
-		return roaring.FastOr(bms...), true
+		return roaring.FastOr(append(bms, deltas...)...), true
 	}
 	if len(f.Keys) == 0 {
 		return nil, false
@@ -123,7 +124,7 @@ func (ix *Index) salaryRange(q domain.JobQuery) *roaring.Bitmap {
 	if q.IncludeUnknownSalary {
 		out.Or(roaring.AndNot(ix.baseAll, ix.byMax.known))
 	}
-	ix.delta.where(ix.n, out, func(d *Doc) bool {
+	ix.delta.where(out, func(d *Doc) bool {
 		in := q.SalaryMin == nil || d.SalaryMax >= *q.SalaryMin // NaN never is
 		if q.SalaryMax != nil {
 			in = in && d.SalaryMin <= *q.SalaryMax
