@@ -185,6 +185,9 @@ func (ix *Index) Companies(q domain.JobQuery, minJobs, limit, offset int) ([]Com
 func (ix *Index) companiesByCount(docs *roaring.Bitmap, minJobs int) []CompanyCount {
 	baseCard, deltaCard := ix.split(docs)
 	counter := ix.facets[domain.FacetCompany].counter(docs, baseCard, ix.n)
+	if ix.delta != nil {
+		counter = ix.delta.counter(counter.fc, domain.FacetCompany, docs, baseCard, ix.n)
+	}
 	type hit struct {
 		c       *company
 		n       int

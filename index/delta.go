@@ -71,6 +71,9 @@ type delta struct {
 	// kept when the base's company facet has a single-valued forward index
 	// (the company sets that use it), nil otherwise.
 	companyAdjust map[int32]int64
+	// gone counts the removed base jobs by value of each base facet field
+	// (nil without any).
+	gone map[string][]uint32
 
 	// rank places, in the database's collation, every name of the fields
 	// in ranked: those with values (or companies) the base lacks. Other
@@ -188,6 +191,7 @@ func (ix *Index) Apply(version int64, ch Change, collate func(names []string) ([
 	dl.order()
 	dl.fieldsOf(ix)
 	dl.countCompanies(ix)
+	dl.countGone(ix)
 	if err := dl.collate(ix, prev, collate); err != nil {
 		return nil, err
 	}

@@ -69,6 +69,9 @@ type counter struct {
 	docs   *roaring.Bitmap
 	all    bool
 	counts []uint32
+	// minus, with all, is by value the base's removed jobs: docs are
+	// every live job of the base.
+	minus []uint32
 }
 
 // counter prepares the counts of docs, card of them among the n jobs of
@@ -84,6 +87,8 @@ func (fc *facet) counter(docs *roaring.Bitmap, card uint64, n uint32) counter {
 // count returns how many of the jobs have the facet's i-th value.
 func (c counter) count(i int) uint64 {
 	switch v := c.fc.values[i]; {
+	case c.all && c.minus != nil:
+		return v.n - uint64(c.minus[i])
 	case c.all:
 		return v.n
 	case c.counts != nil:

@@ -248,8 +248,14 @@ func (ix *Index) topLayered(field string, docs *roaring.Bitmap, limit int) []dom
 		}
 		return cmp.Compare(a.collate, b.collate)
 	}
-	consider := func(h hit) {
-		if h.n == 0 || len(hits) >= limit && better(h, hits[len(hits)-1]) >= 0 {
+	// consider places a value of n jobs, collate being its place in the
+	// collation (looked up only for a value that may enter).
+	consider := func(name string, n int, collate func() int) {
+		if n == 0 || len(hits) >= limit && n < hits[len(hits)-1].n {
+			return
+		}
+		h := hit{name, collate(), n}
+		if len(hits) >= limit && better(h, hits[len(hits)-1]) >= 0 {
 			return
 		}
 		at, _ := slices.BinarySearchFunc(hits, h, better)
@@ -259,7 +265,7 @@ func (ix *Index) topLayered(field string, docs *roaring.Bitmap, limit int) []dom
 		}
 	}
 	if limit > 0 && fc != nil {
-		counter := fc.counter(docs, baseCard, ix.n)
+		counter := dl.counter(fc, field, docs, baseCard, ix.n)
 		next := 0 // in df.byBase
 		for i, v := range fc.values {
 			if len(hits) >= limit && uint64(hits[len(hits)-1].n) > v.n+uint64(most) {
@@ -274,13 +280,13 @@ func (ix *Index) topLayered(field string, docs *roaring.Bitmap, limit int) []dom
 					k += uint64(counts[df.byBase[next]])
 				}
 			}
-			consider(hit{v.name, dl.collateOf(field, v), int(k)})
+			consider(v.name, int(k), func() int { return dl.collateOf(field, v) })
 		}
 	}
 	if limit > 0 && counts != nil {
 		for v, base := range df.base {
 			if base < 0 {
-				consider(hit{df.names[v], dl.rank[df.names[v]], int(counts[v])})
+				consider(df.names[v], int(counts[v]), func() int { return dl.rank[df.names[v]] })
 			}
 		}
 	}
@@ -289,4 +295,34 @@ func (ix *Index) topLayered(field string, docs *roaring.Bitmap, limit int) []dom
 		out[i] = domain.FacetValue{Value: h.name, Count: h.n}
 	}
 	return out
+}
+
+// counter is facet.counter for the base's part of docs (card jobs of n),
+// which when they are every live job of the base are counted as the
+// values' own counts less the removed jobs'.
+func (dl *delta) counter(fc *facet, field string, docs *roaring.Bitmap, card uint64, n uint32) counter {
+	if gone := dl.gone[field]; gone != nil && card == uint64(n)-dl.deleted.GetCardinality() {
+		return counter{fc: fc, all: true, minus: gone}
+	}
+	return fc.counter(docs, card, n)
+}
+
+// countGone counts, by value of each of the base's facet fields, the
+// base's removed jobs.
+func (dl *delta) countGone(ix *Index) {
+	if dl.deleted.IsEmpty() {
+		return
+	}
+	dl.gone = make(map[string][]uint32, len(ix.facets))
+	for field, fc := range ix.facets {
+		if fc.fwd != nil {
+			dl.gone[field] = fc.fwd.count(dl.deleted, len(fc.values), ix.n)
+			continue
+		}
+		gone := make([]uint32, len(fc.values))
+		for i, v := range fc.values {
+			gone[i] = uint32(dl.deleted.AndCardinality(v.docs))
+		}
+		dl.gone[field] = gone
+	}
 }
