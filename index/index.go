@@ -1,10 +1,10 @@
 // Package index is jobsd's in-process count and facet index: one compressed
 // bitmap (roaring) of jobs per filter key, facet value, company and salary
-// bucket, built from the database for one data version. It answers a job
-// query's exact total, the positions of its page in any keyset order, and
-// its facet counts without touching the database; the store fetches only
-// the page's rows, and checks in the same statement that the data version
-// is still the one the index was built from.
+// bucket, of one version of the data (the store's change feed number). It
+// answers a job query's exact total, the positions of its page in any
+// keyset order, and its facet counts without touching the database; the
+// store fetches only the page's rows, and checks in the same statement
+// that the data is still at the index's version.
 //
 // Jobs are numbered in the default order (newest first, then id), so the
 // newest page of a filter is the first set bits of its bitmap.

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/jobsd-dev/jobsd/rest"
+	"github.com/jobsd-dev/jobsd/store"
 )
 
 // metrics counts requests and their latency by route and status, and
@@ -28,7 +29,7 @@ type metrics struct {
 	graphQLErrors *prometheus.CounterVec
 }
 
-func newMetrics(dbs map[string]*sql.DB) *metrics {
+func newMetrics(dbs map[string]*sql.DB, indexStats func() store.IndexStats) *metrics {
 	m := &metrics{
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -50,7 +51,57 @@ func newMetrics(dbs map[string]*sql.DB) *metrics {
 	for name, db := range dbs {
 		m.registry.MustRegister(collectors.NewDBStatsCollector(db, name))
 	}
+	if indexStats != nil {
+		m.registry.MustRegister(indexCollector{indexStats})
+	}
 	return m
+}
+
+// indexCollector exports the in-memory index's figures: how far it is
+// behind the change feed, what it applied, and what it left to SQL.
+type indexCollector struct{ stats func() store.IndexStats }
+
+var (
+	indexBehindSeconds = prometheus.NewDesc("jobsd_index_behind_seconds",
+		"How long the in-memory index has lacked changes of the feed (0 when current).", nil, nil)
+	indexBehindChanges = prometheus.NewDesc("jobsd_index_behind_changes",
+		"Changes of the feed the in-memory index lacked at its last check.", nil, nil)
+	indexApplied = prometheus.NewDesc("jobsd_index_changes_applied_total",
+		"Changed jobs applied to the in-memory index without building it again.", nil, nil)
+	indexBuilds = prometheus.NewDesc("jobsd_index_builds_total",
+		"Builds of the in-memory index from the database (the first, and new bases).", nil, nil)
+	indexAnswered = prometheus.NewDesc("jobsd_index_answers_total",
+		"Job lists, facet sets and company lists the in-memory index answered.", nil, nil)
+	indexSQLAnswers = prometheus.NewDesc("jobsd_index_sql_answers_total",
+		"Job lists the index could not answer in time (its pages kept changing), answered in SQL.", nil, nil)
+	indexStale = prometheus.NewDesc("jobsd_index_stale_pages_total",
+		"Pages whose jobs changed after the index's version, answered again after a catch-up.", nil, nil)
+	indexJobs = prometheus.NewDesc("jobsd_index_jobs",
+		"Open jobs in the in-memory index.", nil, nil)
+	indexDeltaJobs = prometheus.NewDesc("jobsd_index_delta_jobs",
+		"Jobs changed since the in-memory index's base was built (a new base is built past 5%).", nil, nil)
+)
+
+// Describe implements prometheus.Collector.
+func (indexCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{indexBehindSeconds, indexBehindChanges, indexApplied, indexBuilds,
+		indexAnswered, indexSQLAnswers, indexStale, indexJobs, indexDeltaJobs} {
+		ch <- d
+	}
+}
+
+// Collect implements prometheus.Collector.
+func (c indexCollector) Collect(ch chan<- prometheus.Metric) {
+	st := c.stats()
+	ch <- prometheus.MustNewConstMetric(indexBehindSeconds, prometheus.GaugeValue, st.Behind.Seconds())
+	ch <- prometheus.MustNewConstMetric(indexBehindChanges, prometheus.GaugeValue, float64(st.BehindChanges))
+	ch <- prometheus.MustNewConstMetric(indexApplied, prometheus.CounterValue, float64(st.Applied))
+	ch <- prometheus.MustNewConstMetric(indexBuilds, prometheus.CounterValue, float64(st.Builds))
+	ch <- prometheus.MustNewConstMetric(indexAnswered, prometheus.CounterValue, float64(st.Answered))
+	ch <- prometheus.MustNewConstMetric(indexSQLAnswers, prometheus.CounterValue, float64(st.SQLAnswers))
+	ch <- prometheus.MustNewConstMetric(indexStale, prometheus.CounterValue, float64(st.Stale))
+	ch <- prometheus.MustNewConstMetric(indexJobs, prometheus.GaugeValue, float64(st.Jobs))
+	ch <- prometheus.MustNewConstMetric(indexDeltaJobs, prometheus.GaugeValue, float64(st.DeltaJobs))
 }
 
 // handler serves the metrics in Prometheus' text format, except to the

@@ -36,6 +36,7 @@ import (
 	"github.com/jobsd-dev/jobsd/ratelimit"
 	"github.com/jobsd-dev/jobsd/rest"
 	"github.com/jobsd-dev/jobsd/search"
+	"github.com/jobsd-dev/jobsd/store"
 )
 
 // Config is what the server needs.
@@ -49,8 +50,11 @@ type Config struct {
 	// cause at most one Ping a second.
 	Ping func(context.Context) error
 	// Ready, when set, reports whether the service has what it needs to
-	// answer fast (its first index); /readyz fails until then.
+	// answer at full speed (its index, current); /readyz fails otherwise.
 	Ready func() bool
+	// IndexStats, when set, are the in-memory index's figures /metrics
+	// exports.
+	IndexStats func() store.IndexStats
 	// Draining, when set, reports whether the process is shutting down:
 	// /readyz then fails, so that load balancers stop sending requests,
 	// and every response closes its connection.
@@ -104,7 +108,7 @@ func New(cfg Config) http.Handler {
 	if cfg.DefaultLimit.Rate == 0 {
 		cfg.DefaultLimit = ratelimit.Limit{Rate: 50, Burst: 100}
 	}
-	s := &server{cfg: cfg, touched: map[int64]time.Time{}, metrics: newMetrics(cfg.DBs)}
+	s := &server{cfg: cfg, touched: map[int64]time.Time{}, metrics: newMetrics(cfg.DBs, cfg.IndexStats)}
 	// The fastest level: JSON compresses well at any level, and a slower
 	// level costs more processor time than the bytes it saves are worth.
 	gzip, err := gzhttp.NewWrapper(gzhttp.MinSize(1024), gzhttp.CompressionLevel(gz.BestSpeed))

@@ -369,7 +369,7 @@ func TestBackgroundLoopsRecover(t *testing.T) {
 			return func() bool { return e.count("SELECT count(*) FROM job_texts") == 1 }
 		},
 	}, {
-		loop: "index builder",
+		loop: "index",
 		start: func(ctx context.Context, e *env, log *slog.Logger) func() bool {
 			x, err := e.st.StartIndex(ctx, store.IndexOptions{Poll: 20 * time.Millisecond, Log: log})
 			require.NoError(e.t, err)

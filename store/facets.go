@@ -35,17 +35,10 @@ var facetColumns = map[string]struct {
 // field's own filter (disjunctive faceting): with remote chosen, the
 // work-arrangement facet still shows how many hybrid jobs there are.
 func (s *Store) Facets(ctx context.Context, q domain.JobQuery, fields []string, limit int) ([]domain.Facet, error) {
-	if ix := s.index.index(); ix != nil {
+	if ix := s.currentIndex(ctx); ix != nil {
 		if out, ok := ix.Facets(q, fields, limit); ok {
-			err := s.read(ctx, func(db bun.IDB) error { return s.checkVersion(ctx, db, ix.Version()) })
-			switch {
-			case err == nil:
-				s.index.answered.Add(1)
-				return out, nil
-			case !errors.Is(err, errStale):
-				return nil, err
-			}
-			s.index.stale()
+			s.index.answered.Add(1)
+			return out, nil
 		}
 	}
 	out := make([]domain.Facet, 0, len(fields))

@@ -3,29 +3,33 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"math"
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
 
 	"github.com/jobsd-dev/jobsd/index"
 )
 
-// Indexer keeps an in-process index (package index) of the store's jobs
-// current: it builds one at start, and a new one whenever the data version
-// changes (polled, and at once when a request finds its index stale). Until
-// the first build, and while a request's index is stale, queries run in
-// SQL alone, so answers are exact at every moment.
+// Indexer keeps an in-process index (package index) of the store's open
+// jobs current. It builds one at start; after that it follows the change
+// feed (job_changes), applying the changes after its index's last one as a
+// layer over the built base (index.Index.Apply), every poll and at once
+// when a request finds a page changed. When the layer grows large it
+// builds a new base in the background, serving the layered index
+// meanwhile. An index is always of one change of the feed (its Version):
+// it answers exactly as of that change, and the store checks, in the
+// statement that reads a page's rows, that none of them changed since.
 type Indexer struct {
-	db     *bun.DB
+	db     *bun.DB // builds read from it
+	tail   *bun.DB // catch-ups read from it
 	log    *slog.Logger
 	poll   time.Duration
 	tuneGC bool
@@ -33,24 +37,35 @@ type Indexer struct {
 	current atomic.Pointer[index.Index]
 	ready   chan struct{}
 	kick    chan struct{}
-	built   atomic.Int64 // builds done
+	rebuilt chan *index.Index
+	// mu makes catch-ups (the loop's and requests') one at a time.
+	mu         sync.Mutex
+	rebuilding atomic.Bool
+
+	built, applied atomic.Int64 // builds done, changed jobs applied
 	// answered counts the lists and facets the index answered; staleHits
-	// those it could not answer because the data had changed.
-	answered, staleHits atomic.Int64
+	// the pages found changed since the index; sqlAnswers the lists the
+	// index could have answered that SQL answered instead.
+	answered, staleHits, sqlAnswers atomic.Int64
+	// freshAt is when (unix nanoseconds) the index was last found current
+	// or brought up to date; behindSince when it was last found behind
+	// while current before (0: not behind); behind how many changes it
+	// was behind at the last check.
+	freshAt, behindSince, behind atomic.Int64
 }
 
 // IndexOptions tune an Indexer.
 type IndexOptions struct {
-	// Poll is how often the data version is checked (default 1s).
+	// Poll is how often the change feed is checked (default 100ms).
 	Poll time.Duration
 	Log  *slog.Logger
 	// TuneGC bounds the heap's growth above the live heap (which the
 	// index dominates) after each build, unless GOGC is set: see tuneGC.
 	TuneGC bool
-	// DB is the database the indexer polls and reads its builds from
-	// (default the store's). A pool of its own keeps a build, which holds
-	// a connection for as long as it reads every job, from taking one
-	// that requests need.
+	// DB is the database the indexer reads its builds from (default the
+	// store's). A pool of its own keeps a build, which holds a connection
+	// for as long as it reads every job, from taking one that requests
+	// need. Catch-ups, short reads, use the store's.
 	DB *bun.DB
 }
 
@@ -58,33 +73,46 @@ type IndexOptions struct {
 // and makes the store's job lists and facets use it. It reads from the
 // primary database.
 func (s *Store) StartIndex(ctx context.Context, opts IndexOptions) (*Indexer, error) {
+	primary, ok := s.db.(*bun.DB)
+	if !ok {
+		return nil, errors.New("start index: the store must be over a database, not a transaction")
+	}
 	db := opts.DB
 	if db == nil {
-		var ok bool
-		if db, ok = s.db.(*bun.DB); !ok {
-			return nil, fmt.Errorf("start index: the store must be over a database, not a transaction")
-		}
+		db = primary
 	}
 	if opts.Poll <= 0 {
-		opts.Poll = time.Second
+		opts.Poll = 100 * time.Millisecond
 	}
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	x := &Indexer{db: db, log: opts.Log, poll: opts.Poll, tuneGC: opts.TuneGC, ready: make(chan struct{}), kick: make(chan struct{}, 1)}
+	x := &Indexer{db: db, tail: primary, log: opts.Log, poll: opts.Poll, tuneGC: opts.TuneGC,
+		ready: make(chan struct{}), kick: make(chan struct{}, 1), rebuilt: make(chan *index.Index, 1)}
 	s.index = x
 	go x.run(ctx)
 	return x, nil
 }
 
-// Ready reports whether the first index has been built.
+// readyLag is how far behind the feed the index may fall before the
+// instance stops being ready: it answers then, but not at full speed.
+const readyLag = 30 * time.Second
+
+// usableLag is how long since the index was last found current that
+// requests still use it: past it, the feed cannot be read, and lists are
+// answered in SQL.
+const usableLag = 5 * time.Second
+
+// Ready reports whether the index is built and at most readyLag behind.
 func (x *Indexer) Ready() bool {
 	select {
 	case <-x.ready:
-		return true
 	default:
 		return false
 	}
+	now := time.Now().UnixNano()
+	since := x.behindSince.Load()
+	return now-x.freshAt.Load() < int64(readyLag) && (since == 0 || now-since < int64(readyLag))
 }
 
 // WaitReady waits for the first index, or for ctx to end.
@@ -97,46 +125,99 @@ func (x *Indexer) WaitReady(ctx context.Context) error {
 	}
 }
 
-// IndexStats are an Indexer's counters.
+// IndexStats are an Indexer's counters and its distance behind the feed.
 type IndexStats struct {
-	Builds   int64 // indexes built
-	Answered int64 // job lists and facet sets answered with the index
-	Stale    int64 // requests that found the data changed since the index
+	Builds     int64 // indexes built
+	Applied    int64 // changed jobs applied to an index without a build
+	Answered   int64 // job lists and facet sets answered with the index
+	Stale      int64 // requests that found the feed past the index (each then waits for a catch-up)
+	SQLAnswers int64 // lists the index could not answer in time, answered in SQL
+	// BehindChanges and Behind are how many changes of the feed the
+	// index lacked at its last check, and for how long it has lacked
+	// some (0 when current).
+	BehindChanges int64
+	Behind        time.Duration
+	Jobs          int // jobs in the index
+	DeltaJobs     int // jobs changed since its base was built
 }
 
 // Stats returns the indexer's counters.
 func (x *Indexer) Stats() IndexStats {
-	return IndexStats{Builds: x.built.Load(), Answered: x.answered.Load(), Stale: x.staleHits.Load()}
+	st := IndexStats{Builds: x.built.Load(), Applied: x.applied.Load(), Answered: x.answered.Load(),
+		Stale: x.staleHits.Load(), SQLAnswers: x.sqlAnswers.Load(), BehindChanges: x.behind.Load()}
+	if since := x.behindSince.Load(); since != 0 {
+		st.Behind = time.Duration(time.Now().UnixNano() - since)
+	}
+	if ix := x.current.Load(); ix != nil {
+		st.Jobs, st.DeltaJobs = ix.Len(), ix.DeltaLen()
+	}
+	return st
 }
 
-// index returns the current index, or nil (no indexer, or none built yet).
+// Version is the feed's change the current index is of (0 before the
+// first build).
+func (x *Indexer) Version() int64 {
+	if ix := x.current.Load(); ix != nil {
+		return ix.Version()
+	}
+	return 0
+}
+
+// index returns the current index, or nil: no indexer, none built yet, or
+// the feed unread for longer than usableLag.
 func (x *Indexer) index() *index.Index {
 	if x == nil {
 		return nil
 	}
-	return x.current.Load()
+	ix := x.current.Load()
+	if ix == nil || time.Now().UnixNano()-x.freshAt.Load() > int64(usableLag) {
+		return nil
+	}
+	return ix
 }
 
-// stale tells the indexer that a request found the data version changed.
-func (x *Indexer) stale() {
+// stale tells the indexer that a request found the feed at want, past its
+// index, and returns the index after a catch-up (or nil when ctx ends
+// first, or the catch-up fails). Requests that find the feed moved at once
+// share the catch-up: those that wait for it find the index current.
+func (x *Indexer) stale(ctx context.Context, want int64) *index.Index {
 	x.staleHits.Add(1)
+	done := make(chan error, 1)
+	go func() { done <- x.catchUpTo(context.WithoutCancel(ctx), want) }()
 	select {
-	case x.kick <- struct{}{}:
-	default:
+	case err := <-done:
+		if err != nil {
+			return nil
+		}
+		return x.index()
+	case <-ctx.Done():
+		return nil
 	}
 }
 
-// run refreshes the index until ctx ends: every poll, and at once when a
-// request finds it stale. A refresh that panics is logged with its stack;
-// the indexer keeps the index it had and goes on after a backoff.
+// run keeps the index current until ctx ends: a build first, then a
+// catch-up every poll, and the adoption of bases built in the background.
+// A pass that panics is logged with its stack; the indexer keeps the index
+// it had and goes on after a backoff.
 func (x *Indexer) run(ctx context.Context) {
 	tick := time.NewTicker(x.poll)
 	defer tick.Stop()
 	var backoff panicBackoff
+	var rebuilt *index.Index
 	for {
-		panicked := guard(x.log, "index builder", func() {
-			if err := x.refresh(ctx); err != nil && ctx.Err() == nil {
-				x.log.Warn("index not refreshed; job lists are answered in SQL until it is", "err", err)
+		panicked := guard(x.log, "index", func() {
+			var err error
+			switch {
+			case rebuilt != nil:
+				err = x.adopt(ctx, rebuilt)
+				rebuilt = nil
+			case x.current.Load() == nil:
+				err = x.buildFirst(ctx)
+			default:
+				err = x.catchUp(ctx)
+			}
+			if err != nil && ctx.Err() == nil {
+				x.log.Warn("index not brought up to date; retrying", "err", err)
 			}
 		})
 		if panicked {
@@ -153,21 +234,30 @@ func (x *Indexer) run(ctx context.Context) {
 			return
 		case <-tick.C:
 		case <-x.kick:
+		case rebuilt = <-x.rebuilt:
 		}
 	}
 }
 
-// refresh builds a new index when the data version differs from the
-// current one's.
-func (x *Indexer) refresh(ctx context.Context) error {
-	version, err := dataVersion(ctx, x.db)
+// buildFirst builds the first index.
+func (x *Indexer) buildFirst(ctx context.Context) error {
+	start := time.Now()
+	ix, err := x.buildTuned(ctx)
 	if err != nil {
 		return err
 	}
-	if cur := x.current.Load(); cur != nil && cur.Version() == version {
-		return nil
-	}
-	start := time.Now()
+	x.mu.Lock()
+	x.current.Store(ix)
+	x.freshAt.Store(time.Now().UnixNano())
+	x.mu.Unlock()
+	close(x.ready)
+	x.log.Info("index built", "version", ix.Version(), "jobs", ix.Len(), "bitmap_bytes", ix.SizeInBytes(),
+		"took", time.Since(start).Round(time.Millisecond).String())
+	return nil
+}
+
+// buildTuned builds an index, with the GC tuned around it.
+func (x *Indexer) buildTuned(ctx context.Context) (*index.Index, error) {
 	if x.tuneGC {
 		// Two indexes and the rows being read are alive during a build:
 		// a memory limit set for one would make the GC run without pause.
@@ -176,19 +266,139 @@ func (x *Indexer) refresh(ctx context.Context) error {
 	}
 	ix, err := x.build(ctx)
 	if err != nil {
+		return nil, err
+	}
+	x.built.Add(1)
+	return ix, nil
+}
+
+// catchUp applies the changes of the feed after the current index's last
+// one. Too many of them, or a base that cannot take a layer, start a build
+// in the background instead.
+func (x *Indexer) catchUp(ctx context.Context) error { return x.catchUpTo(ctx, 0) }
+
+// catchUpTo is catchUp, done only if the index is not at change want (or
+// later) by the time the catch-ups before it are done.
+func (x *Indexer) catchUpTo(ctx context.Context, want int64) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	cur := x.current.Load()
+	if cur == nil || want > 0 && cur.Version() >= want {
+		return nil
+	}
+	checked := time.Now().UnixNano()
+	nx, err := x.applyChanges(ctx, cur)
+	switch {
+	case errors.Is(err, errTooManyChanges), errors.Is(err, index.ErrIDOrder):
+		x.startRebuild(ctx)
+		return nil
+	case err != nil:
 		return err
 	}
-	x.current.Store(ix)
-	x.built.Add(1)
-	// A build leaves garbage several times the index's size (the rows
-	// read), and the old index is garbage now: give the memory back rather
-	// than keep it as the heap's headroom.
-	debug.FreeOSMemory()
-	if !x.Ready() {
-		close(x.ready)
+	if nx != cur {
+		x.current.Store(nx)
+		if nx.DeltaLen() > rebuildAt(nx.Len()) {
+			x.startRebuild(ctx)
+		}
 	}
-	x.log.Info("index built", "version", ix.Version(), "jobs", ix.Len(), "bitmap_bytes", ix.SizeInBytes(),
-		"took", time.Since(start).Round(time.Millisecond).String())
+	x.freshAt.Store(checked)
+	x.behind.Store(0)
+	x.behindSince.Store(0)
+	return nil
+}
+
+// applyChanges returns ix with the feed's changes after its version
+// applied (ix itself when there are none).
+func (x *Indexer) applyChanges(ctx context.Context, ix *index.Index) (*index.Index, error) {
+	var last int64
+	var ch index.Change
+	err := readOnly(ctx, x.tail, func(tx pgx.Tx) error {
+		var err error
+		last, ch, err = changesSince(ctx, tx, ix.Version())
+		return err
+	})
+	if err != nil {
+		if errors.Is(err, errTooManyChanges) {
+			x.markBehind(-1)
+		}
+		return nil, wrap(err, "read the change feed")
+	}
+	if last <= ix.Version() {
+		return ix, nil
+	}
+	x.markBehind(last - ix.Version())
+	nx, err := ix.Apply(last, ch, func(names []string) (out []string, err error) {
+		err = withPgx(ctx, x.tail, func(c *pgx.Conn) error {
+			out, err = collate(ctx, c, names)
+			return err
+		})
+		return out, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	x.applied.Add(int64(len(ch.Add) + len(ch.Remove)))
+	return nx, nil
+}
+
+// markBehind records that the index lacks n changes of the feed (n < 0:
+// more than a catch-up applies).
+func (x *Indexer) markBehind(n int64) {
+	if n >= 0 {
+		x.behind.Store(n)
+	}
+	x.behindSince.CompareAndSwap(0, time.Now().UnixNano())
+}
+
+// rebuildAt is the size of the layer over a base of n jobs past which a new
+// base is built: queries and catch-ups cost more the larger it is, and a
+// build costs seconds of CPU at large sizes.
+func rebuildAt(n int) int { return min(max(n/50, 5_000), 20_000) }
+
+// startRebuild builds a new base in the background, unless one is being
+// built; run adopts it.
+func (x *Indexer) startRebuild(ctx context.Context) {
+	if !x.rebuilding.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer x.rebuilding.Store(false)
+		guard(x.log, "index rebuild", func() {
+			start := time.Now()
+			ix, err := x.buildTuned(ctx)
+			if err != nil {
+				if ctx.Err() == nil {
+					x.log.Warn("index not rebuilt; the layered index serves meanwhile", "err", err)
+				}
+				return
+			}
+			x.log.Info("index base rebuilt", "version", ix.Version(), "jobs", ix.Len(),
+				"took", time.Since(start).Round(time.Millisecond).String())
+			select {
+			case x.rebuilt <- ix:
+			case <-ctx.Done():
+			}
+		})
+	}()
+}
+
+// adopt makes a base built in the background current, once the changes
+// since its build are applied to it.
+func (x *Indexer) adopt(ctx context.Context, ix *index.Index) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	nx, err := x.applyChanges(ctx, ix)
+	if err != nil {
+		return err
+	}
+	if cur := x.current.Load(); cur != nil && cur.Version() > nx.Version() {
+		return nil // a newer index is current (a rare race with a slow build)
+	}
+	x.current.Store(nx)
+	x.freshAt.Store(time.Now().UnixNano())
+	// The old base is garbage now: give the memory back rather than keep
+	// it as the heap's headroom.
+	debug.FreeOSMemory()
 	return nil
 }
 
@@ -229,154 +439,27 @@ func liftMemoryLimit() {
 	}
 }
 
-// indexQuery reads every job in the default order (the jobs_newest index's
-// order: no sort) with what the index needs.
-const indexQuery = `SELECT id, posted_sort, posted_at IS NOT NULL, company_id, salary_annual_min, salary_annual_max, filter_keys,
-	work_arrangement, employment_type, category_field, category_role, skills, education_levels,
-	visa_sponsorship, coalesce(security_clearances, '{}'), location_country, location_state, location_city
-FROM jobs ORDER BY posted_sort DESC, id`
-
-// idOrderQuery gives, in the database's order of ids (the tie-break of
-// every sort), each job's number in the default order: a sort of narrow
-// rows rather than of indexQuery's wide ones.
-const idOrderQuery = `SELECT (row_number() OVER (ORDER BY posted_sort DESC, id) - 1)::bigint FROM jobs ORDER BY id`
-
-// facetOrder is the facet fields in indexQuery's order, from its 8th column.
-var facetOrder = []string{"work_arrangement", "employment_type", "category_field", "category_role", "skills",
-	"education_levels", "visas", "security_clearances", "country", "state", "city"}
-
-// build reads one snapshot of the jobs and companies into a new index.
-func (x *Indexer) build(ctx context.Context) (*index.Index, error) {
-	conn, err := x.db.Conn(ctx)
-	if err != nil {
-		return nil, wrap(err, "build index")
+// currentIndex returns the index brought up to date with every change the
+// database (the replica read, perhaps) shows, or nil when there is none:
+// lists, facets and company counts see every write committed before they
+// began. It costs one short statement, and a catch-up after a write.
+func (s *Store) currentIndex(ctx context.Context) *index.Index {
+	ix := s.index.index()
+	if ix == nil {
+		return nil
 	}
-	defer conn.Close()
-	var ix *index.Index
-	err = conn.Raw(func(driverConn any) error {
-		c, ok := driverConn.(*stdlib.Conn)
-		if !ok {
-			return fmt.Errorf("the driver is not pgx")
-		}
-		tx, err := c.Conn().BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // read-only
-		ix, err = buildIndex(ctx, tx)
-		return err
+	var last int64
+	err := s.read(ctx, func(db bun.IDB) error {
+		return db.NewRaw("SELECT last_seq FROM jobsd_feed").Scan(ctx, &last)
 	})
-	if err != nil {
-		return nil, wrap(err, "build index")
+	switch {
+	case err != nil:
+		return nil // SQL answers, and reports the error
+	case last > ix.Version():
+		return s.index.stale(ctx, last)
 	}
-	return ix, nil
+	return ix
 }
 
-func buildIndex(ctx context.Context, tx pgx.Tx) (*index.Index, error) {
-	// Reading a million jobs may take longer than a request's backstop,
-	// and sorting their ids more than the default work_mem.
-	for _, set := range []string{"SET LOCAL statement_timeout = 0", "SET LOCAL work_mem = '64MB'"} {
-		if _, err := tx.Exec(ctx, set); err != nil {
-			return nil, fmt.Errorf("%s: %w", set, err)
-		}
-	}
-	var version int64
-	if err := tx.QueryRow(ctx, "SELECT version FROM jobsd_dataset").Scan(&version); err != nil {
-		return nil, fmt.Errorf("data version: %w", err)
-	}
-	b := index.NewBuilder(version)
-	rows, err := tx.Query(ctx, "SELECT id, name, logo_url, coalesce(slug, '') FROM companies")
-	if err != nil {
-		return nil, fmt.Errorf("read companies: %w", err)
-	}
-	var id int64
-	var name, slug string
-	var logo *string
-	_, err = pgx.ForEachRow(rows, []any{&id, &name, &logo, &slug}, func() error {
-		b.AddCompany(id, name, logo, slug)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read companies: %w", err)
-	}
-
-	var (
-		d        index.Doc
-		posted   time.Time
-		lo, hi   *float64
-		scalars  [4]*string
-		lists    [7][]string
-		scanArgs = []any{&d.ID, &posted, &d.Dated, &d.CompanyID, &lo, &hi, &d.Keys,
-			&scalars[0], &scalars[1], &scalars[2], &scalars[3]}
-	)
-	for i := range lists {
-		scanArgs = append(scanArgs, &lists[i])
-	}
-	d.Facets = make(map[string][]string, len(facetOrder))
-	// Binary results (the extended protocol, described first): a text[]
-	// in binary costs PostgreSQL and pgx far less than its text form.
-	rows, err = tx.Query(ctx, indexQuery, pgx.QueryExecModeDescribeExec)
-	if err != nil {
-		return nil, fmt.Errorf("read jobs: %w", err)
-	}
-	one := make([][]string, len(scalars))
-	for i := range one {
-		one[i] = make([]string, 0, 1)
-	}
-	_, err = pgx.ForEachRow(rows, scanArgs, func() error {
-		d.Posted = posted.UnixMicro()
-		d.SalaryMin, d.SalaryMax = orNaN(lo), orNaN(hi)
-		for i, s := range scalars {
-			one[i] = one[i][:0]
-			if s != nil {
-				one[i] = append(one[i], *s)
-			}
-			d.Facets[facetOrder[i]] = one[i]
-		}
-		for i, l := range lists {
-			d.Facets[facetOrder[len(scalars)+i]] = l
-		}
-		b.Add(&d)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read jobs: %w", err)
-	}
-	rows, err = tx.Query(ctx, idOrderQuery, pgx.QueryExecModeDescribeExec)
-	if err != nil {
-		return nil, fmt.Errorf("order ids: %w", err)
-	}
-	var doc int64
-	rank := uint32(0)
-	if _, err := pgx.ForEachRow(rows, []any{&doc}, func() error {
-		b.SetIDRank(uint32(doc), rank)
-		rank++
-		return nil
-	}); err != nil {
-		return nil, fmt.Errorf("order ids: %w", err)
-	}
-	// Facet values with equal counts are listed in the database's collation.
-	var collated []string
-	rows, err = tx.Query(ctx, "SELECT v FROM unnest($1::text[]) AS v ORDER BY v", b.Names())
-	if err != nil {
-		return nil, fmt.Errorf("collate facet values: %w", err)
-	}
-	var v string
-	if _, err := pgx.ForEachRow(rows, []any{&v}, func() error {
-		collated = append(collated, v)
-		return nil
-	}); err != nil {
-		return nil, fmt.Errorf("collate facet values: %w", err)
-	}
-	return b.Build(collated), nil
-}
-
-func orNaN(p *float64) float64 {
-	if p == nil {
-		return math.NaN()
-	}
-	return *p
-}
-
-// errStale says the data changed since the index was built.
+// errStale says the feed moved since the index a page came from.
 var errStale = errors.New("the index is stale")

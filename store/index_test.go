@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -229,8 +231,10 @@ func cardIDs(cards []domain.JobCard) []string {
 	return out
 }
 
-// TestIndexStaysExact checks that a write is seen by the very next query,
-// before the index is rebuilt, and that the index is then rebuilt.
+// TestIndexStaysExact checks that a write is seen by the very next query
+// (a page found changed brings the index up to date), that the index
+// follows the feed by applying changes rather than building again, and
+// that it answers as SQL does after opens, updates and closes.
 func TestIndexStaysExact(t *testing.T) {
 	e, indexed, x := indexedEnv(t, 300)
 	builds := x.Stats().Builds
@@ -248,15 +252,79 @@ func TestIndexStaysExact(t *testing.T) {
 	assert.Equal(t, before+1, total, "the new job counts at once")
 	require.NotEmpty(t, cards)
 	assert.Equal(t, "late-1", cards[0].ID, "and leads the newest page")
-	facets, err := indexed.Facets(e.ctx, q, []string{domain.FacetCompany}, 100)
-	require.NoError(t, err)
-	assert.Contains(t, facets[0].Values, domain.FacetValue{Value: "Latecomer Inc", Count: 1})
+	require.Eventually(t, func() bool {
+		facets, err := indexed.Facets(e.ctx, q, []string{domain.FacetCompany}, 100)
+		return err == nil && slices.Contains(facets[0].Values, domain.FacetValue{Value: "Latecomer Inc", Count: 1})
+	}, 5*time.Second, 10*time.Millisecond, "the facets follow within a poll")
 
-	require.Eventually(t, func() bool { return x.Stats().Builds > builds }, 10*time.Second, 20*time.Millisecond, "rebuilt")
-	stale := x.Stats().Stale
-	assert.Positive(t, stale)
-	_, total, _, err = indexed.FindJobCards(e.ctx, q)
+	// Close it: it leaves the page at once, and the facets within a poll.
+	im, err := e.st.BeginImport(e.ctx)
 	require.NoError(t, err)
-	assert.Equal(t, before+1, total)
-	assert.Equal(t, stale, x.Stats().Stale, "the new index answers")
+	require.NoError(t, im.Close(e.ctx, []domain.JobClose{{ID: "late-1"}}))
+	require.NoError(t, im.Commit(e.ctx))
+	cards, total, _, err = indexed.FindJobCards(e.ctx, q)
+	require.NoError(t, err)
+	assert.Equal(t, before, total)
+	assert.NotEqual(t, "late-1", cards[0].ID)
+	require.Eventually(t, func() bool {
+		facets, err := indexed.Facets(e.ctx, q, []string{domain.FacetCompany}, 100)
+		return err == nil && !slices.ContainsFunc(facets[0].Values, func(v domain.FacetValue) bool { return v.Value == "Latecomer Inc" })
+	}, 5*time.Second, 10*time.Millisecond, "the closed job leaves the facets")
+
+	stats := x.Stats()
+	assert.Equal(t, builds, stats.Builds, "no build: the changes were applied")
+	assert.GreaterOrEqual(t, stats.Applied, int64(2))
+	assert.Zero(t, stats.SQLAnswers)
+}
+
+// TestIndexFollowsChangesAsSQL applies random batches of opens, updates
+// and closes, and after each compares the index's answers (pages, totals,
+// cursors, companies, facets) with SQL's, once the index has caught up.
+func TestIndexFollowsChangesAsSQL(t *testing.T) {
+	e, indexed, x := indexedEnv(t, 600)
+	r := rand.New(rand.NewPCG(3, 4))
+	var ids []string
+	require.NoError(t, e.db.NewRaw("SELECT id FROM jobs ORDER BY id").Scan(e.ctx, &ids))
+	sorts := []domain.JobSort{domain.JobSortNewest, domain.JobSortOldest, domain.JobSortSalaryDesc, domain.JobSortSalaryAsc}
+	var buf bytes.Buffer
+	require.NoError(t, seed.Write(&buf, seed.Options{N: 200, Seed: 99}))
+	fresh := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	for batch := range 6 {
+		var lines []string
+		for range 10 + r.IntN(20) {
+			lines = append(lines, strings.Replace(fresh[r.IntN(len(fresh))], `"id":"`, fmt.Sprintf(`"id":"b%d`, batch), 1))
+		}
+		_, err := e.importText(strings.Join(lines, "\n")+"\n", importer.Options{})
+		require.NoError(t, err)
+		im, err := e.st.BeginImport(e.ctx)
+		require.NoError(t, err)
+		var closes []domain.JobClose
+		for range 5 + r.IntN(20) {
+			closes = append(closes, domain.JobClose{ID: ids[r.IntN(len(ids))]})
+		}
+		require.NoError(t, im.Close(e.ctx, closes))
+		require.NoError(t, im.Commit(e.ctx))
+		var last int64
+		require.NoError(t, e.db.NewRaw("SELECT last_seq FROM jobsd_feed").Scan(e.ctx, &last))
+		require.Eventually(t, func() bool { return x.Stats().BehindChanges == 0 && x.Version() == last }, 10*time.Second, 10*time.Millisecond)
+		for i := range 25 {
+			f := randomFilter(r)
+			sort := sorts[r.IntN(len(sorts))]
+			limit, offset := 1+r.IntN(30), r.IntN(3)*7
+			q, err := e.norm.JobQuery(&f, &limit, &offset, &sort, nil)
+			if domain.ErrorCode(err) == domain.CodeInvalidParameter {
+				continue
+			}
+			require.NoError(t, err)
+			name := fmt.Sprintf("batch %d query %d %+v sort=%s", batch, i, q.Normalized, sort)
+			requireSamePages(t, e, indexed, q, name)
+			requireSameCompanies(t, e, indexed, domain.CompanyQuery{MinJobs: 1 + r.IntN(2), Limit: 40, Jobs: &q}, name)
+			want, err := e.st.Facets(e.ctx, q, domain.FacetFields, 10)
+			require.NoError(t, err)
+			got, err := indexed.Facets(e.ctx, q, domain.FacetFields, 10)
+			require.NoError(t, err)
+			require.Equal(t, want, got, "%s: facets", name)
+		}
+	}
+	assert.Equal(t, int64(1), x.Stats().Builds, "every batch applied without a build")
 }

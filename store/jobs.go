@@ -18,7 +18,6 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/jobsd-dev/jobsd/domain"
-	"github.com/jobsd-dev/jobsd/index"
 )
 
 // cardColumns are the columns a job card needs.
@@ -106,17 +105,25 @@ func escapeLike(s string) string {
 // of matching jobs, and the cursor after the page's last card (nil on an
 // empty page).
 func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
-	if ix := s.index.index(); ix != nil {
-		if page, ok := ix.Search(q); ok {
-			rows, err := s.cardsByID(ctx, ix.Version(), q.Sort, page.IDs)
-			switch {
-			case err == nil:
-				s.index.answered.Add(1)
-				return pageOf(q, rows, page.Total)
-			case !errors.Is(err, errStale):
-				return nil, 0, nil, err
-			}
-			s.index.stale()
+	// After a write the page is asked again of the index brought up to
+	// date (a catch-up of milliseconds); its rows are read from the
+	// primary the last time, in case a replica lags.
+	for try, ix := 0, s.index.index(); ix != nil; try++ {
+		page, ok := ix.Search(q)
+		if !ok {
+			break
+		}
+		rows, err := s.cardsByID(ctx, ix.Version(), q.Sort, page.IDs, try == 2)
+		switch {
+		case err == nil:
+			s.index.answered.Add(1)
+			return pageOf(q, rows, page.Total)
+		case !errors.Is(err, errStale):
+			return nil, 0, nil, err
+		}
+		if ix = s.index.stale(ctx, ix.Version()+1); try == 2 || ix == nil {
+			s.index.sqlAnswers.Add(1)
+			break
 		}
 	}
 	var rows []cardRow
@@ -203,12 +210,27 @@ func pageOf(q domain.JobQuery, rows []cardRow, total int) ([]domain.JobCard, int
 }
 
 // cardsByID returns the card rows of the jobs with the ids, in their
-// order, with the sort's key for the cursor; errStale when the data
-// version is no longer the one given (the same statement checks it, so the
-// rows and the version are of one snapshot). It is the index's hot path:
-// one statement prepared once per connection, its ids a parameter, its
-// rows binary and scanned without reflection.
-func (s *Store) cardsByID(ctx context.Context, version int64, sort domain.JobSort, ids []string) ([]cardRow, error) {
+// order, with the sort's key for the cursor, while the feed's last change
+// is the index's version: errStale otherwise (a write committed since, or
+// a replica that has not replayed the index's last change yet). The same
+// statement checks it, so the rows are of that version, and a list sees
+// every write committed before it began. It is the index's hot path: one statement prepared once per
+// connection, its ids a parameter, its rows binary and scanned without
+// reflection. primary reads from the primary even with replicas.
+func (s *Store) cardsByID(ctx context.Context, version int64, sort domain.JobSort, ids []string, primary bool) ([]cardRow, error) {
+	if len(ids) == 0 { // an empty page is as current as the feed
+		var last int64
+		err := s.read(ctx, func(db bun.IDB) error {
+			return db.NewRaw("SELECT last_seq FROM jobsd_feed").Scan(ctx, &last)
+		})
+		switch {
+		case err != nil:
+			return nil, wrap(err, "find job cards")
+		case last != version:
+			return nil, errStale
+		}
+		return nil, nil
+	}
 	// Each row is scanned into its place in the page, so that no slice of
 	// rows is grown and then ordered into another.
 	at := make(map[string]int, len(ids))
@@ -217,12 +239,13 @@ func (s *Store) cardsByID(ctx context.Context, version int64, sort domain.JobSor
 	}
 	rows := make([]cardRow, len(ids))
 	var found int
-	err := s.read(ctx, func(db bun.IDB) error {
+	read := s.read
+	if primary {
+		read = func(_ context.Context, fn func(db bun.IDB) error) error { return fn(s.db) }
+	}
+	err := read(ctx, func(db bun.IDB) error {
 		clear(rows)
 		found = 0
-		if len(ids) == 0 {
-			return s.checkVersion(ctx, db, version)
-		}
 		return wrap(withPgx(ctx, db, func(c *pgx.Conn) error {
 			res, err := c.Query(ctx, cardsByIDSQL(sort), pgx.QueryExecModeCacheStatement, ids, version)
 			if err != nil {
@@ -280,7 +303,8 @@ func withPgx(ctx context.Context, db bun.IDB, fn func(*pgx.Conn) error) error {
 
 // cardsByIDSQL is cardsByID's statement for a sort: cardColumns, then the
 // sort's key as the SQL path scans it (sort_time or sort_number; the other
-// NULL or 0), for jobs whose id is in $1 while the data version is $2.
+// NULL or 0), for jobs whose id is in $1 while the feed's last change is
+// $2.
 func cardsByIDSQL(sort domain.JobSort) string {
 	sortTime, sortNumber := "NULL::timestamptz", "0::float8"
 	if ord, ok := orders[sort]; ok && ord.column == "sort_time" {
@@ -289,29 +313,7 @@ func cardsByIDSQL(sort domain.JobSort) string {
 		sortNumber = ord.key
 	}
 	return "SELECT " + strings.Join(cardColumns, ", ") + ", " + sortTime + ", " + sortNumber +
-		" FROM jobs AS j WHERE j.id = ANY($1::text[]) AND (SELECT d.version FROM jobsd_dataset AS d) = $2"
-}
-
-// dataVersion reads the data version (jobsd_dataset, advanced by every
-// write to jobs or companies).
-func dataVersion(ctx context.Context, db bun.IDB) (int64, error) {
-	var v int64
-	if err := db.NewRaw("SELECT version FROM jobsd_dataset").Scan(ctx, &v); err != nil {
-		return 0, wrap(err, "read the data version")
-	}
-	return v, nil
-}
-
-// checkVersion returns errStale unless the data version is the one given.
-func (s *Store) checkVersion(ctx context.Context, db bun.IDB, version int64) error {
-	v, err := dataVersion(ctx, db)
-	if err != nil {
-		return err
-	}
-	if v != version {
-		return errStale
-	}
-	return nil
+		" FROM jobs AS j WHERE j.id = ANY($1::text[]) AND (SELECT f.last_seq FROM jobsd_feed AS f) = $2"
 }
 
 // jobColumns are the columns of jobs a whole job is read from: every column
@@ -405,21 +407,18 @@ func readJobOnce(ctx context.Context, c *pgx.Conn, id string, row *jobRow) error
 // q.Jobs, only the jobs that match it count.
 func (s *Store) Companies(ctx context.Context, q domain.CompanyQuery) ([]domain.Company, int, error) {
 	// The index knows only companies with jobs: minJobs 0 is SQL's.
-	if ix := s.index.index(); ix != nil && q.MinJobs >= 1 {
+	if ix := s.currentIndex(ctx); ix != nil && q.MinJobs >= 1 {
 		var jobs domain.JobQuery
 		if q.Jobs != nil {
 			jobs = *q.Jobs
 		}
 		if page, total, ok := ix.Companies(jobs, q.MinJobs, q.Limit, q.Offset); ok {
-			out, err := s.companiesByCount(ctx, ix.Version(), page)
-			switch {
-			case err == nil:
-				s.index.answered.Add(1)
-				return out, total, nil
-			case !errors.Is(err, errStale):
-				return nil, 0, err
+			s.index.answered.Add(1)
+			out := make([]domain.Company, len(page))
+			for i, c := range page {
+				out[i] = domain.Company{Name: c.Name, LogoURL: c.LogoURL, JobCount: c.Count, Slug: c.Slug}
 			}
-			s.index.stale()
+			return out, total, nil
 		}
 	}
 	var rows []companyRow
@@ -465,21 +464,6 @@ func (s *Store) Companies(ctx context.Context, q domain.CompanyQuery) ([]domain.
 		out[i] = domain.Company{Name: r.Name, LogoURL: r.LogoURL, JobCount: r.JobCount, Slug: r.Slug}
 	}
 	return out, total, nil
-}
-
-// companiesByCount returns the companies of a page the index made, which
-// knows their names, logos and slugs as of its data version; errStale when
-// the data version is no longer the one given (the one statement the page
-// costs checks it).
-func (s *Store) companiesByCount(ctx context.Context, version int64, page []index.CompanyCount) ([]domain.Company, error) {
-	if err := s.read(ctx, func(db bun.IDB) error { return s.checkVersion(ctx, db, version) }); err != nil {
-		return nil, err
-	}
-	out := make([]domain.Company, len(page))
-	for i, c := range page {
-		out[i] = domain.Company{Name: c.Name, LogoURL: c.LogoURL, JobCount: c.Count, Slug: c.Slug}
-	}
-	return out, nil
 }
 
 // CompanyBySlug returns the company page of slug (the company with the

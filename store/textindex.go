@@ -135,7 +135,7 @@ SELECT (SELECT count(*) FROM batch), (SELECT coalesce(max(id), '') FROM batch), 
 }
 
 // RunTextIndexer indexes new descriptions until ctx ends: a pass whenever
-// the data version moves (checked every poll), and one at start. A pass
+// the change feed moves (checked every poll), and one at start. A pass
 // that finds an import running is put off to the next poll; a pass that
 // panics is logged with its stack and the indexer goes on after a backoff.
 func (s *Store) RunTextIndexer(ctx context.Context, poll time.Duration, log *slog.Logger) {
@@ -144,7 +144,7 @@ func (s *Store) RunTextIndexer(ctx context.Context, poll time.Duration, log *slo
 	for {
 		panicked := guard(log, "text indexer", func() {
 			var version int64
-			err := s.db.NewRaw("SELECT version FROM jobsd_dataset").Scan(ctx, &version)
+			err := s.db.NewRaw("SELECT last_seq FROM jobsd_feed").Scan(ctx, &version)
 			if err != nil || version == seen {
 				return
 			}
@@ -152,7 +152,7 @@ func (s *Store) RunTextIndexer(ctx context.Context, poll time.Duration, log *slo
 			n, err := s.indexTexts(ctx, 1, false, nil)
 			switch {
 			case errors.Is(err, errImporting):
-				// The import's end moves the version: the next poll sees it.
+				// The import's end moves the feed: the next poll sees it.
 			case err != nil && ctx.Err() == nil:
 				log.Warn("indexing descriptions for keyword search failed; retrying", "err", err, "indexed", n)
 			case err == nil:

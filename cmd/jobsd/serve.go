@@ -232,9 +232,11 @@ type serveDeps struct {
 	store   *store.Store // reading jobs and companies from the replicas, if any
 	norm    *normalize.Normalizer
 	limiter ratelimit.Limiter
-	ready   func() bool        // false until the index's first build
-	pools   map[string]*sql.DB // by db_name, for /metrics
-	closers []func()           // in the order opened
+	ready   func() bool // false until the index's first build, and while it lags
+	// indexStats are the index's figures for /metrics (nil: no index).
+	indexStats func() store.IndexStats
+	pools      map[string]*sql.DB // by db_name, for /metrics
+	closers    []func()           // in the order opened
 }
 
 // close closes what openServeDeps opened, last opened first.
@@ -311,7 +313,7 @@ func openServeDeps(ctx context.Context, cfg serveConfig, log *slog.Logger) (_ *s
 		if err != nil {
 			return nil, err
 		}
-		deps.ready = ix.Ready
+		deps.ready, deps.indexStats = ix.Ready, ix.Stats
 	}
 	var replicas []bun.IDB
 	deps.pools = map[string]*sql.DB{"jobsd": db.DB, "jobsd_background": background.DB}
@@ -356,6 +358,7 @@ func buildHandler(cfg serveConfig, deps *serveDeps, logs serveLogs, draining fun
 		Keys:           keys,
 		Ping:           st.Ping,
 		Ready:          deps.ready,
+		IndexStats:     deps.indexStats,
 		Draining:       draining,
 		Touch:          st.TouchAPIKey,
 		Log:            logs.log,

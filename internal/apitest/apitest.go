@@ -91,9 +91,8 @@ func NewWith(t testing.TB, ndjson string) *Env {
 
 // Import imports the jobs of ndjson as `jobsd import -` does (a job of an
 // id already stored is replaced) and indexes their descriptions for keyword
-// search. It fails the test unless every line is written. The index notices
-// the new data version by itself: until it is rebuilt, lists are answered
-// in SQL.
+// search. It fails the test unless every line is written. The index
+// applies the import's changes by itself within a poll.
 func (e *Env) Import(t testing.TB, ndjson string) {
 	t.Helper()
 	res, err := importer.NDJSON(e.ctx, strings.NewReader(ndjson), e.Norm, e.Store, importer.Options{})
