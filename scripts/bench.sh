@@ -10,12 +10,26 @@
 # The database is reused when it holds exactly N jobs loaded from the
 # current seed generator and migrations (a fingerprint kept in its table
 # jobsd_bench); BENCH_RELOAD=1 forces a fresh load.
+#
+# Then the live scenario (BENCH_LIVE=0 skips it): on a copy of that
+# database (CREATE DATABASE … TEMPLATE, dropped afterwards, so that its
+# writes never reach the data the quiet figures are measured on), a fresh
+# jobsd serves the list mix quiet and then while `bin/jobsd import` lands
+# a 50-posting import every 3 s and one snapshot closing 1,000 of a
+# 10,000-posting source, BENCH_LIVE_DURATION (30s) per phase; bin/benchload
+# -live writes its own section of docs/bench-results.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N="${N:-200000}"
 DURATION="${DURATION:-10s}"
 CONNECTIONS="${CONNECTIONS:-16}"
 PORT="${BENCH_PORT:-18766}"
+LIVE="${BENCH_LIVE:-1}"
+LIVE_DURATION="${BENCH_LIVE_DURATION:-30s}"
+case "$LIVE" in
+  0 | 1) ;;
+  *) echo "bench: BENCH_LIVE is 0 or 1, not \"$LIVE\"" >&2; exit 2 ;;
+esac
 READY_TIMEOUT="${BENCH_READY_TIMEOUT:-900}" # seconds
 OUT="${BENCH_OUT:-docs/bench-results.md}"
 work=.data/bench
@@ -90,38 +104,72 @@ SQL
 fi
 
 key="$(./bin/jobsd apikey create --name "bench-$$" 2>/dev/null)"
+bench_url="$DATABASE_URL"
 server=""
-cleanup() {
+live_db=""
+stop_server() {
   if [ -n "$server" ]; then kill "$server" 2>/dev/null && wait "$server" 2>/dev/null || true; fi
-  ./bin/jobsd apikey revoke "bench-$$" >/dev/null 2>&1 || true
+  server=""
+}
+cleanup() {
+  stop_server
+  DATABASE_URL="$bench_url" ./bin/jobsd apikey revoke "bench-$$" >/dev/null 2>&1 || true
+  if [ -n "$live_db" ]; then psql "$admin" -XqAc "DROP DATABASE IF EXISTS $live_db WITH (FORCE)" >/dev/null 2>&1 || true; fi
 }
 trap cleanup EXIT
 
-# The rate limit far above what the load can reach; the request log to a
-# file (one line a request).
-./bin/jobsd serve --addr "127.0.0.1:$PORT" --no-migrate --rate 1000000000 --burst 1000000000 ${no_text_index:+"$no_text_index"} 2>"$work/jobsd.log" >/dev/null &
-server=$!
 base="http://127.0.0.1:$PORT"
-echo "bench: waiting for $base/readyz"
-started=$(date +%s%N)
-until [ "$(curl -s -o /dev/null -w '%{http_code}' "$base/readyz" || true)" = 200 ]; do
-  if ! kill -0 "$server" 2>/dev/null; then
-    echo "bench: jobsd exited; its log:" >&2
-    tail -n 20 "$work/jobsd.log" >&2
-    exit 1
-  fi
-  if [ $(($(date +%s%N) - started)) -gt $((READY_TIMEOUT * 1000000000)) ]; then
-    echo "bench: jobsd not ready after ${READY_TIMEOUT}s (BENCH_READY_TIMEOUT); its log: $work/jobsd.log" >&2
-    exit 1
-  fi
-  sleep 0.2
-done
-ready="$(awk -v ns="$(($(date +%s%N) - started))" 'BEGIN { printf "%.1f s", ns / 1e9 }')"
-echo "bench: ready after $ready"
+# start_serve LOG: jobsd serve on $DATABASE_URL, cold, with the rate limit
+# far above what the load can reach and the request log to LOG (one line a
+# request); sets server and ready (how long it took to answer /readyz).
+start_serve() {
+  local log="$1" started
+  ./bin/jobsd serve --addr "127.0.0.1:$PORT" --no-migrate --rate 1000000000 --burst 1000000000 ${no_text_index:+"$no_text_index"} 2>"$log" >/dev/null &
+  server=$!
+  echo "bench: waiting for $base/readyz"
+  started=$(date +%s%N)
+  until [ "$(curl -s -o /dev/null -w '%{http_code}' "$base/readyz" || true)" = 200 ]; do
+    if ! kill -0 "$server" 2>/dev/null; then
+      echo "bench: jobsd exited; its log:" >&2
+      tail -n 20 "$log" >&2
+      exit 1
+    fi
+    if [ $(($(date +%s%N) - started)) -gt $((READY_TIMEOUT * 1000000000)) ]; then
+      echo "bench: jobsd not ready after ${READY_TIMEOUT}s (BENCH_READY_TIMEOUT); its log: $log" >&2
+      exit 1
+    fi
+    sleep 0.2
+  done
+  ready="$(awk -v ns="$(($(date +%s%N) - started))" 'BEGIN { printf "%.1f s", ns / 1e9 }')"
+  echo "bench: ready after $ready"
+}
+start_serve "$work/jobsd.log"
 
 commit="$(git rev-parse --short HEAD)"
 # Dirty: uncommitted changes to tracked files other than the results file.
 if [ -n "$(git status --porcelain --untracked-files=no -- . ":(exclude)$OUT")" ]; then commit="$commit-dirty"; fi
+# A failed quiet benchmark (an error or an answer that differs from SQL)
+# still lets the live scenario run; the script then fails.
+quiet_status=0
 ./bin/benchload -base "$base" -key "$key" -db "$DATABASE_URL" -n "$N" \
   -connections "$CONNECTIONS" -duration "$DURATION" \
-  -commit "$commit" -import "$import_note${no_text_index:+; descriptions not indexed for keyword search, serve run with --no-text-index (BENCH_TEXT_INDEX=0)}" -ready "$ready" -out "$OUT"
+  -commit "$commit" -import "$import_note${no_text_index:+; descriptions not indexed for keyword search, serve run with --no-text-index (BENCH_TEXT_INDEX=0)}" -ready "$ready" -out "$OUT" ||
+  quiet_status=$?
+
+if [ "$LIVE" = 0 ]; then exit "$quiet_status"; fi
+
+# The live scenario writes: it runs on a copy, which the template must have
+# no sessions for while it is made (jobsd stopped, benchload done).
+stop_server
+live_db="${name}_live"
+echo "bench: live scenario on $live_db, a copy of $name"
+psql "$admin" -XqAc "DROP DATABASE IF EXISTS $live_db WITH (FORCE)" >/dev/null
+copy_started=$(date +%s%N)
+psql "$admin" -XqAc "CREATE DATABASE $live_db TEMPLATE $name" >/dev/null
+copied="$(awk -v ns="$(($(date +%s%N) - copy_started))" 'BEGIN { printf "%.1f s", ns / 1e9 }')"
+export DATABASE_URL="${admin%/postgres\?*}/$live_db?sslmode=disable"
+start_serve "$work/jobsd-live.log"
+./bin/benchload -live -base "$base" -key "$key" -db "$DATABASE_URL" -n "$N" -jobsd bin/jobsd \
+  -connections "$CONNECTIONS" -live-duration "$LIVE_DURATION" -commit "$commit" -out "$OUT" \
+  -live-database "\`$live_db\`, a copy of \`$name\` made with CREATE DATABASE … TEMPLATE in $copied after the quiet benchmark and dropped after the scenario (the quiet figures' data is never written to); jobsd started cold on it (ready after $ready)"
+exit "$quiet_status"

@@ -11,6 +11,16 @@
 //	benchload -base http://127.0.0.1:18766 -key KEY -db postgres://… -n 200000 -out docs/bench-results.md
 //
 // It exits non-zero when an answer was an error or did not match SQL.
+//
+// With -live it runs the live scenario instead (live.go), on a database it
+// may write to: the list query types of the mix through REST, once quiet
+// and once while `jobsd import` (the -jobsd binary) lands a batch of new
+// and changed postings every -live-interval and one snapshot import
+// closes a tenth of a crawled source; it measures both phases, the time
+// until each batch shows in a list's meta.total, and any wrong total, and
+// writes its own section of -out:
+//
+//	benchload -live -base http://127.0.0.1:18766 -key KEY -db postgres://…/copy -n 200000 -jobsd bin/jobsd -live-duration 30s
 package main
 
 import (
@@ -25,6 +35,7 @@ import (
 	"regexp"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -60,6 +71,24 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		"and write no report (for comparing two builds side by side)")
 	list := fs.Bool("values", false, "print every query type's REST requests and GraphQL bodies, in order, and exit")
 	cpuProfile := fs.String("cpuprofile", "", "write the load generator's own CPU profile to this file")
+	live := fs.Bool("live", false, "run the live scenario instead: the list mix quiet, then while imports land "+
+		"(-jobsd import every -live-interval, one snapshot), with the visibility lag of each import; writes its own section of -out. "+
+		"It writes to the database: run it on a copy")
+	lc := liveConfig{}
+	fs.StringVar(&lc.Jobsd, "jobsd", "bin/jobsd", "-live: the jobsd binary the imports run")
+	fs.DurationVar(&lc.Duration, "live-duration", 30*time.Second, "-live: how long each phase runs, quiet and live")
+	fs.DurationVar(&lc.Interval, "live-interval", 3*time.Second, "-live: time between the starts of the batch imports")
+	fs.IntVar(&lc.New, "live-new", 40, "-live: new postings per batch, of a company unique to the batch")
+	fs.IntVar(&lc.Updates, "live-updates", 10, "-live: postings of the crawled source per batch written again with a changed title")
+	fs.IntVar(&lc.Crawl, "live-crawl", 10000, "-live: postings of the crawled source, imported before the phases")
+	fs.IntVar(&lc.CloseEvery, "live-close-every", 10, "-live: the snapshot lacks every this-many-th posting of the crawled source (10: 10%)")
+	fs.DurationVar(&lc.SnapshotAt, "live-snapshot-at", 0, "-live: when in the live phase the snapshot starts (default a third of -live-duration)")
+	fs.DurationVar(&lc.Poll, "live-poll", 20*time.Millisecond, "-live: period of the visibility polls")
+	fs.DurationVar(&lc.Hold, "live-hold", time.Second, "-live: how long a batch's total is still watched once seen")
+	fs.DurationVar(&lc.VisibleTimeout, "live-visible-timeout", 30*time.Second, "-live: a batch not seen this long after its import is a problem")
+	fs.DurationVar(&lc.SettleTimeout, "live-settle-timeout", 15*time.Minute, "-live: how long to wait for jobsd to absorb the crawl's import")
+	fs.StringVar(&lc.Run, "live-run", "", "-live: the run's name in ids, the source and companies (up to 12 digits; default the Unix time)")
+	fs.StringVar(&lc.Database, "live-database", "", "-live: what database the scenario writes to, for the report")
 	withYardstick := fs.Bool("yardstick", true, "after jobsd's runs, run the targets' job-by-id statements without HTTP "+
 		"for -duration each, as a yardstick of the machine's speed (not with -only)")
 	if err := fs.Parse(args); err != nil {
@@ -124,6 +153,22 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 		return nil
 	}
+	if *live {
+		lc.Base, lc.Key, lc.DSN, lc.N, lc.Conns, lc.Commit, lc.Out = *base, *key, *dsn, *n, *conns, *commit, *outFile
+		if lc.Run == "" {
+			lc.Run = strconv.FormatInt(time.Now().Unix(), 10)
+		}
+		if lc.SnapshotAt == 0 {
+			lc.SnapshotAt = lc.Duration / 3
+		}
+		if lc.Database == "" {
+			lc.Database = "the one of -db, written to by the scenario"
+		}
+		if lc.Interval <= 0 || lc.Duration <= 0 || lc.Poll <= 0 {
+			return errors.New("-live-duration, -live-interval and -live-poll must be positive")
+		}
+		return runLive(ctx, lc, db, mix, cpuOf(ctx, db, newRSSSampler(*base)), out)
+	}
 	filters, err := cursorFilters(ctx, db, umbrellas)
 	if err != nil {
 		return err
@@ -146,17 +191,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	samplerDone := make(chan struct{})
 	go func() { defer close(samplerDone); rss.sample(sampling) }()
 
-	// The processor times of jobsd, of the backends of its database (the
-	// same before and after a run: the pool keeps them), of this process
-	// and of the machine.
-	cpu := func() cpuSample {
-		rows, err := db.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)
-		var pids []int
-		if err == nil {
-			pids, _ = pgx.CollectRows(rows, pgx.RowTo[int])
-		}
-		return rss.cpu(ctx, pids)
-	}
+	cpu := cpuOf(ctx, db, rss)
 	rep.Machine.LoadBefore = loadAverage()
 	c := newClient(*base, *key, *conns)
 	for _, q := range mix {
@@ -245,4 +280,18 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return errors.New("the benchmark failed (see above)")
 	}
 	return nil
+}
+
+// cpuOf samples the processor times of jobsd, of the backends of its
+// database (the same before and after a run: the pool keeps them), of this
+// process and of the machine.
+func cpuOf(ctx context.Context, db *pgx.Conn, rss *rssSampler) func() cpuSample {
+	return func() cpuSample {
+		rows, err := db.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)
+		var pids []int
+		if err == nil {
+			pids, _ = pgx.CollectRows(rows, pgx.RowTo[int])
+		}
+		return rss.cpu(ctx, pids)
+	}
 }

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// The live scenario's targets.
+const (
+	liveRatioTarget = 0.8                    // live req/s over quiet req/s, at least
+	liveP99Target   = 100 * time.Millisecond // live list p99, at most
+	lagP95Target    = time.Second            // visibility lag p95, at most
+)
+
+// liveEndMarker ends a live section; liveBeginMarker starts N's.
+const liveEndMarker = "<!-- bench-live:end -->"
+
+func liveBeginMarker(n int) string { return fmt.Sprintf("<!-- bench-live:begin N=%d -->", n) }
+
+// ratio is a/b, 0 when b is.
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// targetMisses lists the targets the live scenario missed (none: all met).
+func (r *liveResult) targetMisses() []string {
+	var miss []string
+	if q := ratio(r.Live.PerSecond(), r.Quiet.PerSecond()); q < liveRatioTarget {
+		miss = append(miss, fmt.Sprintf("live throughput %.2f× quiet < %.1f×", q, liveRatioTarget))
+	}
+	if r.Live.P99 > liveP99Target {
+		miss = append(miss, fmt.Sprintf("live p99 %.1f ms > %.0f ms", ms(r.Live.P99), ms(liveP99Target)))
+	}
+	switch {
+	case r.Lag.N == 0:
+		miss = append(miss, "no visibility lag measured")
+	case r.Lag.P95 > lagP95Target:
+		miss = append(miss, fmt.Sprintf("visibility lag p95 %.0f ms > %.0f ms", ms(r.Lag.P95), ms(lagP95Target)))
+	}
+	if len(r.Wrong) > 0 {
+		miss = append(miss, fmt.Sprintf("%d wrong totals", len(r.Wrong)))
+	}
+	return miss
+}
+
+// markdown is the live scenario's section of the results file.
+func (r *liveResult) markdown() string {
+	var b strings.Builder
+	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	cfg := r.Config
+	p("%s\n### Live scenario, N = %s\n\n", liveBeginMarker(cfg.N), itoa(cfg.N))
+	p("Written by `N=%d make bench` (`BENCH_LIVE=1`, `bin/benchload -live`) on %s at commit `%s`.\n\n",
+		cfg.N, r.Date.Format("2006-01-02 15:04 MST"), cfg.Commit)
+	p("- Database: %s.\n", cfg.Database)
+	p("- Before the phases: %s postings of source `%s` (the seed generator's) imported by `bin/jobsd import` in %.1f s; "+
+		"jobsd then took %.1f s to show them and answer the newest page in ≤ 10 ms ten times in a row%s.\n",
+		itoa(cfg.Crawl), r.Source, r.Prep.Elapsed.Seconds(), r.Settle.Seconds(), strings.TrimSpace(" "+r.SettleNote))
+	p("- Load: the %d list query types of the mix (REST), one value of each in turn, rotating as in the quiet benchmark, on %d closed-loop connections; "+
+		"%s of quiet, then %s live, each from the first value. Machine: %d CPUs, 1-minute load average %s before the quiet phase, %s after the live one.\n",
+		len(r.Types), cfg.Conns, cfg.Duration, cfg.Duration, r.Machine.CPUs, r.Machine.LoadBefore, r.Machine.LoadAfter)
+	p("- Live writes, each by `bin/jobsd import` as a cron would: every %s an import of %d postings (%d new, of a company "+
+		"unique to the import, posted now; %d of the crawled source written again with a changed title), %d imports, "+
+		"each taking %s; once, %.1f s into the phase, a snapshot of the crawled source lacking %s of its postings "+
+		"(`--snapshot --source %s`), which took %.1f s (%s).\n",
+		cfg.Interval, cfg.New+cfg.Updates, cfg.New, cfg.Updates, len(r.Batches), r.importSpread(),
+		r.SnapshotStart.Seconds(), itoa(cfg.Crawl/cfg.CloseEvery), r.Source, r.Snapshot.Elapsed.Seconds(), countsText(r.Snapshot))
+	p("\n| phase | req/s | p50 | p99 | errors | jobsd / PostgreSQL / load / imports / rest of the CPUs |\n|---|---:|---:|---:|---:|---:|\n")
+	for _, ph := range []struct {
+		name string
+		r    phaseResult
+	}{{"quiet", r.Quiet}, {"live", r.Live}} {
+		c := ph.r.CPU
+		p("| %s | %s | %.1f ms | %.1f ms | %d | %.0f%% / %.0f%% / %.0f%% / %.0f%% / %.0f%% |\n", ph.name, itoa(int(ph.r.PerSecond()+0.5)),
+			ms(ph.r.P50), ms(ph.r.P99), ph.r.Errors, 100*c.Jobsd, 100*c.Postgres, 100*c.Load, 100*ph.r.Imports, 100*c.Other)
+	}
+	p("| live / quiet | %.2f | %.2f | %.2f | | |\n", ratio(r.Live.PerSecond(), r.Quiet.PerSecond()),
+		ratio(float64(r.Live.P50), float64(r.Quiet.P50)), ratio(float64(r.Live.P99), float64(r.Quiet.P99)))
+	p("\nVisibility lag (from the exit of each import until `GET /api/v1/jobs?company=<its company>&limit=1` showed its %d new postings "+
+		"in `meta.total`, polled every %s on a connection of its own from before the import started): ", cfg.New, cfg.Poll)
+	if r.Lag.N == 0 {
+		p("not measured")
+	} else {
+		p("p50 %s, p95 %s, max %s over %d imports", lagText(r.Lag.P50), lagText(r.Lag.P95), lagText(r.Lag.Max), r.Lag.N)
+	}
+	p(". Wrong totals (neither the count before nor after, or back to before): %d in %s polls", len(r.Wrong), itoa(r.Polls))
+	if r.PollErrors > 0 {
+		p(" (%d polls failed)", r.PollErrors)
+	}
+	p(".\n\n")
+	p("| query | quiet p50 | quiet p99 | live p50 | live p99 |\n|---|---:|---:|---:|---:|\n")
+	for i, name := range r.Types {
+		q, l := typeAt(r.Quiet, i), typeAt(r.Live, i)
+		p("| %s | %.1f ms | %.1f ms | %.1f ms | %.1f ms |\n", name, ms(q.P50), ms(q.P99), ms(l.P50), ms(l.P99))
+	}
+	p("\nTargets: live throughput ≥ %.1f× quiet, live p99 ≤ %.0f ms, visibility lag p95 ≤ %.0f ms, no wrong total. ",
+		liveRatioTarget, ms(liveP99Target), ms(lagP95Target))
+	if miss := r.targetMisses(); len(miss) == 0 {
+		p("Met.\n")
+	} else {
+		p("Not met: %s.\n", strings.Join(miss, "; "))
+	}
+	if len(r.Problems) > 0 {
+		p("\nProblems: %s.\n", strings.Join(r.Problems, "; "))
+	}
+	p("%s\n", liveEndMarker)
+	return b.String()
+}
+
+// typeAt is a phase's measurement of type i (zero when it has none).
+func typeAt(p phaseResult, i int) typeLatency {
+	if i < len(p.ByType) {
+		return p.ByType[i]
+	}
+	return typeLatency{}
+}
+
+// importSpread says how long the batch imports took: "p50 X s, max Y s".
+func (r *liveResult) importSpread() string {
+	var d []time.Duration
+	for _, b := range r.Batches {
+		d = append(d, b.Import.Elapsed)
+	}
+	if len(d) == 0 {
+		return "—"
+	}
+	s := newLagStats(d)
+	return fmt.Sprintf("p50 %.2f s, max %.2f s", s.P50.Seconds(), s.Max.Seconds())
+}
+
+// countsText is what an import did, or why it failed.
+func countsText(r importRun) string {
+	switch {
+	case r.Err != "":
+		return "failed: " + r.Err
+	case !r.Counts.OK:
+		return "did not run"
+	}
+	c := r.Counts
+	return fmt.Sprintf("%d opened, %d updated, %d unchanged, %d closed", c.Opened, c.Updated, c.Unchanged, c.Closed)
+}
+
+// lagText writes a lag in milliseconds, or seconds from 10 s up.
+func lagText(d time.Duration) string {
+	if d >= 10*time.Second {
+		return fmt.Sprintf("%.1f s", d.Seconds())
+	}
+	return fmt.Sprintf("%.0f ms", ms(d))
+}
+
+// writeLiveSection puts section, the live scenario's at n, into file: in
+// place of the one written before, or else right after the quiet section
+// of n, or else at the end. The rest of the file is kept.
+func writeLiveSection(file string, n int, section string) error {
+	b, err := os.ReadFile(file)
+	if errors.Is(err, os.ErrNotExist) {
+		b = []byte("# Benchmark results\n")
+	} else if err != nil {
+		return fmt.Errorf("read %s: %w", file, err)
+	}
+	doc, err := placeLiveSection(string(b), n, section)
+	if err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	return nil
+}
+
+// placeLiveSection returns doc with section placed as writeLiveSection
+// says.
+func placeLiveSection(doc string, n int, section string) (string, error) {
+	if i := strings.Index(doc, liveBeginMarker(n)); i >= 0 {
+		j := strings.Index(doc[i:], liveEndMarker)
+		if j < 0 {
+			return "", fmt.Errorf("%s without %s", liveBeginMarker(n), liveEndMarker)
+		}
+		end := i + j + len(liveEndMarker)
+		if end < len(doc) && doc[end] == '\n' {
+			end++
+		}
+		return doc[:i] + section + doc[end:], nil
+	}
+	if i := strings.Index(doc, beginMarker(n)); i >= 0 {
+		if j := strings.Index(doc[i:], endMarker); j >= 0 {
+			end := i + j + len(endMarker)
+			if end < len(doc) && doc[end] == '\n' {
+				end++
+			}
+			return doc[:end] + "\n" + section + doc[end:], nil
+		}
+	}
+	return strings.TrimRight(doc, "\n") + "\n\n" + section, nil
+}
