@@ -16,20 +16,28 @@
 # writes never reach the data the quiet figures are measured on), a fresh
 # jobsd serves the list mix quiet and then while `bin/jobsd import` lands
 # a 50-posting import every 3 s and one snapshot closing 1,000 of a
-# 10,000-posting source, BENCH_LIVE_DURATION (30s) per phase; bin/benchload
-# -live writes its own section of docs/bench-results.md.
+# 10,000-posting source, BENCH_LIVE_DURATION (60s) per phase; bin/benchload
+# -live writes its own section of docs/bench-results.md. BENCH_QUIET=0
+# skips the quiet benchmark (the live scenario alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N="${N:-200000}"
 DURATION="${DURATION:-10s}"
 CONNECTIONS="${CONNECTIONS:-16}"
 PORT="${BENCH_PORT:-18766}"
+QUIET="${BENCH_QUIET:-1}"
 LIVE="${BENCH_LIVE:-1}"
-LIVE_DURATION="${BENCH_LIVE_DURATION:-30s}"
-case "$LIVE" in
-  0 | 1) ;;
-  *) echo "bench: BENCH_LIVE is 0 or 1, not \"$LIVE\"" >&2; exit 2 ;;
-esac
+LIVE_DURATION="${BENCH_LIVE_DURATION:-60s}"
+for knob in "BENCH_QUIET=$QUIET" "BENCH_LIVE=$LIVE"; do
+  case "${knob#*=}" in
+    0 | 1) ;;
+    *) echo "bench: ${knob%%=*} is 0 or 1, not \"${knob#*=}\"" >&2; exit 2 ;;
+  esac
+done
+if [ "$QUIET$LIVE" = 00 ]; then
+  echo "bench: BENCH_QUIET=0 and BENCH_LIVE=0: nothing to run" >&2
+  exit 2
+fi
 READY_TIMEOUT="${BENCH_READY_TIMEOUT:-900}" # seconds
 OUT="${BENCH_OUT:-docs/bench-results.md}"
 work=.data/bench
@@ -143,7 +151,6 @@ start_serve() {
   ready="$(awk -v ns="$(($(date +%s%N) - started))" 'BEGIN { printf "%.1f s", ns / 1e9 }')"
   echo "bench: ready after $ready"
 }
-start_serve "$work/jobsd.log"
 
 commit="$(git rev-parse --short HEAD)"
 # Dirty: uncommitted changes to tracked files other than the results file.
@@ -151,15 +158,19 @@ if [ -n "$(git status --porcelain --untracked-files=no -- . ":(exclude)$OUT")" ]
 # A failed quiet benchmark (an error or an answer that differs from SQL)
 # still lets the live scenario run; the script then fails.
 quiet_status=0
-./bin/benchload -base "$base" -key "$key" -db "$DATABASE_URL" -n "$N" \
-  -connections "$CONNECTIONS" -duration "$DURATION" \
-  -commit "$commit" -import "$import_note${no_text_index:+; descriptions not indexed for keyword search, serve run with --no-text-index (BENCH_TEXT_INDEX=0)}" -ready "$ready" -out "$OUT" ||
-  quiet_status=$?
+if [ "$QUIET" = 1 ]; then
+  start_serve "$work/jobsd.log"
+  ./bin/benchload -base "$base" -key "$key" -db "$DATABASE_URL" -n "$N" \
+    -connections "$CONNECTIONS" -duration "$DURATION" \
+    -commit "$commit" -import "$import_note${no_text_index:+; descriptions not indexed for keyword search, serve run with --no-text-index (BENCH_TEXT_INDEX=0)}" -ready "$ready" -out "$OUT" ||
+    quiet_status=$?
+fi
 
 if [ "$LIVE" = 0 ]; then exit "$quiet_status"; fi
 
 # The live scenario writes: it runs on a copy, which the template must have
 # no sessions for while it is made (jobsd stopped, benchload done).
+# When the quiet benchmark ran, the copy is of the data it measured.
 stop_server
 live_db="${name}_live"
 echo "bench: live scenario on $live_db, a copy of $name"
@@ -171,5 +182,5 @@ export DATABASE_URL="${admin%/postgres\?*}/$live_db?sslmode=disable"
 start_serve "$work/jobsd-live.log"
 ./bin/benchload -live -base "$base" -key "$key" -db "$DATABASE_URL" -n "$N" -jobsd bin/jobsd \
   -connections "$CONNECTIONS" -live-duration "$LIVE_DURATION" -commit "$commit" -out "$OUT" \
-  -live-database "\`$live_db\`, a copy of \`$name\` made with CREATE DATABASE … TEMPLATE in $copied after the quiet benchmark and dropped after the scenario (the quiet figures' data is never written to); jobsd started cold on it (ready after $ready)"
+  -live-database "\`$live_db\`, a copy of \`$name\` made with CREATE DATABASE … TEMPLATE in $copied before the scenario and dropped after it (the quiet figures' data is never written to); jobsd started cold on it (ready after $ready)"
 exit "$quiet_status"

@@ -70,17 +70,21 @@ func (r *liveResult) markdown() string {
 		"(`--snapshot --source %s`), which took %.1f s (%s).\n",
 		cfg.Interval, cfg.New+cfg.Updates, cfg.New, cfg.Updates, len(r.Batches), r.importSpread(),
 		r.SnapshotStart.Seconds(), itoa(cfg.Crawl/cfg.CloseEvery), r.Source, r.Snapshot.Elapsed.Seconds(), countsText(r.Snapshot))
-	p("\n| phase | req/s | p50 | p99 | errors | jobsd / PostgreSQL / load / imports / rest of the CPUs |\n|---|---:|---:|---:|---:|---:|\n")
+	p("\n| phase | req/s | p50 | p99 | errors | jobsd / PostgreSQL / load / imports / rest of the CPUs | jobsd CPU per request |\n|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, ph := range []struct {
 		name string
 		r    phaseResult
 	}{{"quiet", r.Quiet}, {"live", r.Live}} {
 		c := ph.r.CPU
-		p("| %s | %s | %.1f ms | %.1f ms | %d | %.0f%% / %.0f%% / %.0f%% / %.0f%% / %.0f%% |\n", ph.name, itoa(int(ph.r.PerSecond()+0.5)),
-			ms(ph.r.P50), ms(ph.r.P99), ph.r.Errors, 100*c.Jobsd, 100*c.Postgres, 100*c.Load, 100*ph.r.Imports, 100*c.Other)
+		p("| %s | %s | %.1f ms | %.1f ms | %d | %.0f%% / %.0f%% / %.0f%% / %.0f%% / %.0f%% | %.0f µs |\n", ph.name, itoa(int(ph.r.PerSecond()+0.5)),
+			ms(ph.r.P50), ms(ph.r.P99), ph.r.Errors, 100*c.Jobsd, 100*c.Postgres, 100*c.Load, 100*ph.r.Imports, 100*c.Other,
+			float64(c.JobsdPerRequest)/1e3)
 	}
-	p("| live / quiet | %.2f | %.2f | %.2f | | |\n", ratio(r.Live.PerSecond(), r.Quiet.PerSecond()),
-		ratio(float64(r.Live.P50), float64(r.Quiet.P50)), ratio(float64(r.Live.P99), float64(r.Quiet.P99)))
+	p("| live / quiet | %.2f | %.2f | %.2f | | | %.2f |\n", ratio(r.Live.PerSecond(), r.Quiet.PerSecond()),
+		ratio(float64(r.Live.P50), float64(r.Quiet.P50)), ratio(float64(r.Live.P99), float64(r.Quiet.P99)),
+		ratio(float64(r.Live.CPU.JobsdPerRequest), float64(r.Quiet.CPU.JobsdPerRequest)))
+	p("\nThe imports' share is the processor time of the `jobsd import` processes that ended during the phase; " +
+		"they run on the same CPUs as jobsd, PostgreSQL and the load generator.\n")
 	p("\nVisibility lag (from the exit of each import until `GET /api/v1/jobs?company=<its company>&limit=1` showed its %d new postings "+
 		"in `meta.total`, polled every %s on a connection of its own from before the import started): ", cfg.New, cfg.Poll)
 	if r.Lag.N == 0 {

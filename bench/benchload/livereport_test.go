@@ -50,6 +50,9 @@ func liveReport(liveRate int, liveP99, lagP95 time.Duration, wrong int) *liveRes
 		Snapshot: importRun{Elapsed: 2 * time.Second, Counts: importCounts{Unchanged: 9000, Closed: 1000, OK: true}},
 		Lag:      lagStats{N: 10, P50: 40 * ms, P95: lagP95, Max: lagP95}, Polls: 500,
 	}
+	r.Quiet.CPU = cpuShare{Jobsd: 0.5, Postgres: 0.2, Load: 0.05, Other: 0.1, JobsdPerRequest: 200 * time.Microsecond}
+	r.Live.CPU = cpuShare{Jobsd: 0.4, Postgres: 0.2, Load: 0.05, Other: 0.05, JobsdPerRequest: 300 * time.Microsecond}
+	r.Live.Imports = 0.2
 	for range wrong {
 		r.Wrong = append(r.Wrong, "batch 1: total 17")
 	}
@@ -61,9 +64,9 @@ func TestLiveMarkdown(t *testing.T) {
 	assert.True(t, strings.HasPrefix(md, "<!-- bench-live:begin N=200000 -->\n### Live scenario, N = 200,000\n"), md)
 	assert.True(t, strings.HasSuffix(md, "<!-- bench-live:end -->\n"), md)
 	for _, want := range []string{
-		"| quiet | 1,000 | 2.0 ms | 10.0 ms | 0 |",
-		"| live | 900 | 3.0 ms | 20.0 ms | 0 |",
-		"| live / quiet | 0.90 | 1.50 | 2.00 | | |",
+		"| quiet | 1,000 | 2.0 ms | 10.0 ms | 0 | 50% / 20% / 5% / 0% / 10% | 200 µs |",
+		"| live | 900 | 3.0 ms | 20.0 ms | 0 | 40% / 20% / 5% / 20% / 5% | 300 µs |",
+		"| live / quiet | 0.90 | 1.50 | 2.00 | | | 1.50 |",
 		"p50 40 ms, p95 100 ms, max 100 ms over 10 imports",
 		"Wrong totals (neither the count before nor after, or back to before): 0 in 500 polls.",
 		"| newest 25, no filter | 2.0 ms | 10.0 ms | 3.0 ms | 20.0 ms |",

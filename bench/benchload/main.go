@@ -20,7 +20,7 @@
 // until each batch shows in a list's meta.total, and any wrong total, and
 // writes its own section of -out:
 //
-//	benchload -live -base http://127.0.0.1:18766 -key KEY -db postgres://…/copy -n 200000 -jobsd bin/jobsd -live-duration 30s
+//	benchload -live -base http://127.0.0.1:18766 -key KEY -db postgres://…/copy -n 200000 -jobsd bin/jobsd -live-duration 60s
 package main
 
 import (
@@ -76,7 +76,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		"It writes to the database: run it on a copy")
 	lc := liveConfig{}
 	fs.StringVar(&lc.Jobsd, "jobsd", "bin/jobsd", "-live: the jobsd binary the imports run")
-	fs.DurationVar(&lc.Duration, "live-duration", 30*time.Second, "-live: how long each phase runs, quiet and live")
+	fs.DurationVar(&lc.Duration, "live-duration", 60*time.Second, "-live: how long each phase runs, quiet and live")
 	fs.DurationVar(&lc.Interval, "live-interval", 3*time.Second, "-live: time between the starts of the batch imports")
 	fs.IntVar(&lc.New, "live-new", 40, "-live: new postings per batch, of a company unique to the batch")
 	fs.IntVar(&lc.Updates, "live-updates", 10, "-live: postings of the crawled source per batch written again with a changed title")
