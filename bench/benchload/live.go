@@ -139,6 +139,30 @@ type phaseResult struct {
 	// Imports is the imports' share of the processors (the jobsd import
 	// processes that ended during the phase), taken out of CPU.Other.
 	Imports float64
+	// Index is how jobsd's index counters (its /metrics) moved during the
+	// phase, by metric; absent where jobsd exports none.
+	Index map[string]float64
+}
+
+// indexCounters are the counters of jobsd's in-memory index the live
+// report shows per phase, with what they count.
+var indexCounters = []struct{ Name, What string }{
+	{"jobsd_index_builds_total", "builds"},
+	{"jobsd_index_changes_applied_total", "changed jobs applied"},
+	{"jobsd_index_stale_pages_total", "pages answered again after a catch-up"},
+	{"jobsd_index_sql_answers_total", "lists answered in SQL"},
+}
+
+// readIndexCounters reads indexCounters from jobsd's /metrics (those it
+// exports).
+func readIndexCounters(ctx context.Context, c *client) map[string]float64 {
+	m := map[string]float64{}
+	for _, k := range indexCounters {
+		if v, err := c.metric(ctx, k.Name); err == nil {
+			m[k.Name] = v
+		}
+	}
+	return m
 }
 
 // typeLatency is one query type's share of a phase.
@@ -192,8 +216,9 @@ func childCPU() time.Duration {
 // drivePhase sends the cases in turn through REST on conns closed-loop
 // connections for d, from the first case, and measures them overall and
 // by type.
-func (c *client) drivePhase(ctx context.Context, cases []testCase, kinds []int, types, conns int, d time.Duration, cpu func() cpuSample) phaseResult {
-	res := phaseResult{Problems: map[string]int{}, ByType: make([]typeLatency, types)}
+func (c *client) drivePhase(ctx context.Context, cases []testCase, kinds []int, types, conns int, d time.Duration, cpu func() cpuSample, metrics *client) phaseResult {
+	res := phaseResult{Problems: map[string]int{}, ByType: make([]typeLatency, types), Index: map[string]float64{}}
+	indexBefore := readIndexCounters(ctx, metrics)
 	var next atomic.Int64
 	var mu sync.Mutex
 	byType := make([][]time.Duration, types)
@@ -239,6 +264,11 @@ func (c *client) drivePhase(ctx context.Context, cases []testCase, kinds []int, 
 		res.Imports = (childCPU() - childBefore).Seconds() / wall
 		res.CPU.Other = max(0, res.CPU.Other-res.Imports)
 	}
+	for k, v := range readIndexCounters(ctx, metrics) {
+		if b, ok := indexBefore[k]; ok {
+			res.Index[k] = v - b
+		}
+	}
 	return res
 }
 
@@ -282,7 +312,8 @@ func runLive(ctx context.Context, cfg liveConfig, db *pgx.Conn, mix []query, cpu
 	if res.Prep.Err != "" {
 		return fmt.Errorf("live: the crawl's import: %s", res.Prep.Err)
 	}
-	res.Settle, res.SettleNote = settle(ctx, poller, before+res.Prep.Counts.Opened, cfg.SettleTimeout)
+	metrics := newClient(cfg.Base, "", 2)
+	res.Settle, res.SettleNote = settle(ctx, poller, metrics, before+res.Prep.Counts.Opened, cfg.SettleTimeout)
 	fmt.Fprintf(out, "live: crawl imported in %.1f s (%+v); jobsd settled after %.1f s %s\n",
 		res.Prep.Elapsed.Seconds(), res.Prep.Counts, res.Settle.Seconds(), res.SettleNote)
 
@@ -295,7 +326,7 @@ func runLive(ctx context.Context, cfg liveConfig, db *pgx.Conn, mix []query, cpu
 		}
 	}
 	res.Machine.LoadBefore = loadAverage()
-	res.Quiet = c.drivePhase(ctx, cases, kinds, len(names), cfg.Conns, cfg.Duration, cpu)
+	res.Quiet = c.drivePhase(ctx, cases, kinds, len(names), cfg.Conns, cfg.Duration, cpu, metrics)
 	rep("quiet", res.Quiet)
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -346,7 +377,7 @@ func runLive(ctx context.Context, cfg liveConfig, db *pgx.Conn, mix []query, cpu
 			}
 		}
 	})
-	res.Live = c.drivePhase(ctx, cases, kinds, len(names), cfg.Conns, cfg.Duration, cpu)
+	res.Live = c.drivePhase(ctx, cases, kinds, len(names), cfg.Conns, cfg.Duration, cpu, metrics)
 	res.Machine.LoadAfter = loadAverage()
 	rep("live", res.Live)
 	wg.Wait()
@@ -584,16 +615,25 @@ func (t *totaler) total(ctx context.Context, path string) (int, error) {
 	return *page.Meta.Total, nil
 }
 
-// settle waits until jobsd's total of all postings is want and then until
-// ten newest pages in a row each take at most 10 ms on one connection:
-// jobsd has absorbed the import (today, rebuilt its index) and the quiet
-// phase does not measure that. It returns how long it waited, and a note
-// when it gave up at timeout.
-func settle(ctx context.Context, t *totaler, want int, timeout time.Duration) (time.Duration, string) {
+// settle waits until jobsd's total of all postings is want, then until
+// ten newest pages in a row each take at most 10 ms on one connection and
+// jobsd used under a quarter of a CPU over the last second: jobsd has
+// absorbed the import (caught up, and any index build it started is
+// done), so that the quiet phase does not measure that. It returns how
+// long it waited, and a note when it gave up at timeout.
+func settle(ctx context.Context, t *totaler, metrics *client, want int, timeout time.Duration) (time.Duration, string) {
 	start := time.Now()
 	deadline := start.Add(timeout)
 	seen, fast := false, 0
+	// jobsd's processor time, sampled each second while the pages are fast.
+	var cpuAt time.Time
+	cpuWas, idle := 0.0, false
 	for time.Now().Before(deadline) && ctx.Err() == nil {
+		if now := time.Now(); now.Sub(cpuAt) >= time.Second {
+			v, err := metrics.metric(ctx, "process_cpu_seconds_total")
+			idle = err != nil || (!cpuAt.IsZero() && (v-cpuWas)/now.Sub(cpuAt).Seconds() < 0.25)
+			cpuAt, cpuWas = now, v
+		}
 		t0 := time.Now()
 		total, err := t.total(ctx, "/api/v1/jobs?limit=25")
 		took := time.Since(t0)
@@ -606,7 +646,7 @@ func settle(ctx context.Context, t *totaler, want int, timeout time.Duration) (t
 		default:
 			fast = 0
 		}
-		if fast >= 10 {
+		if fast >= 10 && idle {
 			return time.Since(start), ""
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -614,5 +654,5 @@ func settle(ctx context.Context, t *totaler, want int, timeout time.Duration) (t
 	if !seen {
 		return time.Since(start), fmt.Sprintf("(gave up: the total never reached %d)", want)
 	}
-	return time.Since(start), "(gave up waiting for fast answers)"
+	return time.Since(start), "(gave up waiting for fast answers and an idle jobsd)"
 }

@@ -59,7 +59,7 @@ func (r *liveResult) markdown() string {
 		cfg.N, r.Date.Format("2006-01-02 15:04 MST"), cfg.Commit)
 	p("- Database: %s.\n", cfg.Database)
 	p("- Before the phases: %s postings of source `%s` (the seed generator's) imported by `bin/jobsd import` in %.1f s; "+
-		"jobsd then took %.1f s to show them and answer the newest page in ≤ 10 ms ten times in a row%s.\n",
+		"jobsd then took %.1f s to show them, answer the newest page in ≤ 10 ms ten times in a row and idle (under a quarter of a CPU for a second)%s.\n",
 		itoa(cfg.Crawl), r.Source, r.Prep.Elapsed.Seconds(), r.Settle.Seconds(), strings.TrimSpace(" "+r.SettleNote))
 	p("- Load: the %d list query types of the mix (REST), one value of each in turn, rotating as in the quiet benchmark, on %d closed-loop connections; "+
 		"%s of quiet, then %s live, each from the first value. Machine: %d CPUs, 1-minute load average %s before the quiet phase, %s after the live one.\n",
@@ -83,6 +83,9 @@ func (r *liveResult) markdown() string {
 	p("| live / quiet | %.2f | %.2f | %.2f | | | %.2f |\n", ratio(r.Live.PerSecond(), r.Quiet.PerSecond()),
 		ratio(float64(r.Live.P50), float64(r.Quiet.P50)), ratio(float64(r.Live.P99), float64(r.Quiet.P99)),
 		ratio(float64(r.Live.CPU.JobsdPerRequest), float64(r.Quiet.CPU.JobsdPerRequest)))
+	if idx := indexText(r.Quiet.Index, r.Live.Index); idx != "" {
+		p("\njobsd's index (its /metrics) during the quiet phase, then the live one: %s.\n", idx)
+	}
 	p("\nThe imports' share is the processor time of the `jobsd import` processes that ended during the phase; " +
 		"they run on the same CPUs as jobsd, PostgreSQL and the load generator.\n")
 	p("\nVisibility lag (from the exit of each import until `GET /api/v1/jobs?company=<its company>&limit=1` showed its %d new postings "+
@@ -201,4 +204,26 @@ func placeLiveSection(doc string, n int, section string) (string, error) {
 		}
 	}
 	return strings.TrimRight(doc, "\n") + "\n\n" + section, nil
+}
+
+// indexText is how jobsd's index counters moved in the quiet and the live
+// phase: "builds 0 / 1, changed jobs applied 0 / 600, …" (empty when
+// jobsd exports none of them).
+func indexText(quiet, live map[string]float64) string {
+	var parts []string
+	for _, k := range indexCounters {
+		q, okQ := quiet[k.Name]
+		l, okL := live[k.Name]
+		if !okQ && !okL {
+			continue
+		}
+		v := func(x float64, ok bool) string {
+			if !ok {
+				return "—"
+			}
+			return itoa(int(x + 0.5))
+		}
+		parts = append(parts, fmt.Sprintf("%s %s / %s", k.What, v(q, okQ), v(l, okL)))
+	}
+	return strings.Join(parts, ", ")
 }

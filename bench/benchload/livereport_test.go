@@ -53,6 +53,9 @@ func liveReport(liveRate int, liveP99, lagP95 time.Duration, wrong int) *liveRes
 	r.Quiet.CPU = cpuShare{Jobsd: 0.5, Postgres: 0.2, Load: 0.05, Other: 0.1, JobsdPerRequest: 200 * time.Microsecond}
 	r.Live.CPU = cpuShare{Jobsd: 0.4, Postgres: 0.2, Load: 0.05, Other: 0.05, JobsdPerRequest: 300 * time.Microsecond}
 	r.Live.Imports = 0.2
+	r.Quiet.Index = map[string]float64{"jobsd_index_builds_total": 0, "jobsd_index_changes_applied_total": 0}
+	r.Live.Index = map[string]float64{"jobsd_index_builds_total": 1, "jobsd_index_changes_applied_total": 600,
+		"jobsd_index_sql_answers_total": 3}
 	for range wrong {
 		r.Wrong = append(r.Wrong, "batch 1: total 17")
 	}
@@ -73,6 +76,8 @@ func TestLiveMarkdown(t *testing.T) {
 		"0 opened, 0 updated, 9000 unchanged, 1000 closed",
 		"at commit `abc1234`",
 		"no wrong total. Met.",
+		"jobsd's index (its /metrics) during the quiet phase, then the live one: builds 0 / 1, changed jobs applied 0 / 600, " +
+			"lists answered in SQL — / 3.",
 	} {
 		assert.Contains(t, md, want)
 	}
@@ -126,4 +131,8 @@ func TestPlaceLiveSection(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(b), "quiet again\n"+endMarker+"\n\n"+live(200000, "one"))
 	assert.NotContains(t, string(b), "quiet 200k")
+}
+
+func TestIndexText(t *testing.T) {
+	assert.Empty(t, indexText(map[string]float64{}, nil), "a jobsd without the index's metrics")
 }
