@@ -74,10 +74,17 @@ type liveResult struct {
 	Snapshot      importRun
 	SnapshotStart time.Duration
 	SnapshotOpen  int
-	Lag           lagStats
-	Polls         int
-	PollErrors    int
-	Wrong         []string
+	// SnapshotWatch follows the crawl's total (its marker company), and
+	// SnapshotLag is the time from the snapshot's exit until it showed the
+	// closes (SnapshotVisible false when it never did).
+	SnapshotWatch   totalWatch
+	CrawlMarker     string
+	SnapshotLag     time.Duration
+	SnapshotVisible bool
+	Lag             lagStats
+	Polls           int
+	PollErrors      int
+	Wrong           []string
 	// Problems are failures of the harness's own steps (an import that
 	// failed, a batch never seen, a final total that differs).
 	Problems []string
@@ -294,7 +301,8 @@ func runLive(ctx context.Context, cfg liveConfig, db *pgx.Conn, mix []query, cpu
 	if err != nil {
 		return err
 	}
-	res := &liveResult{Config: cfg, Date: time.Now().UTC(), Machine: m, Source: gen.Source(), Types: names}
+	res := &liveResult{Config: cfg, Date: time.Now().UTC(), Machine: m, Source: gen.Source(), Types: names,
+		CrawlMarker: gen.crawlMarker()}
 	poller := &totaler{base: cfg.Base, key: cfg.Key, http: &http.Client{Timeout: 30 * time.Second}}
 
 	// The crawled source, before both phases, so that they serve the same
@@ -349,8 +357,28 @@ func runLive(ctx context.Context, cfg liveConfig, db *pgx.Conn, mix []query, cpu
 			res.Snapshot.Err = err.Error()
 			return
 		}
+		// The crawl's total, watched as a batch's is: from 10,000 to 9,000
+		// in one step.
+		res.SnapshotWatch = totalWatch{Before: cfg.Crawl, After: cfg.Crawl - gen.Closing()}
+		var exited atomic.Pointer[time.Time]
+		failed := make(chan struct{})
+		var watched sync.WaitGroup
+		watched.Go(func() {
+			n, ok := watchTotal(ctx, cfg, poller, gen.CrawlPath(), &res.SnapshotWatch, &exited, failed)
+			res.PollErrors += n
+			if ex := exited.Load(); ok && ex != nil {
+				res.SnapshotLag, res.SnapshotVisible = res.SnapshotWatch.lag(*ex)
+			}
+		})
 		res.SnapshotStart = time.Since(start)
 		res.Snapshot = runJobsdImport(ctx, cfg, "--snapshot", "--source", gen.Source(), file)
+		if res.Snapshot.Err != "" {
+			close(failed)
+		} else {
+			ex := res.Snapshot.Exited
+			exited.Store(&ex)
+		}
+		watched.Wait()
 		fmt.Fprintf(out, "live: snapshot of %s at %.1f s took %.1f s: %+v %s\n", gen.Source(),
 			res.SnapshotStart.Seconds(), res.Snapshot.Elapsed.Seconds(), res.Snapshot.Counts, res.Snapshot.Err)
 	})
@@ -432,29 +460,10 @@ func runBatch(ctx context.Context, cfg liveConfig, gen *liveGen, poller *totaler
 	var exited atomic.Pointer[time.Time]
 	failed := make(chan struct{})
 	w := totalWatch{Before: 0, After: len(b.New)}
-	var pollErrors int
 	watches.Go(func() {
-		// Polled from before the import starts: a total seen while it runs
-		// is checked too.
-		for ctx.Err() == nil {
-			total, err := poller.total(ctx, path)
-			now := time.Now()
-			if err != nil {
-				pollErrors++
-			} else {
-				w.observe(total, now)
-			}
-			if ex := exited.Load(); ex != nil {
-				if (!w.Seen.IsZero() && now.Sub(w.Seen) >= cfg.Hold) || now.Sub(*ex) > cfg.VisibleTimeout {
-					break
-				}
-			}
-			select {
-			case <-failed:
-				return
-			case <-ctx.Done():
-			case <-time.After(cfg.Poll):
-			}
+		pollErrors, ok := watchTotal(ctx, cfg, poller, path, &w, &exited, failed)
+		if !ok {
+			return
 		}
 		mu.Lock()
 		defer mu.Unlock()
@@ -471,6 +480,36 @@ func runBatch(ctx context.Context, cfg liveConfig, gen *liveGen, poller *totaler
 		return br, fmt.Errorf("live: batch %d: %s", b.Seq, br.Import.Err)
 	}
 	return br, nil
+}
+
+// watchTotal polls the total of path into w every cfg.Poll, from before
+// the import starts (a total seen while it runs is checked too), until the
+// import has exited (exited set) and w.After has been seen for cfg.Hold,
+// or cfg.VisibleTimeout after the exit. It returns how many polls failed,
+// and false when it stopped because failed was closed (the import failed).
+func watchTotal(ctx context.Context, cfg liveConfig, poller *totaler, path string, w *totalWatch,
+	exited *atomic.Pointer[time.Time], failed <-chan struct{}) (pollErrors int, ok bool) {
+	for ctx.Err() == nil {
+		total, err := poller.total(ctx, path)
+		now := time.Now()
+		if err != nil {
+			pollErrors++
+		} else {
+			w.observe(total, now)
+		}
+		if ex := exited.Load(); ex != nil {
+			if (!w.Seen.IsZero() && now.Sub(w.Seen) >= cfg.Hold) || now.Sub(*ex) > cfg.VisibleTimeout {
+				break
+			}
+		}
+		select {
+		case <-failed:
+			return pollErrors, false
+		case <-ctx.Done():
+		case <-time.After(cfg.Poll):
+		}
+	}
+	return pollErrors, true
 }
 
 // finish summarizes the batches' lags and wrong totals and checks the end
@@ -504,6 +543,16 @@ func (r *liveResult) finish(ctx context.Context, db *pgx.Conn, poller *totaler, 
 		}
 	}
 	r.Lag = newLagStats(lags)
+	r.Polls += r.SnapshotWatch.Polls
+	for _, w := range r.SnapshotWatch.Wrong {
+		r.Wrong = append(r.Wrong, "the crawl, around the snapshot: "+w)
+	}
+	if r.Snapshot.Err == "" && r.Snapshot.Counts.OK && !r.SnapshotVisible {
+		r.Problems = append(r.Problems, fmt.Sprintf("the snapshot's closes not seen in the crawl's total within %s", r.Config.VisibleTimeout))
+	}
+	if total, err := poller.total(ctx, gen.CrawlPath()); err == nil && total != r.Config.Crawl-gen.Closing() && r.Snapshot.Err == "" {
+		r.Wrong = append(r.Wrong, fmt.Sprintf("the crawl: total %d after the live phase, want %d", total, r.Config.Crawl-gen.Closing()))
+	}
 	if r.Snapshot.Err == "" && r.Snapshot.Counts.OK {
 		if r.Snapshot.Counts.Closed != gen.Closing() {
 			r.Problems = append(r.Problems, fmt.Sprintf("the snapshot closed %d postings, want %d", r.Snapshot.Counts.Closed, gen.Closing()))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"net/url"
 	"regexp"
 	"strings"
 	"sync"
@@ -93,6 +94,7 @@ func newLiveGen(opts liveGenOptions) (*liveGen, error) {
 		j.ID = fmt.Sprintf("%s-%d", g.source, i)
 		j.Source = ptr(g.source)
 		j.URL = ptr(fmt.Sprintf("https://jobs.example.com/%s/%d", g.source, i))
+		j.Company += " " + g.crawlMarker()
 	}
 	return g, nil
 }
@@ -101,6 +103,17 @@ func newLiveGen(opts liveGenOptions) (*liveGen, error) {
 var runRE = regexp.MustCompile(`^[0-9]{1,12}$`)
 
 func ptr[T any](v T) *T { return &v }
+
+// crawlMarker ends the company names of the crawl's postings: their
+// companies are the seed generator's, each its own company, and the
+// marker makes the crawl's total one company filter away.
+func (g *liveGen) crawlMarker() string { return "via livecrawl " + g.run }
+
+// CrawlPath is the REST list whose meta.total counts the crawl's open
+// postings.
+func (g *liveGen) CrawlPath() string {
+	return "/api/v1/jobs?limit=1&company=" + url.QueryEscape(g.crawlMarker())
+}
 
 // Source is the crawled source's name, the snapshot's --source.
 func (g *liveGen) Source() string { return g.source }

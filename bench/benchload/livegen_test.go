@@ -61,8 +61,10 @@ func TestLiveGenCrawl(t *testing.T) {
 		assert.Equal(t, "livecrawl_71", *j.Source)
 		assert.True(t, strings.HasPrefix(j.ID, "livecrawl_71-"), j.ID)
 		assert.NotEmpty(t, j.Title)
-		assert.NotEmpty(t, j.Company)
+		assert.True(t, strings.HasSuffix(j.Company, " via livecrawl 71"), j.Company)
+		assert.NotEqual(t, " via livecrawl 71", j.Company)
 	}
+	assert.Equal(t, "/api/v1/jobs?limit=1&company=via+livecrawl+71", g.CrawlPath())
 	assert.Equal(t, "livecrawl_71", g.Source())
 	assert.Equal(t, 10, g.Closing())
 

@@ -58,9 +58,9 @@ func (r *liveResult) markdown() string {
 	p("Written by `N=%d make bench` (`BENCH_LIVE=1`, `bin/benchload -live`) on %s at commit `%s`.\n\n",
 		cfg.N, r.Date.Format("2006-01-02 15:04 MST"), cfg.Commit)
 	p("- Database: %s.\n", cfg.Database)
-	p("- Before the phases: %s postings of source `%s` (the seed generator's) imported by `bin/jobsd import` in %.1f s; "+
+	p("- Before the phases: %s postings of source `%s` (the seed generator's, each company's name ending \"%s\") imported by `bin/jobsd import` in %.1f s; "+
 		"jobsd then took %.1f s to show them, answer the newest page in ≤ 10 ms ten times in a row and idle (under a quarter of a CPU for a second)%s.\n",
-		itoa(cfg.Crawl), r.Source, r.Prep.Elapsed.Seconds(), r.Settle.Seconds(), strings.TrimSpace(" "+r.SettleNote))
+		itoa(cfg.Crawl), r.Source, r.CrawlMarker, r.Prep.Elapsed.Seconds(), r.Settle.Seconds(), strings.TrimSpace(" "+r.SettleNote))
 	p("- Load: the %d list query types of the mix (REST), one value of each in turn, rotating as in the quiet benchmark, on %d closed-loop connections; "+
 		"%s of quiet, then %s live, each from the first value. Machine: %d CPUs, 1-minute load average %s before the quiet phase, %s after the live one.\n",
 		len(r.Types), cfg.Conns, cfg.Duration, cfg.Duration, r.Machine.CPUs, r.Machine.LoadBefore, r.Machine.LoadAfter)
@@ -95,7 +95,14 @@ func (r *liveResult) markdown() string {
 	} else {
 		p("p50 %s, p95 %s, max %s over %d imports", lagText(r.Lag.P50), lagText(r.Lag.P95), lagText(r.Lag.Max), r.Lag.N)
 	}
-	p(". Wrong totals (neither the count before nor after, or back to before): %d in %s polls", len(r.Wrong), itoa(r.Polls))
+	p(". The snapshot's closes, watched the same way in the crawl's total (`company=%s`, its companies' names ending so: %s → %s): ",
+		strings.TrimPrefix(r.CrawlMarker, " "), itoa(r.SnapshotWatch.Before), itoa(r.SnapshotWatch.After))
+	if r.SnapshotVisible {
+		p("shown %s after its exit", lagText(r.SnapshotLag))
+	} else {
+		p("not seen")
+	}
+	p(". Wrong totals (neither the count before nor after, or back to before), in both: %d in %s polls", len(r.Wrong), itoa(r.Polls))
 	if r.PollErrors > 0 {
 		p(" (%d polls failed)", r.PollErrors)
 	}

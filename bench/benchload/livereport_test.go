@@ -49,6 +49,8 @@ func liveReport(liveRate int, liveP99, lagP95 time.Duration, wrong int) *liveRes
 		Quiet: phase(1000, 2*ms, 10*ms), Live: phase(liveRate, 3*ms, liveP99),
 		Snapshot: importRun{Elapsed: 2 * time.Second, Counts: importCounts{Unchanged: 9000, Closed: 1000, OK: true}},
 		Lag:      lagStats{N: 10, P50: 40 * ms, P95: lagP95, Max: lagP95}, Polls: 500,
+		SnapshotWatch: totalWatch{Before: 10000, After: 9000}, SnapshotLag: 60 * ms, SnapshotVisible: true,
+		CrawlMarker: "via livecrawl 1",
 	}
 	r.Quiet.CPU = cpuShare{Jobsd: 0.5, Postgres: 0.2, Load: 0.05, Other: 0.1, JobsdPerRequest: 200 * time.Microsecond}
 	r.Live.CPU = cpuShare{Jobsd: 0.4, Postgres: 0.2, Load: 0.05, Other: 0.05, JobsdPerRequest: 300 * time.Microsecond}
@@ -71,7 +73,8 @@ func TestLiveMarkdown(t *testing.T) {
 		"| live | 900 | 3.0 ms | 20.0 ms | 0 | 40% / 20% / 5% / 20% / 5% | 300 µs |",
 		"| live / quiet | 0.90 | 1.50 | 2.00 | | | 1.50 |",
 		"p50 40 ms, p95 100 ms, max 100 ms over 10 imports",
-		"Wrong totals (neither the count before nor after, or back to before): 0 in 500 polls.",
+		"The snapshot's closes, watched the same way in the crawl's total (`company=via livecrawl 1`, its companies' names ending so: 10,000 → 9,000): shown 60 ms after its exit.",
+		"Wrong totals (neither the count before nor after, or back to before), in both: 0 in 500 polls.",
 		"| newest 25, no filter | 2.0 ms | 10.0 ms | 3.0 ms | 20.0 ms |",
 		"0 opened, 0 updated, 9000 unchanged, 1000 closed",
 		"at commit `abc1234`",
