@@ -170,19 +170,7 @@ func (b *Builder) Build(collated []string) *Index {
 		ix.companies = append(ix.companies, c)
 	}
 	slices.SortFunc(ix.companies, func(a, b *company) int { return byCount(&a.value, &b.value) })
-	ix.companyPos = make(map[int64]int32, len(ix.companies))
-	for i, c := range ix.companies {
-		ix.companyPos[c.id] = int32(i)
-	}
-	ix.trigrams = map[string][]int32{}
-	for i, c := range ix.companies {
-		for j := 0; j+3 <= len(c.lower); j++ {
-			t := c.lower[j : j+3]
-			if list := ix.trigrams[t]; len(list) == 0 || list[len(list)-1] != int32(i) {
-				ix.trigrams[t] = append(list, int32(i))
-			}
-		}
-	}
+	ix.placeCompanies()
 	companies := make([]*value, len(ix.companies))
 	for i, c := range ix.companies {
 		companies[i] = &c.value
@@ -205,17 +193,15 @@ func (b *Builder) Build(collated []string) *Index {
 		}
 	}
 
-	// The keys are sortKey's, spelled out for the sorts' inner loops.
-	posted := func(d uint32) float64 { return float64(ix.posted[d]) }
-	ix.orders[domain.JobSortNewest] = &ordering{desc: true, key: posted} // the numbering itself
-	ix.orders[domain.JobSortOldest] = b.ordering(false, posted)
-	ix.orders[domain.JobSortSalaryDesc] = b.ordering(true, func(d uint32) float64 { return coalesce(ix.salMax[d], -1) })
-	ix.orders[domain.JobSortSalaryAsc] = b.ordering(false, func(d uint32) float64 { return coalesce(ix.salMin[d], 1e15) })
+	ix.orders[domain.JobSortNewest] = &ordering{desc: true, key: ix.sortKeyOf(domain.JobSortNewest)} // the numbering itself
+	for _, s := range sorts[1:] {
+		ix.orders[s] = b.ordering(sortDesc(s), ix.sortKeyOf(s))
+	}
 	b.ix, b.idRank = nil, nil
 	return ix
 }
 
-// sorts are the keyset orders an index keeps.
+// sorts are the keyset orders an index keeps, the default order first.
 var sorts = []domain.JobSort{domain.JobSortNewest, domain.JobSortOldest, domain.JobSortSalaryDesc, domain.JobSortSalaryAsc}
 
 // sortKey is a job's key in order s (then ids break ties, ascending).
@@ -227,6 +213,36 @@ func sortKey(s domain.JobSort, posted int64, salMin, salMax float64) float64 {
 		return coalesce(salMin, 1e15)
 	}
 	return float64(posted)
+}
+
+// sortKeyOf returns the sort key of the base's job d in order s: sortKey's,
+// spelled out for the sorts' inner loops.
+func (ix *Index) sortKeyOf(s domain.JobSort) func(d uint32) float64 {
+	switch s {
+	case domain.JobSortSalaryDesc:
+		return func(d uint32) float64 { return coalesce(ix.salMax[d], -1) }
+	case domain.JobSortSalaryAsc:
+		return func(d uint32) float64 { return coalesce(ix.salMin[d], 1e15) }
+	}
+	return func(d uint32) float64 { return float64(ix.posted[d]) }
+}
+
+// placeCompanies makes companyPos and trigrams from companies (their
+// lower-cased names set).
+func (ix *Index) placeCompanies() {
+	ix.companyPos = make(map[int64]int32, len(ix.companies))
+	for i, c := range ix.companies {
+		ix.companyPos[c.id] = int32(i)
+	}
+	ix.trigrams = map[string][]int32{}
+	for i, c := range ix.companies {
+		for j := 0; j+3 <= len(c.lower); j++ {
+			t := c.lower[j : j+3]
+			if list := ix.trigrams[t]; len(list) == 0 || list[len(list)-1] != int32(i) {
+				ix.trigrams[t] = append(list, int32(i))
+			}
+		}
+	}
 }
 
 // sortDesc reports whether order s has its keys descending.
