@@ -17,8 +17,9 @@
 // Its files go by concern: the Index and its documents (this file), its
 // building (build.go), search and paging (search.go), facet counts
 // (facets.go, forward.go), companies (companies.go), salary bounds
-// (salary.go), and the delta layer: its making (delta.go) and its queries
-// (layered.go).
+// (salary.go), the delta layer: its making (delta.go) and its queries
+// (layered.go), and a base index's file: WriteTo and ReadIndex
+// (persist.go, persist_codec.go).
 package index
 
 import (

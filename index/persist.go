@@ -202,7 +202,7 @@ func ReadIndex(r io.Reader) (ix *Index, err error) {
 	// and a panic of the decoding is an error like any other.
 	defer func() {
 		if p := recover(); p != nil {
-			ix, err = nil, fmt.Errorf("%w: %v", ErrCorrupt, p)
+			ix, err = nil, fmt.Errorf("%w: recovered: %v", ErrCorrupt, p)
 		}
 	}()
 	d := &decoder{b: data[headerLen:end]}
