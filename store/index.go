@@ -33,6 +33,9 @@ type Indexer struct {
 	log    *slog.Logger
 	poll   time.Duration
 	tuneGC bool
+	// cacheDir, when set, is where built bases are saved and the last is
+	// loaded from at start (indexcache.go).
+	cacheDir string
 
 	current atomic.Pointer[index.Index]
 	ready   chan struct{}
@@ -67,6 +70,10 @@ type IndexOptions struct {
 	// for as long as it reads every job, from taking one that requests
 	// need. Catch-ups, short reads, use the store's.
 	DB *bun.DB
+	// CacheDir, when set, is a directory of this machine where each
+	// built index is saved, and from which the next start loads the last
+	// one and applies the changes since, instead of building anew.
+	CacheDir string
 }
 
 // StartIndex starts keeping an index of the database's jobs until ctx ends,
@@ -87,7 +94,7 @@ func (s *Store) StartIndex(ctx context.Context, opts IndexOptions) (*Indexer, er
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	x := &Indexer{db: db, tail: primary, log: opts.Log, poll: opts.Poll, tuneGC: opts.TuneGC,
+	x := &Indexer{db: db, tail: primary, log: opts.Log, poll: opts.Poll, tuneGC: opts.TuneGC, cacheDir: opts.CacheDir,
 		ready: make(chan struct{}), kick: make(chan struct{}, 1), rebuilt: make(chan *index.Index, 1)}
 	s.index = x
 	go x.run(ctx)
@@ -239,37 +246,54 @@ func (x *Indexer) run(ctx context.Context) {
 	}
 }
 
-// buildFirst builds the first index.
+// buildFirst makes the first index: the saved one brought up to date when
+// there is one, or a build (then saved in the background).
 func (x *Indexer) buildFirst(ctx context.Context) error {
 	start := time.Now()
-	ix, err := x.buildTuned(ctx)
+	if ix := x.loadCached(ctx); ix != nil {
+		nx, err := x.applyChanges(ctx, ix)
+		if err == nil {
+			x.makeFirst(nx)
+			x.log.Info("index ready from the saved one", "version", nx.Version(), "jobs", nx.Len(),
+				"changes_since", nx.DeltaLen(), "took", time.Since(start).Round(time.Millisecond).String())
+			return nil
+		}
+		x.log.Info("the saved index is not brought up to date; building anew", "err", err)
+	}
+	ix, place, err := x.buildTuned(ctx)
 	if err != nil {
 		return err
 	}
+	x.makeFirst(ix)
+	x.log.Info("index built", "version", ix.Version(), "jobs", ix.Len(), "bitmap_bytes", ix.SizeInBytes(),
+		"took", time.Since(start).Round(time.Millisecond).String())
+	go x.save(ix, place)
+	return nil
+}
+
+// makeFirst makes ix the first current index: the indexer is ready.
+func (x *Indexer) makeFirst(ix *index.Index) {
 	x.mu.Lock()
 	x.current.Store(ix)
 	x.freshAt.Store(time.Now().UnixNano())
 	x.mu.Unlock()
 	close(x.ready)
-	x.log.Info("index built", "version", ix.Version(), "jobs", ix.Len(), "bitmap_bytes", ix.SizeInBytes(),
-		"took", time.Since(start).Round(time.Millisecond).String())
-	return nil
 }
 
 // buildTuned builds an index, with the GC tuned around it.
-func (x *Indexer) buildTuned(ctx context.Context) (*index.Index, error) {
+func (x *Indexer) buildTuned(ctx context.Context) (*index.Index, feedPlace, error) {
 	if x.tuneGC {
 		// Two indexes and the rows being read are alive during a build:
 		// a memory limit set for one would make the GC run without pause.
 		liftMemoryLimit()
 		defer tuneGC()
 	}
-	ix, err := x.build(ctx)
+	ix, place, err := x.build(ctx)
 	if err != nil {
-		return nil, err
+		return nil, place, err
 	}
 	x.built.Add(1)
-	return ix, nil
+	return ix, place, nil
 }
 
 // catchUp applies the changes of the feed after the current index's last
@@ -365,7 +389,7 @@ func (x *Indexer) startRebuild(ctx context.Context) {
 		defer x.rebuilding.Store(false)
 		guard(x.log, "index rebuild", func() {
 			start := time.Now()
-			ix, err := x.buildTuned(ctx)
+			ix, place, err := x.buildTuned(ctx)
 			if err != nil {
 				if ctx.Err() == nil {
 					x.log.Warn("index not rebuilt; the layered index serves meanwhile", "err", err)
@@ -374,6 +398,7 @@ func (x *Indexer) startRebuild(ctx context.Context) {
 			}
 			x.log.Info("index base rebuilt", "version", ix.Version(), "jobs", ix.Len(),
 				"took", time.Since(start).Round(time.Millisecond).String())
+			x.save(ix, place)
 			select {
 			case x.rebuilt <- ix:
 			case <-ctx.Done():

@@ -117,31 +117,32 @@ func readOnly(ctx context.Context, db *bun.DB, fn func(tx pgx.Tx) error) error {
 }
 
 // build reads one snapshot of the jobs and companies into a new index, of
-// the feed's last change in that snapshot.
-func (x *Indexer) build(ctx context.Context) (*index.Index, error) {
+// the feed's last change in that snapshot, and returns the feed's place
+// there.
+func (x *Indexer) build(ctx context.Context) (*index.Index, feedPlace, error) {
 	var ix *index.Index
+	var place feedPlace
 	err := readOnly(ctx, x.db, func(tx pgx.Tx) error {
 		var err error
-		ix, err = buildIndex(ctx, tx)
+		if place, err = readFeedPlace(ctx, tx); err != nil {
+			return err
+		}
+		ix, err = buildIndex(ctx, tx, place.Last)
 		return err
 	})
 	if err != nil {
-		return nil, wrap(err, "build index")
+		return nil, place, wrap(err, "build index")
 	}
-	return ix, nil
+	return ix, place, nil
 }
 
-func buildIndex(ctx context.Context, tx pgx.Tx) (*index.Index, error) {
+func buildIndex(ctx context.Context, tx pgx.Tx, version int64) (*index.Index, error) {
 	// Reading a million jobs may take longer than a request's backstop,
 	// and sorting their ids more than the default work_mem.
 	for _, set := range []string{"SET LOCAL statement_timeout = 0", "SET LOCAL work_mem = '64MB'"} {
 		if _, err := tx.Exec(ctx, set); err != nil {
 			return nil, fmt.Errorf("%s: %w", set, err)
 		}
-	}
-	var version int64
-	if err := tx.QueryRow(ctx, "SELECT last_seq FROM jobsd_feed").Scan(&version); err != nil {
-		return nil, fmt.Errorf("the feed's last change: %w", err)
 	}
 	b := index.NewBuilder(version)
 	rows, err := tx.Query(ctx, "SELECT id, name, logo_url, coalesce(slug, '') FROM companies")

@@ -35,6 +35,12 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "jobsd")
+	// The servers the tests start save their indexes here, not in the
+	// user's cache.
+	if err := os.Setenv("JOBSD_INDEX_CACHE", filepath.Join(dir, "index-cache")); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "build jobsd: %v\n%s", err, out)

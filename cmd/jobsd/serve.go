@@ -12,6 +12,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -77,6 +79,7 @@ type serveConfig struct {
 	DebugAddr     string // "" for no profiler listener
 	TextIndex     bool   // run the text indexer (not --no-text-index)
 	Index         bool   // keep the in-process index
+	IndexCache    string // where built indexes are saved ("": nowhere)
 	DBMaxConns    int    // ≥ 1, for each request pool
 	RedisURL      string // "" for in-process rate limits; parses as a URL
 	MetricsAddr   string // "" for /metrics on Addr
@@ -112,6 +115,7 @@ func (e env) parseServeConfig(args []string) (serveConfig, error) {
 	debugAddr := fs.String("debug-addr", "", "address of a separate listener serving Go's profiler at /debug/pprof/ (env JOBSD_DEBUG_ADDR); empty: none. Keep it on loopback")
 	noTextIndex := fs.Bool("no-text-index", false, "leave indexing descriptions for keyword search to another instance or to jobsd textindex (env JOBSD_TEXT_INDEX=false)")
 	useIndex := fs.Bool("index", true, "keep an in-process count and facet index of the jobs (env JOBSD_INDEX); false: every list is answered in SQL alone")
+	indexCache := fs.String("index-cache", defaultIndexCache(), "directory where each built index is saved and the next start loads it from, applying the changes since instead of building anew (env JOBSD_INDEX_CACHE); empty: none")
 	dbConns := fs.Int("db-max-conns", store.DefaultMaxOpenConns(), "connections to each database for requests at most (env JOBSD_DB_MAX_CONNS); the default is one per processor, 4 to 16: raise it to about twice the database's cores when the database has more cores than this machine")
 	redisURL := secretURLVar(fs, "redis-url", "Redis `URL` holding the rate-limit buckets, shared by every instance (env REDIS_URL); empty: in process")
 	metricsAddr := fs.String("metrics-addr", "", "address of a separate listener serving /metrics, which the main listener then no longer serves (env JOBSD_METRICS_ADDR); empty: /metrics on --addr")
@@ -176,10 +180,21 @@ func (e env) parseServeConfig(args []string) (serveConfig, error) {
 		DebugAddr:     *debugAddr,
 		TextIndex:     !*noTextIndex,
 		Index:         *useIndex,
+		IndexCache:    *indexCache,
 		DBMaxConns:    *dbConns,
 		RedisURL:      *redisURL,
 		MetricsAddr:   *metricsAddr,
 	}, nil
+}
+
+// defaultIndexCache is the user's cache directory's jobsd folder, or ""
+// when the user has none.
+func defaultIndexCache() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "jobsd")
 }
 
 // serveEnv pairs serve's flags with the environment variables that set
@@ -195,6 +210,7 @@ var serveEnv = []envFlag{
 	{"replica-urls", "DATABASE_REPLICA_URLS", false},
 	{"debug-addr", "JOBSD_DEBUG_ADDR", false},
 	{"index", "JOBSD_INDEX", false},
+	{"index-cache", "JOBSD_INDEX_CACHE", false},
 	{"no-text-index", "JOBSD_TEXT_INDEX", true},
 	{"db-max-conns", "JOBSD_DB_MAX_CONNS", false},
 	{"redis-url", "REDIS_URL", false},
@@ -309,7 +325,7 @@ func openServeDeps(ctx context.Context, cfg serveConfig, log *slog.Logger) (_ *s
 	// and the text indexer hold for long stretches.
 	st.StartExpiry(ctx, 250*time.Millisecond, log)
 	if cfg.Index {
-		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log, TuneGC: true, DB: background})
+		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log, TuneGC: true, DB: background, CacheDir: cfg.IndexCache})
 		if err != nil {
 			return nil, err
 		}

@@ -35,6 +35,7 @@ func defaultServeConfig() serveConfig {
 		AuthFailures: auth.FailureLimit{Rate: 1, Burst: 10},
 		TextIndex:    true,
 		Index:        true,
+		IndexCache:   defaultIndexCache(),
 		DBMaxConns:   conns,
 	}
 }
@@ -56,6 +57,10 @@ func TestParseServeConfig(t *testing.T) {
 		err  string // a usage error containing it, when not ""
 	}{
 		{name: "defaults", want: defaultServeConfig()},
+		{name: "index cache", env: map[string]string{"JOBSD_INDEX_CACHE": "/var/cache/jobsd"},
+			want: with(func(c *serveConfig) { c.IndexCache = "/var/cache/jobsd" })},
+		{name: "no index cache", args: []string{"--index-cache", ""},
+			want: with(func(c *serveConfig) { c.IndexCache = "" })},
 		{name: "flags", args: []string{"--addr", "127.0.0.1:0", "--no-migrate", "--request-timeout", "3s",
 			"--introspection=false", "--cors-origins", "https://a.example, ,https://b.example", "--max-body-bytes", "4096",
 			"--rate", "2.5", "--burst", "7", "--auth-failure-rate", "0", "--auth-failure-burst", "3",

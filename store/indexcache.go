@@ -1,0 +1,135 @@
+// The index cache: a built base saved to a file, loaded at the next start and brought up to date from the feed.
+
+package store
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/jobsd-dev/jobsd/index"
+)
+
+// feedPlace names a database's feed and a place in it: an index saved at
+// change Last of epoch Epoch of feed Instance may be brought up to date by
+// the changes after Last while the feed's epoch is still Epoch (a purge
+// starts a new epoch, and may remove changes after Last).
+type feedPlace struct {
+	Instance string
+	Epoch    int64
+	Last     int64
+}
+
+// readFeedPlace reads where the feed is, in tx's snapshot.
+func readFeedPlace(ctx context.Context, tx pgx.Tx) (feedPlace, error) {
+	var p feedPlace
+	err := tx.QueryRow(ctx, "SELECT instance::text, epoch, last_seq FROM jobsd_feed").Scan(&p.Instance, &p.Epoch, &p.Last)
+	if err != nil {
+		return p, fmt.Errorf("read the feed: %w", err)
+	}
+	return p, nil
+}
+
+// cacheFile is the file of the index of feed instance at epoch.
+func (x *Indexer) cacheFile(instance string, epoch int64) string {
+	return filepath.Join(x.cacheDir, fmt.Sprintf("index-%s-%d.bin", instance, epoch))
+}
+
+// loadCached returns the index saved for the database's feed at its
+// current epoch, or nil when there is none (or it cannot be read: it is
+// then removed).
+func (x *Indexer) loadCached(ctx context.Context) *index.Index {
+	if x.cacheDir == "" {
+		return nil
+	}
+	var place feedPlace
+	if err := readOnly(ctx, x.tail, func(tx pgx.Tx) error {
+		var err error
+		place, err = readFeedPlace(ctx, tx)
+		return err
+	}); err != nil {
+		x.log.Warn("the saved index is not used", "err", err)
+		return nil
+	}
+	path := x.cacheFile(place.Instance, place.Epoch)
+	f, err := os.Open(path)
+	if err != nil {
+		if !os.IsNotExist(err) {
+			x.log.Warn("the saved index is not used", "path", path, "err", err)
+		}
+		return nil
+	}
+	defer f.Close()
+	start := time.Now()
+	ix, err := index.ReadIndex(bufio.NewReaderSize(f, 1<<20))
+	if err == nil && ix.Version() > place.Last {
+		err = fmt.Errorf("it is of change %d, past the feed's last (%d)", ix.Version(), place.Last)
+	}
+	if err != nil {
+		x.log.Warn("the saved index cannot be used; it is removed", "path", path, "err", err)
+		_ = os.Remove(path)
+		return nil
+	}
+	x.log.Info("index loaded", "path", path, "version", ix.Version(), "jobs", ix.Len(),
+		"took", time.Since(start).Round(time.Millisecond).String())
+	return ix
+}
+
+// save writes a base index built at place to the cache, replacing the
+// feed's older ones. It is written to a temporary file renamed into place,
+// so that a reader never sees half of one.
+func (x *Indexer) save(ix *index.Index, place feedPlace) {
+	if x.cacheDir == "" {
+		return
+	}
+	start := time.Now()
+	path := x.cacheFile(place.Instance, place.Epoch)
+	if err := writeIndexFile(x.cacheDir, path, ix); err != nil {
+		x.log.Warn("the index is not saved; the next start builds it", "err", err)
+		return
+	}
+	old, _ := filepath.Glob(filepath.Join(x.cacheDir, "index-"+place.Instance+"-*.bin"))
+	for _, p := range old {
+		if p != path {
+			_ = os.Remove(p)
+		}
+	}
+	x.log.Info("index saved", "path", path, "version", ix.Version(), "took", time.Since(start).Round(time.Millisecond).String())
+}
+
+func writeIndexFile(dir, path string, ix *index.Index) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".index-*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	if _, err := ix.WriteTo(w); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if !strings.HasPrefix(filepath.Base(path), "index-") {
+		return fmt.Errorf("not an index file name: %s", path)
+	}
+	return os.Rename(tmp.Name(), path)
+}
