@@ -17,11 +17,14 @@ import (
 )
 
 // feedPlace names a database's feed and a place in it: an index saved at
-// change Last of epoch Epoch of feed Instance may be brought up to date by
-// the changes after Last while the feed's epoch is still Epoch (a purge
-// starts a new epoch, and may remove changes after Last).
+// change Last of epoch Epoch of feed Instance in the database of OID
+// Database may be brought up to date by the changes after Last while the
+// feed's epoch is still Epoch (a purge starts a new epoch, and may remove
+// changes after Last). The OID tells apart a copy of the database (CREATE
+// DATABASE … TEMPLATE copies the feed's instance with the data).
 type feedPlace struct {
 	Instance string
+	Database int64
 	Epoch    int64
 	Last     int64
 }
@@ -29,16 +32,17 @@ type feedPlace struct {
 // readFeedPlace reads where the feed is, in tx's snapshot.
 func readFeedPlace(ctx context.Context, tx pgx.Tx) (feedPlace, error) {
 	var p feedPlace
-	err := tx.QueryRow(ctx, "SELECT instance::text, epoch, last_seq FROM jobsd_feed").Scan(&p.Instance, &p.Epoch, &p.Last)
+	err := tx.QueryRow(ctx, `SELECT instance::text, (SELECT oid::bigint FROM pg_database WHERE datname = current_database()),
+    epoch, last_seq FROM jobsd_feed`).Scan(&p.Instance, &p.Database, &p.Epoch, &p.Last)
 	if err != nil {
 		return p, fmt.Errorf("read the feed: %w", err)
 	}
 	return p, nil
 }
 
-// cacheFile is the file of the index of feed instance at epoch.
-func (x *Indexer) cacheFile(instance string, epoch int64) string {
-	return filepath.Join(x.cacheDir, fmt.Sprintf("index-%s-%d.bin", instance, epoch))
+// cacheFile is the file of the index of a feed's epoch.
+func (x *Indexer) cacheFile(p feedPlace) string {
+	return filepath.Join(x.cacheDir, fmt.Sprintf("index-%s-%d-%d.bin", p.Instance, p.Database, p.Epoch))
 }
 
 // loadCached returns the index saved for the database's feed at its
@@ -57,7 +61,7 @@ func (x *Indexer) loadCached(ctx context.Context) *index.Index {
 		x.log.Warn("the saved index is not used", "err", err)
 		return nil
 	}
-	path := x.cacheFile(place.Instance, place.Epoch)
+	path := x.cacheFile(place)
 	f, err := os.Open(path)
 	if err != nil {
 		if !os.IsNotExist(err) {
@@ -89,12 +93,12 @@ func (x *Indexer) save(ix *index.Index, place feedPlace) {
 		return
 	}
 	start := time.Now()
-	path := x.cacheFile(place.Instance, place.Epoch)
+	path := x.cacheFile(place)
 	if err := writeIndexFile(x.cacheDir, path, ix); err != nil {
 		x.log.Warn("the index is not saved; the next start builds it", "err", err)
 		return
 	}
-	old, _ := filepath.Glob(filepath.Join(x.cacheDir, "index-"+place.Instance+"-*.bin"))
+	old, _ := filepath.Glob(filepath.Join(x.cacheDir, fmt.Sprintf("index-%s-%d-*.bin", place.Instance, place.Database)))
 	for _, p := range old {
 		if p != path {
 			_ = os.Remove(p)
