@@ -73,9 +73,9 @@ var (
 	indexAnswered = prometheus.NewDesc("jobsd_index_answers_total",
 		"Job lists, facet sets and company lists the in-memory index answered.", nil, nil)
 	indexSQLAnswers = prometheus.NewDesc("jobsd_index_sql_answers_total",
-		"Job lists the index could not answer in time (its pages kept changing), answered in SQL.", nil, nil)
+		"Job lists the index could not answer in time (the feed kept moving, or it could not catch up), answered in SQL.", nil, nil)
 	indexStale = prometheus.NewDesc("jobsd_index_stale_pages_total",
-		"Pages whose jobs changed after the index's version, answered again after a catch-up.", nil, nil)
+		"Requests that found the change feed past the index, answered after a catch-up.", nil, nil)
 	indexJobs = prometheus.NewDesc("jobsd_index_jobs",
 		"Open jobs in the in-memory index.", nil, nil)
 	indexDeltaJobs = prometheus.NewDesc("jobsd_index_delta_jobs",
