@@ -11,24 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/internal/apitest"
 )
-
-// closePostings closes the postings with the ids at the instant, as an
-// import's tombstones do.
-func closePostings(t *testing.T, env *apitest.Env, at time.Time, ids ...string) {
-	t.Helper()
-	ctx := context.Background()
-	im, err := env.Store.BeginImport(ctx)
-	require.NoError(t, err)
-	closes := make([]domain.JobClose, len(ids))
-	for i, id := range ids {
-		closes[i] = domain.JobClose{ID: id, ClosedAt: &at}
-	}
-	require.NoError(t, im.Close(ctx, closes))
-	require.NoError(t, im.Commit(ctx))
-}
 
 type change struct {
 	ID     string `json:"id"`
@@ -85,7 +69,7 @@ func TestChangeFeed(t *testing.T) {
 	env := apitest.New(t)
 	c := gql(env)
 	at := time.Date(2026, 11, 26, 10, 0, 2, 0, time.UTC)
-	closePostings(t, env, at, "test-3", "test-7")
+	env.Close(t, at, "test-3", "test-7")
 
 	whole, end := readChanges(t, c, 1000)
 	require.GreaterOrEqual(t, len(whole), len(apitest.AllIDs)+2)
@@ -159,7 +143,7 @@ func TestChangeFeedErrors(t *testing.T) {
 	}
 
 	closed := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
-	closePostings(t, env, closed, "test-2")
+	env.Close(t, closed, "test-2")
 	_, err = env.Store.Purge(context.Background(), closed.Add(time.Second))
 	require.NoError(t, err)
 	_, err = changes(c, first.PageInfo.NextCursor, nil)
@@ -175,7 +159,7 @@ func TestChangeFeedErrors(t *testing.T) {
 func TestClosedJob(t *testing.T) {
 	env := apitest.New(t)
 	at := time.Date(2026, 11, 26, 10, 0, 2, 0, time.UTC)
-	closePostings(t, env, at, "test-1")
+	env.Close(t, at, "test-1")
 	c := gql(env)
 	for _, q := range []string{
 		`{ job(id: "test-1") { id title } }`,

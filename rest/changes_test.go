@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/internal/apitest"
 )
 
@@ -31,21 +30,6 @@ type feedPage struct {
 		HasMore    bool   `json:"has_more"`
 		NextCursor string `json:"next_cursor"`
 	} `json:"meta"`
-}
-
-// closePostings closes the postings with the ids at the instant, as an
-// import's tombstones do.
-func closePostings(t *testing.T, env *apitest.Env, at time.Time, ids ...string) {
-	t.Helper()
-	ctx := context.Background()
-	im, err := env.Store.BeginImport(ctx)
-	require.NoError(t, err)
-	closes := make([]domain.JobClose, len(ids))
-	for i, id := range ids {
-		closes[i] = domain.JobClose{ID: id, ClosedAt: &at}
-	}
-	require.NoError(t, im.Close(ctx, closes))
-	require.NoError(t, im.Commit(ctx))
 }
 
 // changesPage serves GET /changes with the cursor (none when "") and the
@@ -108,7 +92,7 @@ func TestChangeFeed(t *testing.T) {
 	env := apitest.New(t)
 	h := env.REST()
 	at := time.Date(2026, 11, 26, 10, 0, 2, 0, time.UTC)
-	closePostings(t, env, at, "test-3", "test-7")
+	env.Close(t, at, "test-3", "test-7")
 
 	whole, end := readFeed(t, h, "", 1000)
 	for _, c := range whole {
@@ -138,7 +122,7 @@ func TestChangeFeed(t *testing.T) {
 	assert.Equal(t, []change{}, page.Data)
 	assert.False(t, page.Meta.HasMore)
 	assert.Equal(t, end, page.Meta.NextCursor)
-	closePostings(t, env, at.Add(time.Hour), "test-5")
+	env.Close(t, at.Add(time.Hour), "test-5")
 	page = changesPage(t, h, end, 0)
 	assert.Equal(t, []change{{"test-5", "closed", "2026-11-26T11:00:02Z"}}, page.Data)
 	assert.NotEqual(t, end, page.Meta.NextCursor)
@@ -183,7 +167,7 @@ func TestChangeFeedErrors(t *testing.T) {
 	// A purge moves the feed's start past a cursor: gone, and the feed
 	// starts again without one.
 	closed := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
-	closePostings(t, env, closed, "test-2")
+	env.Close(t, closed, "test-2")
 	_, err := env.Store.Purge(context.Background(), closed.Add(time.Second))
 	require.NoError(t, err)
 	e := fail(t, h, "/api/v1/changes?after="+first.Meta.NextCursor, http.StatusGone).Error
@@ -197,7 +181,7 @@ func TestClosedJobIsGone(t *testing.T) {
 	env := apitest.New(t)
 	h := env.REST()
 	at := time.Date(2026, 11, 26, 10, 0, 2, 0, time.UTC)
-	closePostings(t, env, at, "test-1")
+	env.Close(t, at, "test-1")
 
 	rec := apitest.Get(t, h, "/api/v1/jobs/test-1", "X-Request-ID", "req-gone")
 	require.Equal(t, http.StatusGone, rec.Code, rec.Body)

@@ -99,7 +99,7 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 
 	// 410: a closed posting, a cursor from before a purge.
 	closed := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
-	closePostings(t, env, closed, "test-2")
+	env.Close(t, closed, "test-2")
 	conforms(t, h, router, "/api/v1/jobs/test-2", 410, true)
 	for _, path := range []string{"/changes?limit=0", "/changes?after=x", "/changes?next=1"} {
 		conforms(t, h, router, "/api/v1"+path, 400, false)

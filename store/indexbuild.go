@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
 
 	"github.com/jobsd-dev/jobsd/index"
@@ -97,17 +96,8 @@ func (s *docScanner) doc(own bool) *index.Doc {
 // readOnly runs fn in a REPEATABLE READ read-only transaction on one pgx
 // connection of db.
 func readOnly(ctx context.Context, db *bun.DB, fn func(tx pgx.Tx) error) error {
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	return conn.Raw(func(driverConn any) error {
-		c, ok := driverConn.(*stdlib.Conn)
-		if !ok {
-			return fmt.Errorf("the driver is not pgx")
-		}
-		tx, err := c.Conn().BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	return withPgx(ctx, db, func(c *pgx.Conn) error {
+		tx, err := c.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 		if err != nil {
 			return err
 		}

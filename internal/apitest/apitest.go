@@ -40,6 +40,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun"
 
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/importer"
 	"github.com/jobsd-dev/jobsd/internal/pgtest"
@@ -100,6 +101,20 @@ func (e *Env) Import(t testing.TB, ndjson string) {
 	require.Equal(t, strings.Count(strings.TrimSpace(ndjson), "\n")+1, res.Imported, "jobs written")
 	_, err = e.Store.IndexTexts(e.ctx, 1, nil)
 	require.NoError(t, err, "index the descriptions")
+}
+
+// Close closes the postings with the ids at the instant, as an import's
+// tombstones do.
+func (e *Env) Close(t testing.TB, at time.Time, ids ...string) {
+	t.Helper()
+	im, err := e.Store.BeginImport(e.ctx)
+	require.NoError(t, err)
+	closes := make([]domain.JobClose, len(ids))
+	for i, id := range ids {
+		closes[i] = domain.JobClose{ID: id, ClosedAt: &at}
+	}
+	require.NoError(t, im.Close(e.ctx, closes))
+	require.NoError(t, im.Commit(e.ctx))
 }
 
 // REST returns the REST endpoints mounted at /api/v1, as the server mounts
