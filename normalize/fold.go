@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/runes"
 	"golang.org/x/text/transform"
@@ -69,6 +70,28 @@ func foldASCII(s string) string {
 	return b.String()
 }
 
+// appendFoldASCII appends foldASCII(s) to dst.
+func appendFoldASCII(dst []byte, s string) []byte {
+	start := len(dst)
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if asciiSpace(c) {
+			space = len(dst) > start
+			continue
+		}
+		if space {
+			dst = append(dst, ' ')
+			space = false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
 // asciiSpace reports the ASCII bytes strings.Fields splits on.
 func asciiSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
@@ -108,22 +131,39 @@ func Slug(s string) string {
 func squash(s string) string {
 	f := Fold(s)
 	if isPlainASCII(f) {
-		b := make([]byte, 0, len(f))
-		for i := 0; i < len(f); i++ {
-			if c := f[i]; 'a' <= c && c <= 'z' || isDigit(c) || c == '+' || c == '#' {
-				b = append(b, c)
-			}
+		kept := true
+		for i := 0; i < len(f) && kept; i++ {
+			kept = squashKeeps(f[i])
 		}
-		if len(b) == len(f) {
+		if kept {
 			return f
 		}
-		return string(b)
 	}
-	var b strings.Builder
-	for _, r := range f {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '+' || r == '#' {
-			b.WriteRune(r)
+	return string(appendSquashed(make([]byte, 0, len(f)), []byte(f)))
+}
+
+// squashKeeps reports whether squash keeps an ASCII byte of folded text.
+func squashKeeps(c byte) bool {
+	return 'a' <= c && c <= 'z' || isDigit(c) || c == '+' || c == '#'
+}
+
+// appendSquashed appends the squashed form of folded text f to dst (squash
+// after Fold).
+func appendSquashed(dst, f []byte) []byte {
+	for i := 0; i < len(f); {
+		c := f[i]
+		if c < utf8.RuneSelf {
+			if squashKeeps(c) {
+				dst = append(dst, c)
+			}
+			i++
+			continue
 		}
+		r, size := utf8.DecodeRune(f[i:])
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			dst = utf8.AppendRune(dst, r)
+		}
+		i += size
 	}
-	return b.String()
+	return dst
 }

@@ -5,6 +5,7 @@ package normalize
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,15 +38,29 @@ func (g *gazetteer) loadGeoNames(dir string) error {
 	if err != nil {
 		return err
 	}
-	slices.SortStableFunc(rows, func(a, b geoRow) int { return b.population - a.population })
+	// Most populous first, in file order on a tie (a stable sort, of
+	// indices rather than of the rows).
+	order := make([]int32, len(rows))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if d := rows[b].population - rows[a].population; d != 0 {
+			return d
+		}
+		return int(a - b)
+	})
 	cities := make(map[string][]*city, 6*len(rows))
 	for k, cs := range g.cities {
 		cities[k] = cs
 	}
 	g.cities = cities
-	added := make(map[string]bool, len(rows))
+	type cityID struct{ name, state, country string }
+	added := make(map[cityID]bool, len(rows))
 	var keys []string
-	for _, r := range rows {
+	var kb keyBuf
+	for _, i := range order {
+		r := &rows[i]
 		country := g.ccodes[r.country]
 		if country == "" {
 			continue
@@ -54,14 +69,16 @@ func (g *gazetteer) loadGeoNames(dir string) error {
 		if st := admin1[r.country+"."+r.admin1]; st != nil {
 			stateName = st.Name
 		}
-		keys = appendKeys(keys[:0], r.name)
+		keys = kb.appendKeys(keys[:0], r.name)
 		if r.ascii != r.name {
-			keys = appendKeys(keys, r.ascii)
+			keys = kb.appendKeys(keys, r.ascii)
 		}
-		for alt := range strings.SplitSeq(r.alternates, ",") {
+		for alts := r.alternates; alts != ""; {
+			alt, rest, _ := strings.Cut(alts, ",")
 			if usableAlternate(alt) {
-				keys = appendKeys(keys, alt)
+				keys = kb.appendKeys(keys, alt)
 			}
+			alts = rest
 		}
 		if c := g.curatedCity(keys, stateName, country); c != nil {
 			c.merged = true
@@ -72,7 +89,7 @@ func (g *gazetteer) loadGeoNames(dir string) error {
 			g.addCityKeys(c, keys)
 			continue
 		}
-		id := r.name + "\x00" + stateName + "\x00" + country
+		id := cityID{r.name, stateName, country}
 		// Sections of cities (PPLX: "Mitte", "Upper West Side") are no
 		// cities of their own.
 		if added[id] || r.feature == "PPLX" {
@@ -156,12 +173,8 @@ func cityParts(k string, cs []*city) map[*city]bool {
 
 // appendKeys appends the keys of name that keys lacks.
 func appendKeys(keys []string, name string) []string {
-	for _, k := range nameKeys(name) {
-		if k != "" && !containsString(keys, k) {
-			keys = append(keys, k)
-		}
-	}
-	return keys
+	var kb keyBuf
+	return kb.appendKeys(keys, name)
 }
 
 // curatedCity returns the curated city a GeoNames row with these name keys
@@ -180,7 +193,8 @@ func (g *gazetteer) curatedCity(keys []string, stateName, country string) *city 
 
 // readGeoCities reads the columns the gazetteer uses of GeoNames' cities
 // file: name, asciiname, alternatenames, feature code, country code,
-// admin1 code and population.
+// admin1 code and population. The rows' strings share the file's text,
+// but for the names (which cities keep): the rest is let go with the rows.
 func readGeoCities(path string) ([]geoRow, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -191,12 +205,18 @@ func readGeoCities(path string) ([]geoRow, error) {
 	if err != nil {
 		return nil, fmt.Errorf("geonames cities: %w", err)
 	}
+	var buf strings.Builder
+	buf.Grow(8 << 20)
+	if _, err := io.Copy(&buf, zr); err != nil {
+		return nil, fmt.Errorf("geonames cities: %w", err)
+	}
+	text := buf.String()
 	rows := make([]geoRow, 0, 33000)
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 0, 1<<20), 1<<22)
 	var cols [15]string
-	for line := 1; sc.Scan(); line++ {
-		rest := sc.Text()
+	for line := 1; text != ""; line++ {
+		var rest string
+		rest, text, _ = strings.Cut(text, "\n")
+		rest = strings.TrimSuffix(rest, "\r")
 		n := 0
 		for ; n < len(cols); n++ {
 			var ok bool
@@ -208,15 +228,11 @@ func readGeoCities(path string) ([]geoRow, error) {
 			return nil, fmt.Errorf("geonames cities line %d: %d columns, want 19", line, n+1)
 		}
 		pop, _ := strconv.Atoi(cols[14])
-		// The scanner reuses its buffer: keep copies of the strings.
 		rows = append(rows, geoRow{
-			name: strings.Clone(cols[1]), ascii: strings.Clone(cols[2]), alternates: strings.Clone(cols[3]),
-			feature: strings.Clone(cols[7]), country: strings.Clone(cols[8]), admin1: strings.Clone(cols[10]),
+			name: strings.Clone(cols[1]), ascii: cols[2], alternates: cols[3],
+			feature: cols[7], country: cols[8], admin1: cols[10],
 			population: pop,
 		})
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("geonames cities: %w", err)
 	}
 	return rows, nil
 }
@@ -508,15 +524,16 @@ func (g *gazetteer) admin1ByCities(rows []admin1Row, out map[string]*state, citi
 	}
 	votes := map[string]map[*state]int{}
 	var keys []string
+	var kb keyBuf
 	for _, r := range cities {
 		code := r.country + "." + r.admin1
 		if !open[code] {
 			continue
 		}
 		country := g.ccodes[r.country]
-		keys = appendKeys(keys[:0], r.name)
+		keys = kb.appendKeys(keys[:0], r.name)
 		if r.ascii != r.name {
-			keys = appendKeys(keys, r.ascii)
+			keys = kb.appendKeys(keys, r.ascii)
 		}
 		for _, k := range keys {
 			voted := false

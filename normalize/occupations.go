@@ -123,11 +123,12 @@ func readTSV(path string, minCols int, row func(cols []string) error) error {
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	var cols []string // reused: row may keep the strings, not the slice
 	for line := 1; sc.Scan(); line++ {
 		if line == 1 {
 			continue
 		}
-		cols := strings.Split(sc.Text(), "\t")
+		cols = splitTabs(cols[:0], sc.Text())
 		if len(cols) < minCols {
 			return fmt.Errorf("%s line %d: %d columns, want %d", filepath.Base(path), line, len(cols), minCols)
 		}
@@ -139,6 +140,19 @@ func readTSV(path string, minCols int, row func(cols []string) error) error {
 		return fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}
 	return nil
+}
+
+// splitTabs appends the tab-separated columns of line to cols, as
+// strings.Split(line, "\t") returns them.
+func splitTabs(cols []string, line string) []string {
+	for {
+		col, rest, ok := strings.Cut(line, "\t")
+		cols = append(cols, col)
+		if !ok {
+			return cols
+		}
+		line = rest
+	}
 }
 
 // majorGroups checks that titles.json has a field for every SOC major

@@ -3,6 +3,7 @@
 package normalize
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -14,10 +15,41 @@ import (
 // umlauts, the spelling with ae, oe, ue ("Düsseldorf", "Duesseldorf").
 func nameKeys(name string) []string {
 	keys := []string{placeKey(name)}
-	if strings.ContainsAny(name, "äöüÄÖÜ") {
+	if hasUmlaut(name) {
 		keys = append(keys, placeKey(umlautSpellings.Replace(name)))
 	}
 	return keys
+}
+
+func hasUmlaut(name string) bool {
+	return !isPlainASCII(name) && strings.ContainsAny(name, "äöüÄÖÜ")
+}
+
+// keyBuf is the scratch space of appendKeys, for loaders that compute the
+// keys of many names.
+type keyBuf struct{ b []byte }
+
+// appendKeys appends the keys of name (nameKeys) that keys lacks; only
+// those it appends are allocated.
+func (kb *keyBuf) appendKeys(keys []string, name string) []string {
+	keys = kb.appendKey(keys, name)
+	if hasUmlaut(name) {
+		keys = kb.appendKey(keys, umlautSpellings.Replace(name))
+	}
+	return keys
+}
+
+func (kb *keyBuf) appendKey(keys []string, name string) []string {
+	kb.b = appendPlaceKey(kb.b[:0], name)
+	if len(kb.b) == 0 {
+		return keys
+	}
+	for _, k := range keys {
+		if k == string(kb.b) {
+			return keys
+		}
+	}
+	return append(keys, string(kb.b))
 }
 
 var umlautSpellings = strings.NewReplacer("ä", "ae", "ö", "oe", "ü", "ue", "Ä", "Ae", "Ö", "Oe", "Ü", "Ue")
@@ -55,10 +87,17 @@ var latinLetters = func() map[rune]string {
 // "and", runs of single letters joined ("U.S.A." = "usa", "D.C." = "dc")
 // and abbreviations spelled out ("St." = "saint").
 func placeKey(s string) string {
-	buf := make([]byte, 0, len(s)+4)
+	var arr [64]byte
+	return string(appendPlaceKey(arr[:0], s))
+}
+
+// appendPlaceKey appends placeKey(s) to dst.
+func appendPlaceKey(dst []byte, s string) []byte {
+	start := len(dst)
+	buf := dst
 	inWord := false
 	add := func(spelled string) {
-		if !inWord && len(buf) > 0 {
+		if !inWord && len(buf) > start {
 			buf = append(buf, ' ')
 		}
 		buf = append(buf, spelled...)
@@ -82,7 +121,7 @@ func placeKey(s string) string {
 				inWord = false
 				continue
 			}
-			if !inWord && len(buf) > 0 {
+			if !inWord && len(buf) > start {
 				buf = append(buf, ' ')
 			}
 			buf = append(buf, c)
@@ -94,37 +133,47 @@ func placeKey(s string) string {
 		case latinLetters[r] != "":
 			add(latinLetters[r])
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			add(string(unicode.ToLower(r)))
+			if !inWord && len(buf) > start {
+				buf = append(buf, ' ')
+			}
+			buf = utf8.AppendRune(buf, unicode.ToLower(r))
+			inWord = true
 		default:
 			inWord = false
 		}
 	}
-	key := string(buf)
+	key := buf[start:]
 	needs := false
-	for w := range strings.SplitSeq(key, " ") {
-		if isOneLetter(w) || placeKeyWords[w] != "" {
+	for w := range bytes.SplitSeq(key, []byte{' '}) {
+		if isOneLetterBytes(w) || placeKeyWords[string(w)] != "" {
 			needs = true
 			break
 		}
 	}
 	if !needs {
-		return key
+		return buf
 	}
-	var b strings.Builder
-	b.Grow(len(key) + 8)
+	// Rare: single letters to join or abbreviations to spell out.
+	words := strings.Split(string(key), " ")
+	buf = buf[:start]
 	prevOne := false
-	for i, w := range strings.Split(key, " ") {
+	for i, w := range words {
 		one := isOneLetter(w)
 		if full := placeKeyWords[w]; full != "" {
 			w = full
 		}
 		if i > 0 && !(one && prevOne) {
-			b.WriteByte(' ')
+			buf = append(buf, ' ')
 		}
-		b.WriteString(w)
+		buf = append(buf, w...)
 		prevOne = one
 	}
-	return b.String()
+	return buf
+}
+
+func isOneLetterBytes(w []byte) bool {
+	r, size := utf8.DecodeRune(w)
+	return size == len(w) && unicode.IsLetter(r)
 }
 
 func isOneLetter(w string) bool {

@@ -323,12 +323,19 @@ func (t *taxonomy) know(words []string) {
 // Executive Officer)").
 func (t *taxonomy) phraseWords(text string) [][]string {
 	main, asides := t.split(text)
-	var out [][]string
+	out := make([][]string, 0, 1+len(asides))
 	var all []string
-	for _, seg := range main {
-		all = append(all, seg...)
+	if len(main) == 1 {
+		all = main[0] // split's slices are its caller's
+	} else {
+		for _, seg := range main {
+			all = append(all, seg...)
+		}
 	}
-	for _, words := range append([][]string{all}, asides...) {
+	if all = dedupe(all); len(all) > 0 {
+		out = append(out, all)
+	}
+	for _, words := range asides {
 		if words = dedupe(words); len(words) > 0 {
 			out = append(out, words)
 		}
@@ -336,8 +343,10 @@ func (t *taxonomy) phraseWords(text string) [][]string {
 	return out
 }
 
+// dedupe returns words without repetitions, in their first order, in
+// words' own array.
 func dedupe(words []string) []string {
-	out := words[:0:0]
+	out := words[:0]
 	for _, w := range words {
 		dup := false
 		for _, o := range out {

@@ -36,8 +36,8 @@ func (t *taxonomy) split(title string) (main, asides [][]string) {
 		}
 		w := s[start:end]
 		start = -1
-		if strings.ContainsAny(w, ".'’") {
-			w = strings.NewReplacer(".", "", "'", "", "’", "").Replace(w)
+		if strings.IndexByte(w, '.') >= 0 || strings.IndexByte(w, '\'') >= 0 || strings.Contains(w, "’") {
+			w = wordPunct.Replace(w)
 		}
 		switch {
 		case w == "":
@@ -47,7 +47,7 @@ func (t *taxonomy) split(title string) (main, asides [][]string) {
 			if words := t.clean(raw); len(words) > 0 {
 				main = append(main, words)
 			}
-			raw = raw[:0:0]
+			raw = raw[:0] // clean keeps nothing of raw
 		default:
 			raw = append(raw, w)
 		}
@@ -56,13 +56,13 @@ func (t *taxonomy) split(title string) (main, asides [][]string) {
 		if words := t.clean(raw); len(words) > 0 {
 			main = append(main, words)
 		}
-		raw = raw[:0:0]
+		raw = raw[:0]
 	}
 	endAside := func() {
 		if words := t.clean(aside); len(words) > 0 {
 			asides = append(asides, words)
 		}
-		aside = aside[:0:0]
+		aside = aside[:0]
 	}
 	for i, r := range s {
 		switch {
@@ -97,6 +97,9 @@ func (t *taxonomy) split(title string) (main, asides [][]string) {
 }
 
 var orWord = regexp.MustCompile(`\bOR\b`)
+
+// wordPunct takes off the punctuation a word of a title keeps in split.
+var wordPunct = strings.NewReplacer(".", "", "'", "", "’", "")
 
 // clean turns the raw words of a segment into the words that say what the
 // occupation is.
@@ -145,12 +148,21 @@ func (t *taxonomy) clean(raw []string) []string {
 
 // senior reports whether a title holds a seniority word.
 func (t *taxonomy) senior(title string) bool {
-	for _, w := range strings.FieldsFunc(Fold(title), func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if t.lex.seniority[w] {
+	f := Fold(title)
+	start := -1 // of the current word: a run of letters
+	for i, r := range f {
+		if unicode.IsLetter(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && t.lex.seniority[f[start:i]] {
 			return true
 		}
+		start = -1
 	}
-	return false
+	return start >= 0 && t.lex.seniority[f[start:]]
 }
 
 // ambiguous reports whether a set of words is, but for its soft and

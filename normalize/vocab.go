@@ -217,10 +217,17 @@ func (v *Vocab) find(s string) (*Term, bool) {
 
 // lookup finds the term s spells exactly: folded, or squashed.
 func (v *Vocab) lookup(s string) (*Term, bool) {
-	if t, ok := v.all[Fold(s)]; ok {
+	var fb, sb [64]byte
+	var f []byte
+	if isPlainASCII(s) {
+		f = appendFoldASCII(fb[:0], s)
+	} else {
+		f = append(fb[:0], Fold(s)...)
+	}
+	if t, ok := v.all[string(f)]; ok {
 		return t, true
 	}
-	t, ok := v.all[squash(s)]
+	t, ok := v.all[string(appendSquashed(sb[:0], f))]
 	return t, ok
 }
 
