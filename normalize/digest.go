@@ -30,9 +30,10 @@ var refDataDirs = []string{"locations", "occupations", "skills"}
 // only if both are equal; the store records it with the data.
 func (n *Normalizer) Digest() string { return n.digest }
 
-// vocabularyDigest hashes the rules version, the embedded vocabularies and
-// the files of refData's folders (none when refData is "").
-func vocabularyDigest(refData string) (string, error) {
+// vocabularySum hashes the rules version, the embedded vocabularies and
+// the files of refData's folders (none when refData is ""): their names,
+// contents and sizes.
+func vocabularySum(refData string) ([]byte, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "rules %d\n", rulesVersion)
 	add := func(fsys fs.FS, root, label string) error {
@@ -52,7 +53,7 @@ func vocabularyDigest(refData string) (string, error) {
 		})
 	}
 	if err := add(vocabFS, "vocab", "builtin"); err != nil {
-		return "", fmt.Errorf("vocabulary digest: %w", err)
+		return nil, fmt.Errorf("vocabulary digest: %w", err)
 	}
 	if refData != "" {
 		dir := os.DirFS(refData)
@@ -61,14 +62,18 @@ func vocabularyDigest(refData string) (string, error) {
 				continue
 			}
 			if err := add(dir, sub, "refdata"); err != nil {
-				return "", fmt.Errorf("vocabulary digest: %w", err)
+				return nil, fmt.Errorf("vocabulary digest: %w", err)
 			}
 		}
 	}
-	sum := h.Sum(nil)
+	return h.Sum(nil), nil
+}
+
+// digestName is the Digest of the vocabularies hashed to sum.
+func digestName(refData string, sum []byte) string {
 	label := "builtin"
 	if refData != "" {
 		label = "refdata"
 	}
-	return label + "-" + hex.EncodeToString(sum[:8]), nil
+	return label + "-" + hex.EncodeToString(sum[:8])
 }

@@ -7,13 +7,15 @@
 // by subject: places (places*.go, worktype.go, geo_refdata.go), titles
 // (titles*.go, occupations.go), vocabularies and skills (vocab*.go,
 // fold.go, skills_*.go), text facts (extract.go, text.go, sanitize.go),
-// and records and queries (job.go, given.go, bounds.go, query.go,
-// refdata.go, digest.go).
+// records and queries (job.go, given.go, bounds.go, query.go,
+// refdata.go, digest.go), and the cache of the normalizer compiled from
+// the reference data (refdata_cache.go, refdata_codec*.go).
 package normalize
 
 import (
 	"embed"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -37,17 +39,36 @@ type Normalizer struct {
 }
 
 // New loads the vocabularies written in the project and, with
-// WithRefData, the reference data of a directory.
+// WithRefData, the reference data of a directory; what it compiles from
+// the reference data is kept in a cache file (WithCacheDir) that later
+// calls read instead.
 func New(opts ...Option) (*Normalizer, error) {
 	var o options
 	for _, opt := range opts {
 		opt(&o)
 	}
+	if o.refData != "" {
+		if dir := o.cacheDirOf(); dir != "" {
+			if _, err := os.Stat(o.refData); err == nil {
+				return newCached(&o, dir, func(sum []byte) (*Normalizer, error) { return build(&o, sum) })
+			}
+		}
+	}
+	sum, err := vocabularySum(o.refData)
+	if err != nil {
+		return nil, err
+	}
+	return build(&o, sum)
+}
+
+// build builds the normalizer of o from the embedded vocabularies and the
+// reference data; sum is their vocabularySum.
+func build(o *options, sum []byte) (*Normalizer, error) {
 	n := &Normalizer{sources: []Source{{
 		Name:        "jobsd's own vocabularies (normalize/vocab)",
 		Licence:     "the project's",
 		Attribution: "Written by the jobsd team.",
-	}}, now: time.Now}
+	}}, now: o.clock()}
 	for file, dst := range map[string]**Vocab{
 		"skills.json": &n.Skills, "tools.json": &n.Tools, "technical_skills.json": &n.TechnicalSkills,
 		"soft_skills.json": &n.SoftSkills, "certifications.json": &n.Certifications, "benefits.json": &n.Benefits,
@@ -68,18 +89,13 @@ func New(opts ...Option) (*Normalizer, error) {
 	if n.titles, err = loadTaxonomy(); err != nil {
 		return nil, fmt.Errorf("load title taxonomy: %w", err)
 	}
-	if o.now != nil {
-		n.now = o.now
-	}
 	if o.refData != "" {
 		if err := n.loadRefData(o.refData); err != nil {
 			return nil, err
 		}
 	}
 	n.Skills.indexTypos(n.knownElsewhere)
-	if n.digest, err = vocabularyDigest(o.refData); err != nil {
-		return nil, err
-	}
+	n.digest = digestName(o.refData, sum)
 	return n, nil
 }
 

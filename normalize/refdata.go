@@ -29,8 +29,18 @@ func (n *Normalizer) Sources() []Source {
 type Option func(*options)
 
 type options struct {
-	refData string
-	now     func() time.Time
+	refData     string
+	now         func() time.Time
+	cacheDir    string // WithCacheDir's, when cacheDirSet
+	cacheDirSet bool
+}
+
+// clock is the clock the options set, time.Now by default.
+func (o *options) clock() func() time.Time {
+	if o.now != nil {
+		return o.now
+	}
+	return time.Now
 }
 
 // WithClock sets the clock that relative filters (posted_within) count

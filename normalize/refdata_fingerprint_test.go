@@ -38,8 +38,8 @@ func TestRefDataFingerprint(t *testing.T) {
 		t.Skip("loads the reference data twice")
 	}
 	out := os.Getenv("JOBSD_FINGERPRINT")
-	first := fingerprint(t, dir, out, true)
-	second := fingerprint(t, dir, "", false)
+	first := fingerprint(t, dir, out, true, WithCacheDir(""))
+	second := fingerprint(t, dir, "", false, WithCacheDir(""))
 	for s, sum := range second {
 		require.Equal(t, first[s], sum, "two builds of the normalizer differ in %s", s)
 	}
@@ -61,10 +61,16 @@ func mapKeys[M ~map[K]V, K comparable, V any](m M) func(func(K) bool) {
 // fingerprint returns the hash of each section of a normalizer built with
 // the reference data under dir (its answers to the sample inputs only
 // if answers), writing the sections to outDir if set.
-func fingerprint(t *testing.T, dir, outDir string, answers bool) map[string]string {
+func fingerprint(t *testing.T, dir, outDir string, answers bool, opts ...Option) map[string]string {
 	t.Helper()
-	n, err := New(WithRefData(dir))
+	n, err := New(append([]Option{WithRefData(dir)}, opts...)...)
 	require.NoError(t, err)
+	return fingerprintOf(t, n, dir, outDir, answers)
+}
+
+// fingerprintOf is fingerprint of the normalizer n.
+func fingerprintOf(t *testing.T, n *Normalizer, dir, outDir string, answers bool) map[string]string {
+	t.Helper()
 	sums := map[string]string{}
 	section := func(name string, write func(w io.Writer)) {
 		h := sha256.New()

@@ -2,7 +2,9 @@ package normalize_test
 
 import (
 	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -82,24 +84,41 @@ func TestGeoNamesGazetteer(t *testing.T) {
 // normalize.New, and the heap the normalizer keeps after a GC
 // (retained-MiB), all it allocates on the way (allocated-MiB), and the
 // CPU time of the process per build, garbage collection included
-// (cpu-ms/op; the two forced collections of each round count too).
+// (cpu-ms/op; the two forced collections of each round count too). It
+// does so without the cache (files), with an empty cache directory that
+// New writes (cold), and with the cache written (warm).
 func BenchmarkNewWithRefData(b *testing.B) {
 	dir := refData(b)
-	var retained, allocated float64
-	cpu := processCPU()
-	for b.Loop() {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		n, err := normalize.New(normalize.WithRefData(dir))
-		require.NoError(b, err)
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		retained = float64(after.HeapAlloc-before.HeapAlloc) / (1 << 20)
-		allocated = float64(after.TotalAlloc-before.TotalAlloc) / (1 << 20)
-		runtime.KeepAlive(n)
+	warm := b.TempDir()
+	_, err := normalize.New(normalize.WithRefData(dir), normalize.WithCacheDir(warm))
+	require.NoError(b, err)
+	cold := b.TempDir()
+	for _, bc := range []struct {
+		name  string
+		cache func(i int) string
+	}{
+		{"files", func(int) string { return "" }},
+		{"cold", func(i int) string { return filepath.Join(cold, strconv.Itoa(i)) }},
+		{"warm", func(int) string { return warm }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			var retained, allocated float64
+			cpu := processCPU()
+			for i := 0; b.Loop(); i++ {
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				n, err := normalize.New(normalize.WithRefData(dir), normalize.WithCacheDir(bc.cache(i)))
+				require.NoError(b, err)
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				retained = float64(after.HeapAlloc-before.HeapAlloc) / (1 << 20)
+				allocated = float64(after.TotalAlloc-before.TotalAlloc) / (1 << 20)
+				runtime.KeepAlive(n)
+			}
+			b.ReportMetric(float64((processCPU()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(retained, "retained-MiB")
+			b.ReportMetric(allocated, "allocated-MiB")
+		})
 	}
-	b.ReportMetric(float64((processCPU()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
-	b.ReportMetric(retained, "retained-MiB")
-	b.ReportMetric(allocated, "allocated-MiB")
 }

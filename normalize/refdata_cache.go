@@ -1,0 +1,183 @@
+// Reference-data cache: the compiled normalizer kept in a file, keyed by the data and the code that compile it.
+
+package normalize
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+)
+
+// cacheFormat numbers the layout of the cache files (header and body).
+// Raise it with every change to refdata_codec*.go or to the types they
+// write; rulesVersion covers changes to what the loaders build.
+const cacheFormat = 1
+
+// cacheMagic starts every cache file.
+const cacheMagic = "jobsd-normalize\n"
+
+// A cache file is cacheMagic, the key (32 bytes), the body's length (8
+// bytes, little-endian), the body (refdata_codec.go) and the CRC-32C of
+// all that precedes it (4 bytes). A file whose magic, key, length or
+// checksum is not as expected is ignored, and rewritten.
+const (
+	cacheHeaderLen  = len(cacheMagic) + sha256.Size + 8
+	cacheTrailerLen = 4
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// WithCacheDir sets the directory where New keeps the normalizer it
+// compiles from the reference data (WithRefData), one file per key: the
+// reference data's files, the embedded vocabularies, the rules and cache
+// format versions, the Go version and the module versions built in. A
+// later New with the same key reads the file instead of the reference
+// data. "" disables the cache. The default is jobsd/normalize under
+// os.UserCacheDir (none when it has none).
+func WithCacheDir(dir string) Option {
+	return func(o *options) { o.cacheDir, o.cacheDirSet = dir, true }
+}
+
+// cacheDirOf returns the cache directory the options name, "" for none.
+func (o *options) cacheDirOf() string {
+	if o.cacheDirSet {
+		return o.cacheDir
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "jobsd", "normalize")
+}
+
+// cacheKey names the compiled state of the vocabularies hashed to sum
+// (vocabularySum) built by this binary.
+func cacheKey(sum []byte) []byte {
+	h := sha256.New()
+	fmt.Fprintf(h, "jobsd normalize cache %d rules %d %s\n", cacheFormat, rulesVersion, runtime.Version())
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, m := range bi.Deps {
+			if m.Replace != nil {
+				m = m.Replace
+			}
+			fmt.Fprintf(h, "%s %s %s\n", m.Path, m.Version, m.Sum)
+		}
+	}
+	h.Write(sum)
+	return h.Sum(nil)
+}
+
+// cachePath is the file of key under dir.
+func cachePath(dir string, key []byte) string {
+	return filepath.Join(dir, hex.EncodeToString(key)+".bin")
+}
+
+// readCache returns the body of the cache file at path if it holds key
+// and is whole; fs.ErrNotExist when there is none.
+func readCache(path string, key []byte) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	if len(b) < cacheHeaderLen+cacheTrailerLen || string(b[:len(cacheMagic)]) != cacheMagic {
+		return "", errors.New("not a cache file")
+	}
+	if !bytes.Equal(b[len(cacheMagic):len(cacheMagic)+sha256.Size], key) {
+		return "", errors.New("another key's cache file")
+	}
+	n := binary.LittleEndian.Uint64(b[cacheHeaderLen-8 : cacheHeaderLen])
+	if n != uint64(len(b)-cacheHeaderLen-cacheTrailerLen) {
+		return "", errors.New("truncated or overlong cache file")
+	}
+	end := len(b) - cacheTrailerLen
+	if crc32.Checksum(b[:end], castagnoli) != binary.LittleEndian.Uint32(b[end:]) {
+		return "", errors.New("cache file checksum mismatch")
+	}
+	return string(b[cacheHeaderLen:end]), nil
+}
+
+// writeCache writes body as key's cache file at path: to a temporary file
+// of the same directory, renamed into place, so that readers see a whole
+// file or none, and processes writing the same key at once each rename a
+// whole file of their own.
+func writeCache(path string, key []byte, body []byte) (err error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	out := make([]byte, 0, cacheHeaderLen+len(body)+cacheTrailerLen)
+	out = append(out, cacheMagic...)
+	out = append(out, key...)
+	out = binary.LittleEndian.AppendUint64(out, uint64(len(body)))
+	out = append(out, body...)
+	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli))
+	if _, err = f.Write(out); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// newCached returns the normalizer of o: read from the cache file of its
+// key when there is a good one, else built (build) and written to it.
+// A cache that cannot be read or written is logged and passed over.
+func newCached(o *options, dir string, build func(sum []byte) (*Normalizer, error)) (*Normalizer, error) {
+	sum, err := vocabularySum(o.refData)
+	if err != nil {
+		return nil, err
+	}
+	key := cacheKey(sum)
+	path := cachePath(dir, key)
+	body, err := readCache(path, key)
+	if err == nil {
+		n := &Normalizer{}
+		if err = decodeState(body, n); err == nil {
+			n.now = o.clock()
+			n.digest = digestName(o.refData, sum)
+			return n, nil
+		}
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		slog.Warn("normalize: reference-data cache unusable, rebuilding it", "path", path, "err", err)
+	}
+	n, err := build(sum)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeCache(path, key, encodeState(n)); err != nil {
+		slog.Warn("normalize: reference-data cache not written", "path", path, "err", err)
+	}
+	return n, nil
+}
+
+// cacheFileName returns the cache file New uses for the reference data
+// under refData with the cache directory dir, for tests.
+func cacheFileName(dir, refData string) (string, error) {
+	sum, err := vocabularySum(refData)
+	if err != nil {
+		return "", err
+	}
+	return cachePath(dir, cacheKey(sum)), nil
+}

@@ -1,0 +1,280 @@
+// Tests of the reference-data cache: sameness with a build from the files, bad files, concurrent writers, layout.
+
+package normalize
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestMain points the default cache directory (os.UserCacheDir) at a
+// temporary one, so that no test writes to the user's cache.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "jobsd-normalize-cache")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// cacheRefData returns the reference data of the tests, skipping without.
+func cacheRefData(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("JOBSD_REFDATA")
+	if dir == "" {
+		dir = "../../shared/data"
+	}
+	if _, err := os.Stat(filepath.Join(dir, "locations/geonames_cities15000.txt.gz")); err != nil {
+		t.Skipf("no reference data at %s", dir)
+	}
+	return dir
+}
+
+// sharing counts the distinct structures the normalizer's maps point to:
+// a normalizer read from the cache shares them as one built does.
+func sharing(n *Normalizer) string {
+	var b strings.Builder
+	for _, v := range n.vocabs() {
+		terms := map[*Term]bool{}
+		for _, m := range []map[string]*Term{v.terms, v.all, v.byName} {
+			for _, t := range m {
+				terms[t] = true
+			}
+		}
+		fmt.Fprintf(&b, "%d ", len(terms))
+	}
+	cities, states := map[*city]bool{}, map[*state]bool{}
+	for _, m := range []map[string][]*city{n.geo.cities, n.geo.curated} {
+		for _, l := range m {
+			for _, c := range l {
+				cities[c] = true
+			}
+		}
+	}
+	for _, m := range []map[string][]*state{n.geo.states, n.geo.codes} {
+		for _, l := range m {
+			for _, s := range l {
+				states[s] = true
+			}
+		}
+	}
+	fmt.Fprintf(&b, "cities %d states %d", len(cities), len(states))
+	return b.String()
+}
+
+// TestCacheSameFingerprint builds the normalizer from the files (writing
+// the cache), then reads it from the cache, and compares everything both
+// hold and answer.
+func TestCacheSameFingerprint(t *testing.T) {
+	dir := cacheRefData(t)
+	if testing.Short() {
+		t.Skip("loads the reference data twice")
+	}
+	cache := t.TempDir()
+	cold, err := New(WithRefData(dir), WithCacheDir(cache))
+	require.NoError(t, err)
+	path, err := cacheFileName(cache, dir)
+	require.NoError(t, err)
+	before, err := os.Stat(path)
+	require.NoError(t, err, "the cold build writes the cache")
+
+	warm, err := New(WithRefData(dir), WithCacheDir(cache))
+	require.NoError(t, err)
+	after, err := os.Stat(path)
+	require.NoError(t, err)
+	require.True(t, os.SameFile(before, after), "the warm build reads the cache, it does not write it again")
+
+	assert.Equal(t, cold.Digest(), warm.Digest())
+	assert.Equal(t, cold.Sources(), warm.Sources())
+	assert.Equal(t, sharing(cold), sharing(warm))
+	want := fingerprintOf(t, cold, dir, "", true)
+	got := fingerprintOf(t, warm, dir, "", true)
+	for s, sum := range want {
+		assert.Equal(t, sum, got[s], "the normalizer read from the cache differs in %s", s)
+	}
+	assert.Len(t, got, len(want))
+}
+
+// TestCacheBadFiles checks that a cache file that is empty, truncated,
+// altered, of another key or not one at all is passed over: New builds
+// from the files and writes a good one.
+func TestCacheBadFiles(t *testing.T) {
+	dir := cacheRefData(t)
+	if testing.Short() {
+		t.Skip("loads the reference data several times")
+	}
+	cache := t.TempDir()
+	ref, err := New(WithRefData(dir), WithCacheDir(cache))
+	require.NoError(t, err)
+	path, err := cacheFileName(cache, dir)
+	require.NoError(t, err)
+	good, err := os.ReadFile(path)
+	require.NoError(t, err)
+	key := good[len(cacheMagic) : len(cacheMagic)+sha256.Size]
+
+	otherKey := cacheKey([]byte("other"))
+	foreign := append([]byte{}, good...)
+	copy(foreign[len(cacheMagic):], otherKey) // another key's file under this name
+	flipped := append([]byte{}, good...)
+	flipped[len(flipped)/2] ^= 0x40
+	cases := map[string][]byte{
+		"empty":     {},
+		"truncated": good[:len(good)-100],
+		"header":    good[:cacheHeaderLen],
+		"flipped":   flipped,
+		"foreign":   foreign,
+		"garbage":   []byte(strings.Repeat("not a cache file ", 100)),
+	}
+	for name, content := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := readCache(writeFile(t, content), key)
+			require.Error(t, err)
+			require.NoError(t, os.WriteFile(path, content, 0o644))
+			n, err := New(WithRefData(dir), WithCacheDir(cache))
+			require.NoError(t, err)
+			assert.Equal(t, ref.Digest(), n.Digest())
+			assert.Equal(t, sharing(ref), sharing(n))
+			cat, ok := n.Title("Sr. Backend Engineer")
+			wantCat, wantOK := ref.Title("Sr. Backend Engineer")
+			assert.Equal(t, wantCat, cat)
+			assert.Equal(t, wantOK, ok)
+			assert.Equal(t, ref.ParseLocation("Cambridge, ON"), n.ParseLocation("Cambridge, ON"))
+			body, err := readCache(path, key)
+			require.NoError(t, err, "the bad file was rewritten")
+			require.NoError(t, decodeState(body, &Normalizer{}))
+		})
+	}
+
+	t.Run("unwritable", func(t *testing.T) {
+		file := writeFile(t, []byte("a file where the cache directory would be"))
+		n, err := New(WithRefData(dir), WithCacheDir(filepath.Join(file, "sub")))
+		require.NoError(t, err)
+		assert.Equal(t, ref.Digest(), n.Digest())
+	})
+}
+
+func writeFile(t *testing.T, content []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "f")
+	require.NoError(t, os.WriteFile(path, content, 0o644))
+	return path
+}
+
+// TestCacheBodyChecks decodes bodies cut short and altered (as a file
+// whose checksum was recomputed would hold): a body cut short is an error
+// of the decoder's own checks, never a panic; an altered one decodes or
+// is an error.
+func TestCacheBodyChecks(t *testing.T) {
+	body := string(encodeState(builtinNormalizer(t)))
+	require.NoError(t, decodeState(body, &Normalizer{}))
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 300 {
+		cut := r.IntN(len(body))
+		err := decodeState(body[:cut], &Normalizer{})
+		require.Error(t, err, "cut at %d", cut)
+		require.NotContains(t, err.Error(), "runtime error", "cut at %d: caught by recover, not by a check", cut)
+	}
+	for range 300 {
+		b := []byte(body)
+		for range 1 + r.IntN(4) {
+			b[r.IntN(len(b))] = byte(r.Uint32())
+		}
+		if err := decodeState(string(b), &Normalizer{}); err != nil {
+			require.ErrorIs(t, err, errCacheBody)
+		}
+	}
+}
+
+// builtinNormalizer is a normalizer of the embedded vocabularies only,
+// built without the cache.
+func builtinNormalizer(t *testing.T) *Normalizer {
+	t.Helper()
+	sum, err := vocabularySum("")
+	require.NoError(t, err)
+	n, err := build(&options{}, sum)
+	require.NoError(t, err)
+	return n
+}
+
+// TestCacheBuiltinRoundTrip reads back the state of the embedded
+// vocabularies and compares everything it holds and answers.
+func TestCacheBuiltinRoundTrip(t *testing.T) {
+	n := builtinNormalizer(t)
+	m := &Normalizer{}
+	require.NoError(t, decodeState(string(encodeState(n)), m))
+	m.now, m.digest = n.now, n.digest
+	assert.Equal(t, sharing(n), sharing(m))
+	for _, s := range []string{"golang", "Kuberentes", "k8s", "SF", "Austin, TX", "Sr. Backend Engineer", "München", "401k"} {
+		assert.Equal(t, n.Skills.Canonical(s), m.Skills.Canonical(s), s)
+		assert.Equal(t, n.ParseLocation(s), m.ParseLocation(s), s)
+		c1, ok1 := n.Title(s)
+		c2, ok2 := m.Title(s)
+		assert.Equal(t, c1, c2, s)
+		assert.Equal(t, ok1, ok2, s)
+	}
+}
+
+// TestCacheConcurrentWriters writes and reads one key's file from several
+// goroutines at once: every read sees a whole file or none.
+func TestCacheConcurrentWriters(t *testing.T) {
+	body := encodeState(builtinNormalizer(t))
+	key := cacheKey([]byte("concurrent"))
+	path := cachePath(t.TempDir(), key)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 5 {
+				assert.NoError(t, writeCache(path, key, body))
+			}
+		})
+		wg.Go(func() {
+			for range 20 {
+				b, err := readCache(path, key)
+				if os.IsNotExist(err) {
+					continue
+				}
+				if assert.NoError(t, err) {
+					assert.Equal(t, string(body), b)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	entries, err := os.ReadDir(filepath.Dir(path))
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "no temporary file left")
+}
+
+// TestCacheLayout fails when a type the cache writes gains, loses or
+// changes a field: refdata_codec*.go must then write it, and cacheFormat
+// be raised (and this signature updated).
+func TestCacheLayout(t *testing.T) {
+	types := []any{Normalizer{}, Vocab{}, Term{}, typoIndex{}, gazetteer{}, city{}, state{}, taxonomy{}, lexicon{},
+		TitleCategory{}, phrase{}, wordInfo{}, specPhrase{}, Source{}}
+	h := sha256.New()
+	for _, v := range types {
+		rt := reflect.TypeOf(v)
+		fmt.Fprintf(h, "%s{", rt.Name())
+		for i := range rt.NumField() {
+			fmt.Fprintf(h, "%s %s;", rt.Field(i).Name, rt.Field(i).Type)
+		}
+		fmt.Fprint(h, "}\n")
+	}
+	got := hex.EncodeToString(h.Sum(nil))[:16]
+	const want = "f56b67f4c5345d0c"
+	require.Equal(t, want, got, "a type the cache writes changed: update refdata_codec*.go, raise cacheFormat (now %d), then this signature", cacheFormat)
+}
