@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
@@ -253,6 +254,14 @@ func (x *Indexer) buildFirst(ctx context.Context) error {
 	if ix := x.loadCached(ctx); ix != nil {
 		nx, err := x.applyChanges(ctx, ix)
 		if err == nil {
+			// Reading left garbage the size of the file: give it back, and
+			// tune the GC to the index as after a build.
+			if x.tuneGC {
+				liftMemoryLimit()
+				runtime.GC()
+				tuneGC()
+			}
+			debug.FreeOSMemory()
 			x.makeFirst(nx)
 			x.log.Info("index ready from the saved one", "version", nx.Version(), "jobs", nx.Len(),
 				"changes_since", nx.DeltaLen(), "took", time.Since(start).Round(time.Millisecond).String())
