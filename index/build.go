@@ -68,12 +68,7 @@ func (b *Builder) Add(d *Doc) {
 	ix.salMax = append(ix.salMax, d.SalaryMax)
 	b.idRank = append(b.idRank, 0)
 	for _, k := range d.Keys {
-		bm := ix.keys[k]
-		if bm == nil {
-			bm = roaring.New()
-			ix.keys[k] = bm
-		}
-		bm.Add(doc)
+		addTo(ix.keys, k, doc)
 	}
 	for field, names := range d.Facets {
 		vs := b.facets[field]
@@ -282,6 +277,16 @@ func (b *Builder) ordering(desc bool, key func(uint32) float64) *ordering {
 		o.rank[d] = uint32(pos)
 	}
 	return o
+}
+
+// addTo adds doc to the bitmap of key k in m, making it when it is the first.
+func addTo[K comparable](m map[K]*roaring.Bitmap, k K, doc uint32) {
+	bm := m[k]
+	if bm == nil {
+		bm = roaring.New()
+		m[k] = bm
+	}
+	bm.Add(doc)
 }
 
 func coalesce(v, otherwise float64) float64 {

@@ -250,12 +250,7 @@ func (dl *delta) index() {
 	for i := range dl.docs {
 		d, doc := &dl.docs[i], dl.first+uint32(i)
 		for _, k := range d.Keys {
-			bm := dl.keys[k]
-			if bm == nil {
-				bm = roaring.New()
-				dl.keys[k] = bm
-			}
-			bm.Add(doc)
+			addTo(dl.keys, k, doc)
 		}
 		if !math.IsNaN(d.SalaryMax) {
 			dl.salary[SalaryBucket(d.SalaryMin, d.SalaryMax)].Add(doc)
@@ -387,12 +382,7 @@ func (dl *delta) countCompanies(ix *Index) {
 			dl.companies[int(pos)-dl.baseCompanies].docs.Add(doc)
 			continue
 		}
-		bm := dl.companyDocs[pos]
-		if bm == nil {
-			bm = roaring.New()
-			dl.companyDocs[pos] = bm
-		}
-		bm.Add(doc)
+		addTo(dl.companyDocs, pos, doc)
 	}
 	for _, c := range dl.companies {
 		c.n = c.docs.GetCardinality()

@@ -25,6 +25,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/internal/apitest"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/search/searchtest"
 	"github.com/jobsd-dev/jobsd/seed"
@@ -119,7 +120,7 @@ func (s *protectService) get(t *testing.T, path string, headers ...string) (int,
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	return do(t, req)
+	return apitest.Do(t, req)
 }
 
 // graphql posts a query with variables and returns the decoded body.
@@ -131,24 +132,8 @@ func (s *protectService) graphql(t *testing.T, query string, vars map[string]any
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("x-api-key", s.key)
-	status, body, _ := do(t, req)
+	status, body, _ := apitest.Do(t, req)
 	return status, body
-}
-
-// do sends req and returns its status, its JSON body decoded and its
-// headers.
-func do(t *testing.T, req *http.Request) (int, map[string]any, http.Header) {
-	t.Helper()
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	var v map[string]any
-	if len(body) > 0 && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/") {
-		require.NoError(t, json.Unmarshal(body, &v), "body: %s", body)
-	}
-	return resp.StatusCode, v, resp.Header
 }
 
 // noDB is a database pool that never connects: its statistics are all
@@ -232,7 +217,7 @@ func TestHTTPNiceties(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodPost, s.base+"/graphql", strings.NewReader(big))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("x-api-key", s.key)
-		status, body, _ := do(t, req)
+		status, body, _ := apitest.Do(t, req)
 		assert.Equal(t, http.StatusRequestEntityTooLarge, status)
 		ext := body["errors"].([]any)[0].(map[string]any)["extensions"].(map[string]any)
 		assert.Equal(t, "payload_too_large", ext["code"])
@@ -343,14 +328,14 @@ func TestGraphQLLimits(t *testing.T) {
 			req, _ := http.NewRequest(c.method, s.base+"/graphql", strings.NewReader(`{"query":"{ __typename }"}`))
 			req.Header.Set("Content-Type", c.contentType)
 			req.Header.Set("x-api-key", s.key)
-			status, body, _ := do(t, req)
+			status, body, _ := apitest.Do(t, req)
 			assert.Equal(t, c.status, status, "%s %s", c.method, c.contentType)
 			assert.Equal(t, c.code, first(body)["extensions"].(map[string]any)["code"], "%s %s", c.method, c.contentType)
 		}
 		req, _ := http.NewRequest(http.MethodPost, s.base+"/graphql", strings.NewReader(`{"query": "{ __typename }", "secret-looking": `))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("x-api-key", s.key)
-		status, body, _ := do(t, req)
+		status, body, _ := apitest.Do(t, req)
 		assert.Equal(t, http.StatusBadRequest, status)
 		assert.NotContains(t, first(body)["message"], "secret-looking", "the body is not echoed")
 	})
@@ -364,7 +349,7 @@ func TestGraphQLLimits(t *testing.T) {
 			req, _ := http.NewRequest(http.MethodPost, s.base+"/graphql", bytes.NewReader(b))
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("x-api-key", s.key)
-			_, body, _ := do(t, req)
+			_, body, _ := apitest.Do(t, req)
 			return body
 		}
 		body := post(map[string]any{"extensions": ext})

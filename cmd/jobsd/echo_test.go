@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"github.com/jobsd-dev/jobsd/internal/apitest"
 	"net/http"
 	"net/url"
 	"strings"
@@ -27,7 +28,7 @@ func TestErrorsEchoAShortPrefix(t *testing.T) {
 		{"unknown company", http.MethodGet, "/api/v1/companies/" + strings.ToLower(long), http.StatusNotFound, "not_found"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			status, body, _ := do(t, s.request(t, tt.method, tt.path))
+			status, body, _ := apitest.Do(t, s.request(t, tt.method, tt.path))
 			assert.Equal(t, tt.wantStatus, status)
 			e, _ := body["error"].(map[string]any)
 			assert.Equal(t, tt.wantCode, e["code"])

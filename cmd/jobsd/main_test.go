@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/client"
+	"github.com/jobsd-dev/jobsd/internal/apitest"
 	"github.com/jobsd-dev/jobsd/internal/pgtest"
 	"github.com/jobsd-dev/jobsd/store"
 )
@@ -177,7 +178,7 @@ func startServiceWith(t *testing.T, dsn string, flags []string, env ...string) *
 // get sends a GET with the service's key and decodes the JSON body.
 func (s *service) get(t *testing.T, path string, headers ...string) (int, map[string]any, http.Header) {
 	t.Helper()
-	return do(t, s.request(t, http.MethodGet, path, headers...))
+	return apitest.Do(t, s.request(t, http.MethodGet, path, headers...))
 }
 
 // request makes a request with the service's key; headers are name, value
@@ -195,20 +196,6 @@ func (s *service) request(t *testing.T, method, path string, headers ...string) 
 		}
 	}
 	return req
-}
-
-func do(t *testing.T, req *http.Request) (int, map[string]any, http.Header) {
-	t.Helper()
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	var v map[string]any
-	if len(body) > 0 && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/") {
-		require.NoError(t, json.Unmarshal(body, &v), "body: %s", body)
-	}
-	return resp.StatusCode, v, resp.Header
 }
 
 // graphql posts a query with variables and returns the decoded body.
@@ -231,7 +218,7 @@ func (s *service) post(t *testing.T, key, query string, vars map[string]any) (in
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("x-api-key", key)
-	status, body, _ := do(t, req)
+	status, body, _ := apitest.Do(t, req)
 	return status, body
 }
 
@@ -293,12 +280,12 @@ func TestEndToEnd(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodGet, s.base+"/api/v1/jobs", nil)
 		req.Header.Set("x-api-key", s.key)
 		req.Header.Set("X-Request-ID", "trace-123")
-		_, _, h := do(t, req)
+		_, _, h := apitest.Do(t, req)
 		assert.Equal(t, "trace-123", h.Get("X-Request-ID"), "request id echoed")
 
 		req, _ = http.NewRequest(http.MethodPost, s.base+"/graphql", strings.NewReader(`{"query":"{ jobs { nodes { id } } }"}`))
 		req.Header.Set("Content-Type", "application/json")
-		status, body, _ := do(t, req)
+		status, body, _ := apitest.Do(t, req)
 		assert.Equal(t, http.StatusUnauthorized, status)
 		ext := body["errors"].([]any)[0].(map[string]any)["extensions"].(map[string]any)
 		assert.Equal(t, "unauthorized", ext["code"])
@@ -349,7 +336,7 @@ func TestEndToEnd(t *testing.T) {
 
 	t.Run("graceful stop", func(t *testing.T) {
 		req := s.request(t, http.MethodGet, "/api/v1/jobs?limit=1", "X-Request-ID", "last-before-stop")
-		status, _, _ := do(t, req)
+		status, _, _ := apitest.Do(t, req)
 		require.Equal(t, http.StatusOK, status)
 		require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
 		select {

@@ -103,6 +103,22 @@ func (e *Env) Import(t testing.TB, ndjson string) {
 	require.NoError(t, err, "index the descriptions")
 }
 
+// Do sends req and returns its status, its JSON body decoded (nil when it
+// is not JSON) and its headers.
+func Do(t testing.TB, req *http.Request) (int, map[string]any, http.Header) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	var v map[string]any
+	if len(body) > 0 && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/") {
+		require.NoError(t, json.Unmarshal(body, &v), "body: %s", body)
+	}
+	return resp.StatusCode, v, resp.Header
+}
+
 // Close closes the postings with the ids at the instant, as an import's
 // tombstones do.
 func (e *Env) Close(t testing.TB, at time.Time, ids ...string) {
