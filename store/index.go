@@ -482,10 +482,7 @@ func (s *Store) currentIndex(ctx context.Context) *index.Index {
 	if ix == nil {
 		return nil
 	}
-	var last int64
-	err := s.read(ctx, func(db bun.IDB) error {
-		return db.NewRaw("SELECT last_seq FROM jobsd_feed").Scan(ctx, &last)
-	})
+	last, err := s.feedLast(ctx)
 	switch {
 	case err != nil:
 		return nil // SQL answers, and reports the error
@@ -493,6 +490,16 @@ func (s *Store) currentIndex(ctx context.Context) *index.Index {
 		return s.index.stale(ctx, last)
 	}
 	return ix
+}
+
+// feedLast reads the number of the feed's last change where the store
+// reads jobs (a replica, perhaps).
+func (s *Store) feedLast(ctx context.Context) (int64, error) {
+	var last int64
+	err := s.read(ctx, func(db bun.IDB) error {
+		return db.NewRaw("SELECT last_seq FROM jobsd_feed").Scan(ctx, &last)
+	})
+	return last, wrap(err, "read the feed's last change")
 }
 
 // errStale says the feed moved since the index a page came from.

@@ -219,13 +219,10 @@ func pageOf(q domain.JobQuery, rows []cardRow, total int) ([]domain.JobCard, int
 // reflection. primary reads from the primary even with replicas.
 func (s *Store) cardsByID(ctx context.Context, version int64, sort domain.JobSort, ids []string, primary bool) ([]cardRow, error) {
 	if len(ids) == 0 { // an empty page is as current as the feed
-		var last int64
-		err := s.read(ctx, func(db bun.IDB) error {
-			return db.NewRaw("SELECT last_seq FROM jobsd_feed").Scan(ctx, &last)
-		})
+		last, err := s.feedLast(ctx)
 		switch {
 		case err != nil:
-			return nil, wrap(err, "find job cards")
+			return nil, err
 		case last != version:
 			return nil, errStale
 		}
