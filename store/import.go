@@ -179,11 +179,11 @@ func (im *Import) Write(ctx context.Context, recs []domain.JobRecord) error {
 	}
 	im.written += len(rows)
 	now := time.Now()
-	var live, expired []jobRow
+	var live, gone []jobRow
 	for _, r := range rows {
 		im.seen[r.ID] = struct{}{}
-		if r.ValidThrough != nil && !r.ValidThrough.After(now) {
-			expired = append(expired, r)
+		if expired(r.ValidThrough, now) {
+			gone = append(gone, r)
 		} else {
 			live = append(live, r)
 		}
@@ -191,7 +191,7 @@ func (im *Import) Write(ctx context.Context, recs []domain.JobRecord) error {
 	if err := im.writeLive(ctx, live); err != nil {
 		return err
 	}
-	return im.writeExpired(ctx, expired)
+	return im.writeExpired(ctx, gone)
 }
 
 // writeLive writes the records of open postings: those unchanged are
@@ -289,16 +289,14 @@ func (im *Import) writeExpired(ctx context.Context, rows []jobRow) error {
 	for i, r := range rows {
 		closes[i] = domain.JobClose{ID: r.ID, ClosedAt: r.ValidThrough}
 	}
-	closed, err := closeJobs(ctx, im.tx, closes)
+	closed, _, err := im.close(ctx, closes)
 	if err != nil {
 		return err
 	}
 	done := make(map[string]bool, len(closed))
 	for _, c := range closed {
 		done[c.ID] = true
-		im.touched[c.CompanyID] = true
 	}
-	im.counts.Closed += len(closed)
 	var ids []string
 	var sources []*string
 	var ats []time.Time

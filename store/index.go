@@ -482,7 +482,7 @@ func (s *Store) currentIndex(ctx context.Context) *index.Index {
 	if ix == nil {
 		return nil
 	}
-	last, err := s.feedLast(ctx)
+	last, err := feedLast(ctx, s.read)
 	switch {
 	case err != nil:
 		return nil // SQL answers, and reports the error
@@ -492,11 +492,11 @@ func (s *Store) currentIndex(ctx context.Context) *index.Index {
 	return ix
 }
 
-// feedLast reads the number of the feed's last change where the store
-// reads jobs (a replica, perhaps).
-func (s *Store) feedLast(ctx context.Context) (int64, error) {
+// feedLast reads the number of the feed's last change through read (the
+// store's read, which may go to a replica, or the primary's).
+func feedLast(ctx context.Context, read func(context.Context, func(bun.IDB) error) error) (int64, error) {
 	var last int64
-	err := s.read(ctx, func(db bun.IDB) error {
+	err := read(ctx, func(db bun.IDB) error {
 		return db.NewRaw("SELECT last_seq FROM jobsd_feed").Scan(ctx, &last)
 	})
 	return last, wrap(err, "read the feed's last change")

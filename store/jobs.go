@@ -121,9 +121,12 @@ func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.J
 		case !errors.Is(err, errStale):
 			return nil, 0, nil, err
 		}
-		if ix = s.index.stale(ctx, ix.Version()+1); try == 2 || ix == nil {
+		if try == 2 {
 			s.index.sqlAnswers.Add(1)
 			break
+		}
+		if ix = s.index.stale(ctx, ix.Version()+1); ix == nil {
+			s.index.sqlAnswers.Add(1)
 		}
 	}
 	var rows []cardRow
@@ -218,8 +221,12 @@ func pageOf(q domain.JobQuery, rows []cardRow, total int) ([]domain.JobCard, int
 // connection, its ids a parameter, its rows binary and scanned without
 // reflection. primary reads from the primary even with replicas.
 func (s *Store) cardsByID(ctx context.Context, version int64, sort domain.JobSort, ids []string, primary bool) ([]cardRow, error) {
+	read := s.read
+	if primary {
+		read = s.readPrimary
+	}
 	if len(ids) == 0 { // an empty page is as current as the feed
-		last, err := s.feedLast(ctx)
+		last, err := feedLast(ctx, read)
 		switch {
 		case err != nil:
 			return nil, err
@@ -236,10 +243,6 @@ func (s *Store) cardsByID(ctx context.Context, version int64, sort domain.JobSor
 	}
 	rows := make([]cardRow, len(ids))
 	var found int
-	read := s.read
-	if primary {
-		read = func(_ context.Context, fn func(db bun.IDB) error) error { return fn(s.db) }
-	}
 	err := read(ctx, func(db bun.IDB) error {
 		clear(rows)
 		found = 0
@@ -345,7 +348,7 @@ func (s *Store) JobByID(ctx context.Context, id string) (*domain.Job, error) {
 		return nil, err
 	}
 	// Expired, and not yet moved to the closed postings.
-	if vt := row.ValidThrough; vt != nil && !vt.After(time.Now()) {
+	if vt := row.ValidThrough; expired(vt, time.Now()) {
 		return nil, goneError(id, vt.UTC())
 	}
 	return row.toJob(), nil

@@ -59,9 +59,10 @@ type closedJob struct {
 // jobs_closed, lose their keyword-search documents, and are fed as
 // closed. It returns those it closed; ids not open are left alone. The
 // caller holds the import lock and recounts the closed jobs' companies.
-func closeJobs(ctx context.Context, db bun.IDB, closes []domain.JobClose) ([]closedJob, error) {
+// It also returns how many distinct ids closes names.
+func closeJobs(ctx context.Context, db bun.IDB, closes []domain.JobClose) ([]closedJob, int, error) {
 	if len(closes) == 0 {
-		return nil, nil
+		return nil, 0, nil
 	}
 	last := make(map[string]int, len(closes))
 	for i, c := range closes {
@@ -93,9 +94,32 @@ func closeJobs(ctx context.Context, db bun.IDB, closes []domain.JobClose) ([]clo
 )
 SELECT id, company_id FROM gone`, pgdialect.Array(ids), pgdialect.Array(ats)).Scan(ctx, &closed)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, wrap(err, "close jobs")
+		return nil, 0, wrap(err, "close jobs")
 	}
-	return closed, nil
+	return closed, len(ids), nil
+}
+
+// companiesOf returns the companies of the closed jobs.
+func companiesOf(closed []closedJob) map[int64]bool {
+	out := make(map[int64]bool, len(closed))
+	for _, c := range closed {
+		out[c.CompanyID] = true
+	}
+	return out
+}
+
+// close closes postings in the import's transaction (closeJobs), marking
+// their companies for the recount and counting them.
+func (im *Import) close(ctx context.Context, closes []domain.JobClose) ([]closedJob, int, error) {
+	closed, distinct, err := closeJobs(ctx, im.tx, closes)
+	if err != nil {
+		return nil, 0, err
+	}
+	for id := range companiesOf(closed) {
+		im.touched[id] = true
+	}
+	im.counts.Closed += len(closed)
+	return closed, distinct, nil
 }
 
 // recountCompanies sets the job counts of the companies given.
@@ -116,19 +140,11 @@ WHERE c.id = ANY(?)`, pgdialect.Array(ids)).Exec(ctx)
 // tombstones. Ids unknown or already closed are counted (CloseIgnored),
 // not refused.
 func (im *Import) Close(ctx context.Context, closes []domain.JobClose) error {
-	closed, err := closeJobs(ctx, im.tx, closes)
+	closed, distinct, err := im.close(ctx, closes)
 	if err != nil {
 		return err
 	}
-	distinct := map[string]bool{}
-	for _, c := range closes {
-		distinct[c.ID] = true
-	}
-	for _, c := range closed {
-		im.touched[c.CompanyID] = true
-	}
-	im.counts.Closed += len(closed)
-	im.counts.CloseIgnored += len(distinct) - len(closed)
+	im.counts.CloseIgnored += distinct - len(closed)
 	return nil
 }
 
@@ -189,12 +205,8 @@ type MassCloseError struct {
 }
 
 func (e *MassCloseError) Error() string {
-	scope := "source " + e.Scope.Source
-	if e.Scope.Company != "" {
-		scope += ", company " + e.Scope.Company
-	}
 	return fmt.Sprintf("the snapshot would close %d of the %d open postings of %s (more than half); nothing was written",
-		e.Closing, e.Open, scope)
+		e.Closing, e.Open, e.Scope)
 }
 
 // closeUnlisted closes, for a snapshot, the scope's open postings that the
@@ -216,23 +228,24 @@ func (im *Import) closeUnlisted(ctx context.Context) error {
 	if 2*len(closes) > im.scopeOpenBefore && len(closes) > 0 && !im.allowMassClose {
 		return &MassCloseError{Scope: *im.scope, Open: im.scopeOpenBefore, Closing: len(closes)}
 	}
-	closed, err := closeJobs(ctx, im.tx, closes)
-	if err != nil {
-		return err
-	}
-	for _, c := range closed {
-		im.touched[c.CompanyID] = true
-	}
-	im.counts.Closed += len(closed)
-	return nil
+	_, _, err = im.close(ctx, closes)
+	return err
 }
+
+// expired reports whether a posting of that valid_through has closed by
+// itself at now; expiredSQL is the same of a row of jobs.
+func expired(validThrough *time.Time, now time.Time) bool {
+	return validThrough != nil && !validThrough.After(now)
+}
+
+const expiredSQL = "valid_through <= now()"
 
 // ExpireDue closes the open postings whose valid_through has passed, at
 // that instant, and returns how many it closed. It does nothing when an
 // import holds the import lock (the next call catches up).
 func (s *Store) ExpireDue(ctx context.Context) (int, error) {
 	var due bool
-	if err := s.db.NewRaw("SELECT EXISTS (SELECT 1 FROM jobs WHERE valid_through <= now())").Scan(ctx, &due); err != nil {
+	if err := s.db.NewRaw("SELECT EXISTS (SELECT 1 FROM jobs WHERE " + expiredSQL + ")").Scan(ctx, &due); err != nil {
 		return 0, wrap(err, "find expired jobs")
 	}
 	if !due {
@@ -248,7 +261,7 @@ func (s *Store) ExpireDue(ctx context.Context) (int, error) {
 			ID           string    `bun:"id"`
 			ValidThrough time.Time `bun:"valid_through"`
 		}
-		if err := tx.NewRaw(`SELECT id, valid_through FROM jobs WHERE valid_through <= now()
+		if err := tx.NewRaw(`SELECT id, valid_through FROM jobs WHERE `+expiredSQL+`
 ORDER BY valid_through, id LIMIT 10000`).Scan(ctx, &expired); err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
@@ -256,16 +269,12 @@ ORDER BY valid_through, id LIMIT 10000`).Scan(ctx, &expired); err != nil && !err
 		for i, e := range expired {
 			closes[i] = domain.JobClose{ID: e.ID, ClosedAt: &expired[i].ValidThrough}
 		}
-		closed, err := closeJobs(ctx, tx, closes)
+		closed, _, err := closeJobs(ctx, tx, closes)
 		if err != nil {
 			return err
 		}
-		touched := map[int64]bool{}
-		for _, c := range closed {
-			touched[c.CompanyID] = true
-		}
 		n = len(closed)
-		return recountCompanies(ctx, tx, touched)
+		return recountCompanies(ctx, tx, companiesOf(closed))
 	})
 	if err != nil {
 		return 0, wrap(err, "close expired jobs")
@@ -356,7 +365,7 @@ SELECT (SELECT count(*) FROM p),
 // purge removed, is gone.
 func (s *Store) Changes(ctx context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error) {
 	var rows []struct {
-		Horizon int64      `bun:"horizon"`
+		Gone    bool       `bun:"gone"`
 		Epoch   int64      `bun:"epoch"`
 		Seq     *int64     `bun:"seq"` // nil on the empty page's one row
 		ID      *string    `bun:"job_id"`
@@ -364,13 +373,16 @@ func (s *Store) Changes(ctx context.Context, after domain.FeedCursor, limit int)
 		At      *time.Time `bun:"at"`
 	}
 	err := s.read(ctx, func(db bun.IDB) error {
-		// One statement: the feed's epoch and the page of one snapshot.
-		return db.NewRaw(`SELECT f.horizon, f.epoch, c.seq, c.job_id, c.change, c.at
-FROM jobsd_feed AS f
-LEFT JOIN LATERAL (
+		// One statement: whether the cursor is gone, the feed's epoch and
+		// the page, of one snapshot.
+		return db.NewRaw(`WITH f AS (
+    SELECT epoch, (?::bigint > 0 AND ?::bigint < epoch AND ?::bigint < horizon) AS gone FROM jobsd_feed
+)
+SELECT f.gone, f.epoch, c.seq, c.job_id, c.change, c.at
+FROM f LEFT JOIN LATERAL (
     SELECT seq, job_id, change, at FROM job_changes WHERE seq > ? ORDER BY seq LIMIT ?
-) AS c ON ? = 0 OR ? >= f.epoch OR ? >= f.horizon
-ORDER BY c.seq`, after.Seq, limit+1, after.Seq, after.Epoch, after.Seq).Scan(ctx, &rows)
+) AS c ON NOT f.gone
+ORDER BY c.seq`, after.Seq, after.Epoch, after.Seq, after.Seq, limit+1).Scan(ctx, &rows)
 	})
 	if err != nil {
 		return nil, after, false, wrap(err, "read changes")
@@ -379,7 +391,7 @@ ORDER BY c.seq`, after.Seq, limit+1, after.Seq, after.Epoch, after.Seq).Scan(ctx
 		return nil, after, false, fmt.Errorf("read changes: the feed's row is missing")
 	}
 	f := rows[0]
-	if after.Seq > 0 && after.Epoch < f.Epoch && after.Seq < f.Horizon {
+	if f.Gone {
 		return nil, after, false, &domain.Error{Code: domain.CodeGone, Param: "after",
 			Message: "the cursor is older than the changes kept; start again without after"}
 	}

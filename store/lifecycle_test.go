@@ -135,7 +135,7 @@ func TestLifecycle(t *testing.T) {
 	// Expiry: a record already expired closes its posting at its instant;
 	// one expiring soon closes when ExpireDue passes it.
 	past := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
-	soon := time.Now().Add(300 * time.Millisecond)
+	soon := time.Now().Add(2 * time.Second) // far enough that the import and the first ExpireDue end before it
 	expired := e.posting("acme-2", "Acme", "acme-board", &past)
 	counts, err = e.write([]domain.JobRecord{expired, e.posting("acme-6", "Acme", "acme-board", &soon)}, nil, nil, false)
 	require.NoError(t, err)

@@ -63,6 +63,9 @@ func (s *Store) read(ctx context.Context, fn func(db bun.IDB) error) error {
 	return fn(s.db)
 }
 
+// readPrimary runs fn on the primary, as read does without replicas.
+func (s *Store) readPrimary(_ context.Context, fn func(db bun.IDB) error) error { return fn(s.db) }
+
 // readSnapshot runs fn as read does, in one REPEATABLE READ read-only
 // transaction: every statement of fn reads the same snapshot, so that a
 // page and its total (or a company and its counts) agree while imports

@@ -143,8 +143,7 @@ func (s *Store) RunTextIndexer(ctx context.Context, poll time.Duration, log *slo
 	var backoff panicBackoff
 	for {
 		panicked := guard(log, "text indexer", func() {
-			var version int64
-			err := s.db.NewRaw("SELECT last_seq FROM jobsd_feed").Scan(ctx, &version)
+			version, err := feedLast(ctx, s.readPrimary)
 			if err != nil || version == seen {
 				return
 			}
