@@ -73,6 +73,15 @@ type Scope struct {
 	Company string
 }
 
+// String names the scope: source "greenhouse", company "Acme".
+func (s Scope) String() string {
+	name := fmt.Sprintf("source %q", s.Source)
+	if s.Company != "" {
+		name += fmt.Sprintf(", company %q", s.Company)
+	}
+	return name
+}
+
 // ImportCounts are what an import did, posting by posting.
 type ImportCounts struct {
 	Opened    int // new postings, and closed ones opened again

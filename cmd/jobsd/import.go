@@ -127,7 +127,7 @@ func countsLine(res importer.Result, scope *domain.Scope) string {
 		line += fmt.Sprintf("; %d of %d tombstones ignored (unknown or already closed)", c.CloseIgnored, res.Tombstones)
 	}
 	if scope != nil {
-		line += "; snapshot of " + scopeName(*scope)
+		line += "; snapshot of " + scope.String()
 	}
 	return line
 }
@@ -136,14 +136,6 @@ func countsLine(res importer.Result, scope *domain.Scope) string {
 func massCloseReason(e *store.MassCloseError) string {
 	return fmt.Sprintf("snapshot refused, nothing was written: it would close %d of the %d open postings of %s, more than half; "+
 		"an empty or broken crawl looks like this. Use --allow-mass-close if the crawl is really complete",
-		e.Closing, e.Open, scopeName(e.Scope))
+		e.Closing, e.Open, e.Scope)
 }
 
-// scopeName names a snapshot's scope: source "greenhouse", company "Acme".
-func scopeName(s domain.Scope) string {
-	name := fmt.Sprintf("source %q", s.Source)
-	if s.Company != "" {
-		name += fmt.Sprintf(", company %q", s.Company)
-	}
-	return name
-}
