@@ -23,16 +23,26 @@ const (
 	DefaultMinJobs      = 1
 )
 
+// Limit validates a page's limit: it defaults to def and is clamped to
+// most; below 1 is an error.
+func Limit(limit *int, def, most int) (int, error) {
+	if limit == nil {
+		return def, nil
+	}
+	if *limit < 1 {
+		return 0, domain.InvalidParam("limit", "limit must be an integer ≥ 1")
+	}
+	return min(*limit, most), nil
+}
+
 // Paging validates limit and offset: limit defaults to def and is clamped to
 // MaxLimit, a limit below 1 or a negative offset is an error.
 func Paging(limit, offset *int, def int) (int, int, error) {
-	l, o := def, 0
-	if limit != nil {
-		if *limit < 1 {
-			return 0, 0, domain.InvalidParam("limit", "limit must be an integer ≥ 1")
-		}
-		l = min(*limit, MaxLimit)
+	l, err := Limit(limit, def, MaxLimit)
+	if err != nil {
+		return 0, 0, err
 	}
+	o := 0
 	if offset != nil {
 		if *offset < 0 {
 			return 0, 0, domain.InvalidParam("offset", "offset must be an integer ≥ 0")

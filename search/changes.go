@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/normalize"
 )
 
 // Sizes of change feed pages.
@@ -61,12 +62,9 @@ func parseChangeCursor(s string) (domain.FeedCursor, bool) {
 // MaxChangeLimit). A cursor older than what is kept is gone. The page's
 // NextCursor continues the feed, also from an empty or last page.
 func (s *Service) Changes(ctx context.Context, after *string, limit *int) (*domain.ChangePage, error) {
-	n := DefaultChangeLimit
-	if limit != nil {
-		if *limit < 1 {
-			return nil, domain.InvalidParam("limit", "limit must be an integer ≥ 1")
-		}
-		n = min(*limit, MaxChangeLimit)
+	n, err := normalize.Limit(limit, DefaultChangeLimit, MaxChangeLimit)
+	if err != nil {
+		return nil, err
 	}
 	var from domain.FeedCursor
 	if after != nil {

@@ -77,12 +77,9 @@ func (s *Service) Similar(ctx context.Context, id string, limit *int) (*SimilarP
 	if !normalize.ValidJobID(id) {
 		return nil, domain.InvalidParam("id", "id %q is not shaped <source>-<number>", domain.Clip(id))
 	}
-	n := DefaultSimilar
-	if limit != nil {
-		if *limit < 1 {
-			return nil, domain.InvalidParam("limit", "limit must be an integer ≥ 1")
-		}
-		n = min(*limit, MaxSimilar)
+	n, err := normalize.Limit(limit, DefaultSimilar, MaxSimilar)
+	if err != nil {
+		return nil, err
 	}
 	cards, total, err := s.store.SimilarJobs(ctx, id, n)
 	if err != nil {
