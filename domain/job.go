@@ -1,7 +1,13 @@
 package domain
 
+import "time"
+
 // TimeLayout is how posted_at is written: RFC 3339, UTC, second precision.
 const TimeLayout = "2006-01-02T15:04:05Z"
+
+// FormatTime writes an instant as the API writes every instant
+// (TimeLayout): posted_at, closed_at, a change's at.
+func FormatTime(t time.Time) string { return t.UTC().Format(TimeLayout) }
 
 // Location is where a job is: lists of normalized cities, states and
 // countries, and Full, the combined text "city, state, country".

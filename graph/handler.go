@@ -9,7 +9,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
@@ -189,7 +188,7 @@ func presentError(log *slog.Logger, requestID func(context.Context) string) grap
 				gqlErr.Extensions["param"] = graphQLParam(appErr.Param)
 			}
 			if appErr.ClosedAt != nil {
-				gqlErr.Extensions["closedAt"] = appErr.ClosedAt.UTC().Format(time.RFC3339)
+				gqlErr.Extensions["closedAt"] = domain.FormatTime(*appErr.ClosedAt)
 			}
 		case gqlErr.Rule == "MaxIntrospectionDepth":
 			gqlErr.Extensions["code"] = domain.CodeQueryTooComplex

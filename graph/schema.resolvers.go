@@ -7,14 +7,13 @@ package graph
 
 import (
 	"context"
-	"time"
 
 	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // At is the resolver for the at field.
 func (r *changeResolver) At(ctx context.Context, obj *domain.Change) (string, error) {
-	return obj.At.UTC().Format(time.RFC3339), nil
+	return domain.FormatTime(obj.At), nil
 }
 
 // Jobs is the resolver for the jobs field.

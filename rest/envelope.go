@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"net/http"
 	"sync"
-	"time"
 
 	json "github.com/goccy/go-json"
 
@@ -55,7 +54,7 @@ type feedMeta struct {
 func feedBody(page *domain.ChangePage) feed {
 	data := make([]feedEntry, len(page.Nodes))
 	for i, c := range page.Nodes {
-		data[i] = feedEntry{ID: c.ID, Change: c.Change, At: c.At.UTC().Format(time.RFC3339)}
+		data[i] = feedEntry{ID: c.ID, Change: c.Change, At: domain.FormatTime(c.At)}
 	}
 	return feed{Data: data, Meta: feedMeta{Limit: page.PageInfo.Limit, HasMore: page.PageInfo.HasMore, NextCursor: page.PageInfo.NextCursor}}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/go-chi/chi/v5/middleware"
 
@@ -69,7 +68,7 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	detail := errorDetail{Code: code, Message: msg, Param: Clip(domain.ErrorParam(err)), RequestID: reqID}
 	var appErr *domain.Error
 	if errors.As(err, &appErr) && appErr.ClosedAt != nil {
-		detail.ClosedAt = appErr.ClosedAt.UTC().Format(time.RFC3339)
+		detail.ClosedAt = domain.FormatTime(*appErr.ClosedAt)
 	}
 	writeJSON(w, r, Status(err), errorBody{Error: detail})
 }

@@ -428,6 +428,6 @@ func closedAt(ctx context.Context, db bun.IDB, id string) (time.Time, bool, erro
 
 // goneError is the gone error of a posting closed at the instant.
 func goneError(id string, at time.Time) error {
-	return &domain.Error{Code: domain.CodeGone, Message: fmt.Sprintf("job %s closed at %s", domain.Clip(id), at.Format(time.RFC3339)),
+	return &domain.Error{Code: domain.CodeGone, Message: fmt.Sprintf("job %s closed at %s", domain.Clip(id), domain.FormatTime(at)),
 		ClosedAt: &at}
 }
