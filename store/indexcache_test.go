@@ -73,4 +73,15 @@ func TestIndexCache(t *testing.T) {
 	_, x, stop2 := start()
 	defer stop2()
 	assert.Equal(t, int64(1), x.Stats().Builds)
+	// The build is saved again in the background: wait for it, so that
+	// the test's directory is not removed under the write.
+	require.Eventually(t, func() bool {
+		files := saved()
+		tmp, _ := filepath.Glob(filepath.Join(dir, ".index-*.tmp"))
+		if len(files) != 1 || len(tmp) > 0 {
+			return false
+		}
+		info, err := os.Stat(files[0])
+		return err == nil && info.Size() > int64(len("not an index"))
+	}, 10*time.Second, 10*time.Millisecond, "saved again")
 }
