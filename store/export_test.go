@@ -46,3 +46,10 @@ func (s *Store) IndexTextsNoWait(ctx context.Context) (int, error) {
 
 // ErrImporting exposes errImporting.
 var ErrImporting = errImporting
+
+// PruneCache exposes pruneCache and its ages to the store_test package.
+var (
+	PruneCache  = pruneCache
+	CacheMaxAge = cacheMaxAge
+	TempMaxAge  = tempMaxAge
+)

@@ -80,6 +80,9 @@ func (x *Indexer) loadCached(ctx context.Context) *index.Index {
 		_ = os.Remove(path)
 		return nil
 	}
+	// Loading counts as use: pruneCache keeps the files used lately.
+	now := time.Now()
+	_ = os.Chtimes(path, now, now)
 	x.log.Info("index loaded", "path", path, "version", ix.Version(), "jobs", ix.Len(),
 		"took", time.Since(start).Round(time.Millisecond).String())
 	return ix
@@ -104,7 +107,51 @@ func (x *Indexer) save(ix *index.Index, place feedPlace) {
 			_ = os.Remove(p)
 		}
 	}
+	if n := pruneCache(x.cacheDir, time.Now()); n > 0 {
+		x.log.Info("saved indexes unused for long removed", "files", n, "unused_for", cacheMaxAge.String())
+	}
 	x.log.Info("index saved", "path", path, "version", ix.Version(), "took", time.Since(start).Round(time.Millisecond).String())
+}
+
+// cacheMaxAge is how long a saved index may go unused (neither written nor
+// loaded) before a save removes it: the databases of the files of other
+// feeds may have been dropped long since, and each file is the size of an
+// index. A removed file costs its server one build at its next start.
+const cacheMaxAge = 14 * 24 * time.Hour
+
+// tempMaxAge is the age past which a temporary file of a save is taken to
+// be left by a process that died while writing it.
+const tempMaxAge = time.Hour
+
+// pruneCache removes from dir the saved indexes unused for cacheMaxAge and
+// the temporary files of saves older than tempMaxAge, and returns how many
+// files it removed. Other files are left alone.
+func pruneCache(dir string, now time.Time) int {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	removed := 0
+	for _, e := range entries {
+		name := e.Name()
+		var maxAge time.Duration
+		switch {
+		case strings.HasPrefix(name, "index-") && strings.HasSuffix(name, ".bin"):
+			maxAge = cacheMaxAge
+		case strings.HasPrefix(name, ".index-") && strings.HasSuffix(name, ".tmp"):
+			maxAge = tempMaxAge
+		default:
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || !info.Mode().IsRegular() || now.Sub(info.ModTime()) < maxAge {
+			continue
+		}
+		if os.Remove(filepath.Join(dir, name)) == nil {
+			removed++
+		}
+	}
+	return removed
 }
 
 func writeIndexFile(dir, path string, ix *index.Index) error {

@@ -245,7 +245,7 @@ const expiredSQL = "valid_through <= now()"
 // import holds the import lock (the next call catches up).
 func (s *Store) ExpireDue(ctx context.Context) (int, error) {
 	var due bool
-	if err := s.db.NewRaw("SELECT EXISTS (SELECT 1 FROM jobs WHERE " + expiredSQL + ")").Scan(ctx, &due); err != nil {
+	if err := s.db.NewRaw("SELECT EXISTS (SELECT 1 FROM jobs WHERE "+expiredSQL+")").Scan(ctx, &due); err != nil {
 		return 0, wrap(err, "find expired jobs")
 	}
 	if !due {
@@ -365,12 +365,12 @@ SELECT (SELECT count(*) FROM p),
 // purge removed, is gone.
 func (s *Store) Changes(ctx context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error) {
 	var rows []struct {
-		Gone    bool       `bun:"gone"`
-		Epoch   int64      `bun:"epoch"`
-		Seq     *int64     `bun:"seq"` // nil on the empty page's one row
-		ID      *string    `bun:"job_id"`
-		Change  *string    `bun:"change"`
-		At      *time.Time `bun:"at"`
+		Gone   bool       `bun:"gone"`
+		Epoch  int64      `bun:"epoch"`
+		Seq    *int64     `bun:"seq"` // nil on the empty page's one row
+		ID     *string    `bun:"job_id"`
+		Change *string    `bun:"change"`
+		At     *time.Time `bun:"at"`
 	}
 	err := s.read(ctx, func(db bun.IDB) error {
 		// One statement: whether the cursor is gone, the feed's epoch and
