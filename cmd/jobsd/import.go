@@ -138,4 +138,3 @@ func massCloseReason(e *store.MassCloseError) string {
 		"an empty or broken crawl looks like this. Use --allow-mass-close if the crawl is really complete",
 		e.Closing, e.Open, e.Scope)
 }
-
