@@ -69,7 +69,7 @@ func noisyTitles(refData string) ([][]string, error) {
 		})
 	}
 	note := func(soc, title string) {
-		k := normalize.Fold(title)
+		k := wordSet(title)
 		if codes[k] == nil {
 			codes[k] = map[string]bool{}
 		}
@@ -123,7 +123,7 @@ func sample(all []noisySource, n int, codes map[string]map[string]bool, rng *ran
 	seen := map[string]bool{}
 	for _, s := range all {
 		k := normalize.Fold(s.title)
-		if seen[k] || !usable(s, codes[k]) {
+		if seen[k] || !usable(s, codes[wordSet(s.title)]) {
 			continue
 		}
 		seen[k] = true
@@ -143,6 +143,20 @@ func sample(all []noisySource, n int, codes map[string]map[string]bool, rng *ran
 		}
 	}
 	return out
+}
+
+// wordSet is a title as the set of its words, folded, without a plural's
+// final s, in order: "Technician, Bindery" and "Bindery Technicians" are
+// one title, whose occupations are those of both.
+func wordSet(title string) string {
+	words := strings.FieldsFunc(normalize.Fold(title), func(r rune) bool { return r < 'a' || r > 'z' })
+	for i, w := range words {
+		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+			words[i] = w[:len(w)-1]
+		}
+	}
+	slices.Sort(words)
+	return strings.Join(slices.Compact(words), " ")
 }
 
 // usable reports whether a source title can be labelled by its file's
@@ -165,6 +179,10 @@ func usable(s noisySource, socs map[string]bool) bool {
 	case s.soc == "15-1251": // the team files programmers under 15-1252
 		return false
 	case s.soc == "15-1254" && !strings.Contains(folded, "web"): // web developers say "web"
+		return false
+	case strings.HasPrefix(s.soc, "15-12") && s.soc != "15-1252" && (strings.HasSuffix(folded, " engineer") || strings.HasSuffix(folded, " developer")):
+		// engineers and developers of software of every kind are 15-1252
+		// by the team's convention, where O*NET files some elsewhere
 		return false
 	}
 	return true
