@@ -135,9 +135,8 @@ func (t *taxonomy) classify(title string) (TitleCategory, bool) {
 	mainWords, asideWords := t.split(title)
 	c, ok := t.classifyWords(t.translate(mainWords, false), t.translate(asideWords, false))
 	if c.Level < LevelRole && t.hasForeign(mainWords) {
-		// Words of other languages that the vocabulary also knows
-		// ("Krankenpfleger", in a longer German alias) are read as
-		// their English words when nothing else names a role.
+		// False friends alone ("Chef de Cuisine" aside) are read as
+		// foreign words when nothing else names a role.
 		if f, fok := t.classifyWords(t.translate(mainWords, true), t.translate(asideWords, true)); f.Level >= LevelRole {
 			return f, fok
 		}
@@ -245,7 +244,8 @@ func (t *taxonomy) classifyWords(mainWords, asideWords [][]string) (TitleCategor
 // headFallback reads a title that names no role by its head: its first
 // segment without its first words, the longest rest first, so that a
 // known head is never lost to modifiers the vocabulary does not know
-// ("Field Deployed Data Engineer"); the phrase must hold the head. When
+// ("Field Deployed Data Engineer"); the phrase must hold the head, and
+// no word naming an occupation alone ("manager") is dropped. When
 // nothing names a role, a head of head_roles names its own
 // ("Online Instructor"). A role must be of the field already found, if
 // one was.
@@ -260,6 +260,9 @@ func (t *taxonomy) headFallback(segs [][]token, found candidate) (candidate, boo
 	head := seg[len(seg)-1]
 	if head.known {
 		for k := 1; k < len(seg); k++ {
+			if p, ok := t.phrases[seg[k-1].h]; seg[k-1].known && ok && p.hand && p.cat == noCategory {
+				break // an occupation's word ("manager") is no modifier to drop
+			}
 			if c := t.bestIn(seg[k:], []string{head.s}); fits(c) {
 				return c, true
 			}

@@ -5,6 +5,7 @@ package normalize
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -14,6 +15,11 @@ import (
 // the English words the taxonomy knows. Accents are folded as everywhere
 // (Fold), so "développeur" is written "developpeur".
 type titleLanguages struct {
+	// FalseFriends are words English titles use in another sense ("Chef",
+	// "Professor", "Personal Trainer"): translated only in a segment that
+	// holds another foreign word ("Chef de Projet"), or when nothing else
+	// names a role.
+	FalseFriends []string `json:"false_friends"`
 	// Stopwords are the articles and prepositions of those languages
 	// that titles hold ("Ingeniero de Software"); they are noise.
 	Stopwords []string `json:"stopwords"`
@@ -39,28 +45,39 @@ func loadTitleLanguages() (*titleLanguages, error) {
 
 // addTo adds the languages to a lexicon: stopwords to the noise, words
 // and compound heads to the foreign words (compound heads also as the
-// heads of compounds).
+// heads of compounds). Words spelled as their English ones are left out.
 func (l *titleLanguages) addTo(lex *lexicon) {
 	for _, w := range l.Stopwords {
 		lex.noise[Fold(w)] = true
 	}
+	// Both sides as clean leaves words: folded and singular.
+	words := func(v string) []string {
+		out := strings.Fields(Fold(v))
+		for i, w := range out {
+			out[i] = stem(w)
+		}
+		return out
+	}
 	for _, m := range []map[string]string{l.Words, l.CompoundHeads} {
 		for k, v := range m {
-			lex.foreign[stem(Fold(k))] = strings.Fields(Fold(v)) // as clean leaves it
+			if k, e := stem(Fold(k)), words(v); len(e) != 1 || e[0] != k {
+				lex.foreign[k] = e
+			}
 		}
 	}
 	for k, v := range l.CompoundHeads {
-		lex.foreignHeads[stem(Fold(k))] = strings.Fields(Fold(v))
+		lex.foreignHeads[stem(Fold(k))] = words(v)
+	}
+	for _, w := range l.FalseFriends {
+		lex.falseFriends[stem(Fold(w))] = true
 	}
 }
 
 // translate returns a title's cleaned words with the words of other
-// languages that the taxonomy does not know as words of its own (with
-// all, every one) replaced by their English words ("Enfermera" → nurse,
-// not "Chauffeur", which English titles use), and German compounds
-// split. Phrases of the vocabulary are
-// never translated: a foreign alias of titles.json stays a phrase of its
-// own, and a known word is never read as a foreign one.
+// languages replaced by their English words ("Enfermera" → nurse) and
+// German compounds split, in the segments that hold a foreign word other
+// than a false friend (with all, in every segment). segs itself is never
+// changed. Phrases of the vocabulary are never translated.
 func (t *taxonomy) translate(segs [][]string, all bool) [][]string {
 	if len(t.lex.foreign) == 0 {
 		return segs
@@ -84,23 +101,34 @@ func (t *taxonomy) hasForeign(segs [][]string) bool {
 	return false
 }
 
-// translateSeg translates the words of one segment: with all, the words
-// the vocabulary knows too; seg itself is never changed.
+// translateSeg translates the words of one segment that holds a foreign
+// word other than a false friend, or any with all. A segment that starts
+// with a translated word is turned round to English order.
 func (t *taxonomy) translateSeg(seg []string, all bool) []string {
+	foreign := all
+	for _, w := range seg {
+		if _, ok := t.lex.foreign[w]; ok && !t.lex.falseFriends[w] {
+			foreign = true
+			break
+		}
+	}
 	var out []string // nil until a word changes
+	headFirst := false
 	for j, w := range seg {
-		if _, known := t.words[w]; all || !known {
-			e, ok := t.lex.foreign[w]
-			if !ok {
+		e, ok := t.lex.foreign[w]
+		ok = ok && foreign
+		headFirst = headFirst || ok && j == 0
+		if !ok {
+			if _, known := t.words[w]; !known {
 				e, ok = t.splitCompound(w)
 			}
-			if ok {
-				if out == nil {
-					out = append(make([]string, 0, len(seg)+2), seg[:j]...)
-				}
-				out = append(out, e...)
-				continue
+		}
+		if ok {
+			if out == nil {
+				out = append(make([]string, 0, len(seg)+2), seg[:j]...)
 			}
+			out = append(out, e...)
+			continue
 		}
 		if out != nil {
 			out = append(out, w)
@@ -108,6 +136,12 @@ func (t *taxonomy) translateSeg(seg []string, all bool) []string {
 	}
 	if out == nil {
 		return seg
+	}
+	if headFirst {
+		// "Gerente de Ventas", "Leiter Vertrieb": the head comes first in
+		// these languages, last in English, where the taxonomy looks
+		// for it.
+		slices.Reverse(out)
 	}
 	return dedupe(out)
 }

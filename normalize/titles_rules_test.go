@@ -109,7 +109,17 @@ func TestTitleLanguages(t *testing.T) {
 		{"Desenvolvedor Backend", "Backend Developer"},
 		{"Motorista", "Driver"},
 		{"Eletricista", "Electrician"},
+		{"Gerente de Ventas", "Sales Manager"},
+		{"Vertriebsleiter", "Sales Manager"},
+		{"Leiter Vertrieb", "Sales Manager"},
+		{"Responsable Commercial", "Sales Manager"},
+		{"Técnico de Mantenimiento", "Maintenance Technician"},
+		{"Auxiliar Administrativo", "Administrative Assistant"},
+		{"Chef de Projet", "Project Manager"},
+		{"Desarrollador Web", "Web Developer"},
 		{"Chauffeur", "Chauffeur"},
+		{"Chef", "Chef"},
+		{"Personal Trainer", "Personal Trainer"},
 		{"Professor of Chemistry", "Professor of Chemistry"},
 	}
 	plain, ref := titleTestNormalizers(t)
@@ -137,10 +147,11 @@ func TestTitleTranslate(t *testing.T) {
 		give []string
 		want []string
 	}{
-		{[]string{"analista", "sistema"}, []string{"analyst", "systems"}},
+		{[]string{"analista", "sistema"}, []string{"system", "analyst"}}, // head first, as in English
 		{[]string{"datenanalyst"}, []string{"data", "analyst"}},
-		{[]string{"vertriebsleiter"}, []string{"sales", "manager"}},
+		{[]string{"vertriebsleiter"}, []string{"sale", "manager"}}, // singular, as clean leaves words
 		{[]string{"chauffeur"}, []string{"chauffeur"}},
+		{[]string{"chef", "projet"}, []string{"project", "manager"}},
 		{[]string{"zzzentwickler"}, []string{"zzzentwickler"}},
 	} {
 		got := tx.translate([][]string{tt.give}, false)

@@ -104,6 +104,7 @@ type lexicon struct {
 	headAbbreviations         map[string][]string // "tech" → technician, as a segment's last word
 	foreign                   map[string][]string // words of other languages: "enfermera" → nurse
 	foreignHeads              map[string][]string // heads of German compounds: "entwickler" → developer
+	falseFriends              map[string]bool     // foreign words English titles use otherwise: "chef"
 }
 
 // sense names a role for titles holding one of its heads and a word of
@@ -202,7 +203,8 @@ func newLexicon(f *titlesFile, langs *titleLanguages) lexicon {
 	lex := lexicon{noise: set(f.Noise), units: set(f.Units), keepNumbers: set(f.KeepNumbers), seniority: set(f.Seniority),
 		kind:      map[string]uint8{},
 		compounds: map[string]string{}, compoundStart: map[string]bool{}, abbreviations: map[string][]string{},
-		beforeNumber: set(f.BeforeNumber), levelPrefixes: set(f.LevelPrefixes), headAbbreviations: map[string][]string{}, foreign: map[string][]string{}, foreignHeads: map[string][]string{}}
+		beforeNumber: set(f.BeforeNumber), levelPrefixes: set(f.LevelPrefixes), headAbbreviations: map[string][]string{}, foreign: map[string][]string{}, foreignHeads: map[string][]string{},
+		falseFriends: map[string]bool{}}
 	for _, w := range f.Soft {
 		lex.kind[stem(Fold(w))] = wordSoft
 	}
