@@ -82,9 +82,19 @@ func (t *taxonomy) translate(segs [][]string, all bool) [][]string {
 	if len(t.lex.foreign) == 0 {
 		return segs
 	}
-	out := make([][]string, len(segs))
+	var out [][]string // nil until a segment changes
 	for i, seg := range segs {
-		out[i] = t.translateSeg(seg, all)
+		tr := t.translateSeg(seg, all)
+		if out == nil && len(tr) > 0 && len(seg) > 0 && &tr[0] == &seg[0] {
+			continue
+		}
+		if out == nil {
+			out = append(make([][]string, 0, len(segs)), segs[:i]...)
+		}
+		out = append(out, tr)
+	}
+	if out == nil {
+		return segs
 	}
 	return out
 }
