@@ -18,7 +18,7 @@ import (
 // with every change that normalizes some value differently, so that the
 // data's vocabulary digest no longer matches and serve says to run jobsd
 // renormalize.
-const rulesVersion = 8
+const rulesVersion = 9
 
 // refDataDirs are the folders of a reference-data directory the
 // normalizer reads.
@@ -34,8 +34,14 @@ func (n *Normalizer) Digest() string { return n.digest }
 // the files of refData's folders (none when refData is ""): their names,
 // contents and sizes.
 func vocabularySum(refData string) ([]byte, error) {
+	return sumVocabularies(vocabFS, rulesVersion, refData)
+}
+
+// sumVocabularies is vocabularySum with the embedded vocabularies and
+// the rules version given (vocab is a file system with a folder "vocab").
+func sumVocabularies(vocab fs.FS, rules int, refData string) ([]byte, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "rules %d\n", rulesVersion)
+	fmt.Fprintf(h, "rules %d\n", rules)
 	add := func(fsys fs.FS, root, label string) error {
 		return fs.WalkDir(fsys, root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
@@ -52,7 +58,7 @@ func vocabularySum(refData string) ([]byte, error) {
 			return err
 		})
 	}
-	if err := add(vocabFS, "vocab", "builtin"); err != nil {
+	if err := add(vocab, "vocab", "builtin"); err != nil {
 		return nil, fmt.Errorf("vocabulary digest: %w", err)
 	}
 	if refData != "" {

@@ -122,6 +122,12 @@ func (e *encoder) taxonomy(t *taxonomy) {
 	e.strMap(x.compounds)
 	e.setMap(x.compoundStart)
 	encMap(e, x.abbreviations, e.str, e.strs)
+	e.setMap(x.beforeNumber)
+	e.setMap(x.levelPrefixes)
+	encMap(e, x.headAbbreviations, e.str, e.strs)
+	encMap(e, x.foreign, e.str, e.strs)
+	encMap(e, x.foreignHeads, e.str, e.strs)
+	e.setMap(x.falseFriends)
 
 	e.uint(uint64(len(t.cats)))
 	for _, c := range t.cats {
@@ -150,6 +156,17 @@ func (e *encoder) taxonomy(t *taxonomy) {
 	e.f32(t.unknown)
 	encMap(e, t.typos, e.u64, func(i int32) { e.int(int64(i)) })
 	e.strs(t.typoWord)
+	e.uint(uint64(len(t.senses)))
+	for _, s := range t.senses {
+		e.int(int64(s.cat))
+		for _, l := range [][][]string{s.heads, s.context} {
+			e.uint(uint64(len(l)))
+			for _, words := range l {
+				e.strs(words)
+			}
+		}
+	}
+	e.i32Map(t.headRoles)
 }
 
 func (d *decoder) taxonomy() *taxonomy {
@@ -157,6 +174,8 @@ func (d *decoder) taxonomy() *taxonomy {
 		noise: d.setMap(), units: d.setMap(), keepNumbers: d.setMap(), seniority: d.setMap(),
 		kind:      decMap(d, d.str, func() uint8 { return uint8(d.uint()) }),
 		compounds: d.strMap(), compoundStart: d.setMap(), abbreviations: decMap(d, d.str, d.strs),
+		beforeNumber: d.setMap(), levelPrefixes: d.setMap(), headAbbreviations: decMap(d, d.str, d.strs), foreign: decMap(d, d.str, d.strs),
+		foreignHeads: decMap(d, d.str, d.strs), falseFriends: d.setMap(),
 	}}
 	t.cats = make([]TitleCategory, d.count())
 	for i := range t.cats {
@@ -195,6 +214,18 @@ func (d *decoder) taxonomy() *taxonomy {
 			break
 		}
 	}
+	phrases := func() [][]string {
+		l := make([][]string, d.count())
+		for i := range l {
+			l[i] = d.strs()
+		}
+		return l
+	}
+	t.senses = make([]sense, d.count())
+	for i := range t.senses {
+		t.senses[i] = sense{cat: cat(), heads: phrases(), context: phrases()}
+	}
+	t.headRoles = catMap()
 	return t
 }
 

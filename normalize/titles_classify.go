@@ -4,6 +4,7 @@ package normalize
 
 import (
 	"math"
+	"slices"
 )
 
 // candidate is a phrase found in a title.
@@ -132,6 +133,22 @@ func (t *taxonomy) classify(title string) (TitleCategory, bool) {
 		return t.cats[id], true
 	}
 	mainWords, asideWords := t.split(title)
+	c, ok := t.classifyWords(t.translate(mainWords, false), t.translate(asideWords, false))
+	if c.Level < LevelRole && t.hasForeign(mainWords) {
+		// False friends alone ("Chef de Cuisine" aside) are read as
+		// foreign words when nothing else names a role.
+		if f, fok := t.classifyWords(t.translate(mainWords, true), t.translate(asideWords, true)); f.Level >= LevelRole {
+			return f, fok
+		}
+	}
+	return c, ok
+}
+
+// classifyWords classifies the cleaned words of a title (split).
+func (t *taxonomy) classifyWords(mainWords, asideWords [][]string) (TitleCategory, bool) {
+	if id, ok := t.senseOf(mainWords, asideWords); ok {
+		return t.narrow(id, mainWords, asideWords), true
+	}
 	var segs, asides [][]token
 	pos := 0
 	for _, words := range mainWords {
@@ -141,6 +158,11 @@ func (t *taxonomy) classify(title string) (TitleCategory, bool) {
 	for _, words := range asideWords {
 		asides = append(asides, t.tokens(words, pos))
 		pos += len(words)
+	}
+	// A first segment of level words before others is a level, not the
+	// occupation: "Associate – Graduate Program 2026 – Risk Analyst".
+	if len(segs) > 1 && t.onlyLevels(segs[0]) {
+		segs = segs[1:]
 	}
 	// A first segment that ends in a word naming no occupation alone is
 	// about that word: "Manager, Software Engineering", "Assistant to the
@@ -182,6 +204,11 @@ func (t *taxonomy) classify(title string) (TitleCategory, bool) {
 		}
 		consider(t.bestIn(ctx, must))
 	}
+	if t.class(best) < 2 {
+		if c, ok := t.headFallback(segs, best); ok {
+			best = c
+		}
+	}
 	all := ctx
 	if len(all) < pos {
 		all = nil
@@ -212,6 +239,101 @@ func (t *taxonomy) classify(title string) (TitleCategory, bool) {
 		}
 	}
 	return c, true
+}
+
+// headFallback reads a title that names no role by its head: its first
+// segment without its first words, the longest rest first, so that a
+// known head is never lost to modifiers the vocabulary does not know
+// ("Field Deployed Data Engineer"); the phrase must hold the head, and
+// no word naming an occupation alone ("manager") is dropped. When
+// nothing names a role, a head of head_roles names its own
+// ("Online Instructor"). A role must be of the field already found, if
+// one was.
+func (t *taxonomy) headFallback(segs [][]token, found candidate) (candidate, bool) {
+	fits := func(c candidate) bool {
+		return t.class(c) == 2 && (found.cat < 0 || t.cats[c.cat].Code[:2] == t.cats[found.cat].Code[:2])
+	}
+	if len(segs) == 0 {
+		return candidate{}, false
+	}
+	seg := segs[0]
+	head := seg[len(seg)-1]
+	if head.known {
+		for k := 1; k < len(seg); k++ {
+			if p, ok := t.phrases[seg[k-1].h]; seg[k-1].known && ok && p.hand && p.cat == noCategory {
+				break // an occupation's word ("manager") is no modifier to drop
+			}
+			if c := t.bestIn(seg[k:], []string{head.s}); fits(c) {
+				return c, true
+			}
+		}
+	}
+	if id, ok := t.headRoles[head.s]; ok {
+		if c := (candidate{cat: id, head: true, words: []string{head.s}}); fits(c) {
+			return c, true
+		}
+	}
+	return candidate{}, false
+}
+
+// onlyLevels reports whether a segment is made of level prefixes only.
+func (t *taxonomy) onlyLevels(seg []token) bool {
+	for _, tk := range seg {
+		if !t.lex.levelPrefixes[tk.s] {
+			return false
+		}
+	}
+	return true
+}
+
+// senseOf returns the role of the first sense whose head the title's
+// main words hold, with a word of its context anywhere in the title.
+func (t *taxonomy) senseOf(mainWords, asideWords [][]string) (int32, bool) {
+	if len(t.senses) == 0 {
+		return 0, false
+	}
+	holds := func(segs [][]string, phrase []string) bool {
+		for _, seg := range segs {
+			all := true
+			for _, w := range phrase {
+				all = all && slices.Contains(seg, w)
+			}
+			if all {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range t.senses {
+		head := false
+		for _, h := range s.heads {
+			head = head || holds(mainWords, h)
+		}
+		if !head {
+			continue
+		}
+		for _, c := range s.context {
+			if holds(mainWords, c) || holds(asideWords, c) {
+				return s.cat, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// narrow returns a role's specialization that the title's words name, or
+// the role.
+func (t *taxonomy) narrow(role int32, mainWords, asideWords [][]string) TitleCategory {
+	var words []token
+	for _, seg := range append(mainWords, asideWords...) {
+		for _, w := range seg {
+			words = append(words, token{s: w, pos: len(words)})
+		}
+	}
+	if sid, ok := t.specialization(role, words); ok {
+		return t.cats[sid]
+	}
+	return t.cats[role]
 }
 
 // sameBroadOccupation reports whether two SOC detailed occupations are of

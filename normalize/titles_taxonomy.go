@@ -51,7 +51,27 @@ type titlesFile struct {
 	Ambiguous     []string          `json:"ambiguous"`
 	Compounds     map[string]string `json:"compounds"`
 	Abbreviations map[string]string `json:"abbreviations"`
-	Fields        []struct {
+	// BeforeNumber are words that are noise when a number follows them:
+	// levels and cohorts ("Grade 7", "Band 6", "Summer 2026").
+	BeforeNumber []string `json:"before_number"`
+	// LevelPrefixes are words that, as a whole first segment before
+	// others, are a level, not the occupation ("Associate – Risk
+	// Analyst").
+	LevelPrefixes []string `json:"level_prefixes"`
+	// HeadAbbreviations expand only as the last word of a segment, where
+	// they are the occupation ("Test Tech" → technician; not "Tech Lead").
+	HeadAbbreviations map[string]string `json:"head_abbreviations"`
+	// Senses read an ambiguous head by its context: a title holding one
+	// of heads and one of context names role ("ASIC Architect").
+	Senses []struct {
+		Role    string   `json:"role"`
+		Heads   []string `json:"heads"`
+		Context []string `json:"context"`
+	} `json:"senses"`
+	// HeadRoles name the role of a title whose head word is the key when
+	// nothing else in it names a role ("Online Instructor").
+	HeadRoles map[string]string `json:"head_roles"`
+	Fields    []struct {
 		Code    string   `json:"code"`
 		Name    string   `json:"name"`
 		Aliases []string `json:"aliases"`
@@ -79,6 +99,20 @@ type lexicon struct {
 	compounds                 map[string]string // "back end" → "backend"
 	compoundStart             map[string]bool
 	abbreviations             map[string][]string // "mgr" → manager
+	beforeNumber              map[string]bool     // noise before a number: "grade" 7
+	levelPrefixes             map[string]bool     // a first segment of these is a level: "Associate –"
+	headAbbreviations         map[string][]string // "tech" → technician, as a segment's last word
+	foreign                   map[string][]string // words of other languages: "enfermera" → nurse
+	foreignHeads              map[string][]string // heads of German compounds: "entwickler" → developer
+	falseFriends              map[string]bool     // foreign words English titles use otherwise: "chef"
+}
+
+// sense names a role for titles holding one of its heads and a word of
+// its context.
+type sense struct {
+	cat     int32
+	heads   [][]string
+	context [][]string
 }
 
 type wordInfo struct {
@@ -120,6 +154,9 @@ type taxonomy struct {
 
 	typos    map[uint64]int32 // one-letter deletions of vocabulary words → index in typoWord, -1 when several
 	typoWord []string
+
+	senses    []sense
+	headRoles map[string]int32 // head word → the role it names when nothing else does
 }
 
 func loadTaxonomy() (*taxonomy, error) {
@@ -140,15 +177,22 @@ func loadTaxonomy() (*taxonomy, error) {
 		byONET: map[string]int32{}, specs: map[int32][]specPhrase{},
 		phrases: map[uint64]phrase{}, words: map[string]wordInfo{},
 	}
-	t.lex = newLexicon(&file)
+	langs, err := loadTitleLanguages()
+	if err != nil {
+		return nil, err
+	}
+	t.lex = newLexicon(&file, langs)
 	if err := t.addHandWritten(&file); err != nil {
+		return nil, fmt.Errorf("vocabulary titles.json: %w", err)
+	}
+	if err := t.addSenses(&file); err != nil {
 		return nil, fmt.Errorf("vocabulary titles.json: %w", err)
 	}
 	t.finish()
 	return t, nil
 }
 
-func newLexicon(f *titlesFile) lexicon {
+func newLexicon(f *titlesFile, langs *titleLanguages) lexicon {
 	set := func(words []string) map[string]bool {
 		m := make(map[string]bool, len(words))
 		for _, w := range words {
@@ -158,7 +202,9 @@ func newLexicon(f *titlesFile) lexicon {
 	}
 	lex := lexicon{noise: set(f.Noise), units: set(f.Units), keepNumbers: set(f.KeepNumbers), seniority: set(f.Seniority),
 		kind:      map[string]uint8{},
-		compounds: map[string]string{}, compoundStart: map[string]bool{}, abbreviations: map[string][]string{}}
+		compounds: map[string]string{}, compoundStart: map[string]bool{}, abbreviations: map[string][]string{},
+		beforeNumber: set(f.BeforeNumber), levelPrefixes: set(f.LevelPrefixes), headAbbreviations: map[string][]string{}, foreign: map[string][]string{}, foreignHeads: map[string][]string{},
+		falseFriends: map[string]bool{}}
 	for _, w := range f.Soft {
 		lex.kind[stem(Fold(w))] = wordSoft
 	}
@@ -174,7 +220,46 @@ func newLexicon(f *titlesFile) lexicon {
 	for k, v := range f.Abbreviations {
 		lex.abbreviations[Fold(k)] = strings.Fields(Fold(v))
 	}
+	for k, v := range f.HeadAbbreviations {
+		lex.headAbbreviations[Fold(k)] = strings.Fields(Fold(v))
+	}
+	langs.addTo(&lex)
 	return lex
+}
+
+// addSenses indexes the senses and head roles of titles.json, by the
+// roles they name.
+func (t *taxonomy) addSenses(f *titlesFile) error {
+	role := func(name string) (int32, error) {
+		id, ok := t.byName[Fold(name)]
+		if !ok || t.cats[id].Level != LevelRole {
+			return 0, fmt.Errorf("%q is no role", name)
+		}
+		return id, nil
+	}
+	words := func(phrases []string) [][]string {
+		var out [][]string
+		for _, p := range phrases {
+			out = append(out, t.phraseWords(p)...)
+		}
+		return out
+	}
+	for _, s := range f.Senses {
+		id, err := role(s.Role)
+		if err != nil {
+			return fmt.Errorf("sense: %w", err)
+		}
+		t.senses = append(t.senses, sense{cat: id, heads: words(s.Heads), context: words(s.Context)})
+	}
+	t.headRoles = map[string]int32{}
+	for head, r := range f.HeadRoles {
+		id, err := role(r)
+		if err != nil {
+			return fmt.Errorf("head role %q: %w", head, err)
+		}
+		t.headRoles[stem(Fold(head))] = id
+	}
+	return nil
 }
 
 var socCode = regexp.MustCompile(`^\d\d-\d\d\d\d$`)

@@ -124,7 +124,10 @@ func (t *taxonomy) clean(raw []string) []string {
 				}
 			}
 		}
-		if strings.IndexFunc(w, unicode.IsDigit) >= 0 && !lex.keepNumbers[w] {
+		if lex.beforeNumber[w] && i+1 < len(raw) && hasDigit(raw[i+1]) && !lex.keepNumbers[raw[i+1]] {
+			continue // "Grade 7", "Summer 2026"
+		}
+		if hasDigit(w) && !lex.keepNumbers[w] {
 			afterNumber = true
 			continue
 		}
@@ -143,7 +146,47 @@ func (t *taxonomy) clean(raw []string) []string {
 			out = append(out, stem(e))
 		}
 	}
+	if n := len(out); n > 0 {
+		if a, ok := lex.headAbbreviations[out[n-1]]; ok {
+			out = append(out[:n-1], a...)
+		}
+	}
 	return out
+}
+
+func hasDigit(w string) bool { return strings.IndexFunc(w, unicode.IsDigit) >= 0 }
+
+// minCompoundPart is the least length of the first part of a compound
+// that splitCompound splits.
+const minCompoundPart = 3
+
+// splitCompound splits a German compound title word into its parts when
+// it ends in a head of title_languages.json and the rest is a word the
+// vocabulary knows or translates, with or without a linking s
+// ("Datenanalyst" → data analyst, "Vertriebsleiter" → sales manager).
+func (t *taxonomy) splitCompound(w string) ([]string, bool) {
+	if len(t.lex.foreignHeads) == 0 || len(w) < 2*minCompoundPart+1 {
+		return nil, false
+	}
+	for cut := minCompoundPart; cut <= len(w)-minCompoundPart; cut++ {
+		head, ok := t.lex.foreignHeads[w[cut:]]
+		if !ok {
+			continue
+		}
+		for _, first := range []string{w[:cut], strings.TrimSuffix(w[:cut], "s")} {
+			if len(first) < minCompoundPart {
+				continue
+			}
+			if a, ok := t.lex.foreign[first]; ok {
+				return append(append([]string(nil), a...), head...), true
+			}
+			if _, known := t.words[first]; known {
+				return append([]string{first}, head...), true
+			}
+		}
+		return nil, false // the longest head decides
+	}
+	return nil, false
 }
 
 // senior reports whether a title holds a seniority word.

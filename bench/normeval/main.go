@@ -419,6 +419,7 @@ func mainErr(args []string, w io.Writer) error {
 	dir := fs.String("dir", filepath.Join(root, "normalize", "testdata", "eval"), "evaluation-set directory")
 	fail := fs.Bool("fail", true, "exit non-zero when a target of the reference-data run is missed")
 	verbose := fs.Bool("v", false, "list every miss (input, expected, got), for human review only")
+	noisyOut := fs.String("noisy-out", "", "also write the noisy titles built from the reference data to this file (TSV), for inspection; keep it out of git")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -446,7 +447,20 @@ func mainErr(args []string, w io.Writer) error {
 		fmt.Fprintln(w, "no reference data (--refdata, $JOBSD_REFDATA or ../shared/data): reporting the built-in run only; the targets are not checked")
 	}
 
-	fmt.Fprintf(w, "evaluation set: %s (titles %d, locations %d, skills %d rows)\n", *dir, len(data[0]), len(data[1]), len(data[2]))
+	var noisy [][]string
+	if *refData != "" {
+		var err error
+		if noisy, err = noisyTitles(*refData); err != nil {
+			return err
+		}
+		if *noisyOut != "" {
+			if err := writeTSV(*noisyOut, vocabs[0].columns, noisy); err != nil {
+				return err
+			}
+		}
+	}
+	fmt.Fprintf(w, "evaluation set: %s (titles %d, locations %d, skills %d rows; noisy titles %d, built from the reference data)\n",
+		*dir, len(data[0]), len(data[1]), len(data[2]), len(noisy))
 	passed := true
 	for ri, rs := range runs {
 		n, err := normalize.New(rs.opts...)
@@ -458,8 +472,17 @@ func mainErr(args []string, w io.Writer) error {
 			ts[i] = run(n, ve, data[i], *verbose)
 		}
 		printTable(w, rs.title, ts)
+		var nt *tally
+		if len(noisy) > 0 {
+			nt = run(n, vocabs[0], noisy, *verbose)
+			nt.vocabName = "noisy titles"
+			printNoisy(w, nt)
+		}
 		if *verbose {
-			for _, t := range ts {
+			for _, t := range append(ts, nt) {
+				if t == nil {
+					continue
+				}
 				fmt.Fprintf(w, "\nmisses, %s (%d):\n", t.vocabName, len(t.misses))
 				for _, m := range t.misses {
 					fmt.Fprintln(w, m)
@@ -468,6 +491,7 @@ func mainErr(args []string, w io.Writer) error {
 		}
 		if ri == 1 {
 			passed = checkTargets(w, ts)
+			passed = checkNoisyTargets(w, nt) && passed
 		}
 	}
 	if !passed && *fail {

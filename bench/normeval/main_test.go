@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -143,5 +144,64 @@ func TestPlaceSet(t *testing.T) {
 	b := placeSet(splitPlaces("austin/texas/united states | Zurich/Zurich/Switzerland"))
 	if a != b {
 		t.Errorf("placeSet: %q != %q", a, b)
+	}
+}
+
+// The noisy titles are built the same on every run, number at least 500,
+// repeat no input, and carry a detailed SOC occupation as their label.
+func TestNoisyTitlesWellFormed(t *testing.T) {
+	dir := defaultRefData(repoRoot())
+	if dir == "" {
+		t.Skip("no reference data ($JOBSD_REFDATA or ../shared/data)")
+	}
+	rows, err := noisyTitles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := noisyTitles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.EqualFunc(rows, again, slices.Equal[[]string]) {
+		t.Error("two builds of the noisy titles differ")
+	}
+	if len(rows) < 500 {
+		t.Errorf("%d noisy titles, want at least 500", len(rows))
+	}
+	codes := socCodes(t)
+	seen := map[string]bool{}
+	for _, row := range rows {
+		key := normalize.Fold(row[0])
+		if seen[key] {
+			t.Errorf("noisy title %q repeats", row[0])
+		}
+		seen[key] = true
+		if !socShape.MatchString(row[1]) || codes != nil && !codes[row[1]] {
+			t.Errorf("%q: %q is not a detailed SOC 2018 occupation", row[0], row[1])
+		}
+	}
+}
+
+// A source title filed under two occupations, with noise of its own, or
+// against a team convention is never used.
+func TestNoisySourceUsable(t *testing.T) {
+	one := map[string]bool{"29-1141": true}
+	for _, c := range []struct {
+		src  noisySource
+		socs map[string]bool
+		want bool
+	}{
+		{noisySource{"Charge Nurse", "29-1141"}, one, true},
+		{noisySource{"Charge Nurse", "29-1141"}, map[string]bool{"29-1141": true, "11-9111": true}, false},
+		{noisySource{"Senior Nurse", "29-1141"}, one, false},
+		{noisySource{"Nurse (ICU)", "29-1141"}, one, false},
+		{noisySource{"Consultant", "13-1111"}, map[string]bool{"13-1111": true}, false},
+		{noisySource{"Programmer", "15-1251"}, map[string]bool{"15-1251": true}, false},
+		{noisySource{"Front End Developer", "15-1254"}, map[string]bool{"15-1254": true}, false},
+		{noisySource{"Web Designer", "15-1254"}, map[string]bool{"15-1254": true}, true},
+	} {
+		if got := usable(c.src, c.socs); got != c.want {
+			t.Errorf("usable(%q, %v) = %v, want %v", c.src.title, c.socs, got, c.want)
+		}
 	}
 }
