@@ -281,20 +281,33 @@ func (n *Normalizer) title(b *queryBuilder, f *domain.JobFilter) {
 		return
 	}
 	c, ok := n.Title(title)
-	switch {
-	case !ok:
+	if !ok {
 		b.q.TitleText = title
 		b.echo("title", map[string]string{"text": title})
-	case c.Level == LevelSpecialization:
-		b.filter(domain.FieldTitleSpecialization, c.Role+"/"+c.Specialization)
-		b.echo("title", map[string]string{"category_field": c.Field, "category_role": c.Role, "category_specialization": c.Specialization})
-	case c.Level == LevelRole:
-		b.filter(domain.FieldTitleRole, c.Role)
-		b.echo("title", map[string]string{"category_field": c.Field, "category_role": c.Role})
-	default:
-		b.filter(domain.FieldTitleField, c.Field)
-		b.echo("title", map[string]string{"category_field": c.Field})
+		return
 	}
+	// The category the title names, down to its level, matched against
+	// the category jobs show (Category): a specialization with its role,
+	// since roles share specialization names.
+	tf := domain.KeyFilter{Field: domain.FieldTitle, All: true}
+	add := func(field, value string) {
+		tf.Values = append(tf.Values, value)
+		tf.Keys = append(tf.Keys, FilterKey(field, value))
+	}
+	echo := map[string]string{"category_field": c.Field}
+	switch c.Level {
+	case LevelField:
+		add(domain.FieldCategoryField, c.Field)
+	case LevelRole:
+		echo["category_role"] = c.Role
+		add(domain.FieldCategoryRole, c.Role)
+	case LevelSpecialization:
+		echo["category_role"], echo["category_specialization"] = c.Role, c.Specialization
+		add(domain.FieldCategoryRole, c.Role)
+		add(domain.FieldCategorySpecialization, c.Specialization)
+	}
+	b.q.Filters = append(b.q.Filters, tf)
+	b.echo("title", echo)
 }
 
 // location reads free location text into city, state and country filters
