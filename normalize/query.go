@@ -289,25 +289,32 @@ func (n *Normalizer) title(b *queryBuilder, f *domain.JobFilter) {
 	// The category the title names, down to its level, matched against
 	// the category jobs show (Category): a specialization with its role,
 	// since roles share specialization names.
-	tf := domain.KeyFilter{Field: domain.FieldTitle, All: true}
-	add := func(field, value string) {
-		tf.Values = append(tf.Values, value)
-		tf.Keys = append(tf.Keys, FilterKey(field, value))
-	}
+	var tf domain.KeyFilter
 	echo := map[string]string{"category_field": c.Field}
 	switch c.Level {
 	case LevelField:
-		add(domain.FieldCategoryField, c.Field)
+		tf = titleFilter(domain.FieldCategoryField, c.Field)
 	case LevelRole:
 		echo["category_role"] = c.Role
-		add(domain.FieldCategoryRole, c.Role)
+		tf = titleFilter(domain.FieldCategoryRole, c.Role)
 	case LevelSpecialization:
 		echo["category_role"], echo["category_specialization"] = c.Role, c.Specialization
-		add(domain.FieldCategoryRole, c.Role)
-		add(domain.FieldCategorySpecialization, c.Specialization)
+		tf = titleFilter(domain.FieldCategoryRole, c.Role, domain.FieldCategorySpecialization, c.Specialization)
 	}
 	b.q.Filters = append(b.q.Filters, tf)
 	b.echo("title", echo)
+}
+
+// titleFilter is the title intent's filter over category members, given
+// as field, value pairs: a job must show every one of them.
+func titleFilter(pairs ...string) domain.KeyFilter {
+	n := len(pairs) / 2
+	f := domain.KeyFilter{Field: domain.FieldTitle, All: true, Values: make([]string, n), Keys: make([]string, n)}
+	for i := range n {
+		f.Values[i] = pairs[2*i+1]
+		f.Keys[i] = FilterKey(pairs[2*i], pairs[2*i+1])
+	}
+	return f
 }
 
 // location reads free location text into city, state and country filters
