@@ -43,6 +43,9 @@ func TestCategory(t *testing.T) {
 		{"a given field the title agrees with takes its role", cat("Healthcare Practitioners and Technical", "", ""), "ICU Nurse", cat(healthcare, nurse, "ICU/Critical Care")},
 		{"a given field the title contradicts stays alone", cat("Computer and Mathematical", "", ""), "ICU Nurse", cat(computing, "", "")},
 		{"a role unknown to the taxonomy is kept as given, the title's field beside it", cat("", "Dolphin Trainer", ""), "Backend Engineer", cat(computing, "Dolphin Trainer", "")},
+		{"a given specialization brings its role and field", cat("", "", "backend"), "ICU Nurse", cat(computing, swe, "Backend")},
+		{"a given specialization of another field than the given one implies nothing", cat("Healthcare Practitioners and Technical", "", "Backend"), "ICU Nurse", cat(healthcare, "", "Backend")},
+		{"an unknown given specialization implies nothing", cat("", "", "Payments Wizardry"), "Backend Engineer", cat(computing, swe, "Payments Wizardry")},
 		{"blank members count as not given", cat(" ", "", "  "), "Backend Engineer", cat(computing, swe, "Backend")},
 	}
 	for _, tt := range tests {

@@ -288,7 +288,8 @@ func (n *Normalizer) title(b *queryBuilder, f *domain.JobFilter) {
 	}
 	// The category the title names, down to its level, matched against
 	// the category jobs show (Category): a specialization with its role,
-	// since roles share specialization names.
+	// which a job must show too (a source may give a role and another
+	// role's specialization).
 	var tf domain.KeyFilter
 	echo := map[string]string{"category_field": c.Field}
 	switch c.Level {
