@@ -484,7 +484,11 @@ func (v *JobDetailJob) GetCategory() JobDetailJobCategory { return v.Category }
 // JobDetailJobCategory includes the requested fields of the GraphQL type Category.
 // The GraphQL type's documentation follows.
 //
-// A job's place in the occupation taxonomy.
+// A job's place in the occupation taxonomy, its one category: the one its
+// source gave, spelled canonically, completed from its title where the title
+// does not contradict it (the title's category when none was given).
+// Category filters, title intent, facets, company pages and similar jobs all
+// use it.
 type JobDetailJobCategory struct {
 	Field          *string `json:"field"`
 	Role           *string `json:"role"`
@@ -564,7 +568,7 @@ func (v *JobDetailResponse) GetJob() *JobDetailJob { return v.Job }
 // any value matches (OR). Values are normalized: aliases, abbreviations, case
 // and accents do not matter ("golang" = "Go", "SF" = "San Francisco").
 type JobFilter struct {
-	// A job title intent, matched by category (field, role or specialization); words of the title when no category is recognized.
+	// A job title intent, matched by category (field, role or specialization) against the category jobs show, as the category filters are; words of the title when no category is recognized.
 	Title *string `json:"title"`
 	// Alias of `title`; giving both with different values is an error.
 	JobTitle *string `json:"jobTitle"`
@@ -914,7 +918,11 @@ func (v *SearchJobsJobsJobCardPageNodesJobCard) GetCategory() SearchJobsJobsJobC
 // SearchJobsJobsJobCardPageNodesJobCardCategory includes the requested fields of the GraphQL type Category.
 // The GraphQL type's documentation follows.
 //
-// A job's place in the occupation taxonomy.
+// A job's place in the occupation taxonomy, its one category: the one its
+// source gave, spelled canonically, completed from its title where the title
+// does not contradict it (the title's category when none was given).
+// Category filters, title intent, facets, company pages and similar jobs all
+// use it.
 type SearchJobsJobsJobCardPageNodesJobCardCategory struct {
 	Field          *string `json:"field"`
 	Role           *string `json:"role"`

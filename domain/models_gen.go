@@ -6,7 +6,7 @@ package domain
 // any value matches (OR). Values are normalized: aliases, abbreviations, case
 // and accents do not matter ("golang" = "Go", "SF" = "San Francisco").
 type JobFilter struct {
-	// A job title intent, matched by category (field, role or specialization); words of the title when no category is recognized.
+	// A job title intent, matched by category (field, role or specialization) against the category jobs show, as the category filters are; words of the title when no category is recognized.
 	Title *string `json:"title,omitempty"`
 	// Alias of `title`; giving both with different values is an error.
 	JobTitle *string `json:"jobTitle,omitempty"`

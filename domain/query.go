@@ -27,11 +27,11 @@ const (
 	FieldCategoryField          = "category_field"
 	FieldCategoryRole           = "category_role"
 	FieldCategorySpecialization = "category_specialization"
-	// The category the normalizer gives a job's own title, matched by the
-	// title intent filter.
-	FieldTitleField          = "title_field"
-	FieldTitleRole           = "title_role"
-	FieldTitleSpecialization = "title_specialization"
+	// FieldTitle is the field of the title intent's filter. It matches the
+	// keys of the category a job shows (FieldCategory*), under a field of
+	// its own so that the category facets do not leave it out as their own
+	// filter.
+	FieldTitle = "title"
 )
 
 // KeyFilter matches jobs that have any of Values in Field. Values are
@@ -139,8 +139,6 @@ type CompanyPage struct {
 // normalizer derived for matching, which the API does not show.
 type JobRecord struct {
 	Job
-	// TitleCategory is the category the normalizer gives the job's title.
-	TitleCategory Category
 	// PostedTime is PostedAt parsed; zero when unknown.
 	PostedTime time.Time
 	// ValidThrough is when the posting closes by itself (the record's

@@ -1021,7 +1021,7 @@ any value matches (OR). Values are normalized: aliases, abbreviations, case
 and accents do not matter ("golang" = "Go", "SF" = "San Francisco").
 """
 input JobFilter {
-  "A job title intent, matched by category (field, role or specialization); words of the title when no category is recognized."
+  "A job title intent, matched by category (field, role or specialization) against the category jobs show, as the category filters are; words of the title when no category is recognized."
   title: String
   "Alias of ` + "`" + `title` + "`" + `; giving both with different values is an error."
   jobTitle: String
@@ -1280,9 +1280,11 @@ type Job {
   source: String
   category: Category!
   """
-  Postings of the same role (and specialization, when the job has one),
-  most shared skills first, then in the same city, then newest; never the
-  job itself. limit defaults to 10, at most 50.
+  Postings that show the same category role (and specialization, when the
+  job shows one): a posting whose title the taxonomy does not know finds
+  those of its given role. Most shared skills first, then in the same city,
+  then newest; never the job itself; none for a job that shows no role.
+  limit defaults to 10, at most 50.
   """
   similar(limit: Int): [JobCard!]!
   "The hiring company (batched: a page costs one company query)."
@@ -1308,7 +1310,13 @@ type Salary {
   period: String
 }
 
-"A job's place in the occupation taxonomy."
+"""
+A job's place in the occupation taxonomy, its one category: the one its
+source gave, spelled canonically, completed from its title where the title
+does not contradict it (the title's category when none was given).
+Category filters, title intent, facets, company pages and similar jobs all
+use it.
+"""
 type Category {
   field: String
   role: String

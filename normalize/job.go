@@ -145,7 +145,7 @@ func (n *Normalizer) Posting(in domain.Job, validThrough *string) (domain.JobRec
 	}
 
 	n.jobLists(&j)
-	rec.TitleCategory = n.jobCategory(&j)
+	j.Category = n.Category(j.Category, j.Title)
 	if len(errs) > 0 {
 		return rec, errors.Join(errs...)
 	}
@@ -206,12 +206,6 @@ func filterKeys(r *domain.JobRecord) []string {
 	add(domain.FieldCategoryField, deref(j.Category.Field))
 	add(domain.FieldCategoryRole, deref(j.Category.Role))
 	add(domain.FieldCategorySpecialization, deref(j.Category.Specialization))
-	tc := r.TitleCategory
-	add(domain.FieldTitleField, deref(tc.Field))
-	add(domain.FieldTitleRole, deref(tc.Role))
-	if tc.Role != nil && tc.Specialization != nil {
-		add(domain.FieldTitleSpecialization, *tc.Role+"/"+*tc.Specialization)
-	}
 	return keys
 }
 
@@ -509,42 +503,6 @@ func trimList(in []string) []string {
 		}
 	}
 	return out
-}
-
-// jobCategory spells the given category canonically, fills its missing
-// members without contradicting the given ones (the field of a given role;
-// the title's members where they agree with what is given), and returns
-// the title's category.
-func (n *Normalizer) jobCategory(j *domain.Job) domain.Category {
-	c := &j.Category
-	for _, m := range []struct {
-		p    **string
-		norm func(string) string
-	}{{&c.Field, n.CategoryField}, {&c.Role, n.CategoryRole}, {&c.Specialization, n.CategorySpecialization}} {
-		if *m.p = optional(*m.p); *m.p != nil {
-			v := m.norm(**m.p)
-			*m.p = &v
-		}
-	}
-	if c.Field == nil && c.Role != nil {
-		c.Field = nonEmpty(n.titles.fieldOfRole[*c.Role])
-	}
-	tc, ok := n.Title(j.Title)
-	if !ok {
-		return domain.Category{}
-	}
-	title := domain.Category{Field: nonEmpty(tc.Field), Role: nonEmpty(tc.Role), Specialization: nonEmpty(tc.Specialization)}
-	agrees := func(given *string, derived string) bool { return given == nil || *given == derived }
-	if c.Field == nil {
-		c.Field = title.Field
-	}
-	if c.Role == nil && agrees(c.Field, tc.Field) {
-		c.Role = title.Role
-	}
-	if c.Specialization == nil && agrees(c.Field, tc.Field) && agrees(c.Role, tc.Role) {
-		c.Specialization = title.Specialization
-	}
-	return title
 }
 
 func nonEmpty(s string) *string {

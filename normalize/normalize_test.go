@@ -148,6 +148,15 @@ func TestJobQuery(t *testing.T) {
 		}
 		return domain.KeyFilter{Field: field, Values: values, Keys: keys}
 	}
+	// title is the title intent's filter: every category member named.
+	title := func(members ...[2]string) domain.KeyFilter {
+		f := domain.KeyFilter{Field: domain.FieldTitle, All: true}
+		for _, m := range members {
+			f.Values = append(f.Values, m[1])
+			f.Keys = append(f.Keys, normalize.FilterKey(m[0], m[1]))
+		}
+		return f
+	}
 	tests := []struct {
 		name   string
 		give   domain.JobFilter
@@ -169,9 +178,11 @@ func TestJobQuery(t *testing.T) {
 		{name: "location parts", give: domain.JobFilter{Location: str("Austin, TX")},
 			want: []domain.KeyFilter{filter("city", "Austin"), filter("state", "Texas")}},
 		{name: "title to specialization", give: domain.JobFilter{Title: str("Senior Backend Engineer")},
-			want: []domain.KeyFilter{filter("title_specialization", "Software Engineer/Backend")}},
-		{name: "job_title alias", give: domain.JobFilter{JobTitle: str("nurse")}, want: []domain.KeyFilter{filter("title_role", "Registered Nurse")}},
-		{name: "same title twice", give: domain.JobFilter{Title: str("Nurse"), JobTitle: str("nurse")}, want: []domain.KeyFilter{filter("title_role", "Registered Nurse")}},
+			want: []domain.KeyFilter{title([2]string{"category_role", "Software Engineer"}, [2]string{"category_specialization", "Backend"})}},
+		{name: "job_title alias", give: domain.JobFilter{JobTitle: str("nurse")}, want: []domain.KeyFilter{title([2]string{"category_role", "Registered Nurse"})}},
+		{name: "same title twice", give: domain.JobFilter{Title: str("Nurse"), JobTitle: str("nurse")}, want: []domain.KeyFilter{title([2]string{"category_role", "Registered Nurse"})}},
+		{name: "title to field", give: domain.JobFilter{Title: str("healthcare")},
+			want: []domain.KeyFilter{title([2]string{"category_field", "Healthcare Practitioners and Technical"})}},
 		{name: "visas", give: domain.JobFilter{Visas: []string{"h1b", "H1-B"}}, want: []domain.KeyFilter{filter("visas", "H-1B")}},
 		{name: "work arrangements typed", give: domain.JobFilter{WorkArrangement: []domain.WorkArrangement{"on-site", "remote"}},
 			want: []domain.KeyFilter{filter("work_arrangement", "onsite", "remote")}},
@@ -305,7 +316,7 @@ func TestJobEnrichment(t *testing.T) {
 				assert.Equal(t, "Computer and Mathematical", *r.Category.Field)
 				assert.Equal(t, "Software Engineer", *r.Category.Role)
 				assert.Nil(t, r.Category.Specialization, "the title's specialization is of another role")
-				assert.Equal(t, "Registered Nurse", *r.TitleCategory.Role, "the title filter still sees a nurse")
+				assert.NotContains(t, r.FilterKeys, normalize.FilterKey(domain.FieldCategoryRole, "Registered Nurse"), "one category: the shown one")
 			}},
 		{"remote from the location when no arrangement is given",
 			domain.Job{Location: domain.Location{Full: "Remote - US"}},

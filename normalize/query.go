@@ -281,20 +281,41 @@ func (n *Normalizer) title(b *queryBuilder, f *domain.JobFilter) {
 		return
 	}
 	c, ok := n.Title(title)
-	switch {
-	case !ok:
+	if !ok {
 		b.q.TitleText = title
 		b.echo("title", map[string]string{"text": title})
-	case c.Level == LevelSpecialization:
-		b.filter(domain.FieldTitleSpecialization, c.Role+"/"+c.Specialization)
-		b.echo("title", map[string]string{"category_field": c.Field, "category_role": c.Role, "category_specialization": c.Specialization})
-	case c.Level == LevelRole:
-		b.filter(domain.FieldTitleRole, c.Role)
-		b.echo("title", map[string]string{"category_field": c.Field, "category_role": c.Role})
-	default:
-		b.filter(domain.FieldTitleField, c.Field)
-		b.echo("title", map[string]string{"category_field": c.Field})
+		return
 	}
+	// The category the title names, down to its level, matched against
+	// the category jobs show (Category): a specialization with its role,
+	// which a job must show too (a source may give a role and another
+	// role's specialization).
+	var tf domain.KeyFilter
+	echo := map[string]string{"category_field": c.Field}
+	switch c.Level {
+	case LevelField:
+		tf = titleFilter(domain.FieldCategoryField, c.Field)
+	case LevelRole:
+		echo["category_role"] = c.Role
+		tf = titleFilter(domain.FieldCategoryRole, c.Role)
+	case LevelSpecialization:
+		echo["category_role"], echo["category_specialization"] = c.Role, c.Specialization
+		tf = titleFilter(domain.FieldCategoryRole, c.Role, domain.FieldCategorySpecialization, c.Specialization)
+	}
+	b.q.Filters = append(b.q.Filters, tf)
+	b.echo("title", echo)
+}
+
+// titleFilter is the title intent's filter over category members, given
+// as field, value pairs: a job must show every one of them.
+func titleFilter(pairs ...string) domain.KeyFilter {
+	n := len(pairs) / 2
+	f := domain.KeyFilter{Field: domain.FieldTitle, All: true, Values: make([]string, n), Keys: make([]string, n)}
+	for i := range n {
+		f.Values[i] = pairs[2*i+1]
+		f.Keys[i] = FilterKey(pairs[2*i], pairs[2*i+1])
+	}
+	return f
 }
 
 // location reads free location text into city, state and country filters

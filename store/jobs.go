@@ -526,16 +526,17 @@ func (s *Store) FillSlugs(ctx context.Context, slugOf func(string) string) (int,
 }
 
 // SimilarJobs returns up to limit cards of the postings similar to the job
-// with the id: the same title role, and specialization when it has one;
-// most shared skills first, then those in one of its cities, then newest,
-// then by id; never the job itself. It also returns how many there are.
+// with the id: of the role its category shows, and of its specialization
+// when it shows one; most shared skills first, then those in one of its
+// cities, then newest, then by id; never the job itself. It also returns
+// how many there are.
 func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]domain.JobCard, int, error) {
 	var rows []cardRow
 	var total int
 	// The job, the total and the page are statements of one snapshot.
 	err := s.readSnapshot(ctx, func(db bun.IDB) error {
 		var me jobRow
-		err := db.NewSelect().Model(&me).Column("j.id", "j.title_role", "j.title_specialization", "j.skills", "j.location_city", "j.filter_keys").
+		err := db.NewSelect().Model(&me).Column("j.id", "j.category_role", "j.category_specialization", "j.skills", "j.location_city", "j.filter_keys").
 			Where("j.id = ?", id).Scan(ctx)
 		if errors.Is(err, sql.ErrNoRows) {
 			return domain.Errorf(domain.CodeNotFound, "no job has id %s", domain.Clip(id))
@@ -544,14 +545,14 @@ func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]domain
 			return wrap(err, "find job "+id)
 		}
 		total, rows = 0, nil
-		if me.TitleRole == nil {
-			return nil // a title the taxonomy does not know has no peers
+		if me.CategoryRole == nil {
+			return nil // a job that shows no role has no peers
 		}
-		// The title keys of the job, as its filter keys spell them: the
+		// The category keys of the job, as its filter keys spell them: the
 		// GIN index finds the peers.
 		var keys []string
 		for _, k := range me.FilterKeys {
-			if strings.HasPrefix(k, domain.FieldTitleRole+":") || (me.TitleSpecialization != nil && strings.HasPrefix(k, domain.FieldTitleSpecialization+":")) {
+			if strings.HasPrefix(k, domain.FieldCategoryRole+":") || (me.CategorySpecialization != nil && strings.HasPrefix(k, domain.FieldCategorySpecialization+":")) {
 				keys = append(keys, k)
 			}
 		}

@@ -63,9 +63,6 @@ type jobRow struct {
 	CategoryField           *string    `bun:"category_field"`
 	CategoryRole            *string    `bun:"category_role"`
 	CategorySpecialization  *string    `bun:"category_specialization"`
-	TitleField              *string    `bun:"title_field"`
-	TitleRole               *string    `bun:"title_role"`
-	TitleSpecialization     *string    `bun:"title_specialization"`
 	ValidThrough            *time.Time `bun:"valid_through"`
 	// The columns from here on are jobsd's own: the single-job query
 	// leaves them out (unreadColumns).
@@ -234,7 +231,6 @@ func fromRecord(rec *domain.JobRecord, companyID int64) jobRow {
 		VisaRequirements: nonNil(j.VisaRequirements), SecurityClearances: j.SecurityClearances,
 		ClearanceStatus: j.ClearanceStatus, TravelPercent: j.TravelPercent, Source: j.Source,
 		CategoryField: j.Category.Field, CategoryRole: j.Category.Role, CategorySpecialization: j.Category.Specialization,
-		TitleField: rec.TitleCategory.Field, TitleRole: rec.TitleCategory.Role, TitleSpecialization: rec.TitleCategory.Specialization,
 		ValidThrough: rec.ValidThrough, FilterKeys: nonNil(rec.FilterKeys), Given: rec.Given,
 	}
 	if s := j.Salary; s != nil {

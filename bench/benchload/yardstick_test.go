@@ -52,7 +52,7 @@ func TestMeasureYardsticks(t *testing.T) {
 		"responsibilities, required_qualifications, preferred_qualifications, skills, tools, soft_skills, technical_skills, "+
 		"benefits, education, education_levels, education_majors, certifications, visa_sponsorship, visa_requirements, "+
 		"security_clearances, clearance_status, travel_percent, source, category_field, category_role, "+
-		"category_specialization, title_field, title_role, title_specialization, valid_through", cols)
+		"category_specialization, valid_through", cols)
 
 	// PostgREST's statement answers the job as JSON text, and null for
 	// no job.
