@@ -593,10 +593,19 @@ type JobFilter struct {
 	// Annualized salary range overlap: jobs paying at least this much.
 	SalaryMin *float64 `json:"salaryMin"`
 	// Annualized salary range overlap: jobs paying no more than this.
-	SalaryMax              *float64 `json:"salaryMax"`
-	CategoryField          *string  `json:"categoryField"`
-	CategoryRole           *string  `json:"categoryRole"`
-	CategorySpecialization *string  `json:"categorySpecialization"`
+	SalaryMax *float64 `json:"salaryMax"`
+	// The ISO 4217 currency (default USD) of salaryMin and salaryMax, the
+	// SALARY_DESC/SALARY_ASC sorts and the SALARY histogram: every posting's
+	// annual amount is converted to it at the ECB reference rates of the
+	// reference data (the latest day of its rates file) before comparing. A
+	// posting whose currency has no rate never matches a salary filter and
+	// sorts last. With rates, the currency must be one of theirs (or EUR);
+	// without the rates file, only postings in this currency match a salary
+	// filter. Cards and jobs show salaries as given.
+	SalaryCurrency         *string `json:"salaryCurrency"`
+	CategoryField          *string `json:"categoryField"`
+	CategoryRole           *string `json:"categoryRole"`
+	CategorySpecialization *string `json:"categorySpecialization"`
 	// Keyword search over title, company, skills, summary and description,
 	// weighted in that order (PostgreSQL full-text search with English
 	// stemming; "a phrase", -word excludes, or). A description is searched once
@@ -683,6 +692,9 @@ func (v *JobFilter) GetSalaryMin() *float64 { return v.SalaryMin }
 
 // GetSalaryMax returns JobFilter.SalaryMax, and is useful for accessing the field via an interface.
 func (v *JobFilter) GetSalaryMax() *float64 { return v.SalaryMax }
+
+// GetSalaryCurrency returns JobFilter.SalaryCurrency, and is useful for accessing the field via an interface.
+func (v *JobFilter) GetSalaryCurrency() *string { return v.SalaryCurrency }
 
 // GetCategoryField returns JobFilter.CategoryField, and is useful for accessing the field via an interface.
 func (v *JobFilter) GetCategoryField() *string { return v.CategoryField }

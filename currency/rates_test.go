@@ -25,8 +25,8 @@ const history = `Date,USD,JPY,BGN,GBP,
 func TestParse(t *testing.T) {
 	for _, tc := range []struct {
 		name, in, date string
-		rates           map[string]float64
-		missing         []string
+		rates          map[string]float64
+		missing        []string
 	}{
 		{name: "the daily file", in: daily, date: "2026-04-13",
 			rates: map[string]float64{"EUR": 1, "USD": 1.1684, "JPY": 186.75, "GBP": 0.87058}},

@@ -68,7 +68,12 @@ func (s *Source) Rates() *Rates {
 }
 
 // Path is the rates file's path ("" for Static rates).
-func (s *Source) Path() string { return s.path }
+func (s *Source) Path() string {
+	if s == nil {
+		return ""
+	}
+	return s.path
+}
 
 // Reload reads the file again if its size or modification time changed
 // since the last read, and reports whether the rates changed. A file that

@@ -1051,6 +1051,17 @@ input JobFilter {
   salaryMin: Float
   "Annualized salary range overlap: jobs paying no more than this."
   salaryMax: Float
+  """
+  The ISO 4217 currency (default USD) of salaryMin and salaryMax, the
+  SALARY_DESC/SALARY_ASC sorts and the SALARY histogram: every posting's
+  annual amount is converted to it at the ECB reference rates of the
+  reference data (the latest day of its rates file) before comparing. A
+  posting whose currency has no rate never matches a salary filter and
+  sorts last. With rates, the currency must be one of theirs (or EUR);
+  without the rates file, only postings in this currency match a salary
+  filter. Cards and jobs show salaries as given.
+  """
+  salaryCurrency: String
   categoryField: String
   categoryRole: String
   categorySpecialization: String
@@ -5870,7 +5881,7 @@ func (ec *executionContext) unmarshalInputJobFilter(ctx context.Context, obj any
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "jobTitle", "company", "location", "city", "state", "country", "skills", "tools", "technicalSkills", "softSkills", "visas", "educationLevels", "educationMajors", "certifications", "securityClearances", "benefits", "workArrangement", "employmentType", "salaryMin", "salaryMax", "categoryField", "categoryRole", "categorySpecialization", "q", "postedAfter", "postedWithin", "includeUnknownSalary", "skillsMatch", "toolsMatch", "technicalSkillsMatch", "softSkillsMatch", "visasMatch", "educationLevelsMatch", "educationMajorsMatch", "certificationsMatch", "securityClearancesMatch", "benefitsMatch"}
+	fieldsInOrder := [...]string{"title", "jobTitle", "company", "location", "city", "state", "country", "skills", "tools", "technicalSkills", "softSkills", "visas", "educationLevels", "educationMajors", "certifications", "securityClearances", "benefits", "workArrangement", "employmentType", "salaryMin", "salaryMax", "salaryCurrency", "categoryField", "categoryRole", "categorySpecialization", "q", "postedAfter", "postedWithin", "includeUnknownSalary", "skillsMatch", "toolsMatch", "technicalSkillsMatch", "softSkillsMatch", "visasMatch", "educationLevelsMatch", "educationMajorsMatch", "certificationsMatch", "securityClearancesMatch", "benefitsMatch"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -6024,6 +6035,13 @@ func (ec *executionContext) unmarshalInputJobFilter(ctx context.Context, obj any
 				return it, err
 			}
 			it.SalaryMax = data
+		case "salaryCurrency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("salaryCurrency"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SalaryCurrency = data
 		case "categoryField":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categoryField"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
