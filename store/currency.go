@@ -4,6 +4,7 @@
 package store
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -59,6 +60,23 @@ func queryUnit(v float64, c domain.SalaryCurrency) float64 {
 	}
 	r, _ := c.Rates.Rate(c.Code) // the service checked it
 	return v / r
+}
+
+// annualFloor is an annual amount, in any currency, below which no job's
+// maximum can reach v of c's currency once converted: v in euros times the
+// smallest rate, less a margin for rounding. A condition the b-tree on
+// salary_annual_max serves, implied by the converted one. False without
+// rates (the amounts are compared as they are).
+func annualFloor(v float64, c domain.SalaryCurrency) (float64, bool) {
+	if c.Rates == nil {
+		return 0, false
+	}
+	least := math.Inf(1)
+	for _, code := range c.Rates.Codes() {
+		r, _ := c.Rates.Rate(code)
+		least = min(least, r)
+	}
+	return queryUnit(v, c) * least * (1 - 1e-9), true
 }
 
 // orderOf is q's keyset order, the salary sorts' keys in q's unit.

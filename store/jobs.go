@@ -77,6 +77,11 @@ AND NOT EXISTS (SELECT 1 FROM job_texts AS u WHERE u.job_id = s.id))`, q.Q, q.Q)
 				g = g.WhereGroup(" AND ", func(o *bun.SelectQuery) *bun.SelectQuery {
 					if q.SalaryMin != nil {
 						o = o.Where(hi+" >= ?::float8", queryUnit(*q.SalaryMin, q.Currency))
+						if floor, ok := annualFloor(*q.SalaryMin, q.Currency); ok {
+							// Implied by the above; the b-tree on the annual
+							// maximum can serve it.
+							o = o.Where("j.salary_annual_max >= ?::float8", floor)
+						}
 					}
 					if q.SalaryMax != nil {
 						o = o.Where(lo+" <= ?::float8", queryUnit(*q.SalaryMax, q.Currency))
