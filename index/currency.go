@@ -6,7 +6,6 @@ package index
 
 import (
 	"math"
-	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
@@ -130,6 +129,3 @@ func (ix *Index) salaryOf(d uint32) (float64, float64) {
 	}
 	return ix.salMin[d], ix.salMax[d]
 }
-
-// hasKey reports whether a delta job has the key (its keys are few).
-func hasKey(d *Doc, key string) bool { return slices.Contains(d.Keys, key) }
