@@ -755,9 +755,9 @@ const (
 	JobSortNewest JobSort = "NEWEST"
 	// posted_at oldest first
 	JobSortOldest JobSort = "OLDEST"
-	// annualized salary, highest first; jobs without salary last
+	// annualized salary converted to one currency (JobFilter.salaryCurrency), highest first; jobs without salary or without a rate last
 	JobSortSalaryDesc JobSort = "SALARY_DESC"
-	// annualized salary, lowest first; jobs without salary last
+	// annualized salary converted to one currency (JobFilter.salaryCurrency), lowest first; jobs without salary or without a rate last
 	JobSortSalaryAsc JobSort = "SALARY_ASC"
 	// keyword relevance, ties in the default order (only with `q`, and the default with it)
 	JobSortRelevance JobSort = "RELEVANCE"
@@ -795,7 +795,8 @@ type SearchJobsJobsJobCardPage struct {
 	// Exact counts of the matching jobs by the values of each field, the top
 	// `limit` (default 10, at most 100) most first. A field's own filter is left
 	// out when counting it, so choosing REMOTE still shows the hybrid jobs.
-	// SALARY is a histogram of annualized salaries in buckets of 25,000.
+	// SALARY is a histogram of annualized salaries in buckets of 25,000 of
+	// JobFilter.salaryCurrency (USD by default).
 	Facets []SearchJobsJobsJobCardPageFacetsFacet  `json:"facets"`
 	Nodes  []SearchJobsJobsJobCardPageNodesJobCard `json:"nodes"`
 }

@@ -1112,9 +1112,9 @@ enum JobSort {
   NEWEST
   "posted_at oldest first"
   OLDEST
-  "annualized salary, highest first; jobs without salary last"
+  "annualized salary converted to one currency (JobFilter.salaryCurrency), highest first; jobs without salary or without a rate last"
   SALARY_DESC
-  "annualized salary, lowest first; jobs without salary last"
+  "annualized salary converted to one currency (JobFilter.salaryCurrency), lowest first; jobs without salary or without a rate last"
   SALARY_ASC
   "keyword relevance, ties in the default order (only with ` + "`" + `q` + "`" + `, and the default with it)"
   RELEVANCE
@@ -1128,7 +1128,8 @@ type JobCardPage {
   Exact counts of the matching jobs by the values of each field, the top
   ` + "`" + `limit` + "`" + ` (default 10, at most 100) most first. A field's own filter is left
   out when counting it, so choosing REMOTE still shows the hybrid jobs.
-  SALARY is a histogram of annualized salaries in buckets of 25,000.
+  SALARY is a histogram of annualized salaries in buckets of 25,000 of
+  JobFilter.salaryCurrency (USD by default).
   """
   facets(fields: [FacetField!]!, limit: Int): [Facet!]!
 }
