@@ -597,10 +597,19 @@ type JobFilter struct {
 	// Annualized salary range overlap: jobs paying at least this much.
 	SalaryMin *float64 `json:"salaryMin"`
 	// Annualized salary range overlap: jobs paying no more than this.
-	SalaryMax              *float64 `json:"salaryMax"`
-	CategoryField          *string  `json:"categoryField"`
-	CategoryRole           *string  `json:"categoryRole"`
-	CategorySpecialization *string  `json:"categorySpecialization"`
+	SalaryMax *float64 `json:"salaryMax"`
+	// The ISO 4217 currency (default USD) of salaryMin and salaryMax, the
+	// SALARY_DESC/SALARY_ASC sorts and the SALARY histogram: every posting's
+	// annual amount is converted to it at the ECB reference rates of the
+	// reference data (the latest day of its rates file) before comparing. A
+	// posting whose currency has no rate never matches a salary filter and
+	// sorts last. With rates, the currency must be one of theirs (or EUR);
+	// without the rates file, only postings in this currency match a salary
+	// filter. Cards and jobs show salaries as given.
+	SalaryCurrency         *string `json:"salaryCurrency"`
+	CategoryField          *string `json:"categoryField"`
+	CategoryRole           *string `json:"categoryRole"`
+	CategorySpecialization *string `json:"categorySpecialization"`
 	// Keyword search over title, company, skills, summary and description,
 	// weighted in that order (PostgreSQL full-text search with English
 	// stemming; "a phrase", -word excludes, or). A description is searched once
@@ -688,6 +697,9 @@ func (v *JobFilter) GetSalaryMin() *float64 { return v.SalaryMin }
 // GetSalaryMax returns JobFilter.SalaryMax, and is useful for accessing the field via an interface.
 func (v *JobFilter) GetSalaryMax() *float64 { return v.SalaryMax }
 
+// GetSalaryCurrency returns JobFilter.SalaryCurrency, and is useful for accessing the field via an interface.
+func (v *JobFilter) GetSalaryCurrency() *string { return v.SalaryCurrency }
+
 // GetCategoryField returns JobFilter.CategoryField, and is useful for accessing the field via an interface.
 func (v *JobFilter) GetCategoryField() *string { return v.CategoryField }
 
@@ -747,9 +759,9 @@ const (
 	JobSortNewest JobSort = "NEWEST"
 	// posted_at oldest first
 	JobSortOldest JobSort = "OLDEST"
-	// annualized salary, highest first; jobs without salary last
+	// annualized salary converted to one currency (JobFilter.salaryCurrency), highest first; jobs without salary or without a rate last
 	JobSortSalaryDesc JobSort = "SALARY_DESC"
-	// annualized salary, lowest first; jobs without salary last
+	// annualized salary converted to one currency (JobFilter.salaryCurrency), lowest first; jobs without salary or without a rate last
 	JobSortSalaryAsc JobSort = "SALARY_ASC"
 	// keyword relevance, ties in the default order (only with `q`, and the default with it)
 	JobSortRelevance JobSort = "RELEVANCE"
@@ -787,7 +799,8 @@ type SearchJobsJobsJobCardPage struct {
 	// Exact counts of the matching jobs by the values of each field, the top
 	// `limit` (default 10, at most 100) most first. A field's own filter is left
 	// out when counting it, so choosing REMOTE still shows the hybrid jobs.
-	// SALARY is a histogram of annualized salaries in buckets of 25,000.
+	// SALARY is a histogram of annualized salaries in buckets of 25,000 of
+	// JobFilter.salaryCurrency (USD by default).
 	Facets []SearchJobsJobsJobCardPageFacetsFacet  `json:"facets"`
 	Nodes  []SearchJobsJobsJobCardPageNodesJobCard `json:"nodes"`
 }

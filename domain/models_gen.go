@@ -35,10 +35,19 @@ type JobFilter struct {
 	// Annualized salary range overlap: jobs paying at least this much.
 	SalaryMin *float64 `json:"salaryMin,omitempty"`
 	// Annualized salary range overlap: jobs paying no more than this.
-	SalaryMax              *float64 `json:"salaryMax,omitempty"`
-	CategoryField          *string  `json:"categoryField,omitempty"`
-	CategoryRole           *string  `json:"categoryRole,omitempty"`
-	CategorySpecialization *string  `json:"categorySpecialization,omitempty"`
+	SalaryMax *float64 `json:"salaryMax,omitempty"`
+	// The ISO 4217 currency (default USD) of salaryMin and salaryMax, the
+	// SALARY_DESC/SALARY_ASC sorts and the SALARY histogram: every posting's
+	// annual amount is converted to it at the ECB reference rates of the
+	// reference data (the latest day of its rates file) before comparing. A
+	// posting whose currency has no rate never matches a salary filter and
+	// sorts last. With rates, the currency must be one of theirs (or EUR);
+	// without the rates file, only postings in this currency match a salary
+	// filter. Cards and jobs show salaries as given.
+	SalaryCurrency         *string `json:"salaryCurrency,omitempty"`
+	CategoryField          *string `json:"categoryField,omitempty"`
+	CategoryRole           *string `json:"categoryRole,omitempty"`
+	CategorySpecialization *string `json:"categorySpecialization,omitempty"`
 	// Keyword search over title, company, skills, summary and description,
 	// weighted in that order (PostgreSQL full-text search with English
 	// stemming; "a phrase", -word excludes, or). A description is searched once

@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"time"
+
+	"github.com/jobsd-dev/jobsd/currency"
 )
 
 // Filter fields: the names under which a job's normalized values are
@@ -57,6 +59,9 @@ type JobQuery struct {
 	SalaryMax *float64
 	// IncludeUnknownSalary keeps jobs without a salary in a salary filter.
 	IncludeUnknownSalary bool
+	// Currency is what the salary bounds, the salary sorts and the salary
+	// histogram are in.
+	Currency SalaryCurrency
 	// PostedAfter keeps jobs posted at or after it (undated jobs never).
 	PostedAfter *time.Time
 	// CompanyID keeps the jobs of one company (a company page's jobs).
@@ -67,6 +72,31 @@ type JobQuery struct {
 	After     *Cursor
 	// Normalized tells how each filter was interpreted (REST meta.normalized).
 	Normalized map[string]any
+}
+
+// SalaryCurrency is the currency a query compares salaries in, and the
+// rates it converts postings' salaries with.
+type SalaryCurrency struct {
+	// Code is an ISO 4217 code, upper case ("USD" unless the request named
+	// another).
+	Code string
+	// Named tells that the request named the currency.
+	Named bool
+	// Rates are the reference rates the query was read with; nil without
+	// rates (salaries are then compared in their own currency only).
+	Rates *currency.Rates
+}
+
+// CurrencyKey is the index key of the postings whose salary is in code
+// (upper case).
+func CurrencyKey(code string) string { return "salary_currency:" + code }
+
+// NoSalaryKey is the index key of the postings without a salary.
+const NoSalaryKey = "salary:none"
+
+// UsesSalary reports whether q filters or sorts by salary.
+func (q *JobQuery) UsesSalary() bool {
+	return q.SalaryMin != nil || q.SalaryMax != nil || q.Sort == JobSortSalaryDesc || q.Sort == JobSortSalaryAsc
 }
 
 // CompanyQuery is a validated company list request.

@@ -1051,6 +1051,17 @@ input JobFilter {
   salaryMin: Float
   "Annualized salary range overlap: jobs paying no more than this."
   salaryMax: Float
+  """
+  The ISO 4217 currency (default USD) of salaryMin and salaryMax, the
+  SALARY_DESC/SALARY_ASC sorts and the SALARY histogram: every posting's
+  annual amount is converted to it at the ECB reference rates of the
+  reference data (the latest day of its rates file) before comparing. A
+  posting whose currency has no rate never matches a salary filter and
+  sorts last. With rates, the currency must be one of theirs (or EUR);
+  without the rates file, only postings in this currency match a salary
+  filter. Cards and jobs show salaries as given.
+  """
+  salaryCurrency: String
   categoryField: String
   categoryRole: String
   categorySpecialization: String
@@ -1101,9 +1112,9 @@ enum JobSort {
   NEWEST
   "posted_at oldest first"
   OLDEST
-  "annualized salary, highest first; jobs without salary last"
+  "annualized salary converted to one currency (JobFilter.salaryCurrency), highest first; jobs without salary or without a rate last"
   SALARY_DESC
-  "annualized salary, lowest first; jobs without salary last"
+  "annualized salary converted to one currency (JobFilter.salaryCurrency), lowest first; jobs without salary or without a rate last"
   SALARY_ASC
   "keyword relevance, ties in the default order (only with ` + "`" + `q` + "`" + `, and the default with it)"
   RELEVANCE
@@ -1117,7 +1128,8 @@ type JobCardPage {
   Exact counts of the matching jobs by the values of each field, the top
   ` + "`" + `limit` + "`" + ` (default 10, at most 100) most first. A field's own filter is left
   out when counting it, so choosing REMOTE still shows the hybrid jobs.
-  SALARY is a histogram of annualized salaries in buckets of 25,000.
+  SALARY is a histogram of annualized salaries in buckets of 25,000 of
+  JobFilter.salaryCurrency (USD by default).
   """
   facets(fields: [FacetField!]!, limit: Int): [Facet!]!
 }
@@ -5878,7 +5890,7 @@ func (ec *executionContext) unmarshalInputJobFilter(ctx context.Context, obj any
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "jobTitle", "company", "location", "city", "state", "country", "skills", "tools", "technicalSkills", "softSkills", "visas", "educationLevels", "educationMajors", "certifications", "securityClearances", "benefits", "workArrangement", "employmentType", "salaryMin", "salaryMax", "categoryField", "categoryRole", "categorySpecialization", "q", "postedAfter", "postedWithin", "includeUnknownSalary", "skillsMatch", "toolsMatch", "technicalSkillsMatch", "softSkillsMatch", "visasMatch", "educationLevelsMatch", "educationMajorsMatch", "certificationsMatch", "securityClearancesMatch", "benefitsMatch"}
+	fieldsInOrder := [...]string{"title", "jobTitle", "company", "location", "city", "state", "country", "skills", "tools", "technicalSkills", "softSkills", "visas", "educationLevels", "educationMajors", "certifications", "securityClearances", "benefits", "workArrangement", "employmentType", "salaryMin", "salaryMax", "salaryCurrency", "categoryField", "categoryRole", "categorySpecialization", "q", "postedAfter", "postedWithin", "includeUnknownSalary", "skillsMatch", "toolsMatch", "technicalSkillsMatch", "softSkillsMatch", "visasMatch", "educationLevelsMatch", "educationMajorsMatch", "certificationsMatch", "securityClearancesMatch", "benefitsMatch"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -6032,6 +6044,13 @@ func (ec *executionContext) unmarshalInputJobFilter(ctx context.Context, obj any
 				return it, err
 			}
 			it.SalaryMax = data
+		case "salaryCurrency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("salaryCurrency"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SalaryCurrency = data
 		case "categoryField":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categoryField"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)

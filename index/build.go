@@ -26,11 +26,12 @@ type Builder struct {
 func NewBuilder(version int64) *Builder {
 	return &Builder{
 		ix: &Index{
-			version: version,
-			undated: roaring.New(),
-			keys:    map[string]*roaring.Bitmap{},
-			facets:  map[string]*facet{},
-			orders:  map[domain.JobSort]*ordering{},
+			version:  version,
+			undated:  roaring.New(),
+			histRate: 1,
+			keys:     map[string]*roaring.Bitmap{},
+			facets:   map[string]*facet{},
+			orders:   map[domain.JobSort]*ordering{},
 		},
 		facets:    map[string]map[string]*value{},
 		companies: map[int64]*company{},
@@ -64,8 +65,8 @@ func (b *Builder) Add(d *Doc) {
 	if !d.Dated {
 		ix.undated.Add(doc)
 	}
-	ix.salMin = append(ix.salMin, d.SalaryMin)
-	ix.salMax = append(ix.salMax, d.SalaryMax)
+	ix.salMin = append(ix.salMin, ix.toEUR(d.SalaryMin, d.Currency))
+	ix.salMax = append(ix.salMax, ix.toEUR(d.SalaryMax, d.Currency))
 	b.idRank = append(b.idRank, 0)
 	for _, k := range d.Keys {
 		addTo(ix.keys, k, doc)
@@ -184,7 +185,7 @@ func (b *Builder) Build(collated []string) *Index {
 	}
 	for d := range ix.n {
 		if !math.IsNaN(ix.salMax[d]) {
-			ix.salary[SalaryBucket(ix.salMin[d], ix.salMax[d])].Add(d)
+			ix.salary[SalaryBucket(ix.salMin[d]*ix.histRate, ix.salMax[d]*ix.histRate)].Add(d)
 		}
 	}
 

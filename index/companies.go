@@ -164,7 +164,7 @@ type CompanyCount struct {
 // page at offset of at most limit, and how many there are. It returns
 // false when q is not Eligible.
 func (ix *Index) Companies(q domain.JobQuery, minJobs, limit, offset int) ([]CompanyCount, int, bool) {
-	if !Eligible(q) {
+	if !Eligible(q) || !ix.ratesFit(q, false) {
 		return nil, 0, false
 	}
 	var hits []CompanyCount

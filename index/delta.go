@@ -157,7 +157,9 @@ func (ix *Index) Apply(version int64, ch Change, collate func(names []string) ([
 	}
 	for i, d := range ch.Add {
 		if latest[d.ID] == i {
-			dl.docs = append(dl.docs, *d)
+			c := *d
+			c.SalaryMin, c.SalaryMax = ix.toEUR(d.SalaryMin, d.Currency), ix.toEUR(d.SalaryMax, d.Currency)
+			dl.docs = append(dl.docs, c)
 		}
 	}
 	slices.SortFunc(dl.docs, func(a, b Doc) int {
@@ -172,6 +174,7 @@ func (ix *Index) Apply(version int64, ch Change, collate func(names []string) ([
 		version: version, n: ix.n, delta: dl,
 		ids: ix.ids, idEnd: ix.idEnd, posted: ix.posted, undated: ix.undated,
 		salMin: ix.salMin, salMax: ix.salMax, byMin: ix.byMin, byMax: ix.byMax,
+		rates: ix.rates, ratesDigest: ix.ratesDigest, histCode: ix.histCode, histRate: ix.histRate,
 		baseAll: ix.baseAll, keys: ix.keys, facets: ix.facets, trigrams: ix.trigrams,
 		salary: ix.salary, orders: ix.orders,
 		byID: ix.byID, idsByteOrdered: ix.idsByteOrdered, companyPos: ix.companyPos,
@@ -187,7 +190,7 @@ func (ix *Index) Apply(version int64, ch Change, collate func(names []string) ([
 	nx.all.RunOptimize()
 	dl.live = uint32(nx.all.GetCardinality())
 
-	dl.index()
+	dl.index(ix.histRate)
 	dl.order()
 	dl.fieldsOf(ix)
 	dl.countCompanies(ix)
@@ -240,8 +243,9 @@ func (dl *delta) addCompanies(ix *Index, rows, given []Company) {
 	}
 }
 
-// index makes the delta's bitmaps: by key, salary bucket and company.
-func (dl *delta) index() {
+// index makes the delta's bitmaps: by key, salary bucket (of salaries
+// times histRate, as the base's) and company.
+func (dl *delta) index(histRate float64) {
 	dl.keys = map[string]*roaring.Bitmap{}
 	dl.salary = make([]*roaring.Bitmap, SalaryBuckets+1)
 	for i := range dl.salary {
@@ -253,7 +257,7 @@ func (dl *delta) index() {
 			addTo(dl.keys, k, doc)
 		}
 		if !math.IsNaN(d.SalaryMax) {
-			dl.salary[SalaryBucket(d.SalaryMin, d.SalaryMax)].Add(doc)
+			dl.salary[SalaryBucket(d.SalaryMin*histRate, d.SalaryMax*histRate)].Add(doc)
 		}
 	}
 }

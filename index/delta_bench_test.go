@@ -89,8 +89,8 @@ func BenchmarkLayered(b *testing.B) {
 	}{
 		{"newest", domain.JobQuery{Sort: domain.JobSortNewest, Limit: 25}},
 		{"two filters", domain.JobQuery{Sort: domain.JobSortNewest, Limit: 25, Filters: []domain.KeyFilter{remote, skills}}},
-		{"salary offset 10000", domain.JobQuery{Sort: domain.JobSortNewest, Limit: 25, Offset: 10000, SalaryMin: &lo, SalaryMax: &hi}},
-		{"salary desc", domain.JobQuery{Sort: domain.JobSortSalaryDesc, Limit: 25, Filters: []domain.KeyFilter{remote}}},
+		{"salary offset 10000", domain.JobQuery{Sort: domain.JobSortNewest, Limit: 25, Offset: 10000, SalaryMin: &lo, SalaryMax: &hi, Currency: inDollars(b)}},
+		{"salary desc", domain.JobQuery{Sort: domain.JobSortSalaryDesc, Limit: 25, Filters: []domain.KeyFilter{remote}, Currency: inDollars(b)}},
 		{"oldest after cursor", domain.JobQuery{Sort: domain.JobSortOldest, Limit: 25, Filters: []domain.KeyFilter{remote},
 			After: &domain.Cursor{Sort: domain.JobSortOldest, ID: "src-00150000", Time: timeOf(150000)}}},
 		{"company substring", domain.JobQuery{Sort: domain.JobSortNewest, Limit: 25, Company: "company 1"}},
@@ -106,7 +106,7 @@ func BenchmarkLayered(b *testing.B) {
 			})
 		}
 	}
-	q := domain.JobQuery{Sort: domain.JobSortNewest, Limit: 25, Filters: []domain.KeyFilter{remote}}
+	q := domain.JobQuery{Sort: domain.JobSortNewest, Limit: 25, Filters: []domain.KeyFilter{remote}, Currency: inDollars(b)}
 	fields := []string{"work_arrangement", "city", "skills", "company", "salary"}
 	for name, ix := range map[string]*index.Index{"fresh": fresh, "layered": layered} {
 		b.Run("facets five/"+name, func(b *testing.B) {

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/jobsd-dev/jobsd/currency"
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/index"
 )
@@ -26,6 +27,38 @@ type world struct {
 	docs      map[string]*index.Doc
 	companies map[int64]index.Company
 	nextID    int
+	// rates are the currency rates the indexes are built at (nil: none,
+	// in the worlds of odd seeds).
+	rates *currency.Rates
+}
+
+// worldCurrencies are the salaries' currencies: CHF has no rate at
+// worldRates, "" is a salary without one.
+var worldCurrencies = []string{"USD", "USD", "USD", "GBP", "JPY", "CHF", ""}
+
+// worldRates: 1 EUR = 1.25 USD = 160 JPY = 0.8 GBP.
+var worldRates = func() *currency.Rates {
+	r, err := currency.Parse(strings.NewReader("Date,USD,JPY,GBP\n2026-04-13,1.25,160,0.8\n"))
+	if err != nil {
+		panic(err)
+	}
+	return r
+}()
+
+// inIndex is a doc's salary bound as the index keeps it (in euros at
+// rates; the sort's stand-in when unknown or without a rate).
+func inIndex(v float64, d *index.Doc, rates *currency.Rates, unknown float64) float64 {
+	if rates != nil {
+		r, ok := rates.Rate(d.Currency)
+		if !ok {
+			return unknown
+		}
+		v /= r
+	}
+	if math.IsNaN(v) {
+		return unknown
+	}
+	return v
 }
 
 // collation orders names case-insensitively first: not the byte order, so
@@ -72,6 +105,11 @@ func (w *world) newDoc(id string, companies int, fresh bool) *index.Doc {
 		if r.IntN(4) > 0 {
 			d.SalaryMin = d.SalaryMax - float64(10000*r.IntN(3))
 		}
+		if d.Currency = worldCurrencies[r.IntN(len(worldCurrencies))]; d.Currency != "" {
+			d.Keys = append(d.Keys, domain.CurrencyKey(d.Currency))
+		}
+	} else {
+		d.Keys = append(d.Keys, domain.NoSalaryKey)
 	}
 	city := fmt.Sprintf("City %d", int(math.Sqrt(float64(r.IntN(400)))))
 	if r.IntN(2) == 0 {
@@ -107,6 +145,7 @@ func (w *world) build(t testing.TB, version int64) *index.Index {
 		return strings.Compare(a.ID, b.ID)
 	})
 	b := index.NewBuilder(version)
+	b.SetRates(w.rates)
 	for _, c := range w.companies {
 		b.AddCompany(c.ID, c.Name, c.LogoURL, c.Slug)
 	}
@@ -172,7 +211,8 @@ func (w *world) change() index.Change {
 func (w *world) query() domain.JobQuery {
 	r := w.r
 	q := domain.JobQuery{Sort: []domain.JobSort{domain.JobSortNewest, domain.JobSortOldest, domain.JobSortSalaryDesc,
-		domain.JobSortSalaryAsc}[r.IntN(4)], Limit: 1 + r.IntN(30)}
+		domain.JobSortSalaryAsc}[r.IntN(4)], Limit: 1 + r.IntN(30),
+		Currency: domain.SalaryCurrency{Code: worldCurrencies[r.IntN(5)], Rates: w.rates}}
 	if r.IntN(3) == 0 {
 		q.Offset = r.IntN(60)
 	}
@@ -219,19 +259,13 @@ func (w *world) query() domain.JobQuery {
 }
 
 // cursor is the cursor after job d in order s.
-func cursor(d *index.Doc, s domain.JobSort) *domain.Cursor {
+func cursor(d *index.Doc, s domain.JobSort, rates *currency.Rates) *domain.Cursor {
 	c := &domain.Cursor{Sort: s, ID: d.ID, Time: time.UnixMicro(d.Posted)}
 	switch s {
 	case domain.JobSortSalaryDesc:
-		c.Number = d.SalaryMax
-		if math.IsNaN(c.Number) {
-			c.Number = -1
-		}
+		c.Number = inIndex(d.SalaryMax, d, rates, -1)
 	case domain.JobSortSalaryAsc:
-		c.Number = d.SalaryMin
-		if math.IsNaN(c.Number) {
-			c.Number = 1e15
-		}
+		c.Number = inIndex(d.SalaryMin, d, rates, 1e15)
 	}
 	return c
 }
@@ -250,7 +284,7 @@ func (w *world) same(t *testing.T, want, got *index.Index, gone []*index.Doc) {
 		require.Equal(t, wp, gp, "%+v", q)
 		// Cursors: after the page's last job, after a job gone.
 		if len(wp.IDs) > 0 {
-			c := cursor(w.docs[wp.IDs[len(wp.IDs)-1]], q.Sort)
+			c := cursor(w.docs[wp.IDs[len(wp.IDs)-1]], q.Sort, w.rates)
 			q.After, q.Offset = c, 0
 			wp, wok = want.Search(q)
 			gp, gok = got.Search(q)
@@ -259,7 +293,7 @@ func (w *world) same(t *testing.T, want, got *index.Index, gone []*index.Doc) {
 			require.Equal(t, wp, gp, "after %+v", c)
 		}
 		if len(gone) > 0 {
-			q.After = cursor(gone[w.r.IntN(len(gone))], q.Sort)
+			q.After = cursor(gone[w.r.IntN(len(gone))], q.Sort, w.rates)
 			_, gok = got.Search(q)
 			assert.False(t, gok, "a cursor of a job gone")
 			q.After = nil
@@ -281,6 +315,9 @@ func (w *world) same(t *testing.T, want, got *index.Index, gone []*index.Doc) {
 
 func newWorld(seed uint64, jobs, companies int) *world {
 	w := &world{r: rand.New(rand.NewPCG(seed, 1)), docs: map[string]*index.Doc{}, companies: map[int64]index.Company{}}
+	if seed%2 == 0 {
+		w.rates = worldRates
+	}
 	for range companies {
 		w.newCompany()
 	}

@@ -16,7 +16,7 @@ import (
 // each field's own filter out when counting it, as the SQL facets do.
 // It returns false when q is not Eligible.
 func (ix *Index) Facets(q domain.JobQuery, fields []string, limit int) ([]domain.Facet, bool) {
-	if !Eligible(q) {
+	if !Eligible(q) || !ix.ratesFit(q, slices.Contains(fields, domain.FacetSalary)) {
 		return nil, false
 	}
 	cl := ix.clauses(q)
@@ -35,11 +35,7 @@ func (ix *Index) Facets(q domain.JobQuery, fields []string, limit int) ([]domain
 		f := domain.Facet{Field: domain.FacetField(field), Values: []domain.FacetValue{}}
 		switch field {
 		case domain.FacetSalary:
-			for i, b := range ix.salary {
-				n := docs.AndCardinality(b)
-				if ix.delta != nil {
-					n += docs.AndCardinality(ix.delta.salary[i])
-				}
+			for i, n := range ix.salaryHistogram(docs, q) {
 				bucket := domain.SalaryBucket{Min: float64(i * SalaryBucketWidth), Count: int(n)}
 				if i < SalaryBuckets {
 					top := float64((i + 1) * SalaryBucketWidth)

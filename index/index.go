@@ -17,7 +17,7 @@
 // Its files go by concern: the Index and its documents (this file), its
 // building (build.go), search and paging (search.go), facet counts
 // (facets.go, forward.go), companies (companies.go), salary bounds
-// (salary.go), the delta layer: its making (delta.go) and its queries
+// (salary.go) and their currency (currency.go), the delta layer: its making (delta.go) and its queries
 // (layered.go), and a base index's file: WriteTo and ReadIndex
 // (persist.go, persist_codec.go).
 package index
@@ -28,6 +28,7 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 
+	"github.com/jobsd-dev/jobsd/currency"
 	"github.com/jobsd-dev/jobsd/domain"
 )
 
@@ -58,8 +59,11 @@ type Doc struct {
 	Dated  bool
 	// CompanyID is the id of the job's company row.
 	CompanyID int64
-	// SalaryMin and SalaryMax are the annualized bounds, NaN when unknown.
+	// SalaryMin and SalaryMax are the annualized bounds, NaN when unknown,
+	// in Currency (ISO 4217, upper case; "" when the posting names none).
+	// The index keeps them converted to euros at its rates (currency.go).
 	SalaryMin, SalaryMax float64
+	Currency             string
 	// Keys are the job's filter keys ("field:folded value").
 	Keys []string
 	// Facets are the job's display values by facet field.
@@ -80,10 +84,18 @@ type Index struct {
 	idEnd   []uint32 // job d's id is ids[idEnd[d-1]:idEnd[d]]
 	posted  []int64
 	undated *roaring.Bitmap
-	salMin  []float64
+	salMin  []float64 // annualized, in euros at rates (as given without rates); NaN when unknown or without a rate
 	salMax  []float64
 	byMin   *salaryIndex // salary filters: annualized minimum
 	byMax   *salaryIndex // and maximum
+
+	// rates are the reference rates salaries are converted with (nil:
+	// none, salaries kept as given); histCode is the currency the salary
+	// histogram's bitmaps (salary) count in, histRate its rate.
+	rates       *currency.Rates
+	ratesDigest string // rates' (kept by a file, which has no rates)
+	histCode    string
+	histRate    float64
 
 	all       *roaring.Bitmap
 	baseAll   *roaring.Bitmap // the base's jobs, removed ones included: [0, n)

@@ -10,14 +10,19 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/jobsd-dev/jobsd/currency"
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/index"
 )
 
 // synthetic builds an index of n jobs with a few skewed fields.
-func synthetic(n int) *index.Index {
+func synthetic(n int) *index.Index { return syntheticAt(n, nil) }
+
+// syntheticAt is synthetic with salaries converted at rates.
+func syntheticAt(n int, rates *currency.Rates) *index.Index {
 	r := rand.New(rand.NewPCG(3, 4))
 	b := index.NewBuilder(1)
+	b.SetRates(rates)
 	companies := max(n/100, 1)
 	for c := range companies {
 		b.AddCompany(int64(c), fmt.Sprintf("Company %d", c), nil, fmt.Sprintf("company-%d", c))
@@ -29,6 +34,9 @@ func synthetic(n int) *index.Index {
 	return b.Build(b.Names())
 }
 
+// syntheticCurrencies are the salaries' currencies, mostly dollars.
+var syntheticCurrencies = []string{"USD", "USD", "USD", "USD", "USD", "USD", "EUR", "EUR", "GBP", "JPY"}
+
 // syntheticDoc is the i-th job of synthetic (ids in byte order as i).
 func syntheticDoc(r *rand.Rand, i, companies int) *index.Doc {
 	arrangements := []string{"onsite", "onsite", "onsite", "hybrid", "remote"}
@@ -38,14 +46,17 @@ func syntheticDoc(r *rand.Rand, i, companies int) *index.Doc {
 	d.Dated = i%50 != 0
 	d.CompanyID = int64(r.IntN(companies))
 	d.SalaryMin, d.SalaryMax = math.NaN(), math.NaN()
+	salaryKey := domain.NoSalaryKey
 	if r.IntN(3) > 0 {
 		d.SalaryMin = float64(40000 + r.IntN(150000))
 		d.SalaryMax = d.SalaryMin + float64(r.IntN(60000))
+		d.Currency = syntheticCurrencies[i%len(syntheticCurrencies)]
+		salaryKey = domain.CurrencyKey(d.Currency)
 	}
 	arr := arrangements[r.IntN(len(arrangements))]
 	city := fmt.Sprintf("City %d", int(math.Sqrt(float64(r.IntN(250000)))))
 	skills := []string{fmt.Sprintf("Skill %d", r.IntN(20)), fmt.Sprintf("Skill %d", 20+r.IntN(200))}
-	d.Keys = []string{"work_arrangement:" + arr, "city:" + city, "skills:" + skills[0], "skills:" + skills[1]}
+	d.Keys = []string{"work_arrangement:" + arr, "city:" + city, "skills:" + skills[0], "skills:" + skills[1], salaryKey}
 	d.Facets["work_arrangement"] = []string{arr}
 	d.Facets["city"] = []string{city}
 	d.Facets["skills"] = skills
@@ -130,9 +141,22 @@ var bench = struct {
 
 func benchIndex(b *testing.B) *index.Index {
 	if bench.ix == nil {
-		bench.ix = synthetic(200_000)
+		bench.ix = syntheticAt(200_000, benchRates(b))
 	}
 	return bench.ix
+}
+
+// benchRates are the benchmark index's currency rates, as a deployment
+// with the rates file has them.
+func benchRates(b testing.TB) *currency.Rates {
+	r, err := currency.Parse(strings.NewReader("Date,USD,JPY,GBP\n2026-04-13,1.17,187,0.87\n"))
+	require.NoError(b, err)
+	return r
+}
+
+// inDollars is the default salary currency at the benchmark's rates.
+func inDollars(b *testing.B) domain.SalaryCurrency {
+	return domain.SalaryCurrency{Code: "USD", Rates: benchIndex(b).Rates()}
 }
 
 func BenchmarkSearchNewestNoFilter(b *testing.B) {
@@ -157,29 +181,48 @@ func BenchmarkSearchTwoFilters(b *testing.B) {
 func BenchmarkSearchSalaryOffset10000(b *testing.B) {
 	ix := benchIndex(b)
 	lo, hi := 100000.0, 150000.0
-	q := domain.JobQuery{Sort: domain.JobSortNewest, Limit: 25, Offset: 10000, SalaryMin: &lo, SalaryMax: &hi}
+	q := domain.JobQuery{Sort: domain.JobSortNewest, Limit: 25, Offset: 10000, SalaryMin: &lo, SalaryMax: &hi, Currency: inDollars(b)}
 	for b.Loop() {
-		ix.Search(q)
+		if _, ok := ix.Search(q); !ok {
+			b.Fatal("not answered")
+		}
 	}
 }
 
 func BenchmarkSearchSalaryDesc(b *testing.B) {
 	ix := benchIndex(b)
-	q := domain.JobQuery{Sort: domain.JobSortSalaryDesc, Limit: 25, Filters: []domain.KeyFilter{
+	q := domain.JobQuery{Sort: domain.JobSortSalaryDesc, Limit: 25, Currency: inDollars(b), Filters: []domain.KeyFilter{
 		{Field: "work_arrangement", Keys: []string{"work_arrangement:remote"}},
 	}}
 	for b.Loop() {
-		ix.Search(q)
+		if _, ok := ix.Search(q); !ok {
+			b.Fatal("not answered")
+		}
 	}
 }
 
 func BenchmarkFacetsFive(b *testing.B) {
 	ix := benchIndex(b)
-	q := domain.JobQuery{Sort: domain.JobSortNewest, Limit: 25, Filters: []domain.KeyFilter{
+	q := domain.JobQuery{Sort: domain.JobSortNewest, Limit: 25, Currency: inDollars(b), Filters: []domain.KeyFilter{
 		{Field: "work_arrangement", Keys: []string{"work_arrangement:remote"}},
 	}}
 	fields := []string{"work_arrangement", "city", "skills", "company", "salary"}
 	for b.Loop() {
-		ix.Facets(q, fields, 10)
+		if _, ok := ix.Facets(q, fields, 10); !ok {
+			b.Fatal("not answered")
+		}
+	}
+}
+
+// BenchmarkFacetsSalaryInPounds: the histogram in a currency other than
+// the index's bitmaps' (USD), counted job by job.
+func BenchmarkFacetsSalaryInPounds(b *testing.B) {
+	ix := benchIndex(b)
+	q := domain.JobQuery{Sort: domain.JobSortNewest, Limit: 25, Currency: domain.SalaryCurrency{Code: "GBP", Rates: ix.Rates()},
+		Filters: []domain.KeyFilter{{Field: "work_arrangement", Keys: []string{"work_arrangement:remote"}}}}
+	for b.Loop() {
+		if _, ok := ix.Facets(q, []string{"salary"}, 10); !ok {
+			b.Fatal("not answered")
+		}
 	}
 }

@@ -35,7 +35,7 @@ import (
 // read.
 const (
 	formatMagic   = "JOBSDIX\x00"
-	formatVersion = 1
+	formatVersion = 2 // 2: the rates' digest after the version
 	headerLen     = len(formatMagic) + 4
 	trailerLen    = 8 + 4
 )
@@ -80,6 +80,7 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 
 func (ix *Index) writeBody(e *encoder) {
 	e.i64(ix.version)
+	e.str(ix.ratesDigest)
 	e.u32(ix.n)
 	e.bytes(ix.ids)
 	e.u32s(ix.idEnd)
@@ -239,8 +240,11 @@ func readAll(r io.Reader) ([]byte, error) {
 }
 
 func readBody(d *decoder) *Index {
-	ix := &Index{facets: map[string]*facet{}, orders: map[domain.JobSort]*ordering{}}
+	ix := &Index{facets: map[string]*facet{}, orders: map[domain.JobSort]*ordering{}, histRate: 1}
 	ix.version = d.i64()
+	// The salaries are in euros at the rates of this digest: the reader
+	// gives the index those rates (UseRates), or builds anew.
+	ix.ratesDigest = d.str()
 	ix.n = d.u32()
 	n := ix.n
 	ix.ids = d.bytes()

@@ -32,6 +32,7 @@ func roundTrip(t *testing.T, ix *index.Index) (*index.Index, []byte) {
 	require.Equal(t, int64(buf.Len()), n)
 	got, err := index.ReadIndex(bytes.NewReader(buf.Bytes()))
 	require.NoError(t, err)
+	require.True(t, got.UseRates(ix.Rates()), "read back at the rates it was built with")
 	var again bytes.Buffer
 	_, err = got.WriteTo(&again)
 	require.NoError(t, err)
@@ -143,6 +144,7 @@ func TestReadIndexFromAFile(t *testing.T) {
 	defer f.Close()
 	read, err := index.ReadIndex(f)
 	require.NoError(t, err)
+	require.True(t, read.UseRates(written.Rates()))
 	w.same(t, written, read, nil)
 }
 

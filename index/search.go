@@ -110,27 +110,32 @@ func (ix *Index) keyFilter(f domain.KeyFilter) (*roaring.Bitmap, bool) {
 // those without a salary when q keeps them), as the SQL filter does.
 func (ix *Index) salaryRange(q domain.JobQuery) *roaring.Bitmap {
 	var out *roaring.Bitmap
+	lo, hi := math.Inf(-1), math.Inf(1) // the bounds in the index's unit
 	if q.SalaryMin != nil {
-		out = ix.byMax.atLeastValue(*q.SalaryMin)
+		lo = ix.fromQuery(*q.SalaryMin, q)
+		out = ix.byMax.atLeastValue(lo)
 	}
 	if q.SalaryMax != nil {
-		le := ix.byMin.atMostValue(*q.SalaryMax)
+		hi = ix.fromQuery(*q.SalaryMax, q)
+		le := ix.byMin.atMostValue(hi)
 		if out == nil {
 			out = le
 		} else {
 			out.And(le)
 		}
 	}
-	if q.IncludeUnknownSalary {
-		out.Or(roaring.AndNot(ix.baseAll, ix.byMax.known))
-	}
+	code := q.Currency.Code
 	ix.delta.where(out, func(d *Doc) bool {
-		in := q.SalaryMin == nil || d.SalaryMax >= *q.SalaryMin // NaN never is
-		if q.SalaryMax != nil {
-			in = in && d.SalaryMin <= *q.SalaryMax
-		}
-		return in || q.IncludeUnknownSalary && math.IsNaN(d.SalaryMax)
+		in := (q.SalaryMin == nil || d.SalaryMax >= lo) && (q.SalaryMax == nil || d.SalaryMin <= hi) // NaN never is
+		return in && (ix.rates != nil || d.Currency == code)
 	})
+	if ix.rates == nil {
+		// Without rates, amounts compare within the query's currency.
+		out.And(ix.inCurrency(code))
+	}
+	if q.IncludeUnknownSalary {
+		out.Or(ix.unpaid())
+	}
 	return out
 }
 
@@ -235,7 +240,7 @@ type Page struct {
 // Search answers q, or returns false when the index cannot: q is not
 // Eligible, or its cursor names a job the index does not have.
 func (ix *Index) Search(q domain.JobQuery) (Page, bool) {
-	if !Eligible(q) {
+	if !Eligible(q) || !ix.ratesFit(q, false) {
 		return Page{}, false
 	}
 	o := ix.orders[q.Sort]

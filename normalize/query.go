@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/jobsd-dev/jobsd/currency"
 	"github.com/jobsd-dev/jobsd/domain"
 )
 
@@ -247,6 +248,7 @@ func (n *Normalizer) JobQuery(f *domain.JobFilter, limit, offset *int, sort *dom
 	n.arrangements(b, f.WorkArrangement)
 	n.employmentTypes(b, f.EmploymentType)
 	salary(b, f.SalaryMin, f.SalaryMax)
+	salaryCurrency(b, f.SalaryCurrency)
 	if f.IncludeUnknownSalary != nil && *f.IncludeUnknownSalary {
 		b.q.IncludeUnknownSalary = true
 		b.echo("include_unknown_salary", true)
@@ -471,6 +473,26 @@ func salary(b *queryBuilder, lo, hi *float64) {
 	if hi != nil {
 		b.echo("salary_max", *hi)
 	}
+}
+
+// DefaultCurrency is the currency of salary amounts when a request names
+// none (contract section 4).
+const DefaultCurrency = "USD"
+
+// salaryCurrency reads the currency of the salary amounts: an ISO 4217
+// code in any case, USD when not given. Whether the rates know it is the
+// search service's to check (the rates change while the service runs).
+func salaryCurrency(b *queryBuilder, code *string) {
+	b.q.Currency.Code = DefaultCurrency
+	if code == nil {
+		return
+	}
+	c, ok := currency.ValidCode(strings.TrimSpace(*code))
+	if !ok {
+		b.fail(domain.InvalidParam("salary_currency", "salary_currency must be an ISO 4217 currency code such as USD, EUR or JPY; got %q", domain.Clip(*code)))
+		return
+	}
+	b.q.Currency = domain.SalaryCurrency{Code: c, Named: true}
 }
 
 // sortAndCursor picks the order (newest, contract section 3; relevance

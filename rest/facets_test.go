@@ -32,7 +32,7 @@ func TestFacets(t *testing.T) {
 	assert.Equal(t, vc("United States", 3, "United Kingdom", 1), facetValues(t, body.Meta, "country"))
 	b := buckets(t, body.Meta)
 	require.Len(t, b, 13)
-	assert.Equal(t, domain.SalaryBucket{Min: 125000, Max: ptr(150000.0), Count: 2}, b[5], "test-4 and test-12")
+	assert.Equal(t, domain.SalaryBucket{Min: 125000, Max: ptr(150000.0), Count: 1}, b[5], "test-12 (test-4 is in GBP, left out without rates)")
 	assert.Equal(t, domain.SalaryBucket{Min: 200000, Max: ptr(225000.0), Count: 1}, b[8], "test-9")
 	assert.Equal(t, domain.SalaryBucket{Min: 300000, Max: nil, Count: 0}, b[12])
 

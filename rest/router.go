@@ -54,7 +54,7 @@ var filterParams = []string{
 	"technical_skills", "soft_skills", "visas", "education_levels", "education_majors", "certifications",
 	"security_clearances", "benefits", "work_arrangement", "employment_type", "salary_min", "salary_max",
 	"category_field", "category_role", "category_specialization", "q",
-	"posted_after", "posted_within", "include_unknown_salary",
+	"posted_after", "posted_within", "include_unknown_salary", "salary_currency",
 	"skills_match", "tools_match", "technical_skills_match", "soft_skills_match", "visas_match",
 	"education_levels_match", "education_majors_match", "certifications_match", "security_clearances_match",
 	"benefits_match",
@@ -133,6 +133,7 @@ func filterOf(p *params) *domain.JobFilter {
 	}
 	f.PostedAfter, f.PostedWithin = p.str("posted_after"), p.str("posted_within")
 	f.IncludeUnknownSalary = p.boolean("include_unknown_salary")
+	f.SalaryCurrency = p.str("salary_currency")
 	match := func(name string) *domain.MatchMode {
 		if v := p.str(name); v != nil {
 			m := domain.MatchMode(*v)

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"slices"
 
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
@@ -11,7 +12,7 @@ import (
 // with the page info, the cursor after the page and how the filter was
 // read (the page's Normalized).
 func (s *Service) Jobs(ctx context.Context, filter *domain.JobFilter, limit, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error) {
-	q, err := s.norm.JobQuery(filter, limit, offset, sort, after)
+	q, err := s.jobQuery(filter, limit, offset, sort, after)
 	if err != nil {
 		return nil, err
 	}
@@ -20,12 +21,21 @@ func (s *Service) Jobs(ctx context.Context, filter *domain.JobFilter, limit, off
 
 // CompanyJobs is Jobs among the jobs of one company.
 func (s *Service) CompanyJobs(ctx context.Context, companyID int64, filter *domain.JobFilter, limit, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error) {
-	q, err := s.norm.JobQuery(filter, limit, offset, sort, after)
+	q, err := s.jobQuery(filter, limit, offset, sort, after)
 	if err != nil {
 		return nil, err
 	}
 	q.CompanyID = &companyID
 	return s.jobPage(ctx, q)
+}
+
+// jobQuery normalizes a job search and gives it the current rates.
+func (s *Service) jobQuery(filter *domain.JobFilter, limit, offset *int, sort *domain.JobSort, after *string) (domain.JobQuery, error) {
+	q, err := s.norm.JobQuery(filter, limit, offset, sort, after)
+	if err != nil {
+		return q, err
+	}
+	return q, s.withRates(&q)
 }
 
 // jobPage runs a job query and makes its page.
@@ -68,6 +78,9 @@ func (s *Service) Facets(fields []string, limit *int) (FacetRequest, error) {
 
 // CountFacets counts the jobs of a page's query by the request's fields.
 func (s *Service) CountFacets(ctx context.Context, page *domain.JobCardPage, f FacetRequest) ([]domain.Facet, error) {
+	if slices.Contains(f.fields, domain.FacetSalary) {
+		echoCurrency(page.Normalized, page.Query.Currency)
+	}
 	return s.store.Facets(ctx, page.Query, f.fields, f.limit)
 }
 
@@ -75,7 +88,7 @@ func (s *Service) CountFacets(ctx context.Context, page *domain.JobCardPage, f F
 // given member, the normalized values a search matches, keyed by the REST
 // parameter name. Its errors are those a search with the filter gives.
 func (s *Service) Interpret(filter domain.JobFilter) (map[string]any, error) {
-	q, err := s.norm.JobQuery(&filter, nil, nil, nil, nil)
+	q, err := s.jobQuery(&filter, nil, nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}

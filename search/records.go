@@ -23,6 +23,11 @@ func (s *Service) Companies(ctx context.Context, minJobs, limit, offset *int, fi
 	if err != nil {
 		return nil, err
 	}
+	if q.Jobs != nil {
+		if err := s.withRates(q.Jobs); err != nil {
+			return nil, err
+		}
+	}
 	companies, total, err := s.store.Companies(ctx, q)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ package search
 import (
 	"context"
 
+	"github.com/jobsd-dev/jobsd/currency"
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
@@ -44,12 +45,17 @@ type Store interface {
 type Service struct {
 	norm  *normalize.Normalizer
 	store Store
+	rates *currency.Source // nil: no rates
 }
 
 // New returns the service over a normalizer and a store. The store's calls
 // made under a context of WithCallLimit run at most that limit at once.
-func New(norm *normalize.Normalizer, store Store) *Service {
-	return &Service{norm: norm, store: boundedStore{store}}
+func New(norm *normalize.Normalizer, store Store, opts ...Option) *Service {
+	s := &Service{norm: norm, store: boundedStore{store}}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // TitleKnown reports whether a title intent names a category of the

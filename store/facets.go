@@ -71,10 +71,9 @@ func facet(ctx context.Context, db bun.IDB, q domain.JobQuery, field string, lim
 			Bucket int `bun:"bucket"`
 			Count  int `bun:"count"`
 		}
-		// index.SalaryBucket's arithmetic, to the bit.
-		err := sq.ColumnExpr("least(greatest(floor((coalesce(j.salary_annual_min, j.salary_annual_max) + j.salary_annual_max) / 2 / ?), 0), ?)::int AS bucket, count(*) AS count",
-			index.SalaryBucketWidth, index.SalaryBuckets).
-			Where("j.salary_annual_max IS NOT NULL").GroupExpr("bucket").OrderExpr("bucket").Scan(ctx, &rows)
+		bucket, where, args := salaryHistogramSQL(q.Currency, index.SalaryBucketWidth, index.SalaryBuckets)
+		err := sq.ColumnExpr(bucket+" AS bucket, count(*) AS count", args[:2]...).
+			Where(where, args[2:]...).GroupExpr("bucket").OrderExpr("bucket").Scan(ctx, &rows)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return f, wrap(err, "count salaries")
 		}

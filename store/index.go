@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
 
+	"github.com/jobsd-dev/jobsd/currency"
 	"github.com/jobsd-dev/jobsd/index"
 )
 
@@ -37,6 +38,9 @@ type Indexer struct {
 	// cacheDir, when set, is where built bases are saved and the last is
 	// loaded from at start (indexcache.go).
 	cacheDir string
+	// rates are the current reference rates salaries are converted at;
+	// an index of other rates is rebuilt.
+	rates func() *currency.Rates
 
 	current atomic.Pointer[index.Index]
 	ready   chan struct{}
@@ -75,6 +79,10 @@ type IndexOptions struct {
 	// built index is saved, and from which the next start loads the last
 	// one and applies the changes since, instead of building anew.
 	CacheDir string
+	// Rates returns the current reference rates (nil: none; the default).
+	// When they change, the index is built anew at them; meanwhile the
+	// queries that compare salaries are answered in SQL.
+	Rates func() *currency.Rates
 }
 
 // StartIndex starts keeping an index of the database's jobs until ctx ends,
@@ -95,7 +103,10 @@ func (s *Store) StartIndex(ctx context.Context, opts IndexOptions) (*Indexer, er
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	x := &Indexer{db: db, tail: primary, log: opts.Log, poll: opts.Poll, tuneGC: opts.TuneGC, cacheDir: opts.CacheDir,
+	if opts.Rates == nil {
+		opts.Rates = func() *currency.Rates { return nil }
+	}
+	x := &Indexer{db: db, tail: primary, log: opts.Log, poll: opts.Poll, tuneGC: opts.TuneGC, cacheDir: opts.CacheDir, rates: opts.Rates,
 		ready: make(chan struct{}), kick: make(chan struct{}, 1), rebuilt: make(chan *index.Index, 1)}
 	s.index = x
 	go x.run(ctx)
@@ -223,6 +234,9 @@ func (x *Indexer) run(ctx context.Context) {
 				err = x.buildFirst(ctx)
 			default:
 				err = x.catchUp(ctx)
+				if cur := x.current.Load(); cur != nil && !currency.Same(cur.Rates(), x.rates()) {
+					x.startRebuild(ctx) // at the new rates
+				}
 			}
 			if err != nil && ctx.Err() == nil {
 				x.log.Warn("index not brought up to date; retrying", "err", err)

@@ -12,11 +12,13 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
 
+	"github.com/jobsd-dev/jobsd/currency"
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/index"
 )
 
 // docColumns are what the index needs of a job, in scanDoc's order.
-const docColumns = `id, posted_sort, posted_at IS NOT NULL, company_id, salary_annual_min, salary_annual_max, filter_keys,
+const docColumns = `id, posted_sort, posted_at IS NOT NULL, company_id, salary_annual_min, salary_annual_max, salary_currency, filter_keys,
 	work_arrangement, employment_type, category_field, category_role, skills, education_levels,
 	visa_sponsorship, coalesce(security_clearances, '{}'), location_country, location_state, location_city`
 
@@ -32,7 +34,7 @@ const docsQuery = `SELECT ` + docColumns + ` FROM jobs WHERE id = ANY($1::text[]
 // rows rather than of indexQuery's wide ones.
 const idOrderQuery = `SELECT (row_number() OVER (ORDER BY posted_sort DESC, id) - 1)::bigint FROM jobs ORDER BY id`
 
-// facetOrder is the facet fields in docColumns' order, from its 8th column.
+// facetOrder is the facet fields in docColumns' order, from its 9th column.
 var facetOrder = []string{"work_arrangement", "employment_type", "category_field", "category_role", "skills",
 	"education_levels", "visas", "security_clearances", "country", "state", "city"}
 
@@ -41,6 +43,7 @@ type docScanner struct {
 	d       index.Doc
 	posted  time.Time
 	lo, hi  *float64
+	cur     *string
 	scalars [4]*string
 	one     [4][]string // the scalars as lists, reused (doc(false))
 	lists   [7][]string
@@ -50,7 +53,7 @@ type docScanner struct {
 
 func newDocScanner() *docScanner {
 	s := &docScanner{facets: make(map[string][]string, len(facetOrder))}
-	s.args = []any{&s.d.ID, &s.posted, &s.d.Dated, &s.d.CompanyID, &s.lo, &s.hi, &s.d.Keys,
+	s.args = []any{&s.d.ID, &s.posted, &s.d.Dated, &s.d.CompanyID, &s.lo, &s.hi, &s.cur, &s.d.Keys,
 		&s.scalars[0], &s.scalars[1], &s.scalars[2], &s.scalars[3]}
 	for i := range s.lists {
 		s.args = append(s.args, &s.lists[i])
@@ -66,6 +69,16 @@ func (s *docScanner) doc(own bool) *index.Doc {
 	d := s.d
 	d.Posted = s.posted.UnixMicro()
 	d.SalaryMin, d.SalaryMax = orNaN(s.lo), orNaN(s.hi)
+	// The index's own keys (not the stored filter_keys): the salary's
+	// currency, or no salary.
+	d.Currency = ""
+	switch {
+	case s.hi == nil:
+		d.Keys = append(d.Keys, domain.NoSalaryKey)
+	case s.cur != nil:
+		d.Currency = *s.cur
+		d.Keys = append(d.Keys, domain.CurrencyKey(d.Currency))
+	}
 	d.Facets = s.facets
 	if own {
 		d.Facets = make(map[string][]string, len(facetOrder))
@@ -117,7 +130,7 @@ func (x *Indexer) build(ctx context.Context) (*index.Index, feedPlace, error) {
 		if place, err = readFeedPlace(ctx, tx); err != nil {
 			return err
 		}
-		ix, err = buildIndex(ctx, tx, place.Last)
+		ix, err = buildIndex(ctx, tx, place.Last, x.rates())
 		return err
 	})
 	if err != nil {
@@ -126,7 +139,7 @@ func (x *Indexer) build(ctx context.Context) (*index.Index, feedPlace, error) {
 	return ix, place, nil
 }
 
-func buildIndex(ctx context.Context, tx pgx.Tx, version int64) (*index.Index, error) {
+func buildIndex(ctx context.Context, tx pgx.Tx, version int64, rates *currency.Rates) (*index.Index, error) {
 	// Reading a million jobs may take longer than a request's backstop,
 	// and sorting their ids more than the default work_mem.
 	for _, set := range []string{"SET LOCAL statement_timeout = 0", "SET LOCAL work_mem = '64MB'"} {
@@ -135,6 +148,7 @@ func buildIndex(ctx context.Context, tx pgx.Tx, version int64) (*index.Index, er
 		}
 	}
 	b := index.NewBuilder(version)
+	b.SetRates(rates)
 	rows, err := tx.Query(ctx, "SELECT id, name, logo_url, coalesce(slug, '') FROM companies")
 	if err != nil {
 		return nil, fmt.Errorf("read companies: %w", err)

@@ -5,6 +5,7 @@ package store
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -74,6 +75,9 @@ func (x *Indexer) loadCached(ctx context.Context) *index.Index {
 	ix, err := index.ReadIndex(bufio.NewReaderSize(f, 1<<20))
 	if err == nil && ix.Version() > place.Last {
 		err = fmt.Errorf("it is of change %d, past the feed's last (%d)", ix.Version(), place.Last)
+	}
+	if err == nil && !ix.UseRates(x.rates()) {
+		err = errors.New("its salaries are converted at other currency rates")
 	}
 	if err != nil {
 		x.log.Warn("the saved index cannot be used; it is removed", "path", path, "err", err)

@@ -70,13 +70,24 @@ UNION ALL SELECT s.id FROM jobs AS s WHERE s.search_tsv @@ websearch_to_tsquery(
 AND NOT EXISTS (SELECT 1 FROM job_texts AS u WHERE u.job_id = s.id))`, q.Q, q.Q)
 		}
 		if q.SalaryMin != nil || q.SalaryMax != nil {
+			// Amounts compare in q's currency: converted at its rates, or
+			// without rates among the jobs paid in it.
+			lo, hi := salaryBounds(q.Currency)
 			sq = sq.WhereGroup(" AND ", func(g *bun.SelectQuery) *bun.SelectQuery {
 				g = g.WhereGroup(" AND ", func(o *bun.SelectQuery) *bun.SelectQuery {
 					if q.SalaryMin != nil {
-						o = o.Where("j.salary_annual_max >= ?", *q.SalaryMin)
+						o = o.Where(hi+" >= ?::float8", queryUnit(*q.SalaryMin, q.Currency))
+						if floor, ok := annualFloor(*q.SalaryMin, q.Currency); ok {
+							// Implied by the above; the b-tree on the annual
+							// maximum can serve it.
+							o = o.Where("j.salary_annual_max >= ?::float8", floor)
+						}
 					}
 					if q.SalaryMax != nil {
-						o = o.Where("j.salary_annual_min <= ?", *q.SalaryMax)
+						o = o.Where(lo+" <= ?::float8", queryUnit(*q.SalaryMax, q.Currency))
+					}
+					if q.Currency.Rates == nil {
+						o = o.Where("j.salary_currency = ?", q.Currency.Code)
 					}
 					return o
 				})
@@ -113,7 +124,7 @@ func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.J
 		if !ok {
 			break
 		}
-		rows, err := s.cardsByID(ctx, ix.Version(), q.Sort, page.IDs, try == 2)
+		rows, err := s.cardsByID(ctx, ix.Version(), q, page.IDs, try == 2)
 		switch {
 		case err == nil:
 			s.index.answered.Add(1)
@@ -131,7 +142,7 @@ func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.J
 	}
 	var rows []cardRow
 	var total int
-	ord, keyset := orders[q.Sort]
+	ord, keyset := orderOf(q)
 	// The total and the page are two statements of one snapshot.
 	err := s.readSnapshot(ctx, func(db bun.IDB) error {
 		n, err := db.NewSelect().Model((*cardRow)(nil)).Apply(applyFilters(q)).Count(ctx)
@@ -220,7 +231,7 @@ func pageOf(q domain.JobQuery, rows []cardRow, total int) ([]domain.JobCard, int
 // every write committed before it began. It is the index's hot path: one statement prepared once per
 // connection, its ids a parameter, its rows binary and scanned without
 // reflection. primary reads from the primary even with replicas.
-func (s *Store) cardsByID(ctx context.Context, version int64, sort domain.JobSort, ids []string, primary bool) ([]cardRow, error) {
+func (s *Store) cardsByID(ctx context.Context, version int64, q domain.JobQuery, ids []string, primary bool) ([]cardRow, error) {
 	read := s.read
 	if primary {
 		read = s.readPrimary
@@ -247,7 +258,7 @@ func (s *Store) cardsByID(ctx context.Context, version int64, sort domain.JobSor
 		clear(rows)
 		found = 0
 		return wrap(withPgx(ctx, db, func(c *pgx.Conn) error {
-			res, err := c.Query(ctx, cardsByIDSQL(sort), pgx.QueryExecModeCacheStatement, ids, version)
+			res, err := c.Query(ctx, cardsByIDSQL(q), pgx.QueryExecModeCacheStatement, ids, version)
 			if err != nil {
 				return err
 			}
@@ -301,13 +312,13 @@ func withPgx(ctx context.Context, db bun.IDB, fn func(*pgx.Conn) error) error {
 	})
 }
 
-// cardsByIDSQL is cardsByID's statement for a sort: cardColumns, then the
+// cardsByIDSQL is cardsByID's statement for q's sort: cardColumns, then the
 // sort's key as the SQL path scans it (sort_time or sort_number; the other
 // NULL or 0), for jobs whose id is in $1 while the feed's last change is
 // $2.
-func cardsByIDSQL(sort domain.JobSort) string {
+func cardsByIDSQL(q domain.JobQuery) string {
 	sortTime, sortNumber := "NULL::timestamptz", "0::float8"
-	if ord, ok := orders[sort]; ok && ord.column == "sort_time" {
+	if ord, ok := orderOf(q); ok && ord.column == "sort_time" {
 		sortTime = ord.key
 	} else if ok {
 		sortNumber = ord.key

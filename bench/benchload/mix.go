@@ -214,6 +214,10 @@ func buildMix(ctx context.Context, db *pgx.Conn, seed uint64, skills []string) (
 	mix = append(mix, q)
 
 	// Salary overlap: ranges from 30,000–200,000 wide 10,000–150,000.
+	unit, err := loadSalaryUnit()
+	if err != nil {
+		return nil, err
+	}
 	q = query{Name: "salary overlap", Kind: listKind, PostGraphile: 91, PlainSQL: 125,
 		Rotation: "500 ranges [lo, hi], lo 30k–200k, width 10k–150k"}
 	ranges := map[[2]int]bool{}
@@ -228,7 +232,8 @@ func buildMix(ctx context.Context, db *pgx.Conn, seed uint64, skills []string) (
 			map[string]any{"salaryMin": lo, "salaryMax": hi}, 25, 0,
 			// Contract section 4: the job's max (its min where max is
 			// null) ≥ salary_min and its min ≤ salary_max ("up to X": 0).
-			`coalesce(j.salary_annual_max, j.salary_annual_min) >= $1 AND coalesce(j.salary_annual_min, 0) <= $2`, lo, hi))
+			unit.amount("coalesce(j.salary_annual_max, j.salary_annual_min)")+` >= $1::float8 AND `+
+				unit.amount("coalesce(j.salary_annual_min, 0)")+` <= $2::float8 AND `+unit.cond, unit.bound(lo), unit.bound(hi)))
 	}
 	mix = append(mix, q)
 
@@ -276,8 +281,8 @@ func buildMix(ctx context.Context, db *pgx.Conn, seed uint64, skills []string) (
 			map[string]any{"state": f.state, "skills": []string{f.skill}, "workArrangement": []string{strings.ToUpper(f.arrangement)}, "salaryMin": f.salary},
 			25, 0,
 			`j.location_state @> ARRAY[$1]::text[] AND j.skills @> ARRAY[$2]::text[] AND j.work_arrangement = $3 `+
-				`AND coalesce(j.salary_annual_max, j.salary_annual_min) >= $4`,
-			f.state, f.skill, f.arrangement, f.salary))
+				`AND `+unit.amount("coalesce(j.salary_annual_max, j.salary_annual_min)")+` >= $4::float8 AND `+unit.cond,
+			f.state, f.skill, f.arrangement, unit.bound(f.salary)))
 	}
 	mix = append(mix, q)
 

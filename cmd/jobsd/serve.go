@@ -22,6 +22,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/jobsd-dev/jobsd/auth"
+	"github.com/jobsd-dev/jobsd/currency"
 	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/migrations"
 	"github.com/jobsd-dev/jobsd/normalize"
@@ -247,6 +248,7 @@ func (l serveLogs) close() { _ = l.accessBuf.Stop() }
 type serveDeps struct {
 	store   *store.Store // reading jobs and companies from the replicas, if any
 	norm    *normalize.Normalizer
+	rates   *currency.Source // the reference rates salaries are compared at
 	limiter ratelimit.Limiter
 	ready   func() bool // false until the index's first build, and while it lags
 	// indexStats are the index's figures for /metrics (nil: no index).
@@ -314,6 +316,17 @@ func openServeDeps(ctx context.Context, cfg serveConfig, log *slog.Logger) (_ *s
 	if err != nil {
 		return nil, err
 	}
+	// The currency rates of the reference data, reloaded when the file
+	// changes (ratesPoll): no restart for the daily rates.
+	if deps.rates, err = currency.Open(currency.FileIn(cfg.RefData)); err != nil {
+		return nil, err
+	}
+	if r := deps.rates.Rates(); r != nil {
+		log.Info("currency rates loaded", "date", r.Date(), "currencies", len(r.Codes()))
+	} else {
+		log.Info("no currency rates: salary filters compare postings of the requested currency only", "path", deps.rates.Path())
+	}
+	go deps.rates.Watch(ctx, ratesPoll, log)
 	st := store.New(db)
 	warnIfNormalizedOtherwise(ctx, log, st, deps.norm.Digest())
 	if cfg.TextIndex {
@@ -325,7 +338,7 @@ func openServeDeps(ctx context.Context, cfg serveConfig, log *slog.Logger) (_ *s
 	// and the text indexer hold for long stretches.
 	st.StartExpiry(ctx, 250*time.Millisecond, log)
 	if cfg.Index {
-		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log, TuneGC: true, DB: background, CacheDir: cfg.IndexCache})
+		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log, TuneGC: true, DB: background, CacheDir: cfg.IndexCache, Rates: deps.rates.Rates})
 		if err != nil {
 			return nil, err
 		}
@@ -349,6 +362,25 @@ func openServeDeps(ctx context.Context, cfg serveConfig, log *slog.Logger) (_ *s
 	return deps, nil
 }
 
+// ratesPoll is how often the currency rates file is checked for a change.
+const ratesPoll = 2 * time.Second
+
+// attributions are the sources of the data the service uses: the
+// normalizer's, and the ECB's rates when the reference data has them.
+func attributions(deps *serveDeps) []normalize.Source {
+	out := deps.norm.Sources()
+	if deps.rates.Path() != "" {
+		if _, err := os.Stat(deps.rates.Path()); err == nil {
+			out = append(out, normalize.Source{
+				Name:        "ECB euro foreign exchange reference rates",
+				Licence:     "reproduction permitted provided the source is acknowledged",
+				Attribution: "Source: ECB",
+			})
+		}
+	}
+	return out
+}
+
 // buildHandler assembles the service's handler (server.New) from the
 // configuration and the dependencies; draining reports whether shutdown
 // has begun.
@@ -370,7 +402,7 @@ func buildHandler(cfg serveConfig, deps *serveDeps, logs serveLogs, draining fun
 		return auth.NewKeyInfo(k.ID, k.Name, k.Hash, rate, burst), nil
 	}, 5*time.Second, auth.WithFailureLimit(cfg.AuthFailures))
 	return server.New(server.Config{
-		Search:         search.New(deps.norm, st),
+		Search:         search.New(deps.norm, st, search.WithRates(deps.rates)),
 		Keys:           keys,
 		Ping:           st.Ping,
 		Ready:          deps.ready,
@@ -382,7 +414,7 @@ func buildHandler(cfg serveConfig, deps *serveDeps, logs serveLogs, draining fun
 		RequestTimeout: cfg.RequestTimeout,
 		PlaygroundKey:  cfg.PlaygroundKey,
 		Introspection:  cfg.Introspection,
-		Attributions:   deps.norm.Sources(),
+		Attributions:   attributions(deps),
 		CORSOrigins:    cfg.CORSOrigins,
 		MaxBodyBytes:   cfg.MaxBodyBytes,
 		DBs:            deps.pools,

@@ -40,6 +40,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun"
 
+	"github.com/jobsd-dev/jobsd/currency"
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/importer"
@@ -74,6 +75,21 @@ func New(t testing.TB) *Env {
 // a line, the contract's record shape) and nothing else.
 func NewWith(t testing.TB, ndjson string) *Env {
 	t.Helper()
+	return NewWithOptions(t, ndjson, Options{})
+}
+
+// Options vary an Env.
+type Options struct {
+	// Rates are the currency rates the service and the index compare
+	// salaries at (nil: none, as without the rates file).
+	Rates *currency.Source
+	// NoIndex answers every list in SQL alone, as serve --index=false.
+	NoIndex bool
+}
+
+// NewWithOptions is NewWith with options.
+func NewWithOptions(t testing.TB, ndjson string, opts Options) *Env {
+	t.Helper()
 	db := pgtest.NewDB(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	// Registered after pgtest's cleanups, so run before them: the index
@@ -81,12 +97,14 @@ func NewWith(t testing.TB, ndjson string) *Env {
 	t.Cleanup(cancel)
 	e := &Env{DB: db, Store: store.New(db), Norm: normalizer(t), Log: slog.New(slog.DiscardHandler), ctx: ctx}
 	e.Import(t, ndjson)
-	ix, err := e.Store.StartIndex(ctx, store.IndexOptions{Poll: 100 * time.Millisecond})
-	require.NoError(t, err)
-	waitCtx, stop := context.WithTimeout(ctx, 30*time.Second)
-	defer stop()
-	require.NoError(t, ix.WaitReady(waitCtx), "the first index")
-	e.Service = search.New(e.Norm, e.Store)
+	if !opts.NoIndex {
+		ix, err := e.Store.StartIndex(ctx, store.IndexOptions{Poll: 100 * time.Millisecond, Rates: opts.Rates.Rates})
+		require.NoError(t, err)
+		waitCtx, stop := context.WithTimeout(ctx, 30*time.Second)
+		defer stop()
+		require.NoError(t, ix.WaitReady(waitCtx), "the first index")
+	}
+	e.Service = search.New(e.Norm, e.Store, search.WithRates(opts.Rates))
 	return e
 }
 

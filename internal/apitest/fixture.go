@@ -56,9 +56,15 @@ var FilterCases = []struct {
 	{"job_title=nurse", []string{"test-3"}},
 	{"title=nurse&job_title=Nurse", []string{"test-3"}},
 	{"title=happiness%20wizard", []string{"test-8"}},
-	{"salary_min=150000", []string{"test-1", "test-2", "test-4", "test-6", "test-9", "test-12"}},
-	{"salary_max=70000", []string{"test-7", "test-8", "test-11", "test-10"}},
+	// Without rates (the Env's default), salary filters compare the
+	// postings of the requested currency only (USD unless named): test-4
+	// and test-11 (GBP), test-7 (CAD) and test-8 (EUR) are left out.
+	{"salary_min=150000", []string{"test-1", "test-2", "test-6", "test-9", "test-12"}},
+	{"salary_max=70000", []string{"test-10"}},
 	{"salary_min=90000&salary_max=100000", []string{"test-3"}},
+	{"salary_min=100000&salary_currency=gbp", []string{"test-4"}},
+	{"salary_max=70000&salary_currency=GBP", []string{"test-11"}},
+	{"salary_max=100000&salary_currency=EUR", []string{"test-8"}},
 	{"category_field=business%20and%20financial%20operations", []string{"test-7"}},
 	{"category_role=software%20engineer", []string{"test-1", "test-2", "test-4", "test-6", "test-9", "test-11"}},
 	{"category_specialization=backend", []string{"test-1", "test-9"}},
@@ -70,5 +76,5 @@ var FilterCases = []struct {
 	{"skills=python,ml&skills_match=all", []string{"test-5"}},
 	{"visas=h1b,tn&visas_match=all", []string{"test-9"}},
 	{"benefits=401k,dental&benefits_match=ALL", []string{"test-1"}},
-	{"salary_min=150000&include_unknown_salary=true", []string{"test-1", "test-2", "test-4", "test-5", "test-6", "test-9", "test-12"}},
+	{"salary_min=150000&include_unknown_salary=true", []string{"test-1", "test-2", "test-5", "test-6", "test-9", "test-12"}},
 }
