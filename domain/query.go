@@ -3,6 +3,9 @@ package domain
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -66,7 +69,7 @@ type JobQuery struct {
 	Offset    int
 	After     *Cursor
 	// Normalized tells how each filter was interpreted (REST meta.normalized).
-	Normalized map[string]any
+	Normalized NormalizedFilter
 }
 
 // CompanyQuery is a validated company list request.
@@ -108,31 +111,118 @@ func DecodeCursor(s string) (Cursor, error) {
 	return c, nil
 }
 
-// PageInfo describes one page of a list (REST meta).
+// PageInfo describes one page of a list (REST meta, GraphQL's PageInfo).
 type PageInfo struct {
-	Total     int     `json:"total"`
-	Limit     int     `json:"limit"`
-	Offset    int     `json:"offset"`
-	HasMore   bool    `json:"has_more"`
+	Total   int  `json:"total"`
+	Limit   int  `json:"limit"`
+	Offset  int  `json:"offset"`
+	HasMore bool `json:"has_more"`
+	// EndCursor is the cursor after the page's last item (nil on an empty
+	// page): the after of the next page.
 	EndCursor *string `json:"next_cursor,omitempty"`
+	// StartCursor is the cursor of the page's first item, the position
+	// after it (nil on an empty page).
+	StartCursor *string `json:"-"`
 }
 
-// JobCardPage is one page of job cards.
+// HasNextPage is Relay's name of HasMore: items follow the page.
+func (p *PageInfo) HasNextPage() bool { return p.HasMore }
+
+// HasPreviousPage reports whether items precede the page: its offset,
+// or the position its after cursor records, is past the first item.
+func (p *PageInfo) HasPreviousPage() bool { return p.Offset > 0 }
+
+// JobCardPage is one page of job cards (GraphQL's JobCardConnection).
 type JobCardPage struct {
 	Nodes    []JobCard
 	PageInfo PageInfo
-	// Normalized echoes how the filters were interpreted (REST only).
-	Normalized map[string]any
+	// Cursors holds, for each card, the position after it: Cursors[i]
+	// is the after of the page that follows Nodes[i].
+	Cursors []Cursor `json:"-"`
+	// Normalized echoes how the filters were interpreted.
+	Normalized NormalizedFilter
 	// Query is the query of the page, for its facets.
 	Query JobQuery `json:"-"`
 }
 
-// CompanyPage is one page of companies.
+// JobCardEdge is a card of a page with its cursor (a Relay edge).
+type JobCardEdge struct {
+	Cursor string
+	Node   *JobCard
+}
+
+// Edges returns the page's cards with their cursors, encoded on demand
+// (only GraphQL's edges ask for them).
+func (p *JobCardPage) Edges() []JobCardEdge {
+	edges := make([]JobCardEdge, len(p.Nodes))
+	for i := range p.Nodes {
+		edges[i].Node = &p.Nodes[i]
+		if i < len(p.Cursors) {
+			edges[i].Cursor = p.Cursors[i].Encode()
+		}
+	}
+	return edges
+}
+
+// TotalCount is the exact number of matching jobs (PageInfo.Total).
+func (p *JobCardPage) TotalCount() int { return p.PageInfo.Total }
+
+// CompanyPage is one page of companies (GraphQL's CompanyConnection).
 type CompanyPage struct {
 	Nodes    []Company
 	PageInfo PageInfo
-	// Normalized echoes how a job filter was interpreted (REST only).
-	Normalized map[string]any
+	// Normalized echoes how a job filter was interpreted (empty without
+	// one).
+	Normalized NormalizedFilter
+}
+
+// CompanyEdge is a company of a page with its cursor (a Relay edge).
+type CompanyEdge struct {
+	Cursor string
+	Node   *Company
+}
+
+// Edges returns the page's companies with their cursors: a company list
+// is paged by offset, and a company's cursor is the position after it.
+func (p *CompanyPage) Edges() []CompanyEdge {
+	edges := make([]CompanyEdge, len(p.Nodes))
+	for i := range p.Nodes {
+		edges[i] = CompanyEdge{Cursor: OffsetCursor(p.PageInfo.Offset + i + 1).Encode(), Node: &p.Nodes[i]}
+	}
+	return edges
+}
+
+// TotalCount is the exact number of matching companies (PageInfo.Total).
+func (p *CompanyPage) TotalCount() int { return p.PageInfo.Total }
+
+// OffsetCursor is a position in a list paged by offset (companies): the
+// offset of the item that follows. It is opaque to clients.
+type OffsetCursor int
+
+// offsetCursorPrefix marks the text of an OffsetCursor, so that a job
+// list's cursor is not read as one.
+const offsetCursorPrefix = "offset:"
+
+// Encode returns the opaque text form of the cursor.
+func (c OffsetCursor) Encode() string {
+	return base64.RawURLEncoding.EncodeToString(strconv.AppendInt([]byte(offsetCursorPrefix), int64(c), 10))
+}
+
+// DecodeOffsetCursor parses a cursor made by OffsetCursor.Encode.
+func DecodeOffsetCursor(s string) (OffsetCursor, error) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return 0, err
+	}
+	text, ok := strings.CutPrefix(string(b), offsetCursorPrefix)
+	if !ok {
+		return 0, errors.New("not an offset cursor")
+	}
+	n, err := strconv.Atoi(text)
+	if err != nil || n < 0 {
+		return 0, errors.New("not an offset cursor")
+	}
+	return OffsetCursor(n), nil
 }
 
 // JobRecord is a job ready to store: the public record plus what the
