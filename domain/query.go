@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -94,8 +95,88 @@ type Cursor struct {
 
 // Encode returns the opaque text form of the cursor.
 func (c Cursor) Encode() string {
-	b, _ := json.Marshal(c)
-	return base64.RawURLEncoding.EncodeToString(b)
+	var buf [cursorSize]byte
+	return string(c.AppendEncode(buf[:0]))
+}
+
+// cursorSize is room for the text of a usual cursor.
+const cursorSize = 160
+
+// AppendEncode appends the text of Encode to dst: the cursor's JSON
+// (json.Marshal's bytes) in unpadded base64url. A page's edges encode a
+// cursor per card, so the JSON is written without reflection, and only a
+// cursor json.Marshal would write otherwise (a string to escape, a NaN, a
+// year past 9999) takes json.Marshal (TestCursorEncodeAsJSON).
+func (c Cursor) AppendEncode(dst []byte) []byte {
+	var buf [cursorSize]byte
+	b, ok := c.appendJSON(buf[:0])
+	if !ok {
+		b, _ = json.Marshal(c)
+	}
+	return base64.RawURLEncoding.AppendEncode(dst, b)
+}
+
+// appendJSON appends the cursor's JSON as json.Marshal writes it, or
+// reports false when json.Marshal would write (or refuse) it otherwise.
+func (c Cursor) appendJSON(b []byte) ([]byte, bool) {
+	if !plainJSON(string(c.Sort)) || !plainJSON(c.ID) {
+		return b, false
+	}
+	b = append(b, `{"s":"`...)
+	b = append(b, c.Sort...)
+	b = append(b, '"')
+	if !c.Time.IsZero() {
+		if y := c.Time.Year(); y < 0 || y > 9999 {
+			return b, false
+		}
+		if _, offset := c.Time.Zone(); offset%60 != 0 {
+			return b, false
+		}
+		b = append(b, `,"t":"`...)
+		b = c.Time.AppendFormat(b, time.RFC3339Nano)
+		b = append(b, '"')
+	}
+	if c.Number != 0 {
+		if math.IsNaN(c.Number) || math.IsInf(c.Number, 0) {
+			return b, false
+		}
+		b = append(b, `,"n":`...)
+		b = appendJSONFloat(b, c.Number)
+	}
+	b = append(b, `,"i":"`...)
+	b = append(b, c.ID...)
+	b = append(b, `","o":`...)
+	b = strconv.AppendInt(b, int64(c.Offset), 10)
+	return append(b, '}'), true
+}
+
+// plainJSON reports whether json.Marshal writes s between quotes as it is:
+// printable ASCII but the quote, the backslash and HTML's <, > and &.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
+// appendJSONFloat appends a finite float64 as encoding/json does: %f
+// notation, but exponent notation below 1e-6 and from 1e21, with a
+// one-digit negative exponent unpadded (1e-07 → 1e-7).
+func appendJSONFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
 }
 
 // DecodeCursor parses a cursor made by Encode.
@@ -152,13 +233,22 @@ type JobCardEdge struct {
 }
 
 // Edges returns the page's cards with their cursors, encoded on demand
-// (only GraphQL's edges ask for them).
+// (only GraphQL's edges ask for them) into one string the cursors share.
 func (p *JobCardPage) Edges() []JobCardEdge {
 	edges := make([]JobCardEdge, len(p.Nodes))
+	n := min(len(p.Nodes), len(p.Cursors))
+	text := make([]byte, 0, n*128) // a keyset cursor is about 120 bytes
+	ends := make([]int, 0, 128)
+	for i := range n {
+		text = p.Cursors[i].AppendEncode(text)
+		ends = append(ends, len(text))
+	}
+	all := string(text)
+	start := 0
 	for i := range p.Nodes {
 		edges[i].Node = &p.Nodes[i]
-		if i < len(p.Cursors) {
-			edges[i].Cursor = p.Cursors[i].Encode()
+		if i < n {
+			edges[i].Cursor, start = all[start:ends[i]], ends[i]
 		}
 	}
 	return edges
