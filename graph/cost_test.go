@@ -160,8 +160,8 @@ func TestLimitsRefuse(t *testing.T) {
 			map[string]any{"f": map[string]any{"skills": []any{"go", strings.Repeat("x", 2000)}}}, "2000 bytes"},
 		{"a long document", "{ __typename }" + strings.Repeat(" ", 40<<10), nil, "more than the limit of 32768"},
 		{"fields validation would compare pairwise", "{ jobs { " + strings.Repeat("nodes { id } ", 300) + "} }", nil, "selects 601 fields"},
-		{"the same through fragments", "{ jobs { ...A ...B } } fragment A on JobCardPage { " + strings.Repeat("nodes { id } ", 150) +
-			"} fragment B on JobCardPage { " + strings.Repeat("nodes { id } ", 150) + "}", nil, "selects 601 fields"},
+		{"the same through fragments", "{ jobs { ...A ...B } } fragment A on JobCardConnection { " + strings.Repeat("nodes { id } ", 150) +
+			"} fragment B on JobCardConnection { " + strings.Repeat("nodes { id } ", 150) + "}", nil, "selects 601 fields"},
 		{"a long string in a list of one", `query($s: [String!]) { jobs(filter: {skills: $s}) { nodes { id } } }`,
 			map[string]any{"s": strings.Repeat("x", 2000)}, "2000 bytes"},
 		{"one page with every facet", "{ jobs(limit: 100) { nodes { id title company } facets(fields: [" + allFacets + "], limit: 100) { field values { value count } } } }",

@@ -93,7 +93,7 @@ func (h *Handler) jobs(w http.ResponseWriter, r *http.Request) {
 	}
 	m := &meta{
 		Total: page.PageInfo.Total, Limit: page.PageInfo.Limit, Offset: page.PageInfo.Offset, HasMore: page.PageInfo.HasMore,
-		NextCursor: page.PageInfo.EndCursor, Normalized: page.Normalized,
+		NextCursor: page.PageInfo.EndCursor, Normalized: normalized(&page.Normalized),
 	}
 	if !facets.Empty() || facetLimit != nil {
 		counts, err := h.svc.CountFacets(r.Context(), page, facets)
@@ -246,7 +246,7 @@ func (h *Handler) companies(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, r, http.StatusOK, envelope{Data: page.Nodes, Meta: &meta{
 		Total: page.PageInfo.Total, Limit: page.PageInfo.Limit, Offset: page.PageInfo.Offset, HasMore: page.PageInfo.HasMore,
-		Normalized: page.Normalized,
+		Normalized: normalized(&page.Normalized),
 	}})
 }
 

@@ -30,14 +30,14 @@ func (s *Service) CompanyJobs(ctx context.Context, companyID int64, filter *doma
 
 // jobPage runs a job query and makes its page.
 func (s *Service) jobPage(ctx context.Context, q domain.JobQuery) (*domain.JobCardPage, error) {
-	cards, total, next, err := s.store.FindJobCards(ctx, q)
+	cards, total, cursors, err := s.store.FindJobCards(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	page := &domain.JobCardPage{Nodes: cards, Normalized: q.Normalized, Query: q, PageInfo: pageInfo(total, q.Limit, q.Offset, len(cards))}
-	if next != nil {
-		cursor := next.Encode()
-		page.PageInfo.EndCursor = &cursor
+	page := &domain.JobCardPage{Nodes: cards, Cursors: cursors, Normalized: q.Normalized, Query: q, PageInfo: pageInfo(total, q.Limit, q.Offset, len(cards))}
+	if n := len(cursors); n > 0 {
+		start, end := cursors[0].Encode(), cursors[n-1].Encode()
+		page.PageInfo.StartCursor, page.PageInfo.EndCursor = &start, &end
 	}
 	return page, nil
 }
@@ -72,12 +72,12 @@ func (s *Service) CountFacets(ctx context.Context, page *domain.JobCardPage, f F
 }
 
 // Interpret reads a filter as a search would, without searching: for each
-// given member, the normalized values a search matches, keyed by the REST
-// parameter name. Its errors are those a search with the filter gives.
-func (s *Service) Interpret(filter domain.JobFilter) (map[string]any, error) {
+// given member, the normalized values a search matches. Its errors are
+// those a search with the filter gives.
+func (s *Service) Interpret(filter domain.JobFilter) (*domain.NormalizedFilter, error) {
 	q, err := s.norm.JobQuery(&filter, nil, nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	return q.Normalized, nil
+	return &q.Normalized, nil
 }
