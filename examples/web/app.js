@@ -2,7 +2,7 @@
 // GraphQL, no build step and nothing from a CDN. It reads the search box
 // through the service (see readings), pages through the Query.jobs
 // connection with first/after as the list scrolls, filters by facet
-// values, and shows a job (or that it closed) through Query.job.
+// values, and shows a job (or that it closed) through Query.node.
 
 const PAGE_SIZE = 10;
 const endpoint = meta("jobsd-endpoint") || "/graphql";
@@ -20,21 +20,28 @@ const CARD_FIELDS = `id title company location { full } workArrangement employme
   salary { min max currency period } category { role specialization }`;
 
 const SEARCH = `query Search($filter: JobFilter, $first: Int, $after: String, $withFacets: Boolean!) {
-  jobs(filter: $filter, limit: $first, after: $after) {
-    pageInfo { total hasMore endCursor }
-    nodes { ${CARD_FIELDS} }
+  jobs(filter: $filter, first: $first, after: $after) {
+    totalCount
+    pageInfo { hasNextPage endCursor }
+    edges { cursor node { ${CARD_FIELDS} } }
     facets(fields: [${FACETS.map((f) => f.field).join(", ")}], limit: 6) @include(if: $withFacets) {
       field values { value count }
+    }
+    normalized @include(if: $withFacets) {
+      q skills location { city state country workArrangement }
     }
   }
 }`;
 
 const JOB = `query Job($id: ID!) {
-  job(id: $id) {
-    id title company companyLogo url postedAt summary description
+  node(id: $id) {
+    id
+    ... on Job {
+    title company companyLogo url postedAt summary description
     location { full } workArrangement employmentType experienceLevel
     salary { min max currency period } category { field role specialization }
     skills benefits visaSponsorship
+    }
   }
 }`;
 
@@ -102,7 +109,7 @@ async function readBox(text) {
   const candidates = readings(text);
   if (candidates.length === 1) return candidates[0];
   const vars = candidates.map((_, i) => `$f${i}: JobFilter`).join(", ");
-  const fields = candidates.map((_, i) => `r${i}: jobs(filter: $f${i}, limit: 1) { pageInfo { total } }`).join("\n");
+  const fields = candidates.map((_, i) => `r${i}: jobs(filter: $f${i}, first: 1) { totalCount }`).join("\n");
   const variables = Object.fromEntries(candidates.map((c, i) => [`f${i}`, c]));
   // A reading the service refuses (a place it cannot read) is an error on
   // its own alias only; the others still count.
@@ -111,17 +118,23 @@ async function readBox(text) {
   let bestTotal = -1;
   candidates.forEach((_, i) => {
     const page = data && data[`r${i}`];
-    const total = page ? page.pageInfo.total : -1;
+    const total = page ? page.totalCount : -1;
     if (total > bestTotal) [best, bestTotal] = [i, total];
   });
   return candidates[best];
 }
 
-function describe(filter) {
+// describe says how the box was read: the words as the page split them,
+// and what the service made of them (the page's normalized filter).
+function describe(filter, normalized) {
   const parts = [];
-  if (filter.skills) parts.push(`skill “${filter.skills.join(", ")}”`);
+  const n = normalized || {};
+  const loc = n.location || {};
+  const place = [...(loc.city || []), ...(loc.state || []), ...(loc.country || [])].join(", ");
+  if (filter.skills) parts.push(`skill “${filter.skills.join(", ")}”${n.skills ? ` (${n.skills.join(", ")})` : ""}`);
   if (filter.q) parts.push(`keywords “${filter.q}”`);
-  if (filter.location) parts.push(`in “${filter.location}”`);
+  if (filter.location) parts.push(`in “${filter.location}”${place ? ` (${place})` : ""}`);
+  if (loc.workArrangement && loc.workArrangement.length) parts.push(`${loc.workArrangement.map(pretty).join(", ")} work`);
   return parts.length ? `Read as ${parts.join(" ")}.` : "All jobs.";
 }
 
@@ -170,14 +183,17 @@ async function loadPage(fresh) {
     if (generation !== state.generation) return;
     if (!data || !data.jobs) throw new Error(errors && errors.length ? errors[0].message : "No answer.");
     const page = data.jobs;
-    const total = page.pageInfo.total;
+    const total = page.totalCount;
     setStatus(`${total.toLocaleString("en-US")} ${total === 1 ? "job" : "jobs"}`);
     $("status").dataset.total = String(total);
-    for (const card of page.nodes) $("cards").append(renderCard(card));
+    for (const { node } of page.edges) $("cards").append(renderCard(node));
     state.after = page.pageInfo.endCursor;
-    state.hasNext = page.pageInfo.hasMore;
+    state.hasNext = page.pageInfo.hasNextPage;
     $("more").hidden = !state.hasNext;
-    if (fresh) renderFacets(page.facets || []);
+    if (fresh) {
+      renderFacets(page.facets || []);
+      $("reading").textContent = describe(state.reading, page.normalized);
+    }
   } catch (err) {
     if (generation === state.generation) showError(err);
   } finally {
@@ -298,7 +314,7 @@ async function showJob(id) {
   box.replaceChildren(el("p", {}, "Loading…"));
   try {
     const { data, errors } = await gql(JOB, { id });
-    const job = data && data.job;
+    const job = data && data.node;
     if (!job) {
       const gone = (errors || []).find((e) => e.extensions && e.extensions.code === "gone");
       if (gone) {
