@@ -1033,7 +1033,7 @@ func (v *SearchJobsJobsJobCardConnectionFacetsFacet) GetBuckets() []SearchJobsJo
 // How many matching jobs have an annualized salary in [min, max).
 type SearchJobsJobsJobCardConnectionFacetsFacetBucketsSalaryBucket struct {
 	Min float64 `json:"min"`
-	// null for the last, open-ended bucket
+	// Null for the last, open-ended bucket.
 	Max   *float64 `json:"max"`
 	Count int      `json:"count"`
 }

@@ -1727,7 +1727,7 @@ type FacetValue {
 "How many matching jobs have an annualized salary in [min, max)."
 type SalaryBucket {
   min: Float!
-  "null for the last, open-ended bucket"
+  "Null for the last, open-ended bucket."
   max: Float
   count: Int!
 }
