@@ -14,8 +14,9 @@ import (
 // A page of companies: a Relay connection, with the companies also as `nodes`.
 type CompaniesCompaniesCompanyConnection struct {
 	// Exact number of matching companies (the same as `pageInfo.total`).
-	TotalCount int                                         `json:"totalCount"`
-	PageInfo   CompaniesCompaniesCompanyConnectionPageInfo `json:"pageInfo"`
+	TotalCount int `json:"totalCount"`
+	// Where the page sits in the list, and the cursors to go on.
+	PageInfo CompaniesCompaniesCompanyConnectionPageInfo `json:"pageInfo"`
 	// The page's companies, each with its cursor.
 	Edges []CompaniesCompaniesCompanyConnectionEdgesCompanyEdge `json:"edges"`
 }
@@ -39,8 +40,9 @@ func (v *CompaniesCompaniesCompanyConnection) GetEdges() []CompaniesCompaniesCom
 // A company of a page and its cursor.
 type CompaniesCompaniesCompanyConnectionEdgesCompanyEdge struct {
 	// Cursor for `after`: the companies from the next position on.
-	Cursor string                                                         `json:"cursor"`
-	Node   CompaniesCompaniesCompanyConnectionEdgesCompanyEdgeNodeCompany `json:"node"`
+	Cursor string `json:"cursor"`
+	// The company.
+	Node CompaniesCompaniesCompanyConnectionEdgesCompanyEdgeNodeCompany `json:"node"`
 }
 
 // GetCursor returns CompaniesCompaniesCompanyConnectionEdgesCompanyEdge.Cursor, and is useful for accessing the field via an interface.
@@ -205,8 +207,9 @@ func (v *CompanyPageCompanyCompanyProfileByWorkArrangementValueCount) GetCount()
 // how the filter was read.
 type CompanyPageCompanyCompanyProfileJobsJobCardConnection struct {
 	// Exact number of matching jobs (the same as `pageInfo.total`).
-	TotalCount int                                                           `json:"totalCount"`
-	PageInfo   CompanyPageCompanyCompanyProfileJobsJobCardConnectionPageInfo `json:"pageInfo"`
+	TotalCount int `json:"totalCount"`
+	// Where the page sits in the list, and the cursors to go on.
+	PageInfo CompanyPageCompanyCompanyProfileJobsJobCardConnectionPageInfo `json:"pageInfo"`
 	// The page's cards, each with its cursor.
 	Edges []CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdge `json:"edges"`
 }
@@ -232,8 +235,9 @@ func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnection) GetEdges() []Com
 // A job card of a page and its cursor.
 type CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdge struct {
 	// Cursor for `after`: the cards that follow this one.
-	Cursor string                                                                           `json:"cursor"`
-	Node   CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCard `json:"node"`
+	Cursor string `json:"cursor"`
+	// The card.
+	Node CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCard `json:"node"`
 }
 
 // GetCursor returns CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdge.Cursor, and is useful for accessing the field via an interface.
@@ -957,8 +961,9 @@ func (v *SearchCardSalary) GetPeriod() *string { return v.Period }
 // how the filter was read.
 type SearchJobsJobsJobCardConnection struct {
 	// Exact number of matching jobs (the same as `pageInfo.total`).
-	TotalCount int                                     `json:"totalCount"`
-	PageInfo   SearchJobsJobsJobCardConnectionPageInfo `json:"pageInfo"`
+	TotalCount int `json:"totalCount"`
+	// Where the page sits in the list, and the cursors to go on.
+	PageInfo SearchJobsJobsJobCardConnectionPageInfo `json:"pageInfo"`
 	// Exact counts of the matching jobs by the values of each field, the top
 	// `limit` (default 10, at most 100) most first. A field's own filter is left
 	// out when counting it, so choosing REMOTE still shows the hybrid jobs.
@@ -992,8 +997,9 @@ func (v *SearchJobsJobsJobCardConnection) GetEdges() []SearchJobsJobsJobCardConn
 // A job card of a page and its cursor.
 type SearchJobsJobsJobCardConnectionEdgesJobCardEdge struct {
 	// Cursor for `after`: the cards that follow this one.
-	Cursor string     `json:"cursor"`
-	Node   SearchCard `json:"node"`
+	Cursor string `json:"cursor"`
+	// The card.
+	Node SearchCard `json:"node"`
 }
 
 // GetCursor returns SearchJobsJobsJobCardConnectionEdgesJobCardEdge.Cursor, and is useful for accessing the field via an interface.

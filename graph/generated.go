@@ -1591,6 +1591,7 @@ type JobCardConnection {
   edges: [JobCardEdge!]!
   "The page's cards (the same as ` + "`" + `edges { node }` + "`" + `)."
   nodes: [JobCard!]!
+  "Where the page sits in the list, and the cursors to go on."
   pageInfo: PageInfo!
   "Exact number of matching jobs (the same as ` + "`" + `pageInfo.total` + "`" + `)."
   totalCount: Int!
@@ -1609,6 +1610,7 @@ type JobCardConnection {
 type JobCardEdge {
   "Cursor for ` + "`" + `after` + "`" + `: the cards that follow this one."
   cursor: String!
+  "The card."
   node: JobCard!
 }
 
@@ -1624,35 +1626,59 @@ type NormalizedFilter {
   company: String
   "The places and work arrangement free location text names."
   location: NormalizedLocation
+  "Cities (from ` + "`" + `city` + "`" + `)."
   city: [String!]
+  "States or regions (from ` + "`" + `state` + "`" + `)."
   state: [String!]
+  "Countries (from ` + "`" + `country` + "`" + `)."
   country: [String!]
   "Umbrella skills."
   skills: [String!]
-  "ALL when every skill must match; null for the default (ANY). The same for the other *Match members."
+  "ALL when every one of ` + "`" + `skills` + "`" + ` must match; null for ANY (the default)."
   skillsMatch: MatchMode
+  "Tools."
   tools: [String!]
+  "ALL when every one of ` + "`" + `tools` + "`" + ` must match; null for ANY."
   toolsMatch: MatchMode
+  "Technical skills."
   technicalSkills: [String!]
+  "ALL when every one of ` + "`" + `technicalSkills` + "`" + ` must match; null for ANY."
   technicalSkillsMatch: MatchMode
+  "Soft skills."
   softSkills: [String!]
+  "ALL when every one of ` + "`" + `softSkills` + "`" + ` must match; null for ANY."
   softSkillsMatch: MatchMode
+  "Visa types."
   visas: [String!]
+  "ALL when every one of ` + "`" + `visas` + "`" + ` must match; null for ANY."
   visasMatch: MatchMode
+  "Education levels."
   educationLevels: [String!]
+  "ALL when every one of ` + "`" + `educationLevels` + "`" + ` must match; null for ANY."
   educationLevelsMatch: MatchMode
+  "Education majors."
   educationMajors: [String!]
+  "ALL when every one of ` + "`" + `educationMajors` + "`" + ` must match; null for ANY."
   educationMajorsMatch: MatchMode
+  "Certifications."
   certifications: [String!]
+  "ALL when every one of ` + "`" + `certifications` + "`" + ` must match; null for ANY."
   certificationsMatch: MatchMode
+  "Security clearances."
   securityClearances: [String!]
+  "ALL when every one of ` + "`" + `securityClearances` + "`" + ` must match; null for ANY."
   securityClearancesMatch: MatchMode
+  "Benefits."
   benefits: [String!]
+  "ALL when every one of ` + "`" + `benefits` + "`" + ` must match; null for ANY."
   benefitsMatch: MatchMode
+  "Work arrangements."
   workArrangement: [WorkArrangement!]
+  "Employment types."
   employmentType: [String!]
-  "Annualized salary bounds."
+  "Annualized lower salary bound."
   salaryMin: Float
+  "Annualized upper salary bound."
   salaryMax: Float
   "The currency the salary bounds are in."
   salaryCurrency: NormalizedCurrency
@@ -1660,8 +1686,11 @@ type NormalizedFilter {
   includeUnknownSalary: Boolean
   "The freshness bound (postedAfter or postedWithin, the later): RFC 3339 UTC."
   postedAfter: String
+  "Category fields."
   categoryField: [String!]
+  "Category roles."
   categoryRole: [String!]
+  "Category specializations."
   categorySpecialization: [String!]
   "The keyword query."
   q: String
@@ -1669,8 +1698,11 @@ type NormalizedFilter {
 
 "How a title intent was read: the category at the most specific level it names, or its words."
 type NormalizedTitle {
+  "The category field the title names."
   categoryField: String
+  "The role it names, when it names one."
   categoryRole: String
+  "The specialization it names, when it names one."
   categorySpecialization: String
   "The words searched in titles when the text names no category."
   text: String
@@ -1678,9 +1710,13 @@ type NormalizedTitle {
 
 "How free location text was read."
 type NormalizedLocation {
+  "Cities the text names."
   city: [String!]
+  "States or regions it names."
   state: [String!]
+  "Countries it names."
   country: [String!]
+  "The work arrangement it states (\"Remote - US\": REMOTE)."
   workArrangement: [WorkArrangement!]
 }
 
@@ -1774,6 +1810,7 @@ type CompanyConnection {
   edges: [CompanyEdge!]!
   "The page's companies (the same as ` + "`" + `edges { node }` + "`" + `)."
   nodes: [Company!]!
+  "Where the page sits in the list, and the cursors to go on."
   pageInfo: PageInfo!
   "Exact number of matching companies (the same as ` + "`" + `pageInfo.total` + "`" + `)."
   totalCount: Int!
@@ -1783,6 +1820,7 @@ type CompanyConnection {
 type CompanyEdge {
   "Cursor for ` + "`" + `after` + "`" + `: the companies from the next position on."
   cursor: String!
+  "The company."
   node: Company!
 }
 
