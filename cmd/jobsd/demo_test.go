@@ -177,4 +177,13 @@ func TestDemoPageInBrowser(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, detail, "This job is closed")
 	assert.Contains(t, detail, "Closed on November 20, 2026")
+
+	// In a phone's width the page fits: nothing scrolls sideways, and the
+	// facets stack above the results.
+	step(chromedp.EmulateViewport(390, 800), chromedp.Navigate(s.base+"/demo/"))
+	waitFor(total+` >= 0 && `+cards+` > 0`, "the page lists jobs in a narrow window")
+	wide := eval(`document.documentElement.scrollWidth - document.documentElement.clientWidth`)
+	assert.LessOrEqual(t, wide, 0, "no horizontal scrolling at 390 px")
+	above := eval(`document.getElementById('facets').getBoundingClientRect().bottom <= document.getElementById('cards').getBoundingClientRect().top ? 1 : 0`)
+	assert.Equal(t, 1, above, "the facets stack above the results")
 }
