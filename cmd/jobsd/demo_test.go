@@ -138,7 +138,7 @@ func TestDemoPageInBrowser(t *testing.T) {
 	step(chromedp.ScrollIntoView("#facets"))
 	facet := `document.querySelector('#facets button[data-field="WORK_ARRANGEMENT"]')`
 	waitFor(facet+` !== null`, "the work-arrangement facet shows")
-	count := eval(`Number(` + facet + `.querySelector('.count').textContent.replace(/,/g, ''))`)
+	count := eval(`parseInt(` + facet + `.querySelector('.count').textContent.replace(/,/g, ''), 10)`)
 	require.Less(t, count, found, "a facet value narrows")
 	step(chromedp.Click(`#facets button[data-field="WORK_ARRANGEMENT"]`))
 	waitFor(total+` === `+strconv.Itoa(count), "the total becomes the facet value's count")

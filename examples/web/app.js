@@ -279,7 +279,7 @@ function renderFacets(facets) {
         "button",
         { type: "button", "aria-pressed": String(pressed), dataset: { field: f.field, value } },
         el("span", {}, f.field === "COMPANY" || f.field === "CATEGORY_ROLE" ? value : pretty(value)),
-        el("span", { class: "count", "aria-label": `${count} jobs` }, count.toLocaleString("en-US")),
+        el("span", { class: "count" }, count.toLocaleString("en-US"), el("span", { class: "sr-only" }, count === 1 ? " job" : " jobs")),
       );
       button.addEventListener("click", () => {
         if (pressed) delete state.chosen[f.field];
