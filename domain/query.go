@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -228,30 +229,56 @@ type JobCardPage struct {
 
 // JobCardEdge is a card of a page with its cursor (a Relay edge).
 type JobCardEdge struct {
-	Cursor string
+	Cursor EdgeCursor
 	Node   *JobCard
 }
 
-// Edges returns the page's cards with their cursors, encoded on demand
-// (only GraphQL's edges ask for them) into one string the cursors share.
+// Edges returns the page's cards with their cursors, which are encoded
+// only as they are written.
 func (p *JobCardPage) Edges() []JobCardEdge {
 	edges := make([]JobCardEdge, len(p.Nodes))
-	n := min(len(p.Nodes), len(p.Cursors))
-	text := make([]byte, 0, n*128) // a keyset cursor is about 120 bytes
-	ends := make([]int, 0, 128)
-	for i := range n {
-		text = p.Cursors[i].AppendEncode(text)
-		ends = append(ends, len(text))
-	}
-	all := string(text)
-	start := 0
 	for i := range p.Nodes {
 		edges[i].Node = &p.Nodes[i]
-		if i < n {
-			edges[i].Cursor, start = all[start:ends[i]], ends[i]
+		if i < len(p.Cursors) {
+			edges[i].Cursor = EdgeCursor{&p.Cursors[i]}
 		}
 	}
 	return edges
+}
+
+// EdgeCursor is an edge's cursor, GraphQL's String: the text of Encode,
+// written straight into the answer (AppendGQL, MarshalGQL) rather than
+// made into a string per edge first. The zero EdgeCursor is "".
+type EdgeCursor struct{ c *Cursor }
+
+// String returns the cursor's text.
+func (e EdgeCursor) String() string {
+	if e.c == nil {
+		return ""
+	}
+	return e.c.Encode()
+}
+
+// AppendGQL appends the cursor's text quoted, as gqlgen writes a String:
+// base64url needs no escaping.
+func (e EdgeCursor) AppendGQL(b []byte) []byte {
+	b = append(b, '"')
+	if e.c != nil {
+		b = e.c.AppendEncode(b)
+	}
+	return append(b, '"')
+}
+
+// MarshalGQL writes the cursor as a GraphQL String.
+func (e EdgeCursor) MarshalGQL(w io.Writer) {
+	var buf [cursorSize * 2]byte
+	_, _ = w.Write(e.AppendGQL(buf[:0]))
+}
+
+// UnmarshalGQL refuses input: an edge's cursor is only written (after
+// takes it as a String).
+func (e *EdgeCursor) UnmarshalGQL(any) error {
+	return errors.New("an edge cursor is not an input")
 }
 
 // TotalCount is the exact number of matching jobs (PageInfo.Total).

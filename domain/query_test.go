@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,13 +56,17 @@ func TestCursorEncodeAsJSON(t *testing.T) {
 	edges := page.Edges()
 	require.Len(t, edges, 4)
 	for i, e := range edges[:3] {
-		assert.Equal(t, cursors[1+i].Encode(), e.Cursor)
+		assert.Equal(t, cursors[1+i].Encode(), e.Cursor.String())
+		assert.Equal(t, `"`+cursors[1+i].Encode()+`"`, string(e.Cursor.AppendGQL(nil)))
+		var w strings.Builder
+		e.Cursor.MarshalGQL(&w)
+		assert.Equal(t, `"`+cursors[1+i].Encode()+`"`, w.String())
 		assert.Same(t, &page.Nodes[i], e.Node)
-		back, err := domain.DecodeCursor(e.Cursor)
+		back, err := domain.DecodeCursor(e.Cursor.String())
 		require.NoError(t, err)
 		assert.Equal(t, cursors[1+i].ID, back.ID)
 	}
-	assert.Empty(t, edges[3].Cursor, "a card without a cursor")
+	assert.Empty(t, edges[3].Cursor.String(), "a card without a cursor")
 }
 
 // TestOffsetCursor: a company's cursor reads back as its position, and a

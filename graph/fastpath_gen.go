@@ -630,7 +630,7 @@ func (r *fastRun) writeJobCardEdge(sel ast.SelectionSet, v *domain.JobCardEdge) 
 		case "__typename":
 			r.string("JobCardEdge")
 		case "cursor":
-			r.string(v.Cursor)
+			r.buf = v.Cursor.AppendGQL(r.buf)
 		case "node":
 			if v.Node == nil {
 				r.failed = true // gqlgen: must not be null

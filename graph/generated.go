@@ -5115,8 +5115,8 @@ func (ec *executionContext) _JobCardEdge_cursor(ctx context.Context, field graph
 			return obj.Cursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.EdgeCursor) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐEdgeCursor(ctx, selections, v)
 		},
 		true,
 		true,
@@ -10929,6 +10929,16 @@ func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋjobsdᚑdevᚋjobsd�
 
 func (ec *executionContext) marshalNSalaryBucket2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSalaryBucket(ctx context.Context, sel ast.SelectionSet, v domain.SalaryBucket) graphql.Marshaler {
 	return ec._SalaryBucket(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNString2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐEdgeCursor(ctx context.Context, v any) (domain.EdgeCursor, error) {
+	var res domain.EdgeCursor
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNString2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐEdgeCursor(ctx context.Context, sel ast.SelectionSet, v domain.EdgeCursor) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {

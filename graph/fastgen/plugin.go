@@ -319,6 +319,11 @@ func (g *gen) value(typ *ast.Type, goT types.Type, expr, sel string, depth int) 
 	}
 	switch def.Kind {
 	case ast.Scalar:
+		if named, ok := goT.(*types.Named); ok && hasMethod(named, "AppendGQL", false) && hasMethod(named, "MarshalGQL", false) {
+			// A Go type bound to a scalar that appends what its
+			// MarshalGQL writes (domain.EdgeCursor).
+			return fmt.Sprintf("%sr.buf = %s.AppendGQL(r.buf)\n", indent, expr), nil
+		}
 		basic, ok := goT.(*types.Basic)
 		if !ok {
 			return "", fmt.Errorf("scalar %s bound to %s", def.Name, goT)
