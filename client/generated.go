@@ -8,82 +8,120 @@ import (
 	"github.com/Khan/genqlient/graphql"
 )
 
-// CompaniesCompaniesCompanyPage includes the requested fields of the GraphQL type CompanyPage.
+// CompaniesCompaniesCompanyConnection includes the requested fields of the GraphQL type CompanyConnection.
 // The GraphQL type's documentation follows.
 //
-// A page of companies.
-type CompaniesCompaniesCompanyPage struct {
-	PageInfo CompaniesCompaniesCompanyPagePageInfo       `json:"pageInfo"`
-	Nodes    []CompaniesCompaniesCompanyPageNodesCompany `json:"nodes"`
+// A page of companies: a Relay connection, with the companies also as `nodes`.
+type CompaniesCompaniesCompanyConnection struct {
+	// Exact number of matching companies (the same as `pageInfo.total`).
+	TotalCount int `json:"totalCount"`
+	// Where the page sits in the list, and the cursors to go on.
+	PageInfo CompaniesCompaniesCompanyConnectionPageInfo `json:"pageInfo"`
+	// The page's companies, each with its cursor.
+	Edges []CompaniesCompaniesCompanyConnectionEdgesCompanyEdge `json:"edges"`
 }
 
-// GetPageInfo returns CompaniesCompaniesCompanyPage.PageInfo, and is useful for accessing the field via an interface.
-func (v *CompaniesCompaniesCompanyPage) GetPageInfo() CompaniesCompaniesCompanyPagePageInfo {
+// GetTotalCount returns CompaniesCompaniesCompanyConnection.TotalCount, and is useful for accessing the field via an interface.
+func (v *CompaniesCompaniesCompanyConnection) GetTotalCount() int { return v.TotalCount }
+
+// GetPageInfo returns CompaniesCompaniesCompanyConnection.PageInfo, and is useful for accessing the field via an interface.
+func (v *CompaniesCompaniesCompanyConnection) GetPageInfo() CompaniesCompaniesCompanyConnectionPageInfo {
 	return v.PageInfo
 }
 
-// GetNodes returns CompaniesCompaniesCompanyPage.Nodes, and is useful for accessing the field via an interface.
-func (v *CompaniesCompaniesCompanyPage) GetNodes() []CompaniesCompaniesCompanyPageNodesCompany {
-	return v.Nodes
+// GetEdges returns CompaniesCompaniesCompanyConnection.Edges, and is useful for accessing the field via an interface.
+func (v *CompaniesCompaniesCompanyConnection) GetEdges() []CompaniesCompaniesCompanyConnectionEdgesCompanyEdge {
+	return v.Edges
 }
 
-// CompaniesCompaniesCompanyPageNodesCompany includes the requested fields of the GraphQL type Company.
+// CompaniesCompaniesCompanyConnectionEdgesCompanyEdge includes the requested fields of the GraphQL type CompanyEdge.
+// The GraphQL type's documentation follows.
+//
+// A company of a page and its cursor.
+type CompaniesCompaniesCompanyConnectionEdgesCompanyEdge struct {
+	// Cursor for `after`: the companies from the next position on.
+	Cursor string `json:"cursor"`
+	// The company.
+	Node CompaniesCompaniesCompanyConnectionEdgesCompanyEdgeNodeCompany `json:"node"`
+}
+
+// GetCursor returns CompaniesCompaniesCompanyConnectionEdgesCompanyEdge.Cursor, and is useful for accessing the field via an interface.
+func (v *CompaniesCompaniesCompanyConnectionEdgesCompanyEdge) GetCursor() string { return v.Cursor }
+
+// GetNode returns CompaniesCompaniesCompanyConnectionEdgesCompanyEdge.Node, and is useful for accessing the field via an interface.
+func (v *CompaniesCompaniesCompanyConnectionEdgesCompanyEdge) GetNode() CompaniesCompaniesCompanyConnectionEdgesCompanyEdgeNodeCompany {
+	return v.Node
+}
+
+// CompaniesCompaniesCompanyConnectionEdgesCompanyEdgeNodeCompany includes the requested fields of the GraphQL type Company.
 // The GraphQL type's documentation follows.
 //
 // A hiring organization.
-type CompaniesCompaniesCompanyPageNodesCompany struct {
-	Name     string  `json:"name"`
+type CompaniesCompaniesCompanyConnectionEdgesCompanyEdgeNodeCompany struct {
+	// Its global id: "company:" and its slug.
+	Id   string `json:"id"`
+	Name string `json:"name"`
+	// Names the company's page: company(slug:).
+	Slug     string  `json:"slug"`
 	LogoUrl  *string `json:"logoUrl"`
 	JobCount int     `json:"jobCount"`
 }
 
-// GetName returns CompaniesCompaniesCompanyPageNodesCompany.Name, and is useful for accessing the field via an interface.
-func (v *CompaniesCompaniesCompanyPageNodesCompany) GetName() string { return v.Name }
+// GetId returns CompaniesCompaniesCompanyConnectionEdgesCompanyEdgeNodeCompany.Id, and is useful for accessing the field via an interface.
+func (v *CompaniesCompaniesCompanyConnectionEdgesCompanyEdgeNodeCompany) GetId() string { return v.Id }
 
-// GetLogoUrl returns CompaniesCompaniesCompanyPageNodesCompany.LogoUrl, and is useful for accessing the field via an interface.
-func (v *CompaniesCompaniesCompanyPageNodesCompany) GetLogoUrl() *string { return v.LogoUrl }
-
-// GetJobCount returns CompaniesCompaniesCompanyPageNodesCompany.JobCount, and is useful for accessing the field via an interface.
-func (v *CompaniesCompaniesCompanyPageNodesCompany) GetJobCount() int { return v.JobCount }
-
-// CompaniesCompaniesCompanyPagePageInfo includes the requested fields of the GraphQL type PageInfo.
-// The GraphQL type's documentation follows.
-//
-// Where a page sits in its list.
-type CompaniesCompaniesCompanyPagePageInfo struct {
-	// Exact number of matching items.
-	Total int `json:"total"`
-	// Page size applied.
-	Limit int `json:"limit"`
-	// Offset of the first item of the page.
-	Offset int `json:"offset"`
-	// True when items exist beyond this page.
-	HasMore bool `json:"hasMore"`
+// GetName returns CompaniesCompaniesCompanyConnectionEdgesCompanyEdgeNodeCompany.Name, and is useful for accessing the field via an interface.
+func (v *CompaniesCompaniesCompanyConnectionEdgesCompanyEdgeNodeCompany) GetName() string {
+	return v.Name
 }
 
-// GetTotal returns CompaniesCompaniesCompanyPagePageInfo.Total, and is useful for accessing the field via an interface.
-func (v *CompaniesCompaniesCompanyPagePageInfo) GetTotal() int { return v.Total }
+// GetSlug returns CompaniesCompaniesCompanyConnectionEdgesCompanyEdgeNodeCompany.Slug, and is useful for accessing the field via an interface.
+func (v *CompaniesCompaniesCompanyConnectionEdgesCompanyEdgeNodeCompany) GetSlug() string {
+	return v.Slug
+}
 
-// GetLimit returns CompaniesCompaniesCompanyPagePageInfo.Limit, and is useful for accessing the field via an interface.
-func (v *CompaniesCompaniesCompanyPagePageInfo) GetLimit() int { return v.Limit }
+// GetLogoUrl returns CompaniesCompaniesCompanyConnectionEdgesCompanyEdgeNodeCompany.LogoUrl, and is useful for accessing the field via an interface.
+func (v *CompaniesCompaniesCompanyConnectionEdgesCompanyEdgeNodeCompany) GetLogoUrl() *string {
+	return v.LogoUrl
+}
 
-// GetOffset returns CompaniesCompaniesCompanyPagePageInfo.Offset, and is useful for accessing the field via an interface.
-func (v *CompaniesCompaniesCompanyPagePageInfo) GetOffset() int { return v.Offset }
+// GetJobCount returns CompaniesCompaniesCompanyConnectionEdgesCompanyEdgeNodeCompany.JobCount, and is useful for accessing the field via an interface.
+func (v *CompaniesCompaniesCompanyConnectionEdgesCompanyEdgeNodeCompany) GetJobCount() int {
+	return v.JobCount
+}
 
-// GetHasMore returns CompaniesCompaniesCompanyPagePageInfo.HasMore, and is useful for accessing the field via an interface.
-func (v *CompaniesCompaniesCompanyPagePageInfo) GetHasMore() bool { return v.HasMore }
+// CompaniesCompaniesCompanyConnectionPageInfo includes the requested fields of the GraphQL type PageInfo.
+// The GraphQL type's documentation follows.
+//
+// Where a page sits in its list: Relay's members (hasNextPage,
+// hasPreviousPage, startCursor, endCursor) and jobsd's (total, limit, offset,
+// hasMore).
+type CompaniesCompaniesCompanyConnectionPageInfo struct {
+	// True when items follow this page (the same as `hasMore`).
+	HasNextPage bool `json:"hasNextPage"`
+	// The cursor of the page's last edge, for `after` to fetch the next page; null on an empty page.
+	EndCursor *string `json:"endCursor"`
+}
+
+// GetHasNextPage returns CompaniesCompaniesCompanyConnectionPageInfo.HasNextPage, and is useful for accessing the field via an interface.
+func (v *CompaniesCompaniesCompanyConnectionPageInfo) GetHasNextPage() bool { return v.HasNextPage }
+
+// GetEndCursor returns CompaniesCompaniesCompanyConnectionPageInfo.EndCursor, and is useful for accessing the field via an interface.
+func (v *CompaniesCompaniesCompanyConnectionPageInfo) GetEndCursor() *string { return v.EndCursor }
 
 // CompaniesResponse is returned by Companies on success.
 type CompaniesResponse struct {
 	// Companies with at least `minJobs` jobs (default 1), by job count
-	// descending, then name. `limit` defaults to 50 and is clamped to 100.
-	// With a `filter`, only the jobs that match it count ("companies hiring
-	// remote Go engineers").
-	Companies CompaniesCompaniesCompanyPage `json:"companies"`
+	// descending, then name: a Relay connection. `first` (or `limit`; give
+	// one) defaults to 50 and is clamped to 100. With a `filter`, only the jobs
+	// that match it count ("companies hiring remote Go engineers"). A
+	// company's cursor records its position in the list: `after` it returns
+	// the companies from the next position on; it and `offset` are exclusive.
+	Companies CompaniesCompaniesCompanyConnection `json:"companies"`
 }
 
 // GetCompanies returns CompaniesResponse.Companies, and is useful for accessing the field via an interface.
-func (v *CompaniesResponse) GetCompanies() CompaniesCompaniesCompanyPage { return v.Companies }
+func (v *CompaniesResponse) GetCompanies() CompaniesCompaniesCompanyConnection { return v.Companies }
 
 // CompanyPageCompanyCompanyProfile includes the requested fields of the GraphQL type CompanyProfile.
 // The GraphQL type's documentation follows.
@@ -99,7 +137,7 @@ type CompanyPageCompanyCompanyProfile struct {
 	// Jobs by work arrangement, most first (value null: not stated).
 	ByWorkArrangement []CompanyPageCompanyCompanyProfileByWorkArrangementValueCount `json:"byWorkArrangement"`
 	// The company's jobs, with the filters, order and paging of Query.jobs.
-	Jobs CompanyPageCompanyCompanyProfileJobsJobCardPage `json:"jobs"`
+	Jobs CompanyPageCompanyCompanyProfileJobsJobCardConnection `json:"jobs"`
 }
 
 // GetName returns CompanyPageCompanyCompanyProfile.Name, and is useful for accessing the field via an interface.
@@ -125,7 +163,7 @@ func (v *CompanyPageCompanyCompanyProfile) GetByWorkArrangement() []CompanyPageC
 }
 
 // GetJobs returns CompanyPageCompanyCompanyProfile.Jobs, and is useful for accessing the field via an interface.
-func (v *CompanyPageCompanyCompanyProfile) GetJobs() CompanyPageCompanyCompanyProfileJobsJobCardPage {
+func (v *CompanyPageCompanyCompanyProfile) GetJobs() CompanyPageCompanyCompanyProfileJobsJobCardConnection {
 	return v.Jobs
 }
 
@@ -161,80 +199,114 @@ func (v *CompanyPageCompanyCompanyProfileByWorkArrangementValueCount) GetValue()
 // GetCount returns CompanyPageCompanyCompanyProfileByWorkArrangementValueCount.Count, and is useful for accessing the field via an interface.
 func (v *CompanyPageCompanyCompanyProfileByWorkArrangementValueCount) GetCount() int { return v.Count }
 
-// CompanyPageCompanyCompanyProfileJobsJobCardPage includes the requested fields of the GraphQL type JobCardPage.
+// CompanyPageCompanyCompanyProfileJobsJobCardConnection includes the requested fields of the GraphQL type JobCardConnection.
 // The GraphQL type's documentation follows.
 //
-// A page of job cards.
-type CompanyPageCompanyCompanyProfileJobsJobCardPage struct {
-	PageInfo CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo       `json:"pageInfo"`
-	Nodes    []CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard `json:"nodes"`
+// A page of job cards: a Relay connection (`edges`, `pageInfo`,
+// `totalCount`), with the cards also as `nodes`, their counts by field and
+// how the filter was read.
+type CompanyPageCompanyCompanyProfileJobsJobCardConnection struct {
+	// Exact number of matching jobs (the same as `pageInfo.total`).
+	TotalCount int `json:"totalCount"`
+	// Where the page sits in the list, and the cursors to go on.
+	PageInfo CompanyPageCompanyCompanyProfileJobsJobCardConnectionPageInfo `json:"pageInfo"`
+	// The page's cards, each with its cursor.
+	Edges []CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdge `json:"edges"`
 }
 
-// GetPageInfo returns CompanyPageCompanyCompanyProfileJobsJobCardPage.PageInfo, and is useful for accessing the field via an interface.
-func (v *CompanyPageCompanyCompanyProfileJobsJobCardPage) GetPageInfo() CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo {
+// GetTotalCount returns CompanyPageCompanyCompanyProfileJobsJobCardConnection.TotalCount, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnection) GetTotalCount() int {
+	return v.TotalCount
+}
+
+// GetPageInfo returns CompanyPageCompanyCompanyProfileJobsJobCardConnection.PageInfo, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnection) GetPageInfo() CompanyPageCompanyCompanyProfileJobsJobCardConnectionPageInfo {
 	return v.PageInfo
 }
 
-// GetNodes returns CompanyPageCompanyCompanyProfileJobsJobCardPage.Nodes, and is useful for accessing the field via an interface.
-func (v *CompanyPageCompanyCompanyProfileJobsJobCardPage) GetNodes() []CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard {
-	return v.Nodes
+// GetEdges returns CompanyPageCompanyCompanyProfileJobsJobCardConnection.Edges, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnection) GetEdges() []CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdge {
+	return v.Edges
 }
 
-// CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard includes the requested fields of the GraphQL type JobCard.
+// CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdge includes the requested fields of the GraphQL type JobCardEdge.
+// The GraphQL type's documentation follows.
+//
+// A job card of a page and its cursor.
+type CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdge struct {
+	// Cursor for `after`: the cards that follow this one.
+	Cursor string `json:"cursor"`
+	// The card.
+	Node CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCard `json:"node"`
+}
+
+// GetCursor returns CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdge.Cursor, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdge) GetCursor() string {
+	return v.Cursor
+}
+
+// GetNode returns CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdge.Node, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdge) GetNode() CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCard {
+	return v.Node
+}
+
+// CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCard includes the requested fields of the GraphQL type JobCard.
 // The GraphQL type's documentation follows.
 //
 // The lightweight view of a job, for lists.
-type CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard struct {
-	Id              string                                                              `json:"id"`
-	Title           string                                                              `json:"title"`
-	Location        CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardLocation `json:"location"`
-	WorkArrangement *WorkArrangement                                                    `json:"workArrangement"`
+type CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCard struct {
+	Id              string                                                                                   `json:"id"`
+	Title           string                                                                                   `json:"title"`
+	Location        CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardLocation `json:"location"`
+	WorkArrangement *WorkArrangement                                                                         `json:"workArrangement"`
 	// Null when the posting states no salary.
-	Salary *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary `json:"salary"`
+	Salary *CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardSalary `json:"salary"`
 }
 
-// GetId returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard.Id, and is useful for accessing the field via an interface.
-func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard) GetId() string { return v.Id }
+// GetId returns CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCard.Id, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCard) GetId() string {
+	return v.Id
+}
 
-// GetTitle returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard.Title, and is useful for accessing the field via an interface.
-func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard) GetTitle() string {
+// GetTitle returns CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCard.Title, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCard) GetTitle() string {
 	return v.Title
 }
 
-// GetLocation returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard.Location, and is useful for accessing the field via an interface.
-func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard) GetLocation() CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardLocation {
+// GetLocation returns CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCard.Location, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCard) GetLocation() CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardLocation {
 	return v.Location
 }
 
-// GetWorkArrangement returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard.WorkArrangement, and is useful for accessing the field via an interface.
-func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard) GetWorkArrangement() *WorkArrangement {
+// GetWorkArrangement returns CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCard.WorkArrangement, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCard) GetWorkArrangement() *WorkArrangement {
 	return v.WorkArrangement
 }
 
-// GetSalary returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard.Salary, and is useful for accessing the field via an interface.
-func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCard) GetSalary() *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary {
+// GetSalary returns CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCard.Salary, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCard) GetSalary() *CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardSalary {
 	return v.Salary
 }
 
-// CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardLocation includes the requested fields of the GraphQL type Location.
+// CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardLocation includes the requested fields of the GraphQL type Location.
 // The GraphQL type's documentation follows.
 //
 // Where a job is.
-type CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardLocation struct {
+type CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardLocation struct {
 	// "city, state, country" of the first location, then " + N more".
 	Full string `json:"full"`
 }
 
-// GetFull returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardLocation.Full, and is useful for accessing the field via an interface.
-func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardLocation) GetFull() string {
+// GetFull returns CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardLocation.Full, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardLocation) GetFull() string {
 	return v.Full
 }
 
-// CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary includes the requested fields of the GraphQL type Salary.
+// CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardSalary includes the requested fields of the GraphQL type Salary.
 // The GraphQL type's documentation follows.
 //
 // Pay range; max is null for "from X" ranges.
-type CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary struct {
+type CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardSalary struct {
 	Min *float64 `json:"min"`
 	Max *float64 `json:"max"`
 	// ISO 4217 code.
@@ -243,47 +315,46 @@ type CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary struct {
 	Period *string `json:"period"`
 }
 
-// GetMin returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary.Min, and is useful for accessing the field via an interface.
-func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary) GetMin() *float64 {
+// GetMin returns CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardSalary.Min, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardSalary) GetMin() *float64 {
 	return v.Min
 }
 
-// GetMax returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary.Max, and is useful for accessing the field via an interface.
-func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary) GetMax() *float64 {
+// GetMax returns CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardSalary.Max, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardSalary) GetMax() *float64 {
 	return v.Max
 }
 
-// GetCurrency returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary.Currency, and is useful for accessing the field via an interface.
-func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary) GetCurrency() *string {
+// GetCurrency returns CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardSalary.Currency, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardSalary) GetCurrency() *string {
 	return v.Currency
 }
 
-// GetPeriod returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary.Period, and is useful for accessing the field via an interface.
-func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary) GetPeriod() *string {
+// GetPeriod returns CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardSalary.Period, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardSalary) GetPeriod() *string {
 	return v.Period
 }
 
-// CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo includes the requested fields of the GraphQL type PageInfo.
+// CompanyPageCompanyCompanyProfileJobsJobCardConnectionPageInfo includes the requested fields of the GraphQL type PageInfo.
 // The GraphQL type's documentation follows.
 //
-// Where a page sits in its list.
-type CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo struct {
-	// Exact number of matching items.
-	Total int `json:"total"`
-	// True when items exist beyond this page.
-	HasMore bool `json:"hasMore"`
-	// Cursor for `after` to fetch the next page (job lists; null on an empty page).
+// Where a page sits in its list: Relay's members (hasNextPage,
+// hasPreviousPage, startCursor, endCursor) and jobsd's (total, limit, offset,
+// hasMore).
+type CompanyPageCompanyCompanyProfileJobsJobCardConnectionPageInfo struct {
+	// True when items follow this page (the same as `hasMore`).
+	HasNextPage bool `json:"hasNextPage"`
+	// The cursor of the page's last edge, for `after` to fetch the next page; null on an empty page.
 	EndCursor *string `json:"endCursor"`
 }
 
-// GetTotal returns CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo.Total, and is useful for accessing the field via an interface.
-func (v *CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo) GetTotal() int { return v.Total }
+// GetHasNextPage returns CompanyPageCompanyCompanyProfileJobsJobCardConnectionPageInfo.HasNextPage, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnectionPageInfo) GetHasNextPage() bool {
+	return v.HasNextPage
+}
 
-// GetHasMore returns CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo.HasMore, and is useful for accessing the field via an interface.
-func (v *CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo) GetHasMore() bool { return v.HasMore }
-
-// GetEndCursor returns CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo.EndCursor, and is useful for accessing the field via an interface.
-func (v *CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo) GetEndCursor() *string {
+// GetEndCursor returns CompanyPageCompanyCompanyProfileJobsJobCardConnectionPageInfo.EndCursor, and is useful for accessing the field via an interface.
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnectionPageInfo) GetEndCursor() *string {
 	return v.EndCursor
 }
 
@@ -336,7 +407,7 @@ var AllFacetField = []FacetField{
 //
 // A job posting in full.
 type JobDetailJob struct {
-	// Public identifier shaped <source>-<number>.
+	// Public identifier shaped <source>-<number> (its global id).
 	Id          string  `json:"id"`
 	Title       string  `json:"title"`
 	Company     string  `json:"company"`
@@ -790,145 +861,47 @@ var AllMatchMode = []MatchMode{
 	MatchModeAll,
 }
 
-// SearchJobsJobsJobCardPage includes the requested fields of the GraphQL type JobCardPage.
-// The GraphQL type's documentation follows.
-//
-// A page of job cards.
-type SearchJobsJobsJobCardPage struct {
-	PageInfo SearchJobsJobsJobCardPagePageInfo `json:"pageInfo"`
-	// Exact counts of the matching jobs by the values of each field, the top
-	// `limit` (default 10, at most 100) most first. A field's own filter is left
-	// out when counting it, so choosing REMOTE still shows the hybrid jobs.
-	// SALARY is a histogram of annualized salaries in buckets of 25,000 of
-	// JobFilter.salaryCurrency (USD by default).
-	Facets []SearchJobsJobsJobCardPageFacetsFacet  `json:"facets"`
-	Nodes  []SearchJobsJobsJobCardPageNodesJobCard `json:"nodes"`
-}
-
-// GetPageInfo returns SearchJobsJobsJobCardPage.PageInfo, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPage) GetPageInfo() SearchJobsJobsJobCardPagePageInfo {
-	return v.PageInfo
-}
-
-// GetFacets returns SearchJobsJobsJobCardPage.Facets, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPage) GetFacets() []SearchJobsJobsJobCardPageFacetsFacet {
-	return v.Facets
-}
-
-// GetNodes returns SearchJobsJobsJobCardPage.Nodes, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPage) GetNodes() []SearchJobsJobsJobCardPageNodesJobCard {
-	return v.Nodes
-}
-
-// SearchJobsJobsJobCardPageFacetsFacet includes the requested fields of the GraphQL type Facet.
-// The GraphQL type's documentation follows.
-//
-// The counts of one field.
-type SearchJobsJobsJobCardPageFacetsFacet struct {
-	Field FacetField `json:"field"`
-	// Values, most jobs first (empty for SALARY).
-	Values []SearchJobsJobsJobCardPageFacetsFacetValuesFacetValue `json:"values"`
-	// The salary histogram (SALARY only).
-	Buckets []SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket `json:"buckets"`
-}
-
-// GetField returns SearchJobsJobsJobCardPageFacetsFacet.Field, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageFacetsFacet) GetField() FacetField { return v.Field }
-
-// GetValues returns SearchJobsJobsJobCardPageFacetsFacet.Values, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageFacetsFacet) GetValues() []SearchJobsJobsJobCardPageFacetsFacetValuesFacetValue {
-	return v.Values
-}
-
-// GetBuckets returns SearchJobsJobsJobCardPageFacetsFacet.Buckets, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageFacetsFacet) GetBuckets() []SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket {
-	return v.Buckets
-}
-
-// SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket includes the requested fields of the GraphQL type SalaryBucket.
-// The GraphQL type's documentation follows.
-//
-// How many matching jobs have an annualized salary in [min, max).
-type SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket struct {
-	Min float64 `json:"min"`
-	// null for the last, open-ended bucket
-	Max   *float64 `json:"max"`
-	Count int      `json:"count"`
-}
-
-// GetMin returns SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket.Min, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket) GetMin() float64 { return v.Min }
-
-// GetMax returns SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket.Max, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket) GetMax() *float64 { return v.Max }
-
-// GetCount returns SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket.Count, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket) GetCount() int { return v.Count }
-
-// SearchJobsJobsJobCardPageFacetsFacetValuesFacetValue includes the requested fields of the GraphQL type FacetValue.
-// The GraphQL type's documentation follows.
-//
-// How many matching jobs have a value.
-type SearchJobsJobsJobCardPageFacetsFacetValuesFacetValue struct {
-	Value string `json:"value"`
-	Count int    `json:"count"`
-}
-
-// GetValue returns SearchJobsJobsJobCardPageFacetsFacetValuesFacetValue.Value, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageFacetsFacetValuesFacetValue) GetValue() string { return v.Value }
-
-// GetCount returns SearchJobsJobsJobCardPageFacetsFacetValuesFacetValue.Count, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageFacetsFacetValuesFacetValue) GetCount() int { return v.Count }
-
-// SearchJobsJobsJobCardPageNodesJobCard includes the requested fields of the GraphQL type JobCard.
+// SearchCard includes the requested fields of the GraphQL type JobCard.
 // The GraphQL type's documentation follows.
 //
 // The lightweight view of a job, for lists.
-type SearchJobsJobsJobCardPageNodesJobCard struct {
-	Id              string                                        `json:"id"`
-	Title           string                                        `json:"title"`
-	Company         string                                        `json:"company"`
-	Location        SearchJobsJobsJobCardPageNodesJobCardLocation `json:"location"`
-	WorkArrangement *WorkArrangement                              `json:"workArrangement"`
-	EmploymentType  *string                                       `json:"employmentType"`
+type SearchCard struct {
+	Id              string             `json:"id"`
+	Title           string             `json:"title"`
+	Company         string             `json:"company"`
+	Location        SearchCardLocation `json:"location"`
+	WorkArrangement *WorkArrangement   `json:"workArrangement"`
+	EmploymentType  *string            `json:"employmentType"`
 	// Null when the posting states no salary.
-	Salary   *SearchJobsJobsJobCardPageNodesJobCardSalary  `json:"salary"`
-	Category SearchJobsJobsJobCardPageNodesJobCardCategory `json:"category"`
+	Salary   *SearchCardSalary  `json:"salary"`
+	Category SearchCardCategory `json:"category"`
 }
 
-// GetId returns SearchJobsJobsJobCardPageNodesJobCard.Id, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCard) GetId() string { return v.Id }
+// GetId returns SearchCard.Id, and is useful for accessing the field via an interface.
+func (v *SearchCard) GetId() string { return v.Id }
 
-// GetTitle returns SearchJobsJobsJobCardPageNodesJobCard.Title, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCard) GetTitle() string { return v.Title }
+// GetTitle returns SearchCard.Title, and is useful for accessing the field via an interface.
+func (v *SearchCard) GetTitle() string { return v.Title }
 
-// GetCompany returns SearchJobsJobsJobCardPageNodesJobCard.Company, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCard) GetCompany() string { return v.Company }
+// GetCompany returns SearchCard.Company, and is useful for accessing the field via an interface.
+func (v *SearchCard) GetCompany() string { return v.Company }
 
-// GetLocation returns SearchJobsJobsJobCardPageNodesJobCard.Location, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCard) GetLocation() SearchJobsJobsJobCardPageNodesJobCardLocation {
-	return v.Location
-}
+// GetLocation returns SearchCard.Location, and is useful for accessing the field via an interface.
+func (v *SearchCard) GetLocation() SearchCardLocation { return v.Location }
 
-// GetWorkArrangement returns SearchJobsJobsJobCardPageNodesJobCard.WorkArrangement, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCard) GetWorkArrangement() *WorkArrangement {
-	return v.WorkArrangement
-}
+// GetWorkArrangement returns SearchCard.WorkArrangement, and is useful for accessing the field via an interface.
+func (v *SearchCard) GetWorkArrangement() *WorkArrangement { return v.WorkArrangement }
 
-// GetEmploymentType returns SearchJobsJobsJobCardPageNodesJobCard.EmploymentType, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCard) GetEmploymentType() *string { return v.EmploymentType }
+// GetEmploymentType returns SearchCard.EmploymentType, and is useful for accessing the field via an interface.
+func (v *SearchCard) GetEmploymentType() *string { return v.EmploymentType }
 
-// GetSalary returns SearchJobsJobsJobCardPageNodesJobCard.Salary, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCard) GetSalary() *SearchJobsJobsJobCardPageNodesJobCardSalary {
-	return v.Salary
-}
+// GetSalary returns SearchCard.Salary, and is useful for accessing the field via an interface.
+func (v *SearchCard) GetSalary() *SearchCardSalary { return v.Salary }
 
-// GetCategory returns SearchJobsJobsJobCardPageNodesJobCard.Category, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCard) GetCategory() SearchJobsJobsJobCardPageNodesJobCardCategory {
-	return v.Category
-}
+// GetCategory returns SearchCard.Category, and is useful for accessing the field via an interface.
+func (v *SearchCard) GetCategory() SearchCardCategory { return v.Category }
 
-// SearchJobsJobsJobCardPageNodesJobCardCategory includes the requested fields of the GraphQL type Category.
+// SearchCardCategory includes the requested fields of the GraphQL type Category.
 // The GraphQL type's documentation follows.
 //
 // A job's place in the occupation taxonomy, its one category: the one its
@@ -936,28 +909,26 @@ func (v *SearchJobsJobsJobCardPageNodesJobCard) GetCategory() SearchJobsJobsJobC
 // does not contradict it (the title's category when none was given).
 // Category filters, title intent, facets, company pages and similar jobs all
 // use it.
-type SearchJobsJobsJobCardPageNodesJobCardCategory struct {
+type SearchCardCategory struct {
 	Field          *string `json:"field"`
 	Role           *string `json:"role"`
 	Specialization *string `json:"specialization"`
 }
 
-// GetField returns SearchJobsJobsJobCardPageNodesJobCardCategory.Field, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCardCategory) GetField() *string { return v.Field }
+// GetField returns SearchCardCategory.Field, and is useful for accessing the field via an interface.
+func (v *SearchCardCategory) GetField() *string { return v.Field }
 
-// GetRole returns SearchJobsJobsJobCardPageNodesJobCardCategory.Role, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCardCategory) GetRole() *string { return v.Role }
+// GetRole returns SearchCardCategory.Role, and is useful for accessing the field via an interface.
+func (v *SearchCardCategory) GetRole() *string { return v.Role }
 
-// GetSpecialization returns SearchJobsJobsJobCardPageNodesJobCardCategory.Specialization, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCardCategory) GetSpecialization() *string {
-	return v.Specialization
-}
+// GetSpecialization returns SearchCardCategory.Specialization, and is useful for accessing the field via an interface.
+func (v *SearchCardCategory) GetSpecialization() *string { return v.Specialization }
 
-// SearchJobsJobsJobCardPageNodesJobCardLocation includes the requested fields of the GraphQL type Location.
+// SearchCardLocation includes the requested fields of the GraphQL type Location.
 // The GraphQL type's documentation follows.
 //
 // Where a job is.
-type SearchJobsJobsJobCardPageNodesJobCardLocation struct {
+type SearchCardLocation struct {
 	City    []string `json:"city"`
 	State   []string `json:"state"`
 	Country []string `json:"country"`
@@ -965,23 +936,23 @@ type SearchJobsJobsJobCardPageNodesJobCardLocation struct {
 	Full string `json:"full"`
 }
 
-// GetCity returns SearchJobsJobsJobCardPageNodesJobCardLocation.City, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCardLocation) GetCity() []string { return v.City }
+// GetCity returns SearchCardLocation.City, and is useful for accessing the field via an interface.
+func (v *SearchCardLocation) GetCity() []string { return v.City }
 
-// GetState returns SearchJobsJobsJobCardPageNodesJobCardLocation.State, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCardLocation) GetState() []string { return v.State }
+// GetState returns SearchCardLocation.State, and is useful for accessing the field via an interface.
+func (v *SearchCardLocation) GetState() []string { return v.State }
 
-// GetCountry returns SearchJobsJobsJobCardPageNodesJobCardLocation.Country, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCardLocation) GetCountry() []string { return v.Country }
+// GetCountry returns SearchCardLocation.Country, and is useful for accessing the field via an interface.
+func (v *SearchCardLocation) GetCountry() []string { return v.Country }
 
-// GetFull returns SearchJobsJobsJobCardPageNodesJobCardLocation.Full, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCardLocation) GetFull() string { return v.Full }
+// GetFull returns SearchCardLocation.Full, and is useful for accessing the field via an interface.
+func (v *SearchCardLocation) GetFull() string { return v.Full }
 
-// SearchJobsJobsJobCardPageNodesJobCardSalary includes the requested fields of the GraphQL type Salary.
+// SearchCardSalary includes the requested fields of the GraphQL type Salary.
 // The GraphQL type's documentation follows.
 //
 // Pay range; max is null for "from X" ranges.
-type SearchJobsJobsJobCardPageNodesJobCardSalary struct {
+type SearchCardSalary struct {
 	Min *float64 `json:"min"`
 	Max *float64 `json:"max"`
 	// ISO 4217 code.
@@ -990,60 +961,185 @@ type SearchJobsJobsJobCardPageNodesJobCardSalary struct {
 	Period *string `json:"period"`
 }
 
-// GetMin returns SearchJobsJobsJobCardPageNodesJobCardSalary.Min, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCardSalary) GetMin() *float64 { return v.Min }
+// GetMin returns SearchCardSalary.Min, and is useful for accessing the field via an interface.
+func (v *SearchCardSalary) GetMin() *float64 { return v.Min }
 
-// GetMax returns SearchJobsJobsJobCardPageNodesJobCardSalary.Max, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCardSalary) GetMax() *float64 { return v.Max }
+// GetMax returns SearchCardSalary.Max, and is useful for accessing the field via an interface.
+func (v *SearchCardSalary) GetMax() *float64 { return v.Max }
 
-// GetCurrency returns SearchJobsJobsJobCardPageNodesJobCardSalary.Currency, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCardSalary) GetCurrency() *string { return v.Currency }
+// GetCurrency returns SearchCardSalary.Currency, and is useful for accessing the field via an interface.
+func (v *SearchCardSalary) GetCurrency() *string { return v.Currency }
 
-// GetPeriod returns SearchJobsJobsJobCardPageNodesJobCardSalary.Period, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCardSalary) GetPeriod() *string { return v.Period }
+// GetPeriod returns SearchCardSalary.Period, and is useful for accessing the field via an interface.
+func (v *SearchCardSalary) GetPeriod() *string { return v.Period }
 
-// SearchJobsJobsJobCardPagePageInfo includes the requested fields of the GraphQL type PageInfo.
+// SearchJobsJobsJobCardConnection includes the requested fields of the GraphQL type JobCardConnection.
 // The GraphQL type's documentation follows.
 //
-// Where a page sits in its list.
-type SearchJobsJobsJobCardPagePageInfo struct {
-	// Exact number of matching items.
-	Total int `json:"total"`
-	// Page size applied.
-	Limit int `json:"limit"`
-	// Offset of the first item of the page.
-	Offset int `json:"offset"`
-	// True when items exist beyond this page.
-	HasMore bool `json:"hasMore"`
-	// Cursor for `after` to fetch the next page (job lists; null on an empty page).
+// A page of job cards: a Relay connection (`edges`, `pageInfo`,
+// `totalCount`), with the cards also as `nodes`, their counts by field and
+// how the filter was read.
+type SearchJobsJobsJobCardConnection struct {
+	// Exact number of matching jobs (the same as `pageInfo.total`).
+	TotalCount int `json:"totalCount"`
+	// Where the page sits in the list, and the cursors to go on.
+	PageInfo SearchJobsJobsJobCardConnectionPageInfo `json:"pageInfo"`
+	// Exact counts of the matching jobs by the values of each field, the top
+	// `limit` (default 10, at most 100) most first. A field's own filter is left
+	// out when counting it, so choosing REMOTE still shows the hybrid jobs.
+	// SALARY is a histogram of annualized salaries in buckets of 25,000 of
+	// JobFilter.salaryCurrency (USD by default).
+	Facets []SearchJobsJobsJobCardConnectionFacetsFacet `json:"facets"`
+	// The page's cards, each with its cursor.
+	Edges []SearchJobsJobsJobCardConnectionEdgesJobCardEdge `json:"edges"`
+}
+
+// GetTotalCount returns SearchJobsJobsJobCardConnection.TotalCount, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardConnection) GetTotalCount() int { return v.TotalCount }
+
+// GetPageInfo returns SearchJobsJobsJobCardConnection.PageInfo, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardConnection) GetPageInfo() SearchJobsJobsJobCardConnectionPageInfo {
+	return v.PageInfo
+}
+
+// GetFacets returns SearchJobsJobsJobCardConnection.Facets, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardConnection) GetFacets() []SearchJobsJobsJobCardConnectionFacetsFacet {
+	return v.Facets
+}
+
+// GetEdges returns SearchJobsJobsJobCardConnection.Edges, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardConnection) GetEdges() []SearchJobsJobsJobCardConnectionEdgesJobCardEdge {
+	return v.Edges
+}
+
+// SearchJobsJobsJobCardConnectionEdgesJobCardEdge includes the requested fields of the GraphQL type JobCardEdge.
+// The GraphQL type's documentation follows.
+//
+// A job card of a page and its cursor.
+type SearchJobsJobsJobCardConnectionEdgesJobCardEdge struct {
+	// Cursor for `after`: the cards that follow this one.
+	Cursor string `json:"cursor"`
+	// The card.
+	Node SearchCard `json:"node"`
+}
+
+// GetCursor returns SearchJobsJobsJobCardConnectionEdgesJobCardEdge.Cursor, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardConnectionEdgesJobCardEdge) GetCursor() string { return v.Cursor }
+
+// GetNode returns SearchJobsJobsJobCardConnectionEdgesJobCardEdge.Node, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardConnectionEdgesJobCardEdge) GetNode() SearchCard { return v.Node }
+
+// SearchJobsJobsJobCardConnectionFacetsFacet includes the requested fields of the GraphQL type Facet.
+// The GraphQL type's documentation follows.
+//
+// The counts of one field.
+type SearchJobsJobsJobCardConnectionFacetsFacet struct {
+	Field FacetField `json:"field"`
+	// Values, most jobs first (empty for SALARY).
+	Values []SearchJobsJobsJobCardConnectionFacetsFacetValuesFacetValue `json:"values"`
+	// The salary histogram (SALARY only).
+	Buckets []SearchJobsJobsJobCardConnectionFacetsFacetBucketsSalaryBucket `json:"buckets"`
+}
+
+// GetField returns SearchJobsJobsJobCardConnectionFacetsFacet.Field, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardConnectionFacetsFacet) GetField() FacetField { return v.Field }
+
+// GetValues returns SearchJobsJobsJobCardConnectionFacetsFacet.Values, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardConnectionFacetsFacet) GetValues() []SearchJobsJobsJobCardConnectionFacetsFacetValuesFacetValue {
+	return v.Values
+}
+
+// GetBuckets returns SearchJobsJobsJobCardConnectionFacetsFacet.Buckets, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardConnectionFacetsFacet) GetBuckets() []SearchJobsJobsJobCardConnectionFacetsFacetBucketsSalaryBucket {
+	return v.Buckets
+}
+
+// SearchJobsJobsJobCardConnectionFacetsFacetBucketsSalaryBucket includes the requested fields of the GraphQL type SalaryBucket.
+// The GraphQL type's documentation follows.
+//
+// How many matching jobs have an annualized salary in [min, max).
+type SearchJobsJobsJobCardConnectionFacetsFacetBucketsSalaryBucket struct {
+	Min float64 `json:"min"`
+	// Null for the last, open-ended bucket.
+	Max   *float64 `json:"max"`
+	Count int      `json:"count"`
+}
+
+// GetMin returns SearchJobsJobsJobCardConnectionFacetsFacetBucketsSalaryBucket.Min, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardConnectionFacetsFacetBucketsSalaryBucket) GetMin() float64 {
+	return v.Min
+}
+
+// GetMax returns SearchJobsJobsJobCardConnectionFacetsFacetBucketsSalaryBucket.Max, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardConnectionFacetsFacetBucketsSalaryBucket) GetMax() *float64 {
+	return v.Max
+}
+
+// GetCount returns SearchJobsJobsJobCardConnectionFacetsFacetBucketsSalaryBucket.Count, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardConnectionFacetsFacetBucketsSalaryBucket) GetCount() int {
+	return v.Count
+}
+
+// SearchJobsJobsJobCardConnectionFacetsFacetValuesFacetValue includes the requested fields of the GraphQL type FacetValue.
+// The GraphQL type's documentation follows.
+//
+// How many matching jobs have a value.
+type SearchJobsJobsJobCardConnectionFacetsFacetValuesFacetValue struct {
+	Value string `json:"value"`
+	Count int    `json:"count"`
+}
+
+// GetValue returns SearchJobsJobsJobCardConnectionFacetsFacetValuesFacetValue.Value, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardConnectionFacetsFacetValuesFacetValue) GetValue() string {
+	return v.Value
+}
+
+// GetCount returns SearchJobsJobsJobCardConnectionFacetsFacetValuesFacetValue.Count, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardConnectionFacetsFacetValuesFacetValue) GetCount() int { return v.Count }
+
+// SearchJobsJobsJobCardConnectionPageInfo includes the requested fields of the GraphQL type PageInfo.
+// The GraphQL type's documentation follows.
+//
+// Where a page sits in its list: Relay's members (hasNextPage,
+// hasPreviousPage, startCursor, endCursor) and jobsd's (total, limit, offset,
+// hasMore).
+type SearchJobsJobsJobCardConnectionPageInfo struct {
+	// True when items follow this page (the same as `hasMore`).
+	HasNextPage bool `json:"hasNextPage"`
+	// True when items precede this page: its offset, or the position of the
+	// item its `after` cursor names, is past the first item.
+	HasPreviousPage bool `json:"hasPreviousPage"`
+	// The cursor of the page's first edge; null on an empty page.
+	StartCursor *string `json:"startCursor"`
+	// The cursor of the page's last edge, for `after` to fetch the next page; null on an empty page.
 	EndCursor *string `json:"endCursor"`
 }
 
-// GetTotal returns SearchJobsJobsJobCardPagePageInfo.Total, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPagePageInfo) GetTotal() int { return v.Total }
+// GetHasNextPage returns SearchJobsJobsJobCardConnectionPageInfo.HasNextPage, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardConnectionPageInfo) GetHasNextPage() bool { return v.HasNextPage }
 
-// GetLimit returns SearchJobsJobsJobCardPagePageInfo.Limit, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPagePageInfo) GetLimit() int { return v.Limit }
+// GetHasPreviousPage returns SearchJobsJobsJobCardConnectionPageInfo.HasPreviousPage, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardConnectionPageInfo) GetHasPreviousPage() bool { return v.HasPreviousPage }
 
-// GetOffset returns SearchJobsJobsJobCardPagePageInfo.Offset, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPagePageInfo) GetOffset() int { return v.Offset }
+// GetStartCursor returns SearchJobsJobsJobCardConnectionPageInfo.StartCursor, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardConnectionPageInfo) GetStartCursor() *string { return v.StartCursor }
 
-// GetHasMore returns SearchJobsJobsJobCardPagePageInfo.HasMore, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPagePageInfo) GetHasMore() bool { return v.HasMore }
-
-// GetEndCursor returns SearchJobsJobsJobCardPagePageInfo.EndCursor, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPagePageInfo) GetEndCursor() *string { return v.EndCursor }
+// GetEndCursor returns SearchJobsJobsJobCardConnectionPageInfo.EndCursor, and is useful for accessing the field via an interface.
+func (v *SearchJobsJobsJobCardConnectionPageInfo) GetEndCursor() *string { return v.EndCursor }
 
 // SearchJobsResponse is returned by SearchJobs on success.
 type SearchJobsResponse struct {
 	// Job cards matching every given filter, newest first unless `sort` says
-	// otherwise. `limit` defaults to 25 and is clamped to 100; `offset` and
-	// `after` (the `endCursor` of the previous page) are exclusive.
-	Jobs SearchJobsJobsJobCardPage `json:"jobs"`
+	// otherwise: a Relay connection. `first` (or its older name `limit`; give
+	// one) defaults to 25 and is clamped to 100. `after` takes any edge's
+	// `cursor` or `pageInfo.endCursor` and returns the cards that follow it
+	// (keyset paging: constant cost however deep); it and `offset` are
+	// exclusive.
+	Jobs SearchJobsJobsJobCardConnection `json:"jobs"`
 }
 
 // GetJobs returns SearchJobsResponse.Jobs, and is useful for accessing the field via an interface.
-func (v *SearchJobsResponse) GetJobs() SearchJobsJobsJobCardPage { return v.Jobs }
+func (v *SearchJobsResponse) GetJobs() SearchJobsJobsJobCardConnection { return v.Jobs }
 
 // Where the work happens.
 type WorkArrangement string
@@ -1062,32 +1158,32 @@ var AllWorkArrangement = []WorkArrangement{
 
 // __CompaniesInput is used internally by genqlient
 type __CompaniesInput struct {
-	MinJobs *int `json:"minJobs"`
-	Limit   *int `json:"limit"`
-	Offset  *int `json:"offset"`
+	MinJobs *int    `json:"minJobs"`
+	First   *int    `json:"first"`
+	After   *string `json:"after"`
 }
 
 // GetMinJobs returns __CompaniesInput.MinJobs, and is useful for accessing the field via an interface.
 func (v *__CompaniesInput) GetMinJobs() *int { return v.MinJobs }
 
-// GetLimit returns __CompaniesInput.Limit, and is useful for accessing the field via an interface.
-func (v *__CompaniesInput) GetLimit() *int { return v.Limit }
+// GetFirst returns __CompaniesInput.First, and is useful for accessing the field via an interface.
+func (v *__CompaniesInput) GetFirst() *int { return v.First }
 
-// GetOffset returns __CompaniesInput.Offset, and is useful for accessing the field via an interface.
-func (v *__CompaniesInput) GetOffset() *int { return v.Offset }
+// GetAfter returns __CompaniesInput.After, and is useful for accessing the field via an interface.
+func (v *__CompaniesInput) GetAfter() *string { return v.After }
 
 // __CompanyPageInput is used internally by genqlient
 type __CompanyPageInput struct {
 	Slug  string  `json:"slug"`
-	Limit *int    `json:"limit"`
+	First *int    `json:"first"`
 	After *string `json:"after"`
 }
 
 // GetSlug returns __CompanyPageInput.Slug, and is useful for accessing the field via an interface.
 func (v *__CompanyPageInput) GetSlug() string { return v.Slug }
 
-// GetLimit returns __CompanyPageInput.Limit, and is useful for accessing the field via an interface.
-func (v *__CompanyPageInput) GetLimit() *int { return v.Limit }
+// GetFirst returns __CompanyPageInput.First, and is useful for accessing the field via an interface.
+func (v *__CompanyPageInput) GetFirst() *int { return v.First }
 
 // GetAfter returns __CompanyPageInput.After, and is useful for accessing the field via an interface.
 func (v *__CompanyPageInput) GetAfter() *string { return v.After }
@@ -1103,7 +1199,7 @@ func (v *__JobDetailInput) GetId() string { return v.Id }
 // __SearchJobsInput is used internally by genqlient
 type __SearchJobsInput struct {
 	Filter *JobFilter   `json:"filter"`
-	Limit  *int         `json:"limit"`
+	First  *int         `json:"first"`
 	After  *string      `json:"after"`
 	Sort   *JobSort     `json:"sort"`
 	Facets []FacetField `json:"facets,omitempty"`
@@ -1112,8 +1208,8 @@ type __SearchJobsInput struct {
 // GetFilter returns __SearchJobsInput.Filter, and is useful for accessing the field via an interface.
 func (v *__SearchJobsInput) GetFilter() *JobFilter { return v.Filter }
 
-// GetLimit returns __SearchJobsInput.Limit, and is useful for accessing the field via an interface.
-func (v *__SearchJobsInput) GetLimit() *int { return v.Limit }
+// GetFirst returns __SearchJobsInput.First, and is useful for accessing the field via an interface.
+func (v *__SearchJobsInput) GetFirst() *int { return v.First }
 
 // GetAfter returns __SearchJobsInput.After, and is useful for accessing the field via an interface.
 func (v *__SearchJobsInput) GetAfter() *string { return v.After }
@@ -1126,38 +1222,43 @@ func (v *__SearchJobsInput) GetFacets() []FacetField { return v.Facets }
 
 // The query executed by Companies.
 const Companies_Operation = `
-query Companies ($minJobs: Int, $limit: Int, $offset: Int) {
-	companies(minJobs: $minJobs, limit: $limit, offset: $offset) {
+query Companies ($minJobs: Int, $first: Int, $after: String) {
+	companies(minJobs: $minJobs, first: $first, after: $after) {
+		totalCount
 		pageInfo {
-			total
-			limit
-			offset
-			hasMore
+			hasNextPage
+			endCursor
 		}
-		nodes {
-			name
-			logoUrl
-			jobCount
+		edges {
+			cursor
+			node {
+				id
+				name
+				slug
+				logoUrl
+				jobCount
+			}
 		}
 	}
 }
 `
 
-// Companies lists companies by job count, for a companies page.
+// Companies lists companies by job count, for a companies page (a Relay
+// connection: after takes the previous page's pageInfo.endCursor).
 func Companies(
 	ctx_ context.Context,
 	client_ graphql.Client,
 	minJobs *int,
-	limit *int,
-	offset *int,
+	first *int,
+	after *string,
 ) (data_ *CompaniesResponse, err_ error) {
 	req_ := &graphql.Request{
 		OpName: "Companies",
 		Query:  Companies_Operation,
 		Variables: &__CompaniesInput{
 			MinJobs: minJobs,
-			Limit:   limit,
-			Offset:  offset,
+			First:   first,
+			After:   after,
 		},
 	}
 
@@ -1175,7 +1276,7 @@ func Companies(
 
 // The query executed by CompanyPage.
 const CompanyPage_Operation = `
-query CompanyPage ($slug: String!, $limit: Int, $after: String) {
+query CompanyPage ($slug: String!, $first: Int, $after: String) {
 	company(slug: $slug) {
 		name
 		slug
@@ -1189,24 +1290,27 @@ query CompanyPage ($slug: String!, $limit: Int, $after: String) {
 			value
 			count
 		}
-		jobs(limit: $limit, after: $after) {
+		jobs(first: $first, after: $after) {
+			totalCount
 			pageInfo {
-				total
-				hasMore
+				hasNextPage
 				endCursor
 			}
-			nodes {
-				id
-				title
-				location {
-					full
-				}
-				workArrangement
-				salary {
-					min
-					max
-					currency
-					period
+			edges {
+				cursor
+				node {
+					id
+					title
+					location {
+						full
+					}
+					workArrangement
+					salary {
+						min
+						max
+						currency
+						period
+					}
 				}
 			}
 		}
@@ -1215,12 +1319,12 @@ query CompanyPage ($slug: String!, $limit: Int, $after: String) {
 `
 
 // CompanyPage is a company's page by its slug: the company, how its jobs
-// divide, and its jobs (newest first), or null.
+// divide, and its jobs (newest first, a Relay connection), or null.
 func CompanyPage(
 	ctx_ context.Context,
 	client_ graphql.Client,
 	slug string,
-	limit *int,
+	first *int,
 	after *string,
 ) (data_ *CompanyPageResponse, err_ error) {
 	req_ := &graphql.Request{
@@ -1228,7 +1332,7 @@ func CompanyPage(
 		Query:  CompanyPage_Operation,
 		Variables: &__CompanyPageInput{
 			Slug:  slug,
-			Limit: limit,
+			First: first,
 			After: after,
 		},
 	}
@@ -1328,13 +1432,13 @@ func JobDetail(
 
 // The query executed by SearchJobs.
 const SearchJobs_Operation = `
-query SearchJobs ($filter: JobFilter, $limit: Int, $after: String, $sort: JobSort, $facets: [FacetField!] = []) {
-	jobs(filter: $filter, limit: $limit, after: $after, sort: $sort) {
+query SearchJobs ($filter: JobFilter, $first: Int, $after: String, $sort: JobSort, $facets: [FacetField!] = []) {
+	jobs(filter: $filter, first: $first, after: $after, sort: $sort) {
+		totalCount
 		pageInfo {
-			total
-			limit
-			offset
-			hasMore
+			hasNextPage
+			hasPreviousPage
+			startCursor
 			endCursor
 		}
 		facets(fields: $facets) {
@@ -1349,28 +1453,31 @@ query SearchJobs ($filter: JobFilter, $limit: Int, $after: String, $sort: JobSor
 				count
 			}
 		}
-		nodes {
-			id
-			title
-			company
-			location {
-				city
-				state
-				country
-				full
-			}
-			workArrangement
-			employmentType
-			salary {
-				min
-				max
-				currency
-				period
-			}
-			category {
-				field
-				role
-				specialization
+		edges {
+			cursor
+			node {
+				id
+				title
+				company
+				location {
+					city
+					state
+					country
+					full
+				}
+				workArrangement
+				employmentType
+				salary {
+					min
+					max
+					currency
+					period
+				}
+				category {
+					field
+					role
+					specialization
+				}
 			}
 		}
 	}
@@ -1378,13 +1485,14 @@ query SearchJobs ($filter: JobFilter, $limit: Int, $after: String, $sort: JobSor
 `
 
 // SearchJobs is the search page: cards for a filter, one page at a time
-// (pass the previous page's endCursor as after), and the counts for the
-// filter chips (facets; none when facets is empty).
+// (a Relay connection: pass the previous page's pageInfo.endCursor, or any
+// edge's cursor, as after), and the counts for the filter chips (facets;
+// none when facets is empty).
 func SearchJobs(
 	ctx_ context.Context,
 	client_ graphql.Client,
 	filter *JobFilter,
-	limit *int,
+	first *int,
 	after *string,
 	sort *JobSort,
 	facets []FacetField,
@@ -1394,7 +1502,7 @@ func SearchJobs(
 		Query:  SearchJobs_Operation,
 		Variables: &__SearchJobsInput{
 			Filter: filter,
-			Limit:  limit,
+			First:  first,
 			After:  after,
 			Sort:   sort,
 			Facets: facets,

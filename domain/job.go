@@ -130,3 +130,10 @@ type ValueCount struct {
 	Value *string `json:"value"`
 	Count int     `json:"count"`
 }
+
+// CompanyIDPrefix begins a company's global id (GraphQL's Node.id).
+const CompanyIDPrefix = "company:"
+
+// ID is the company's global id: "company:" and its slug, which
+// Query.node(id:) resolves.
+func (c *Company) ID() string { return CompanyIDPrefix + c.Slug }

@@ -3,6 +3,11 @@ package domain
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jobsd-dev/jobsd/currency"
@@ -71,7 +76,7 @@ type JobQuery struct {
 	Offset    int
 	After     *Cursor
 	// Normalized tells how each filter was interpreted (REST meta.normalized).
-	Normalized map[string]any
+	Normalized NormalizedFilter
 }
 
 // SalaryCurrency is the currency a query compares salaries in, and the
@@ -121,8 +126,88 @@ type Cursor struct {
 
 // Encode returns the opaque text form of the cursor.
 func (c Cursor) Encode() string {
-	b, _ := json.Marshal(c)
-	return base64.RawURLEncoding.EncodeToString(b)
+	var buf [cursorSize]byte
+	return string(c.AppendEncode(buf[:0]))
+}
+
+// cursorSize is room for the text of a usual cursor.
+const cursorSize = 160
+
+// AppendEncode appends the text of Encode to dst: the cursor's JSON
+// (json.Marshal's bytes) in unpadded base64url. A page's edges encode a
+// cursor per card, so the JSON is written without reflection, and only a
+// cursor json.Marshal would write otherwise (a string to escape, a NaN, a
+// year past 9999) takes json.Marshal (TestCursorEncodeAsJSON).
+func (c Cursor) AppendEncode(dst []byte) []byte {
+	var buf [cursorSize]byte
+	b, ok := c.appendJSON(buf[:0])
+	if !ok {
+		b, _ = json.Marshal(c)
+	}
+	return base64.RawURLEncoding.AppendEncode(dst, b)
+}
+
+// appendJSON appends the cursor's JSON as json.Marshal writes it, or
+// reports false when json.Marshal would write (or refuse) it otherwise.
+func (c Cursor) appendJSON(b []byte) ([]byte, bool) {
+	if !plainJSON(string(c.Sort)) || !plainJSON(c.ID) {
+		return b, false
+	}
+	b = append(b, `{"s":"`...)
+	b = append(b, c.Sort...)
+	b = append(b, '"')
+	if !c.Time.IsZero() {
+		if y := c.Time.Year(); y < 0 || y > 9999 {
+			return b, false
+		}
+		if _, offset := c.Time.Zone(); offset%60 != 0 {
+			return b, false
+		}
+		b = append(b, `,"t":"`...)
+		b = c.Time.AppendFormat(b, time.RFC3339Nano)
+		b = append(b, '"')
+	}
+	if c.Number != 0 {
+		if math.IsNaN(c.Number) || math.IsInf(c.Number, 0) {
+			return b, false
+		}
+		b = append(b, `,"n":`...)
+		b = appendJSONFloat(b, c.Number)
+	}
+	b = append(b, `,"i":"`...)
+	b = append(b, c.ID...)
+	b = append(b, `","o":`...)
+	b = strconv.AppendInt(b, int64(c.Offset), 10)
+	return append(b, '}'), true
+}
+
+// plainJSON reports whether json.Marshal writes s between quotes as it is:
+// printable ASCII but the quote, the backslash and HTML's <, > and &.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
+// appendJSONFloat appends a finite float64 as encoding/json does: %f
+// notation, but exponent notation below 1e-6 and from 1e21, with a
+// one-digit negative exponent unpadded (1e-07 → 1e-7).
+func appendJSONFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
 }
 
 // DecodeCursor parses a cursor made by Encode.
@@ -138,31 +223,153 @@ func DecodeCursor(s string) (Cursor, error) {
 	return c, nil
 }
 
-// PageInfo describes one page of a list (REST meta).
+// PageInfo describes one page of a list (REST meta, GraphQL's PageInfo).
 type PageInfo struct {
-	Total     int     `json:"total"`
-	Limit     int     `json:"limit"`
-	Offset    int     `json:"offset"`
-	HasMore   bool    `json:"has_more"`
+	Total   int  `json:"total"`
+	Limit   int  `json:"limit"`
+	Offset  int  `json:"offset"`
+	HasMore bool `json:"has_more"`
+	// EndCursor is the cursor after the page's last item (nil on an empty
+	// page): the after of the next page.
 	EndCursor *string `json:"next_cursor,omitempty"`
+	// StartCursor is the cursor of the page's first item, the position
+	// after it (nil on an empty page).
+	StartCursor *string `json:"-"`
 }
 
-// JobCardPage is one page of job cards.
+// HasNextPage is Relay's name of HasMore: items follow the page.
+func (p *PageInfo) HasNextPage() bool { return p.HasMore }
+
+// HasPreviousPage reports whether items precede the page: its offset,
+// or the position its after cursor records, is past the first item.
+func (p *PageInfo) HasPreviousPage() bool { return p.Offset > 0 }
+
+// JobCardPage is one page of job cards (GraphQL's JobCardConnection).
 type JobCardPage struct {
 	Nodes    []JobCard
 	PageInfo PageInfo
-	// Normalized echoes how the filters were interpreted (REST only).
-	Normalized map[string]any
+	// Cursors holds, for each card, the position after it: Cursors[i]
+	// is the after of the page that follows Nodes[i].
+	Cursors []Cursor `json:"-"`
+	// Normalized echoes how the filters were interpreted.
+	Normalized NormalizedFilter
 	// Query is the query of the page, for its facets.
 	Query JobQuery `json:"-"`
 }
 
-// CompanyPage is one page of companies.
+// JobCardEdge is a card of a page with its cursor (a Relay edge).
+type JobCardEdge struct {
+	Cursor EdgeCursor
+	Node   *JobCard
+}
+
+// Edges returns the page's cards with their cursors, which are encoded
+// only as they are written.
+func (p *JobCardPage) Edges() []JobCardEdge {
+	edges := make([]JobCardEdge, len(p.Nodes))
+	for i := range p.Nodes {
+		edges[i].Node = &p.Nodes[i]
+		if i < len(p.Cursors) {
+			edges[i].Cursor = EdgeCursor{&p.Cursors[i]}
+		}
+	}
+	return edges
+}
+
+// EdgeCursor is an edge's cursor, GraphQL's String: the text of Encode,
+// written straight into the answer (AppendGQL, MarshalGQL) rather than
+// made into a string per edge first. The zero EdgeCursor is "".
+type EdgeCursor struct{ c *Cursor }
+
+// String returns the cursor's text.
+func (e EdgeCursor) String() string {
+	if e.c == nil {
+		return ""
+	}
+	return e.c.Encode()
+}
+
+// AppendGQL appends the cursor's text quoted, as gqlgen writes a String:
+// base64url needs no escaping.
+func (e EdgeCursor) AppendGQL(b []byte) []byte {
+	b = append(b, '"')
+	if e.c != nil {
+		b = e.c.AppendEncode(b)
+	}
+	return append(b, '"')
+}
+
+// MarshalGQL writes the cursor as a GraphQL String.
+func (e EdgeCursor) MarshalGQL(w io.Writer) {
+	var buf [cursorSize * 2]byte
+	_, _ = w.Write(e.AppendGQL(buf[:0]))
+}
+
+// UnmarshalGQL refuses input: an edge's cursor is only written (after
+// takes it as a String).
+func (e *EdgeCursor) UnmarshalGQL(any) error {
+	return errors.New("an edge cursor is not an input")
+}
+
+// TotalCount is the exact number of matching jobs (PageInfo.Total).
+func (p *JobCardPage) TotalCount() int { return p.PageInfo.Total }
+
+// CompanyPage is one page of companies (GraphQL's CompanyConnection).
 type CompanyPage struct {
 	Nodes    []Company
 	PageInfo PageInfo
-	// Normalized echoes how a job filter was interpreted (REST only).
-	Normalized map[string]any
+	// Normalized echoes how a job filter was interpreted (empty without
+	// one).
+	Normalized NormalizedFilter
+}
+
+// CompanyEdge is a company of a page with its cursor (a Relay edge).
+type CompanyEdge struct {
+	Cursor string
+	Node   *Company
+}
+
+// Edges returns the page's companies with their cursors: a company list
+// is paged by offset, and a company's cursor is the position after it.
+func (p *CompanyPage) Edges() []CompanyEdge {
+	edges := make([]CompanyEdge, len(p.Nodes))
+	for i := range p.Nodes {
+		edges[i] = CompanyEdge{Cursor: OffsetCursor(p.PageInfo.Offset + i + 1).Encode(), Node: &p.Nodes[i]}
+	}
+	return edges
+}
+
+// TotalCount is the exact number of matching companies (PageInfo.Total).
+func (p *CompanyPage) TotalCount() int { return p.PageInfo.Total }
+
+// OffsetCursor is a position in a list paged by offset (companies): the
+// offset of the item that follows. It is opaque to clients.
+type OffsetCursor int
+
+// offsetCursorPrefix marks the text of an OffsetCursor, so that a job
+// list's cursor is not read as one.
+const offsetCursorPrefix = "offset:"
+
+// Encode returns the opaque text form of the cursor.
+func (c OffsetCursor) Encode() string {
+	return base64.RawURLEncoding.EncodeToString(strconv.AppendInt([]byte(offsetCursorPrefix), int64(c), 10))
+}
+
+// DecodeOffsetCursor parses a cursor made by OffsetCursor.Encode.
+func DecodeOffsetCursor(s string) (OffsetCursor, error) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return 0, err
+	}
+	text, ok := strings.CutPrefix(string(b), offsetCursorPrefix)
+	if !ok {
+		return 0, errors.New("not an offset cursor")
+	}
+	n, err := strconv.Atoi(text)
+	if err != nil || n < 0 {
+		return 0, errors.New("not an offset cursor")
+	}
+	return OffsetCursor(n), nil
 }
 
 // JobRecord is a job ready to store: the public record plus what the

@@ -24,9 +24,13 @@ func TestTypedClient(t *testing.T) {
 	page, err := client.SearchJobs(ctx, c, &client.JobFilter{Skills: []string{"golang"}, City: ptr("SF")}, nil, nil, nil,
 		[]client.FacetField{client.FacetFieldWorkArrangement})
 	require.NoError(t, err)
-	assert.Equal(t, 2, page.Jobs.PageInfo.Total)
-	require.Len(t, page.Jobs.Nodes, 2)
-	first := page.Jobs.Nodes[0]
+	assert.Equal(t, 2, page.Jobs.TotalCount)
+	require.Len(t, page.Jobs.Edges, 2)
+	assert.False(t, page.Jobs.PageInfo.HasNextPage)
+	assert.False(t, page.Jobs.PageInfo.HasPreviousPage)
+	assert.Equal(t, page.Jobs.Edges[0].Cursor, *page.Jobs.PageInfo.StartCursor)
+	assert.Equal(t, page.Jobs.Edges[1].Cursor, *page.Jobs.PageInfo.EndCursor)
+	first := page.Jobs.Edges[0].Node
 	assert.Equal(t, "test-1", first.Id)
 	assert.Equal(t, client.WorkArrangementOnsite, *first.WorkArrangement)
 	assert.Equal(t, "San Francisco, California, United States", first.Location.Full)
@@ -41,10 +45,11 @@ func TestTypedClient(t *testing.T) {
 	for {
 		page, err := client.SearchJobs(ctx, c, nil, ptr(5), after, nil, nil)
 		require.NoError(t, err)
-		for _, n := range page.Jobs.Nodes {
-			ids = append(ids, n.Id)
+		assert.Equal(t, after != nil, page.Jobs.PageInfo.HasPreviousPage)
+		for _, e := range page.Jobs.Edges {
+			ids = append(ids, e.Node.Id)
 		}
-		if !page.Jobs.PageInfo.HasMore {
+		if !page.Jobs.PageInfo.HasNextPage {
 			break
 		}
 		after = page.Jobs.PageInfo.EndCursor
@@ -60,17 +65,24 @@ func TestTypedClient(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, missing.Job)
 
-	companies, err := client.Companies(ctx, c, ptr(2), nil, nil)
+	companies, err := client.Companies(ctx, c, ptr(2), ptr(1), nil)
 	require.NoError(t, err)
-	assert.Equal(t, 4, companies.Companies.PageInfo.Total)
-	assert.Equal(t, "Acme Cloud", companies.Companies.Nodes[0].Name)
-	assert.Equal(t, 3, companies.Companies.Nodes[0].JobCount)
+	assert.Equal(t, 4, companies.Companies.TotalCount)
+	require.Len(t, companies.Companies.Edges, 1)
+	assert.Equal(t, "Acme Cloud", companies.Companies.Edges[0].Node.Name)
+	assert.Equal(t, "company:acme-cloud", companies.Companies.Edges[0].Node.Id)
+	assert.Equal(t, 3, companies.Companies.Edges[0].Node.JobCount)
+	next, err := client.Companies(ctx, c, ptr(2), ptr(1), companies.Companies.PageInfo.EndCursor)
+	require.NoError(t, err)
+	require.Len(t, next.Companies.Edges, 1)
+	assert.NotEqual(t, "Acme Cloud", next.Companies.Edges[0].Node.Name, "after the first company, the second")
 
 	acme, err := client.CompanyPage(ctx, c, "acme-cloud", ptr(2), nil)
 	require.NoError(t, err)
 	require.NotNil(t, acme.Company)
-	assert.Equal(t, 3, acme.Company.Jobs.PageInfo.Total)
-	assert.Len(t, acme.Company.Jobs.Nodes, 2)
+	assert.Equal(t, 3, acme.Company.Jobs.TotalCount)
+	assert.Len(t, acme.Company.Jobs.Edges, 2)
+	assert.True(t, acme.Company.Jobs.PageInfo.HasNextPage)
 	assert.Len(t, acme.Company.ByWorkArrangement, 3)
 	none, err := client.CompanyPage(ctx, c, "nobody", nil, nil)
 	require.NoError(t, err)
@@ -78,5 +90,5 @@ func TestTypedClient(t *testing.T) {
 
 	_, err = client.SearchJobs(ctx, c, nil, ptr(0), nil, nil, nil)
 	require.Error(t, err, "errors reach the caller")
-	assert.Contains(t, err.Error(), "limit")
+	assert.Contains(t, err.Error(), "first")
 }

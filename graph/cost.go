@@ -289,16 +289,18 @@ func (w *costWalk) field(f *ast.Field) costSum {
 			out.lists++
 		}
 		out.cost = satAdd(1, child.cost)
-	case f.Name == "nodes" && (typ == "JobCardPage" || typ == "CompanyPage" || typ == "ChangePage"):
-		// A node costs at least 1: the page is read whatever it selects.
+	case (f.Name == "nodes" || f.Name == "edges") && (typ == "JobCardConnection" || typ == "CompanyConnection") ||
+		f.Name == "nodes" && typ == "ChangePage":
+		// A node (or an edge) costs at least 1: the page is read whatever
+		// it selects.
 		out.cost, out.nodes = 1, max(child.cost, 1)
 	case f.Name == "jobs" && (typ == "Query" || typ == "CompanyProfile"):
-		out.cost = satAdd(1, satAdd(child.cost, satMul(max(child.nodes, 1), w.intArg(f, "limit", normalize.DefaultJobLimit, normalize.MaxLimit))))
+		out.cost = satAdd(1, satAdd(child.cost, satMul(max(child.nodes, 1), w.pageSize(f, normalize.DefaultJobLimit))))
 		if w.slowSearch(f) {
 			out.cost, out.slow = satAdd(out.cost, satAdd(slowFilterCost, satMul(child.facetFields, slowFacetCost))), true
 		}
 	case f.Name == "companies" && typ == "Query":
-		out.cost = satAdd(1, satAdd(child.cost, satMul(max(child.nodes, 1), w.intArg(f, "limit", normalize.DefaultCompanyLimit, normalize.MaxLimit))))
+		out.cost = satAdd(1, satAdd(child.cost, satMul(max(child.nodes, 1), w.pageSize(f, normalize.DefaultCompanyLimit))))
 		if w.slowSearch(f) {
 			out.cost, out.slow = satAdd(out.cost, slowFilterCost), true
 		}
@@ -306,7 +308,7 @@ func (w *costWalk) field(f *ast.Field) costSum {
 		out.cost = satAdd(1, satAdd(child.cost, satMul(max(child.nodes, 1), w.intArg(f, "limit", search.DefaultChangeLimit, search.MaxChangeLimit))))
 	case f.Name == "similar" && typ == "Job":
 		out.cost = satAdd(similarCost, satMul(child.cost, w.intArg(f, "limit", search.DefaultSimilar, search.MaxSimilar)))
-	case f.Name == "facets" && typ == "JobCardPage":
+	case f.Name == "facets" && typ == "JobCardConnection":
 		values := w.intArg(f, "limit", normalize.DefaultFacetLimit, normalize.MaxFacetLimit)
 		out.facetFields = min(w.listLen(f, "fields", allFacetFields), allFacetFields)
 		out.cost = satAdd(1, satMul(satMul(out.facetFields, values), max(child.cost, 1)))
@@ -442,6 +444,14 @@ func (w *costWalk) intArg(f *ast.Field, name string, def, most int) int {
 		return def
 	}
 	return int(min(n, int64(most)))
+}
+
+// pageSize is a connection's page size: first, or its other name limit.
+func (w *costWalk) pageSize(f *ast.Field, def int) int {
+	if f.Arguments.ForName("first") != nil {
+		return w.intArg(f, "first", def, normalize.MaxLimit)
+	}
+	return w.intArg(f, "limit", def, normalize.MaxLimit)
 }
 
 // listLen is the number of items of a list argument, or def when it is

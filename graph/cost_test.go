@@ -117,6 +117,11 @@ func TestCostPricesWhatCosts(t *testing.T) {
 			1 + 1 + 1 + 2*1*1 + 500 + 2*100},
 		{"similar jobs", request{query: `{ job(id: "src-1") { similar(limit: 20) { id title } } }`}, 1 + 50 + 20*2},
 		{"a company's jobs", request{query: `{ company(slug: "acme") { jobs(limit: 10) { nodes { id } } } }`}, 1 + 1 + 1 + 10},
+		{"edges priced as nodes, first as limit", request{query: `{ jobs(first: 10) { edges { cursor node { id title } } } }`}, 1 + 1 + 10*(1+1+2)},
+		{"the README's connection", request{query: `{ jobs(filter: {skills: ["golang"], city: "SF"}, first: 2) { totalCount edges { cursor node { id title company } } pageInfo { hasNextPage endCursor } } }`},
+			1 + (1 + 1 + 3) + 2*(1+1+3)},
+		{"companies' edges", request{query: `{ companies(first: 10) { edges { node { name } } } }`}, 1 + 1 + 10*2},
+		{"a company's jobs by first", request{query: `{ company(slug: "acme") { jobs(first: 10) { edges { node { id } } } } }`}, 1 + 1 + 1 + 10*2},
 		{"the change feed's default page of 100", request{query: `{ changes { nodes { id change at } pageInfo { nextCursor } } }`}, 1 + 1 + 100*3 + 2},
 		{"a change feed page of 1000", request{query: `{ changes(limit: 5000) { nodes { id } } }`}, 1 + 1 + 1000},
 		{"__typename is free", request{query: `{ __typename jobs { nodes { __typename id } } }`}, 1 + 1 + 25},
@@ -160,8 +165,8 @@ func TestLimitsRefuse(t *testing.T) {
 			map[string]any{"f": map[string]any{"skills": []any{"go", strings.Repeat("x", 2000)}}}, "2000 bytes"},
 		{"a long document", "{ __typename }" + strings.Repeat(" ", 40<<10), nil, "more than the limit of 32768"},
 		{"fields validation would compare pairwise", "{ jobs { " + strings.Repeat("nodes { id } ", 300) + "} }", nil, "selects 601 fields"},
-		{"the same through fragments", "{ jobs { ...A ...B } } fragment A on JobCardPage { " + strings.Repeat("nodes { id } ", 150) +
-			"} fragment B on JobCardPage { " + strings.Repeat("nodes { id } ", 150) + "}", nil, "selects 601 fields"},
+		{"the same through fragments", "{ jobs { ...A ...B } } fragment A on JobCardConnection { " + strings.Repeat("nodes { id } ", 150) +
+			"} fragment B on JobCardConnection { " + strings.Repeat("nodes { id } ", 150) + "}", nil, "selects 601 fields"},
 		{"a long string in a list of one", `query($s: [String!]) { jobs(filter: {skills: $s}) { nodes { id } } }`,
 			map[string]any{"s": strings.Repeat("x", 2000)}, "2000 bytes"},
 		{"one page with every facet", "{ jobs(limit: 100) { nodes { id title company } facets(fields: [" + allFacets + "], limit: 100) { field values { value count } } } }",

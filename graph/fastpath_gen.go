@@ -9,9 +9,9 @@ import (
 
 // fastRoots are the root fields the fast path answers, with their types.
 var fastRoots = map[string]string{
-	"companies": "CompanyPage",
+	"companies": "CompanyConnection",
 	"job":       "Job",
-	"jobs":      "JobCardPage",
+	"jobs":      "JobCardConnection",
 }
 
 // fastFields are, by object type, the fields the fast path answers.
@@ -22,14 +22,21 @@ var fastFields = map[string]map[string]fastField{
 		"specialization": {},
 	},
 	"Company": {
+		"id":       {},
 		"jobCount": {},
 		"logoUrl":  {},
 		"name":     {},
 		"slug":     {},
 	},
-	"CompanyPage": {
-		"nodes":    {object: "Company"},
-		"pageInfo": {object: "PageInfo"},
+	"CompanyConnection": {
+		"edges":      {object: "CompanyEdge"},
+		"nodes":      {object: "Company"},
+		"pageInfo":   {object: "PageInfo"},
+		"totalCount": {},
+	},
+	"CompanyEdge": {
+		"cursor": {},
+		"node":   {object: "Company"},
 	},
 	"Facet": {
 		"buckets": {object: "SalaryBucket"},
@@ -85,10 +92,17 @@ var fastFields = map[string]map[string]fastField{
 		"title":           {},
 		"workArrangement": {},
 	},
-	"JobCardPage": {
-		"facets":   {object: "Facet", args: true},
-		"nodes":    {object: "JobCard"},
-		"pageInfo": {object: "PageInfo"},
+	"JobCardConnection": {
+		"edges":      {object: "JobCardEdge"},
+		"facets":     {object: "Facet", args: true},
+		"nodes":      {object: "JobCard"},
+		"normalized": {object: "NormalizedFilter"},
+		"pageInfo":   {object: "PageInfo"},
+		"totalCount": {},
+	},
+	"JobCardEdge": {
+		"cursor": {},
+		"node":   {object: "JobCard"},
 	},
 	"Location": {
 		"city":    {},
@@ -96,12 +110,70 @@ var fastFields = map[string]map[string]fastField{
 		"full":    {},
 		"state":   {},
 	},
+	"NormalizedCurrency": {
+		"currency":  {},
+		"ratesDate": {},
+	},
+	"NormalizedFilter": {
+		"benefits":                {},
+		"benefitsMatch":           {},
+		"categoryField":           {},
+		"categoryRole":            {},
+		"categorySpecialization":  {},
+		"certifications":          {},
+		"certificationsMatch":     {},
+		"city":                    {},
+		"company":                 {},
+		"country":                 {},
+		"educationLevels":         {},
+		"educationLevelsMatch":    {},
+		"educationMajors":         {},
+		"educationMajorsMatch":    {},
+		"employmentType":          {},
+		"includeUnknownSalary":    {},
+		"location":                {object: "NormalizedLocation"},
+		"postedAfter":             {},
+		"q":                       {},
+		"salaryCurrency":          {object: "NormalizedCurrency"},
+		"salaryMax":               {},
+		"salaryMin":               {},
+		"securityClearances":      {},
+		"securityClearancesMatch": {},
+		"skills":                  {},
+		"skillsMatch":             {},
+		"softSkills":              {},
+		"softSkillsMatch":         {},
+		"state":                   {},
+		"technicalSkills":         {},
+		"technicalSkillsMatch":    {},
+		"title":                   {object: "NormalizedTitle"},
+		"tools":                   {},
+		"toolsMatch":              {},
+		"visas":                   {},
+		"visasMatch":              {},
+		"workArrangement":         {},
+	},
+	"NormalizedLocation": {
+		"city":            {},
+		"country":         {},
+		"state":           {},
+		"workArrangement": {},
+	},
+	"NormalizedTitle": {
+		"categoryField":          {},
+		"categoryRole":           {},
+		"categorySpecialization": {},
+		"text":                   {},
+	},
 	"PageInfo": {
-		"endCursor": {},
-		"hasMore":   {},
-		"limit":     {},
-		"offset":    {},
-		"total":     {},
+		"endCursor":       {},
+		"hasMore":         {},
+		"hasNextPage":     {},
+		"hasPreviousPage": {},
+		"limit":           {},
+		"offset":          {},
+		"startCursor":     {},
+		"total":           {},
 	},
 	"Salary": {
 		"currency": {},
@@ -123,6 +195,8 @@ var fastFields = map[string]map[string]fastField{
 
 var enumFacetField = newEnumTable[domain.FacetField]("WORK_ARRANGEMENT", "EMPLOYMENT_TYPE", "CATEGORY_FIELD", "CATEGORY_ROLE", "SKILLS", "COMPANY", "EDUCATION_LEVELS", "VISAS", "SECURITY_CLEARANCES", "COUNTRY", "STATE", "CITY", "SALARY")
 
+var enumMatchMode = newEnumTable[domain.MatchMode]("ANY", "ALL")
+
 var enumWorkArrangement = newEnumTable[domain.WorkArrangement]("REMOTE", "HYBRID", "ONSITE")
 
 // root writes the value of a root field the fast path answers, or
@@ -135,14 +209,14 @@ func (r *fastRun) root(f *ast.Field) bool {
 			return false
 		}
 		var res *domain.JobCardPage
-		res, err = r.ec.Resolvers.Query().Jobs(r.ctx, args["filter"].(*domain.JobFilter), args["limit"].(*int), args["offset"].(*int), args["sort"].(*domain.JobSort), args["after"].(*string))
+		res, err = r.ec.Resolvers.Query().Jobs(r.ctx, args["filter"].(*domain.JobFilter), args["first"].(*int), args["after"].(*string), args["limit"].(*int), args["offset"].(*int), args["sort"].(*domain.JobSort))
 		if err != nil {
 			return false
 		}
 		if res == nil {
 			r.failed = true // gqlgen: must not be null
 		} else {
-			r.writeJobCardPage(f.SelectionSet, res)
+			r.writeJobCardConnection(f.SelectionSet, res)
 		}
 	case "job":
 		args, err := r.ec.field_Query_job_args(r.ctx, f.ArgumentMap(r.vars))
@@ -165,14 +239,14 @@ func (r *fastRun) root(f *ast.Field) bool {
 			return false
 		}
 		var res *domain.CompanyPage
-		res, err = r.ec.Resolvers.Query().Companies(r.ctx, args["minJobs"].(*int), args["limit"].(*int), args["offset"].(*int), args["filter"].(*domain.JobFilter))
+		res, err = r.ec.Resolvers.Query().Companies(r.ctx, args["filter"].(*domain.JobFilter), args["minJobs"].(*int), args["first"].(*int), args["after"].(*string), args["limit"].(*int), args["offset"].(*int))
 		if err != nil {
 			return false
 		}
 		if res == nil {
 			r.failed = true // gqlgen: must not be null
 		} else {
-			r.writeCompanyPage(f.SelectionSet, res)
+			r.writeCompanyConnection(f.SelectionSet, res)
 		}
 	default:
 		return false
@@ -180,8 +254,8 @@ func (r *fastRun) root(f *ast.Field) bool {
 	return !r.failed
 }
 
-// writeJobCardPage writes a JobCardPage with the members of sel.
-func (r *fastRun) writeJobCardPage(sel ast.SelectionSet, v *domain.JobCardPage) {
+// writeJobCardConnection writes a JobCardConnection with the members of sel.
+func (r *fastRun) writeJobCardConnection(sel ast.SelectionSet, v *domain.JobCardPage) {
 	r.buf = append(r.buf, '{')
 	for i, s := range sel {
 		f := r.key(i, s)
@@ -190,7 +264,17 @@ func (r *fastRun) writeJobCardPage(sel ast.SelectionSet, v *domain.JobCardPage) 
 		}
 		switch f.Name {
 		case "__typename":
-			r.string("JobCardPage")
+			r.string("JobCardConnection")
+		case "edges":
+			res := v.Edges()
+			r.buf = append(r.buf, '[')
+			for i0 := range res {
+				if i0 > 0 {
+					r.buf = append(r.buf, ',')
+				}
+				r.writeJobCardEdge(f.SelectionSet, &res[i0])
+			}
+			r.buf = append(r.buf, ']')
 		case "nodes":
 			r.buf = append(r.buf, '[')
 			for i0 := range v.Nodes {
@@ -202,14 +286,17 @@ func (r *fastRun) writeJobCardPage(sel ast.SelectionSet, v *domain.JobCardPage) 
 			r.buf = append(r.buf, ']')
 		case "pageInfo":
 			r.writePageInfo(f.SelectionSet, &v.PageInfo)
+		case "totalCount":
+			res := v.TotalCount()
+			r.int(res)
 		case "facets":
-			args, err := r.ec.field_JobCardPage_facets_args(r.ctx, f.ArgumentMap(r.vars))
+			args, err := r.ec.field_JobCardConnection_facets_args(r.ctx, f.ArgumentMap(r.vars))
 			if err != nil {
 				r.failed = true
 				return
 			}
 			var res []*domain.Facet
-			res, err = r.ec.Resolvers.JobCardPage().Facets(r.ctx, v, args["fields"].([]domain.FacetField), args["limit"].(*int))
+			res, err = r.ec.Resolvers.JobCardConnection().Facets(r.ctx, v, args["fields"].([]domain.FacetField), args["limit"].(*int))
 			if err != nil {
 				r.failed = true
 				return
@@ -226,6 +313,8 @@ func (r *fastRun) writeJobCardPage(sel ast.SelectionSet, v *domain.JobCardPage) 
 				}
 			}
 			r.buf = append(r.buf, ']')
+		case "normalized":
+			r.writeNormalizedFilter(f.SelectionSet, &v.Normalized)
 		default:
 			r.failed = true
 		}
@@ -484,8 +573,8 @@ func (r *fastRun) writeJob(sel ast.SelectionSet, v *domain.Job) {
 	r.buf = append(r.buf, '}')
 }
 
-// writeCompanyPage writes a CompanyPage with the members of sel.
-func (r *fastRun) writeCompanyPage(sel ast.SelectionSet, v *domain.CompanyPage) {
+// writeCompanyConnection writes a CompanyConnection with the members of sel.
+func (r *fastRun) writeCompanyConnection(sel ast.SelectionSet, v *domain.CompanyPage) {
 	r.buf = append(r.buf, '{')
 	for i, s := range sel {
 		f := r.key(i, s)
@@ -494,7 +583,17 @@ func (r *fastRun) writeCompanyPage(sel ast.SelectionSet, v *domain.CompanyPage) 
 		}
 		switch f.Name {
 		case "__typename":
-			r.string("CompanyPage")
+			r.string("CompanyConnection")
+		case "edges":
+			res := v.Edges()
+			r.buf = append(r.buf, '[')
+			for i0 := range res {
+				if i0 > 0 {
+					r.buf = append(r.buf, ',')
+				}
+				r.writeCompanyEdge(f.SelectionSet, &res[i0])
+			}
+			r.buf = append(r.buf, ']')
 		case "nodes":
 			r.buf = append(r.buf, '[')
 			for i0 := range v.Nodes {
@@ -506,6 +605,38 @@ func (r *fastRun) writeCompanyPage(sel ast.SelectionSet, v *domain.CompanyPage) 
 			r.buf = append(r.buf, ']')
 		case "pageInfo":
 			r.writePageInfo(f.SelectionSet, &v.PageInfo)
+		case "totalCount":
+			res := v.TotalCount()
+			r.int(res)
+		default:
+			r.failed = true
+		}
+		if r.failed {
+			return
+		}
+	}
+	r.buf = append(r.buf, '}')
+}
+
+// writeJobCardEdge writes a JobCardEdge with the members of sel.
+func (r *fastRun) writeJobCardEdge(sel ast.SelectionSet, v *domain.JobCardEdge) {
+	r.buf = append(r.buf, '{')
+	for i, s := range sel {
+		f := r.key(i, s)
+		if f == nil {
+			return
+		}
+		switch f.Name {
+		case "__typename":
+			r.string("JobCardEdge")
+		case "cursor":
+			r.buf = v.Cursor.AppendGQL(r.buf)
+		case "node":
+			if v.Node == nil {
+				r.failed = true // gqlgen: must not be null
+			} else {
+				r.writeJobCard(f.SelectionSet, v.Node)
+			}
 		default:
 			r.failed = true
 		}
@@ -576,6 +707,18 @@ func (r *fastRun) writePageInfo(sel ast.SelectionSet, v *domain.PageInfo) {
 		switch f.Name {
 		case "__typename":
 			r.string("PageInfo")
+		case "hasNextPage":
+			res := v.HasNextPage()
+			r.bool(res)
+		case "hasPreviousPage":
+			res := v.HasPreviousPage()
+			r.bool(res)
+		case "startCursor":
+			if v.StartCursor == nil {
+				r.null()
+			} else {
+				r.string(*v.StartCursor)
+			}
 		case "total":
 			r.int(v.Total)
 		case "limit":
@@ -634,6 +777,375 @@ func (r *fastRun) writeFacet(sel ast.SelectionSet, v *domain.Facet) {
 					r.writeSalaryBucket(f.SelectionSet, &v.Buckets[i0])
 				}
 				r.buf = append(r.buf, ']')
+			}
+		default:
+			r.failed = true
+		}
+		if r.failed {
+			return
+		}
+	}
+	r.buf = append(r.buf, '}')
+}
+
+// writeNormalizedFilter writes a NormalizedFilter with the members of sel.
+func (r *fastRun) writeNormalizedFilter(sel ast.SelectionSet, v *domain.NormalizedFilter) {
+	r.buf = append(r.buf, '{')
+	for i, s := range sel {
+		f := r.key(i, s)
+		if f == nil {
+			return
+		}
+		switch f.Name {
+		case "__typename":
+			r.string("NormalizedFilter")
+		case "title":
+			if v.Title == nil {
+				r.null()
+			} else {
+				r.writeNormalizedTitle(f.SelectionSet, v.Title)
+			}
+		case "company":
+			if v.Company == nil {
+				r.null()
+			} else {
+				r.string(*v.Company)
+			}
+		case "location":
+			if v.Location == nil {
+				r.null()
+			} else {
+				r.writeNormalizedLocation(f.SelectionSet, v.Location)
+			}
+		case "city":
+			if v.City == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.City {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.City[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "state":
+			if v.State == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.State {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.State[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "country":
+			if v.Country == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.Country {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.Country[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "skills":
+			if v.Skills == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.Skills {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.Skills[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "skillsMatch":
+			if v.SkillsMatch == nil {
+				r.null()
+			} else {
+				writeEnum(r.encoder, enumMatchMode, *v.SkillsMatch)
+			}
+		case "tools":
+			if v.Tools == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.Tools {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.Tools[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "toolsMatch":
+			if v.ToolsMatch == nil {
+				r.null()
+			} else {
+				writeEnum(r.encoder, enumMatchMode, *v.ToolsMatch)
+			}
+		case "technicalSkills":
+			if v.TechnicalSkills == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.TechnicalSkills {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.TechnicalSkills[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "technicalSkillsMatch":
+			if v.TechnicalSkillsMatch == nil {
+				r.null()
+			} else {
+				writeEnum(r.encoder, enumMatchMode, *v.TechnicalSkillsMatch)
+			}
+		case "softSkills":
+			if v.SoftSkills == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.SoftSkills {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.SoftSkills[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "softSkillsMatch":
+			if v.SoftSkillsMatch == nil {
+				r.null()
+			} else {
+				writeEnum(r.encoder, enumMatchMode, *v.SoftSkillsMatch)
+			}
+		case "visas":
+			if v.Visas == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.Visas {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.Visas[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "visasMatch":
+			if v.VisasMatch == nil {
+				r.null()
+			} else {
+				writeEnum(r.encoder, enumMatchMode, *v.VisasMatch)
+			}
+		case "educationLevels":
+			if v.EducationLevels == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.EducationLevels {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.EducationLevels[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "educationLevelsMatch":
+			if v.EducationLevelsMatch == nil {
+				r.null()
+			} else {
+				writeEnum(r.encoder, enumMatchMode, *v.EducationLevelsMatch)
+			}
+		case "educationMajors":
+			if v.EducationMajors == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.EducationMajors {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.EducationMajors[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "educationMajorsMatch":
+			if v.EducationMajorsMatch == nil {
+				r.null()
+			} else {
+				writeEnum(r.encoder, enumMatchMode, *v.EducationMajorsMatch)
+			}
+		case "certifications":
+			if v.Certifications == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.Certifications {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.Certifications[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "certificationsMatch":
+			if v.CertificationsMatch == nil {
+				r.null()
+			} else {
+				writeEnum(r.encoder, enumMatchMode, *v.CertificationsMatch)
+			}
+		case "securityClearances":
+			if v.SecurityClearances == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.SecurityClearances {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.SecurityClearances[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "securityClearancesMatch":
+			if v.SecurityClearancesMatch == nil {
+				r.null()
+			} else {
+				writeEnum(r.encoder, enumMatchMode, *v.SecurityClearancesMatch)
+			}
+		case "benefits":
+			if v.Benefits == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.Benefits {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.Benefits[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "benefitsMatch":
+			if v.BenefitsMatch == nil {
+				r.null()
+			} else {
+				writeEnum(r.encoder, enumMatchMode, *v.BenefitsMatch)
+			}
+		case "workArrangement":
+			if v.WorkArrangement == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.WorkArrangement {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					writeEnum(r.encoder, enumWorkArrangement, v.WorkArrangement[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "employmentType":
+			if v.EmploymentType == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.EmploymentType {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.EmploymentType[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "salaryMin":
+			if v.SalaryMin == nil {
+				r.null()
+			} else {
+				r.float(*v.SalaryMin)
+			}
+		case "salaryMax":
+			if v.SalaryMax == nil {
+				r.null()
+			} else {
+				r.float(*v.SalaryMax)
+			}
+		case "salaryCurrency":
+			if v.SalaryCurrency == nil {
+				r.null()
+			} else {
+				r.writeNormalizedCurrency(f.SelectionSet, v.SalaryCurrency)
+			}
+		case "includeUnknownSalary":
+			if v.IncludeUnknownSalary == nil {
+				r.null()
+			} else {
+				r.bool(*v.IncludeUnknownSalary)
+			}
+		case "postedAfter":
+			if v.PostedAfter == nil {
+				r.null()
+			} else {
+				r.string(*v.PostedAfter)
+			}
+		case "categoryField":
+			if v.CategoryField == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.CategoryField {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.CategoryField[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "categoryRole":
+			if v.CategoryRole == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.CategoryRole {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.CategoryRole[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "categorySpecialization":
+			if v.CategorySpecialization == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.CategorySpecialization {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.CategorySpecialization[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "q":
+			if v.Q == nil {
+				r.null()
+			} else {
+				r.string(*v.Q)
 			}
 		default:
 			r.failed = true
@@ -779,6 +1291,35 @@ func (r *fastRun) writeCategory(sel ast.SelectionSet, v *domain.Category) {
 	r.buf = append(r.buf, '}')
 }
 
+// writeCompanyEdge writes a CompanyEdge with the members of sel.
+func (r *fastRun) writeCompanyEdge(sel ast.SelectionSet, v *domain.CompanyEdge) {
+	r.buf = append(r.buf, '{')
+	for i, s := range sel {
+		f := r.key(i, s)
+		if f == nil {
+			return
+		}
+		switch f.Name {
+		case "__typename":
+			r.string("CompanyEdge")
+		case "cursor":
+			r.string(v.Cursor)
+		case "node":
+			if v.Node == nil {
+				r.failed = true // gqlgen: must not be null
+			} else {
+				r.writeCompany(f.SelectionSet, v.Node)
+			}
+		default:
+			r.failed = true
+		}
+		if r.failed {
+			return
+		}
+	}
+	r.buf = append(r.buf, '}')
+}
+
 // writeCompany writes a Company with the members of sel.
 func (r *fastRun) writeCompany(sel ast.SelectionSet, v *domain.Company) {
 	r.buf = append(r.buf, '{')
@@ -790,6 +1331,9 @@ func (r *fastRun) writeCompany(sel ast.SelectionSet, v *domain.Company) {
 		switch f.Name {
 		case "__typename":
 			r.string("Company")
+		case "id":
+			res := v.ID()
+			r.string(res)
 		case "name":
 			r.string(v.Name)
 		case "logoUrl":
@@ -858,6 +1402,153 @@ func (r *fastRun) writeSalaryBucket(sel ast.SelectionSet, v *domain.SalaryBucket
 			}
 		case "count":
 			r.int(v.Count)
+		default:
+			r.failed = true
+		}
+		if r.failed {
+			return
+		}
+	}
+	r.buf = append(r.buf, '}')
+}
+
+// writeNormalizedTitle writes a NormalizedTitle with the members of sel.
+func (r *fastRun) writeNormalizedTitle(sel ast.SelectionSet, v *domain.NormalizedTitle) {
+	r.buf = append(r.buf, '{')
+	for i, s := range sel {
+		f := r.key(i, s)
+		if f == nil {
+			return
+		}
+		switch f.Name {
+		case "__typename":
+			r.string("NormalizedTitle")
+		case "categoryField":
+			if v.CategoryField == nil {
+				r.null()
+			} else {
+				r.string(*v.CategoryField)
+			}
+		case "categoryRole":
+			if v.CategoryRole == nil {
+				r.null()
+			} else {
+				r.string(*v.CategoryRole)
+			}
+		case "categorySpecialization":
+			if v.CategorySpecialization == nil {
+				r.null()
+			} else {
+				r.string(*v.CategorySpecialization)
+			}
+		case "text":
+			if v.Text == nil {
+				r.null()
+			} else {
+				r.string(*v.Text)
+			}
+		default:
+			r.failed = true
+		}
+		if r.failed {
+			return
+		}
+	}
+	r.buf = append(r.buf, '}')
+}
+
+// writeNormalizedLocation writes a NormalizedLocation with the members of sel.
+func (r *fastRun) writeNormalizedLocation(sel ast.SelectionSet, v *domain.NormalizedLocation) {
+	r.buf = append(r.buf, '{')
+	for i, s := range sel {
+		f := r.key(i, s)
+		if f == nil {
+			return
+		}
+		switch f.Name {
+		case "__typename":
+			r.string("NormalizedLocation")
+		case "city":
+			if v.City == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.City {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.City[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "state":
+			if v.State == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.State {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.State[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "country":
+			if v.Country == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.Country {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.Country[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "workArrangement":
+			if v.WorkArrangement == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.WorkArrangement {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					writeEnum(r.encoder, enumWorkArrangement, v.WorkArrangement[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		default:
+			r.failed = true
+		}
+		if r.failed {
+			return
+		}
+	}
+	r.buf = append(r.buf, '}')
+}
+
+// writeNormalizedCurrency writes a NormalizedCurrency with the members of sel.
+func (r *fastRun) writeNormalizedCurrency(sel ast.SelectionSet, v *domain.NormalizedCurrency) {
+	r.buf = append(r.buf, '{')
+	for i, s := range sel {
+		f := r.key(i, s)
+		if f == nil {
+			return
+		}
+		switch f.Name {
+		case "__typename":
+			r.string("NormalizedCurrency")
+		case "currency":
+			r.string(v.Currency)
+		case "ratesDate":
+			if v.RatesDate == nil {
+				r.null()
+			} else {
+				r.string(*v.RatesDate)
+			}
 		default:
 			r.failed = true
 		}

@@ -116,7 +116,7 @@ var fixtureCompanies = []domain.Company{
 // search picks a special answer ("nan", "fail", "down", "nil", "panic").
 func fixtureStore() *searchtest.Store {
 	return &searchtest.Store{
-		FindJobCardsFunc: func(_ context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
+		FindJobCardsFunc: func(_ context.Context, q domain.JobQuery) ([]domain.JobCard, int, []domain.Cursor, error) {
 			switch q.Company {
 			case "nan":
 				return []domain.JobCard{{ID: "src-1", Salary: &domain.Salary{Min: fp(math.NaN())}}}, 1, nil, nil
@@ -131,11 +131,11 @@ func fixtureStore() *searchtest.Store {
 			}
 			from := min(q.Offset, len(fixtureCards))
 			page := fixtureCards[from:min(from+q.Limit, len(fixtureCards))]
-			var next *domain.Cursor
-			if len(page) > 0 {
-				next = &domain.Cursor{Sort: q.Sort, ID: page[len(page)-1].ID, Offset: q.Offset + len(page)}
+			cursors := make([]domain.Cursor, len(page))
+			for i := range page {
+				cursors[i] = domain.Cursor{Sort: q.Sort, ID: page[i].ID, Offset: q.Offset + i + 1}
 			}
-			return page, 1<<53 + 1, next, nil
+			return page, 1<<53 + 1, cursors, nil
 		},
 		JobByIDFunc: func(_ context.Context, id string) (*domain.Job, error) {
 			if id == "src-500" {
@@ -268,6 +268,10 @@ const (
 		`benefits education educationLevels educationMajors certifications visaSponsorship visaRequirements ` +
 		`securityClearances clearanceStatus travelPercent source category { field role specialization }`
 	pageInfoFields = `pageInfo { total limit offset hasMore endCursor }`
+	relayFields    = `totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor }`
+	normalized     = `normalized { title { categoryField categoryRole categorySpecialization text } company location { city state country workArrangement } ` +
+		`city state country skills skillsMatch tools workArrangement employmentType salaryMin salaryMax includeUnknownSalary postedAfter q ` +
+		`categoryRole salaryCurrency { currency ratesDate } }`
 )
 
 func TestFastPathAnswersAsGqlgen(t *testing.T) {
@@ -298,6 +302,15 @@ func TestFastPathAnswersAsGqlgen(t *testing.T) {
 			variables: map[string]any{"m": 3, "f": map[string]any{"skills": []string{"k8s"}}}},
 		{query: `{ companies(offset: 50) { nodes { name } pageInfo { hasMore } } }`},
 		{query: `{ jobs(limit: 2) { nodes { id } } }`, get: true},
+		// Relay connections
+		{query: `{ jobs(first: 3) { edges { cursor node { ` + cardFields + ` } } ` + relayFields + ` } }`},
+		{query: `query($after: String) { jobs(first: 2, after: $after) { __typename e: edges { __typename c: cursor n: node { id } } ` + relayFields + ` } }`,
+			variables: map[string]any{"after": cursor}},
+		{query: `{ jobs(offset: 1000) { edges { cursor } ` + relayFields + ` } }`}, // empty page: null cursors
+		{query: `{ jobs(filter: {title: "backend engineer", skills: ["k8s"], skillsMatch: ALL, location: "Remote - US", salaryMin: 100, ` +
+			`includeUnknownSalary: true, q: "kafka", company: "acme", postedWithin: "30d"}, sort: NEWEST) { ` + normalized + ` nodes { id } } }`},
+		{query: `{ jobs { ` + normalized + ` } }`}, // nothing given: every member null
+		{query: `{ companies(first: 2) { edges { cursor node { id name slug } } nodes { id } ` + relayFields + ` } }`},
 		{query: `query A { job(id: "src-1") { id } } query B { jobs(limit: 1) { nodes { title } } }`, opName: "B"},
 		{query: "# comment\nquery  Spaced ( $l : Int = 2 ) {\n jobs ( limit : $l ) {\n nodes { id }\n }\n}"},
 	} {
@@ -317,7 +330,7 @@ func TestFastPathFallsBack(t *testing.T) {
 	p := newPair(t, graph.HandlerOptions{})
 	for _, q := range []request{
 		// not plain: fragments, directives, resolvers
-		{query: `{ jobs { ...Page } } fragment Page on JobCardPage { nodes { id } }`},
+		{query: `{ jobs { ...Page } } fragment Page on JobCardConnection { nodes { id } }`},
 		{query: `{ jobs { nodes { ... on JobCard { id } } } }`},
 		{query: `{ jobs { nodes { ... { id } } } }`},
 		{query: `{ jobs { nodes { id title @include(if: true) } } }`},
@@ -334,7 +347,8 @@ func TestFastPathFallsBack(t *testing.T) {
 		{query: `{ jobs { nodes { id } } companies { nodes { name } } }`},
 		{query: `{ __typename }`},
 		{query: `{ company(slug: "acme") { name } }`},
-		{query: `{ interpretFilter(filter: {skills: ["k8s"]}) }`},
+		{query: `{ interpretFilter(filter: {skills: ["k8s"]}) { skills } }`},
+		{query: `{ node(id: "src-1") { id ... on Job { title } } }`},
 		{query: `{ __schema { queryType { name } } }`},
 		// errors of the resolvers: invalid arguments, the store
 		{query: `{ jobs(limit: 0) { nodes { id } } }`},
@@ -571,7 +585,7 @@ func (g *opGen) selection(typ string) string {
 		}
 		part := g.key(keys, fields, f.Name) + f.Name
 		switch typ + "." + f.Name {
-		case "JobCardPage.facets":
+		case "JobCardConnection.facets":
 			part += "(fields: [SKILLS, SALARY, WORK_ARRANGEMENT])"
 		case "Job.similar":
 			part += "(limit: 2)"

@@ -35,15 +35,16 @@ func (g *docGen) next(n int) int {
 // head (name and arguments) and a selection set, directives going between.
 var fuzzTypes = map[string][][2]string{
 	"Query": {{"__typename", ""}, {"jobs(limit: $l, filter: $f)", "{ ...P0 }"}, {`job(id: "src-1")`, "{ ...J0 }"},
-		{"companies(limit: 3)", "{ nodes { name } }"}, {`interpretFilter(filter: {skills: ["go"]})`, ""}},
-	"JobCardPage": {{"__typename", ""}, {"nodes", "{ ...C0 }"}, {"pageInfo", "{ total hasMore }"},
+		{"companies(limit: 3)", "{ nodes { name } }"}, {`interpretFilter(filter: {skills: ["go"]})`, "{ skills }"}},
+	"JobCardConnection": {{"__typename", ""}, {"nodes", "{ ...C0 }"}, {"pageInfo", "{ total hasMore hasNextPage hasPreviousPage startCursor endCursor }"},
+		{"edges", "{ cursor node { ...C0 } }"}, {"totalCount", ""}, {"normalized", "{ skills title { categoryRole text } }"},
 		{"facets(fields: [SKILLS, CITY], limit: $l)", "{ field values { value count } }"}},
 	"JobCard": {{"id", ""}, {"title", ""}, {"company", ""}, {"location", "{ city full }"}, {"employer", "{ name }"}, {"salary", "{ min max }"}},
 	"Job":     {{"id", ""}, {"title", ""}, {"skills", ""}, {"similar(limit: $l)", "{ ...C0 }"}, {"employer", "{ name jobCount }"}},
 }
 
 // typeLetter names the fragments of each type: Q0, P0, C0, J0…
-var typeLetter = map[string]string{"Query": "Q", "JobCardPage": "P", "JobCard": "C", "Job": "J"}
+var typeLetter = map[string]string{"Query": "Q", "JobCardConnection": "P", "JobCard": "C", "Job": "J"}
 
 func (g *docGen) selection(typ string, frag int, frags int) string {
 	var b strings.Builder
@@ -77,7 +78,7 @@ func (g *docGen) document() string {
 	var b strings.Builder
 	b.WriteString(`query Fuzz($l: Int, $v: Boolean = true, $f: JobFilter) { ...Q0 ` +
 		`p: jobs(limit: $l, filter: $f) { ...P0 nodes { ...C0 } } j: job(id: "src-2") @include(if: $v) { ...J0 } }` + "\n")
-	for _, typ := range []string{"Query", "JobCardPage", "JobCard", "Job"} {
+	for _, typ := range []string{"Query", "JobCardConnection", "JobCard", "Job"} {
 		for i := range frags {
 			fmt.Fprintf(&b, "fragment %s%d on %s { %s}\n", typeLetter[typ], i, typ, g.selection(typ, i, frags))
 		}
@@ -100,7 +101,7 @@ func FuzzGraphQLDocument(f *testing.F) {
 	var calls atomic.Int64
 	store := fixtureStore()
 	find, facets := store.FindJobCardsFunc, store.FacetsFunc
-	store.FindJobCardsFunc = func(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
+	store.FindJobCardsFunc = func(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, []domain.Cursor, error) {
 		calls.Add(1)
 		return find(ctx, q)
 	}

@@ -34,7 +34,7 @@ type slowStore struct {
 
 func newSlowStore() *slowStore {
 	s := &slowStore{}
-	s.FindJobCardsFunc = func(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
+	s.FindJobCardsFunc = func(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, []domain.Cursor, error) {
 		if q.Company == "slow" || q.Q != "" {
 			n := s.running.Add(1)
 			defer s.running.Add(-1)

@@ -32,7 +32,7 @@ type ResolverRoot interface {
 	CompanyProfile() CompanyProfileResolver
 	Job() JobResolver
 	JobCard() JobCardResolver
-	JobCardPage() JobCardPageResolver
+	JobCardConnection() JobCardConnectionResolver
 	Query() QueryResolver
 }
 
@@ -64,22 +64,30 @@ type ComplexityRoot struct {
 	}
 
 	Company struct {
+		ID       func(childComplexity int) int
 		JobCount func(childComplexity int) int
 		LogoURL  func(childComplexity int) int
 		Name     func(childComplexity int) int
 		Slug     func(childComplexity int) int
 	}
 
-	CompanyPage struct {
-		Nodes    func(childComplexity int) int
-		PageInfo func(childComplexity int) int
+	CompanyConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	CompanyEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	CompanyProfile struct {
 		ByCategory        func(childComplexity int) int
 		ByWorkArrangement func(childComplexity int) int
 		JobCount          func(childComplexity int) int
-		Jobs              func(childComplexity int, filter *domain.JobFilter, limit *int, offset *int, sort *domain.JobSort, after *string) int
+		Jobs              func(childComplexity int, filter *domain.JobFilter, first *int, after *string, limit *int, offset *int, sort *domain.JobSort) int
 		LogoURL           func(childComplexity int) int
 		Name              func(childComplexity int) int
 		Slug              func(childComplexity int) int
@@ -146,10 +154,18 @@ type ComplexityRoot struct {
 		WorkArrangement func(childComplexity int) int
 	}
 
-	JobCardPage struct {
-		Facets   func(childComplexity int, fields []domain.FacetField, limit *int) int
-		Nodes    func(childComplexity int) int
-		PageInfo func(childComplexity int) int
+	JobCardConnection struct {
+		Edges      func(childComplexity int) int
+		Facets     func(childComplexity int, fields []domain.FacetField, limit *int) int
+		Nodes      func(childComplexity int) int
+		Normalized func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	JobCardEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Location struct {
@@ -159,21 +175,84 @@ type ComplexityRoot struct {
 		State   func(childComplexity int) int
 	}
 
+	NormalizedCurrency struct {
+		Currency  func(childComplexity int) int
+		RatesDate func(childComplexity int) int
+	}
+
+	NormalizedFilter struct {
+		Benefits                func(childComplexity int) int
+		BenefitsMatch           func(childComplexity int) int
+		CategoryField           func(childComplexity int) int
+		CategoryRole            func(childComplexity int) int
+		CategorySpecialization  func(childComplexity int) int
+		Certifications          func(childComplexity int) int
+		CertificationsMatch     func(childComplexity int) int
+		City                    func(childComplexity int) int
+		Company                 func(childComplexity int) int
+		Country                 func(childComplexity int) int
+		EducationLevels         func(childComplexity int) int
+		EducationLevelsMatch    func(childComplexity int) int
+		EducationMajors         func(childComplexity int) int
+		EducationMajorsMatch    func(childComplexity int) int
+		EmploymentType          func(childComplexity int) int
+		IncludeUnknownSalary    func(childComplexity int) int
+		Location                func(childComplexity int) int
+		PostedAfter             func(childComplexity int) int
+		Q                       func(childComplexity int) int
+		SalaryCurrency          func(childComplexity int) int
+		SalaryMax               func(childComplexity int) int
+		SalaryMin               func(childComplexity int) int
+		SecurityClearances      func(childComplexity int) int
+		SecurityClearancesMatch func(childComplexity int) int
+		Skills                  func(childComplexity int) int
+		SkillsMatch             func(childComplexity int) int
+		SoftSkills              func(childComplexity int) int
+		SoftSkillsMatch         func(childComplexity int) int
+		State                   func(childComplexity int) int
+		TechnicalSkills         func(childComplexity int) int
+		TechnicalSkillsMatch    func(childComplexity int) int
+		Title                   func(childComplexity int) int
+		Tools                   func(childComplexity int) int
+		ToolsMatch              func(childComplexity int) int
+		Visas                   func(childComplexity int) int
+		VisasMatch              func(childComplexity int) int
+		WorkArrangement         func(childComplexity int) int
+	}
+
+	NormalizedLocation struct {
+		City            func(childComplexity int) int
+		Country         func(childComplexity int) int
+		State           func(childComplexity int) int
+		WorkArrangement func(childComplexity int) int
+	}
+
+	NormalizedTitle struct {
+		CategoryField          func(childComplexity int) int
+		CategoryRole           func(childComplexity int) int
+		CategorySpecialization func(childComplexity int) int
+		Text                   func(childComplexity int) int
+	}
+
 	PageInfo struct {
-		EndCursor func(childComplexity int) int
-		HasMore   func(childComplexity int) int
-		Limit     func(childComplexity int) int
-		Offset    func(childComplexity int) int
-		Total     func(childComplexity int) int
+		EndCursor       func(childComplexity int) int
+		HasMore         func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		Limit           func(childComplexity int) int
+		Offset          func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
+		Total           func(childComplexity int) int
 	}
 
 	Query struct {
 		Changes         func(childComplexity int, after *string, limit *int) int
-		Companies       func(childComplexity int, minJobs *int, limit *int, offset *int, filter *domain.JobFilter) int
+		Companies       func(childComplexity int, filter *domain.JobFilter, minJobs *int, first *int, after *string, limit *int, offset *int) int
 		Company         func(childComplexity int, slug *string, name *string) int
 		InterpretFilter func(childComplexity int, filter domain.JobFilter) int
 		Job             func(childComplexity int, id string) int
-		Jobs            func(childComplexity int, filter *domain.JobFilter, limit *int, offset *int, sort *domain.JobSort, after *string) int
+		Jobs            func(childComplexity int, filter *domain.JobFilter, first *int, after *string, limit *int, offset *int, sort *domain.JobSort) int
+		Node            func(childComplexity int, id string) int
 	}
 
 	Salary struct {
@@ -199,7 +278,7 @@ type ChangeResolver interface {
 	At(ctx context.Context, obj *domain.Change) (string, error)
 }
 type CompanyProfileResolver interface {
-	Jobs(ctx context.Context, obj *domain.CompanyProfile, filter *domain.JobFilter, limit *int, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error)
+	Jobs(ctx context.Context, obj *domain.CompanyProfile, filter *domain.JobFilter, first *int, after *string, limit *int, offset *int, sort *domain.JobSort) (*domain.JobCardPage, error)
 }
 type JobResolver interface {
 	Similar(ctx context.Context, obj *domain.Job, limit *int) ([]*domain.JobCard, error)
@@ -208,15 +287,16 @@ type JobResolver interface {
 type JobCardResolver interface {
 	Employer(ctx context.Context, obj *domain.JobCard) (*domain.Company, error)
 }
-type JobCardPageResolver interface {
+type JobCardConnectionResolver interface {
 	Facets(ctx context.Context, obj *domain.JobCardPage, fields []domain.FacetField, limit *int) ([]*domain.Facet, error)
 }
 type QueryResolver interface {
-	Jobs(ctx context.Context, filter *domain.JobFilter, limit *int, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error)
+	Jobs(ctx context.Context, filter *domain.JobFilter, first *int, after *string, limit *int, offset *int, sort *domain.JobSort) (*domain.JobCardPage, error)
 	Job(ctx context.Context, id string) (*domain.Job, error)
-	Companies(ctx context.Context, minJobs *int, limit *int, offset *int, filter *domain.JobFilter) (*domain.CompanyPage, error)
+	Companies(ctx context.Context, filter *domain.JobFilter, minJobs *int, first *int, after *string, limit *int, offset *int) (*domain.CompanyPage, error)
+	Node(ctx context.Context, id string) (domain.Node, error)
 	Company(ctx context.Context, slug *string, name *string) (*domain.CompanyProfile, error)
-	InterpretFilter(ctx context.Context, filter domain.JobFilter) (map[string]any, error)
+	InterpretFilter(ctx context.Context, filter domain.JobFilter) (*domain.NormalizedFilter, error)
 	Changes(ctx context.Context, after *string, limit *int) (*domain.ChangePage, error)
 }
 
@@ -304,6 +384,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ChangePageInfo.NextCursor(childComplexity), true
 
+	case "Company.id":
+		if e.ComplexityRoot.Company.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Company.ID(childComplexity), true
 	case "Company.jobCount":
 		if e.ComplexityRoot.Company.JobCount == nil {
 			break
@@ -329,18 +415,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Company.Slug(childComplexity), true
 
-	case "CompanyPage.nodes":
-		if e.ComplexityRoot.CompanyPage.Nodes == nil {
+	case "CompanyConnection.edges":
+		if e.ComplexityRoot.CompanyConnection.Edges == nil {
 			break
 		}
 
-		return e.ComplexityRoot.CompanyPage.Nodes(childComplexity), true
-	case "CompanyPage.pageInfo":
-		if e.ComplexityRoot.CompanyPage.PageInfo == nil {
+		return e.ComplexityRoot.CompanyConnection.Edges(childComplexity), true
+	case "CompanyConnection.nodes":
+		if e.ComplexityRoot.CompanyConnection.Nodes == nil {
 			break
 		}
 
-		return e.ComplexityRoot.CompanyPage.PageInfo(childComplexity), true
+		return e.ComplexityRoot.CompanyConnection.Nodes(childComplexity), true
+	case "CompanyConnection.pageInfo":
+		if e.ComplexityRoot.CompanyConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompanyConnection.PageInfo(childComplexity), true
+	case "CompanyConnection.totalCount":
+		if e.ComplexityRoot.CompanyConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompanyConnection.TotalCount(childComplexity), true
+
+	case "CompanyEdge.cursor":
+		if e.ComplexityRoot.CompanyEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompanyEdge.Cursor(childComplexity), true
+	case "CompanyEdge.node":
+		if e.ComplexityRoot.CompanyEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompanyEdge.Node(childComplexity), true
 
 	case "CompanyProfile.byCategory":
 		if e.ComplexityRoot.CompanyProfile.ByCategory == nil {
@@ -370,7 +481,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.CompanyProfile.Jobs(childComplexity, args["filter"].(*domain.JobFilter), args["limit"].(*int), args["offset"].(*int), args["sort"].(*domain.JobSort), args["after"].(*string)), true
+		return e.ComplexityRoot.CompanyProfile.Jobs(childComplexity, args["filter"].(*domain.JobFilter), args["first"].(*int), args["after"].(*string), args["limit"].(*int), args["offset"].(*int), args["sort"].(*domain.JobSort)), true
 	case "CompanyProfile.logoUrl":
 		if e.ComplexityRoot.CompanyProfile.LogoURL == nil {
 			break
@@ -693,29 +804,60 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.JobCard.WorkArrangement(childComplexity), true
 
-	case "JobCardPage.facets":
-		if e.ComplexityRoot.JobCardPage.Facets == nil {
+	case "JobCardConnection.edges":
+		if e.ComplexityRoot.JobCardConnection.Edges == nil {
 			break
 		}
 
-		args, err := ec.field_JobCardPage_facets_args(ctx, rawArgs)
+		return e.ComplexityRoot.JobCardConnection.Edges(childComplexity), true
+	case "JobCardConnection.facets":
+		if e.ComplexityRoot.JobCardConnection.Facets == nil {
+			break
+		}
+
+		args, err := ec.field_JobCardConnection_facets_args(ctx, rawArgs)
 		if err != nil {
 			return 0, false
 		}
 
-		return e.ComplexityRoot.JobCardPage.Facets(childComplexity, args["fields"].([]domain.FacetField), args["limit"].(*int)), true
-	case "JobCardPage.nodes":
-		if e.ComplexityRoot.JobCardPage.Nodes == nil {
+		return e.ComplexityRoot.JobCardConnection.Facets(childComplexity, args["fields"].([]domain.FacetField), args["limit"].(*int)), true
+	case "JobCardConnection.nodes":
+		if e.ComplexityRoot.JobCardConnection.Nodes == nil {
 			break
 		}
 
-		return e.ComplexityRoot.JobCardPage.Nodes(childComplexity), true
-	case "JobCardPage.pageInfo":
-		if e.ComplexityRoot.JobCardPage.PageInfo == nil {
+		return e.ComplexityRoot.JobCardConnection.Nodes(childComplexity), true
+	case "JobCardConnection.normalized":
+		if e.ComplexityRoot.JobCardConnection.Normalized == nil {
 			break
 		}
 
-		return e.ComplexityRoot.JobCardPage.PageInfo(childComplexity), true
+		return e.ComplexityRoot.JobCardConnection.Normalized(childComplexity), true
+	case "JobCardConnection.pageInfo":
+		if e.ComplexityRoot.JobCardConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobCardConnection.PageInfo(childComplexity), true
+	case "JobCardConnection.totalCount":
+		if e.ComplexityRoot.JobCardConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobCardConnection.TotalCount(childComplexity), true
+
+	case "JobCardEdge.cursor":
+		if e.ComplexityRoot.JobCardEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobCardEdge.Cursor(childComplexity), true
+	case "JobCardEdge.node":
+		if e.ComplexityRoot.JobCardEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobCardEdge.Node(childComplexity), true
 
 	case "Location.city":
 		if e.ComplexityRoot.Location.City == nil {
@@ -742,6 +884,292 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Location.State(childComplexity), true
 
+	case "NormalizedCurrency.currency":
+		if e.ComplexityRoot.NormalizedCurrency.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedCurrency.Currency(childComplexity), true
+	case "NormalizedCurrency.ratesDate":
+		if e.ComplexityRoot.NormalizedCurrency.RatesDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedCurrency.RatesDate(childComplexity), true
+
+	case "NormalizedFilter.benefits":
+		if e.ComplexityRoot.NormalizedFilter.Benefits == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.Benefits(childComplexity), true
+	case "NormalizedFilter.benefitsMatch":
+		if e.ComplexityRoot.NormalizedFilter.BenefitsMatch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.BenefitsMatch(childComplexity), true
+	case "NormalizedFilter.categoryField":
+		if e.ComplexityRoot.NormalizedFilter.CategoryField == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.CategoryField(childComplexity), true
+	case "NormalizedFilter.categoryRole":
+		if e.ComplexityRoot.NormalizedFilter.CategoryRole == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.CategoryRole(childComplexity), true
+	case "NormalizedFilter.categorySpecialization":
+		if e.ComplexityRoot.NormalizedFilter.CategorySpecialization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.CategorySpecialization(childComplexity), true
+	case "NormalizedFilter.certifications":
+		if e.ComplexityRoot.NormalizedFilter.Certifications == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.Certifications(childComplexity), true
+	case "NormalizedFilter.certificationsMatch":
+		if e.ComplexityRoot.NormalizedFilter.CertificationsMatch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.CertificationsMatch(childComplexity), true
+	case "NormalizedFilter.city":
+		if e.ComplexityRoot.NormalizedFilter.City == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.City(childComplexity), true
+	case "NormalizedFilter.company":
+		if e.ComplexityRoot.NormalizedFilter.Company == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.Company(childComplexity), true
+	case "NormalizedFilter.country":
+		if e.ComplexityRoot.NormalizedFilter.Country == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.Country(childComplexity), true
+	case "NormalizedFilter.educationLevels":
+		if e.ComplexityRoot.NormalizedFilter.EducationLevels == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.EducationLevels(childComplexity), true
+	case "NormalizedFilter.educationLevelsMatch":
+		if e.ComplexityRoot.NormalizedFilter.EducationLevelsMatch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.EducationLevelsMatch(childComplexity), true
+	case "NormalizedFilter.educationMajors":
+		if e.ComplexityRoot.NormalizedFilter.EducationMajors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.EducationMajors(childComplexity), true
+	case "NormalizedFilter.educationMajorsMatch":
+		if e.ComplexityRoot.NormalizedFilter.EducationMajorsMatch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.EducationMajorsMatch(childComplexity), true
+	case "NormalizedFilter.employmentType":
+		if e.ComplexityRoot.NormalizedFilter.EmploymentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.EmploymentType(childComplexity), true
+	case "NormalizedFilter.includeUnknownSalary":
+		if e.ComplexityRoot.NormalizedFilter.IncludeUnknownSalary == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.IncludeUnknownSalary(childComplexity), true
+	case "NormalizedFilter.location":
+		if e.ComplexityRoot.NormalizedFilter.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.Location(childComplexity), true
+	case "NormalizedFilter.postedAfter":
+		if e.ComplexityRoot.NormalizedFilter.PostedAfter == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.PostedAfter(childComplexity), true
+	case "NormalizedFilter.q":
+		if e.ComplexityRoot.NormalizedFilter.Q == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.Q(childComplexity), true
+	case "NormalizedFilter.salaryCurrency":
+		if e.ComplexityRoot.NormalizedFilter.SalaryCurrency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.SalaryCurrency(childComplexity), true
+	case "NormalizedFilter.salaryMax":
+		if e.ComplexityRoot.NormalizedFilter.SalaryMax == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.SalaryMax(childComplexity), true
+	case "NormalizedFilter.salaryMin":
+		if e.ComplexityRoot.NormalizedFilter.SalaryMin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.SalaryMin(childComplexity), true
+	case "NormalizedFilter.securityClearances":
+		if e.ComplexityRoot.NormalizedFilter.SecurityClearances == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.SecurityClearances(childComplexity), true
+	case "NormalizedFilter.securityClearancesMatch":
+		if e.ComplexityRoot.NormalizedFilter.SecurityClearancesMatch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.SecurityClearancesMatch(childComplexity), true
+	case "NormalizedFilter.skills":
+		if e.ComplexityRoot.NormalizedFilter.Skills == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.Skills(childComplexity), true
+	case "NormalizedFilter.skillsMatch":
+		if e.ComplexityRoot.NormalizedFilter.SkillsMatch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.SkillsMatch(childComplexity), true
+	case "NormalizedFilter.softSkills":
+		if e.ComplexityRoot.NormalizedFilter.SoftSkills == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.SoftSkills(childComplexity), true
+	case "NormalizedFilter.softSkillsMatch":
+		if e.ComplexityRoot.NormalizedFilter.SoftSkillsMatch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.SoftSkillsMatch(childComplexity), true
+	case "NormalizedFilter.state":
+		if e.ComplexityRoot.NormalizedFilter.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.State(childComplexity), true
+	case "NormalizedFilter.technicalSkills":
+		if e.ComplexityRoot.NormalizedFilter.TechnicalSkills == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.TechnicalSkills(childComplexity), true
+	case "NormalizedFilter.technicalSkillsMatch":
+		if e.ComplexityRoot.NormalizedFilter.TechnicalSkillsMatch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.TechnicalSkillsMatch(childComplexity), true
+	case "NormalizedFilter.title":
+		if e.ComplexityRoot.NormalizedFilter.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.Title(childComplexity), true
+	case "NormalizedFilter.tools":
+		if e.ComplexityRoot.NormalizedFilter.Tools == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.Tools(childComplexity), true
+	case "NormalizedFilter.toolsMatch":
+		if e.ComplexityRoot.NormalizedFilter.ToolsMatch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.ToolsMatch(childComplexity), true
+	case "NormalizedFilter.visas":
+		if e.ComplexityRoot.NormalizedFilter.Visas == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.Visas(childComplexity), true
+	case "NormalizedFilter.visasMatch":
+		if e.ComplexityRoot.NormalizedFilter.VisasMatch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.VisasMatch(childComplexity), true
+	case "NormalizedFilter.workArrangement":
+		if e.ComplexityRoot.NormalizedFilter.WorkArrangement == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.WorkArrangement(childComplexity), true
+
+	case "NormalizedLocation.city":
+		if e.ComplexityRoot.NormalizedLocation.City == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedLocation.City(childComplexity), true
+	case "NormalizedLocation.country":
+		if e.ComplexityRoot.NormalizedLocation.Country == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedLocation.Country(childComplexity), true
+	case "NormalizedLocation.state":
+		if e.ComplexityRoot.NormalizedLocation.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedLocation.State(childComplexity), true
+	case "NormalizedLocation.workArrangement":
+		if e.ComplexityRoot.NormalizedLocation.WorkArrangement == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedLocation.WorkArrangement(childComplexity), true
+
+	case "NormalizedTitle.categoryField":
+		if e.ComplexityRoot.NormalizedTitle.CategoryField == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedTitle.CategoryField(childComplexity), true
+	case "NormalizedTitle.categoryRole":
+		if e.ComplexityRoot.NormalizedTitle.CategoryRole == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedTitle.CategoryRole(childComplexity), true
+	case "NormalizedTitle.categorySpecialization":
+		if e.ComplexityRoot.NormalizedTitle.CategorySpecialization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedTitle.CategorySpecialization(childComplexity), true
+	case "NormalizedTitle.text":
+		if e.ComplexityRoot.NormalizedTitle.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedTitle.Text(childComplexity), true
+
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
 			break
@@ -754,6 +1182,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasMore(childComplexity), true
+	case "PageInfo.hasNextPage":
+		if e.ComplexityRoot.PageInfo.HasNextPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+	case "PageInfo.hasPreviousPage":
+		if e.ComplexityRoot.PageInfo.HasPreviousPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasPreviousPage(childComplexity), true
 	case "PageInfo.limit":
 		if e.ComplexityRoot.PageInfo.Limit == nil {
 			break
@@ -766,6 +1206,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.Offset(childComplexity), true
+	case "PageInfo.startCursor":
+		if e.ComplexityRoot.PageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
 	case "PageInfo.total":
 		if e.ComplexityRoot.PageInfo.Total == nil {
 			break
@@ -794,7 +1240,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Companies(childComplexity, args["minJobs"].(*int), args["limit"].(*int), args["offset"].(*int), args["filter"].(*domain.JobFilter)), true
+		return e.ComplexityRoot.Query.Companies(childComplexity, args["filter"].(*domain.JobFilter), args["minJobs"].(*int), args["first"].(*int), args["after"].(*string), args["limit"].(*int), args["offset"].(*int)), true
 	case "Query.company":
 		if e.ComplexityRoot.Query.Company == nil {
 			break
@@ -839,7 +1285,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Jobs(childComplexity, args["filter"].(*domain.JobFilter), args["limit"].(*int), args["offset"].(*int), args["sort"].(*domain.JobSort), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Jobs(childComplexity, args["filter"].(*domain.JobFilter), args["first"].(*int), args["after"].(*string), args["limit"].(*int), args["offset"].(*int), args["sort"].(*domain.JobSort)), true
+	case "Query.node":
+		if e.ComplexityRoot.Query.Node == nil {
+			break
+		}
+
+		args, err := ec.field_Query_node_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Node(childComplexity, args["id"].(string)), true
 
 	case "Salary.currency":
 		if e.ComplexityRoot.Salary.Currency == nil {
@@ -974,10 +1431,13 @@ normalized filters. Every request needs an ` + "`" + `x-api-key` + "`" + ` heade
 type Query {
   """
   Job cards matching every given filter, newest first unless ` + "`" + `sort` + "`" + ` says
-  otherwise. ` + "`" + `limit` + "`" + ` defaults to 25 and is clamped to 100; ` + "`" + `offset` + "`" + ` and
-  ` + "`" + `after` + "`" + ` (the ` + "`" + `endCursor` + "`" + ` of the previous page) are exclusive.
+  otherwise: a Relay connection. ` + "`" + `first` + "`" + ` (or its older name ` + "`" + `limit` + "`" + `; give
+  one) defaults to 25 and is clamped to 100. ` + "`" + `after` + "`" + ` takes any edge's
+  ` + "`" + `cursor` + "`" + ` or ` + "`" + `pageInfo.endCursor` + "`" + ` and returns the cards that follow it
+  (keyset paging: constant cost however deep); it and ` + "`" + `offset` + "`" + ` are
+  exclusive.
   """
-  jobs(filter: JobFilter, limit: Int, offset: Int, sort: JobSort, after: String): JobCardPage!
+  jobs(filter: JobFilter, first: Int, after: String, limit: Int, offset: Int, sort: JobSort): JobCardConnection!
   """
   One job in full, or null when no job has this id. A closed posting is
   null with an error of code ` + "`" + `gone` + "`" + `, its ` + "`" + `extensions.closedAt` + "`" + ` the RFC 3339
@@ -986,20 +1446,29 @@ type Query {
   job(id: ID!): Job
   """
   Companies with at least ` + "`" + `minJobs` + "`" + ` jobs (default 1), by job count
-  descending, then name. ` + "`" + `limit` + "`" + ` defaults to 50 and is clamped to 100.
-  With a ` + "`" + `filter` + "`" + `, only the jobs that match it count ("companies hiring
-  remote Go engineers").
+  descending, then name: a Relay connection. ` + "`" + `first` + "`" + ` (or ` + "`" + `limit` + "`" + `; give
+  one) defaults to 50 and is clamped to 100. With a ` + "`" + `filter` + "`" + `, only the jobs
+  that match it count ("companies hiring remote Go engineers"). A
+  company's cursor records its position in the list: ` + "`" + `after` + "`" + ` it returns
+  the companies from the next position on; it and ` + "`" + `offset` + "`" + ` are exclusive.
   """
-  companies(minJobs: Int, limit: Int, offset: Int, filter: JobFilter): CompanyPage!
+  companies(filter: JobFilter, minJobs: Int, first: Int, after: String, limit: Int, offset: Int): CompanyConnection!
+  """
+  The object with this global id (Node.id): a Job by its id, a Company by
+  "company:<slug>". Null when no object has the id; a closed posting is
+  null with an error of code ` + "`" + `gone` + "`" + `, as ` + "`" + `job` + "`" + ` answers.
+  """
+  node(id: ID!): Node
   "A company's page by its slug (Company.slug) or its name (give one), or null when none has it."
   company(slug: String, name: String): CompanyProfile
   """
   How the service reads a filter, without searching: for each given member,
   the normalized values a search would match ("k8s" → ["Kubernetes"],
-  "Austin, TX" → {city: ["Austin"], state: ["Texas"]}), keyed by the REST
-  parameter name. Errors are those a search with the filter would give.
+  "Austin, TX" → {location: {city: ["Austin"], state: ["Texas"]}}). The
+  same content as REST's ` + "`" + `meta.normalized` + "`" + `, camelCased. Errors are those a
+  search with the filter would give.
   """
-  interpretFilter(filter: JobFilter!): Map!
+  interpretFilter(filter: JobFilter!): NormalizedFilter!
   """
   What changed, oldest first: postings opened, updated and closed (an
   expiry is a CLOSED at its instant). Without ` + "`" + `after` + "`" + ` the feed starts at
@@ -1012,8 +1481,11 @@ type Query {
   changes(after: String, limit: Int): ChangePage!
 }
 
-"A JSON object."
-scalar Map
+"An object with a globally unique id, refetchable through Query.node."
+interface Node {
+  "The object's global id: a job's id, or \"company:<slug>\" for a company."
+  id: ID!
+}
 
 """
 Filters of a job search. All given members must match (AND); within a list,
@@ -1120,10 +1592,20 @@ enum JobSort {
   RELEVANCE
 }
 
-"A page of job cards."
-type JobCardPage {
+"""
+A page of job cards: a Relay connection (` + "`" + `edges` + "`" + `, ` + "`" + `pageInfo` + "`" + `,
+` + "`" + `totalCount` + "`" + `), with the cards also as ` + "`" + `nodes` + "`" + `, their counts by field and
+how the filter was read.
+"""
+type JobCardConnection {
+  "The page's cards, each with its cursor."
+  edges: [JobCardEdge!]!
+  "The page's cards (the same as ` + "`" + `edges { node }` + "`" + `)."
   nodes: [JobCard!]!
+  "Where the page sits in the list, and the cursors to go on."
   pageInfo: PageInfo!
+  "Exact number of matching jobs (the same as ` + "`" + `pageInfo.total` + "`" + `)."
+  totalCount: Int!
   """
   Exact counts of the matching jobs by the values of each field, the top
   ` + "`" + `limit` + "`" + ` (default 10, at most 100) most first. A field's own filter is left
@@ -1132,6 +1614,130 @@ type JobCardPage {
   JobFilter.salaryCurrency (USD by default).
   """
   facets(fields: [FacetField!]!, limit: Int): [Facet!]!
+  "How the filter was read: the same content as REST's meta.normalized."
+  normalized: NormalizedFilter!
+}
+
+"A job card of a page and its cursor."
+type JobCardEdge {
+  "Cursor for ` + "`" + `after` + "`" + `: the cards that follow this one."
+  cursor: String!
+  "The card."
+  node: JobCard!
+}
+
+"""
+How a filter was read: for each member given, the normalized values a
+search matches; members not given are null. The same content as REST's
+` + "`" + `meta.normalized` + "`" + `, camelCased.
+"""
+type NormalizedFilter {
+  "The title intent (` + "`" + `title` + "`" + ` or ` + "`" + `jobTitle` + "`" + `): a category, or words when it names none."
+  title: NormalizedTitle
+  "The company substring."
+  company: String
+  "The places and work arrangement free location text names."
+  location: NormalizedLocation
+  "Cities (from ` + "`" + `city` + "`" + `)."
+  city: [String!]
+  "States or regions (from ` + "`" + `state` + "`" + `)."
+  state: [String!]
+  "Countries (from ` + "`" + `country` + "`" + `)."
+  country: [String!]
+  "Umbrella skills."
+  skills: [String!]
+  "ALL when every one of ` + "`" + `skills` + "`" + ` must match; null for ANY (the default)."
+  skillsMatch: MatchMode
+  "Tools."
+  tools: [String!]
+  "ALL when every one of ` + "`" + `tools` + "`" + ` must match; null for ANY."
+  toolsMatch: MatchMode
+  "Technical skills."
+  technicalSkills: [String!]
+  "ALL when every one of ` + "`" + `technicalSkills` + "`" + ` must match; null for ANY."
+  technicalSkillsMatch: MatchMode
+  "Soft skills."
+  softSkills: [String!]
+  "ALL when every one of ` + "`" + `softSkills` + "`" + ` must match; null for ANY."
+  softSkillsMatch: MatchMode
+  "Visa types."
+  visas: [String!]
+  "ALL when every one of ` + "`" + `visas` + "`" + ` must match; null for ANY."
+  visasMatch: MatchMode
+  "Education levels."
+  educationLevels: [String!]
+  "ALL when every one of ` + "`" + `educationLevels` + "`" + ` must match; null for ANY."
+  educationLevelsMatch: MatchMode
+  "Education majors."
+  educationMajors: [String!]
+  "ALL when every one of ` + "`" + `educationMajors` + "`" + ` must match; null for ANY."
+  educationMajorsMatch: MatchMode
+  "Certifications."
+  certifications: [String!]
+  "ALL when every one of ` + "`" + `certifications` + "`" + ` must match; null for ANY."
+  certificationsMatch: MatchMode
+  "Security clearances."
+  securityClearances: [String!]
+  "ALL when every one of ` + "`" + `securityClearances` + "`" + ` must match; null for ANY."
+  securityClearancesMatch: MatchMode
+  "Benefits."
+  benefits: [String!]
+  "ALL when every one of ` + "`" + `benefits` + "`" + ` must match; null for ANY."
+  benefitsMatch: MatchMode
+  "Work arrangements."
+  workArrangement: [WorkArrangement!]
+  "Employment types."
+  employmentType: [String!]
+  "Annualized lower salary bound."
+  salaryMin: Float
+  "Annualized upper salary bound."
+  salaryMax: Float
+  "The currency the salary bounds are in."
+  salaryCurrency: NormalizedCurrency
+  "True when postings without a salary are kept."
+  includeUnknownSalary: Boolean
+  "The freshness bound (postedAfter or postedWithin, the later): RFC 3339 UTC."
+  postedAfter: String
+  "Category fields."
+  categoryField: [String!]
+  "Category roles."
+  categoryRole: [String!]
+  "Category specializations."
+  categorySpecialization: [String!]
+  "The keyword query."
+  q: String
+}
+
+"How a title intent was read: the category at the most specific level it names, or its words."
+type NormalizedTitle {
+  "The category field the title names."
+  categoryField: String
+  "The role it names, when it names one."
+  categoryRole: String
+  "The specialization it names, when it names one."
+  categorySpecialization: String
+  "The words searched in titles when the text names no category."
+  text: String
+}
+
+"How free location text was read."
+type NormalizedLocation {
+  "Cities the text names."
+  city: [String!]
+  "States or regions it names."
+  state: [String!]
+  "Countries it names."
+  country: [String!]
+  "The work arrangement it states (\"Remote - US\": REMOTE)."
+  workArrangement: [WorkArrangement!]
+}
+
+"The currency of salary bounds, and the date of the exchange rates they are converted with."
+type NormalizedCurrency {
+  "ISO 4217 code."
+  currency: String!
+  "The date (YYYY-MM-DD) of the rates used; null when none was needed."
+  ratesDate: String
 }
 
 "A field jobs can be counted by."
@@ -1169,7 +1775,7 @@ type FacetValue {
 "How many matching jobs have an annualized salary in [min, max)."
 type SalaryBucket {
   min: Float!
-  "null for the last, open-ended bucket"
+  "Null for the last, open-ended bucket."
   max: Float
   count: Int!
 }
@@ -1210,14 +1816,41 @@ enum ChangeKind {
   CLOSED
 }
 
-"A page of companies."
-type CompanyPage {
+"A page of companies: a Relay connection, with the companies also as ` + "`" + `nodes` + "`" + `."
+type CompanyConnection {
+  "The page's companies, each with its cursor."
+  edges: [CompanyEdge!]!
+  "The page's companies (the same as ` + "`" + `edges { node }` + "`" + `)."
   nodes: [Company!]!
+  "Where the page sits in the list, and the cursors to go on."
   pageInfo: PageInfo!
+  "Exact number of matching companies (the same as ` + "`" + `pageInfo.total` + "`" + `)."
+  totalCount: Int!
 }
 
-"Where a page sits in its list."
+"A company of a page and its cursor."
+type CompanyEdge {
+  "Cursor for ` + "`" + `after` + "`" + `: the companies from the next position on."
+  cursor: String!
+  "The company."
+  node: Company!
+}
+
+"""
+Where a page sits in its list: Relay's members (hasNextPage,
+hasPreviousPage, startCursor, endCursor) and jobsd's (total, limit, offset,
+hasMore).
+"""
 type PageInfo {
+  "True when items follow this page (the same as ` + "`" + `hasMore` + "`" + `)."
+  hasNextPage: Boolean!
+  """
+  True when items precede this page: its offset, or the position of the
+  item its ` + "`" + `after` + "`" + ` cursor names, is past the first item.
+  """
+  hasPreviousPage: Boolean!
+  "The cursor of the page's first edge; null on an empty page."
+  startCursor: String
   "Exact number of matching items."
   total: Int!
   "Page size applied."
@@ -1226,7 +1859,7 @@ type PageInfo {
   offset: Int!
   "True when items exist beyond this page."
   hasMore: Boolean!
-  "Cursor for ` + "`" + `after` + "`" + ` to fetch the next page (job lists; null on an empty page)."
+  "The cursor of the page's last edge, for ` + "`" + `after` + "`" + ` to fetch the next page; null on an empty page."
   endCursor: String
 }
 
@@ -1246,8 +1879,8 @@ type JobCard {
 }
 
 "A job posting in full."
-type Job {
-  "Public identifier shaped <source>-<number>."
+type Job implements Node {
+  "Public identifier shaped <source>-<number> (its global id)."
   id: ID!
   title: String!
   company: String!
@@ -1336,7 +1969,9 @@ type Category {
 }
 
 "A hiring organization."
-type Company {
+type Company implements Node {
+  "Its global id: \"company:\" and its slug."
+  id: ID!
   name: String!
   logoUrl: String
   jobCount: Int!
@@ -1355,7 +1990,7 @@ type CompanyProfile {
   "Jobs by work arrangement, most first (value null: not stated)."
   byWorkArrangement: [ValueCount!]!
   "The company's jobs, with the filters, order and paging of Query.jobs."
-  jobs(filter: JobFilter, limit: Int, offset: Int, sort: JobSort, after: String): JobCardPage!
+  jobs(filter: JobFilter, first: Int, after: String, limit: Int, offset: Int, sort: JobSort): JobCardConnection!
 }
 
 "How many jobs have a value."
@@ -1419,6 +2054,8 @@ func (ec *executionContext) childFields_ChangePageInfo(ctx context.Context, fiel
 
 func (ec *executionContext) childFields_Company(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "id":
+		return ec.fieldContext_Company_id(ctx, field)
 	case "name":
 		return ec.fieldContext_Company_name(ctx, field)
 	case "logoUrl":
@@ -1431,14 +2068,28 @@ func (ec *executionContext) childFields_Company(ctx context.Context, field graph
 	return nil, fmt.Errorf("no field named %q was found under type Company", field.Name)
 }
 
-func (ec *executionContext) childFields_CompanyPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+func (ec *executionContext) childFields_CompanyConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "edges":
+		return ec.fieldContext_CompanyConnection_edges(ctx, field)
 	case "nodes":
-		return ec.fieldContext_CompanyPage_nodes(ctx, field)
+		return ec.fieldContext_CompanyConnection_nodes(ctx, field)
 	case "pageInfo":
-		return ec.fieldContext_CompanyPage_pageInfo(ctx, field)
+		return ec.fieldContext_CompanyConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_CompanyConnection_totalCount(ctx, field)
 	}
-	return nil, fmt.Errorf("no field named %q was found under type CompanyPage", field.Name)
+	return nil, fmt.Errorf("no field named %q was found under type CompanyConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_CompanyEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_CompanyEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_CompanyEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CompanyEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_CompanyProfile(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1583,16 +2234,32 @@ func (ec *executionContext) childFields_JobCard(ctx context.Context, field graph
 	return nil, fmt.Errorf("no field named %q was found under type JobCard", field.Name)
 }
 
-func (ec *executionContext) childFields_JobCardPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+func (ec *executionContext) childFields_JobCardConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "edges":
+		return ec.fieldContext_JobCardConnection_edges(ctx, field)
 	case "nodes":
-		return ec.fieldContext_JobCardPage_nodes(ctx, field)
+		return ec.fieldContext_JobCardConnection_nodes(ctx, field)
 	case "pageInfo":
-		return ec.fieldContext_JobCardPage_pageInfo(ctx, field)
+		return ec.fieldContext_JobCardConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_JobCardConnection_totalCount(ctx, field)
 	case "facets":
-		return ec.fieldContext_JobCardPage_facets(ctx, field)
+		return ec.fieldContext_JobCardConnection_facets(ctx, field)
+	case "normalized":
+		return ec.fieldContext_JobCardConnection_normalized(ctx, field)
 	}
-	return nil, fmt.Errorf("no field named %q was found under type JobCardPage", field.Name)
+	return nil, fmt.Errorf("no field named %q was found under type JobCardConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_JobCardEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_JobCardEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_JobCardEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JobCardEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Location(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1609,8 +2276,132 @@ func (ec *executionContext) childFields_Location(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type Location", field.Name)
 }
 
+func (ec *executionContext) childFields_NormalizedCurrency(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "currency":
+		return ec.fieldContext_NormalizedCurrency_currency(ctx, field)
+	case "ratesDate":
+		return ec.fieldContext_NormalizedCurrency_ratesDate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NormalizedCurrency", field.Name)
+}
+
+func (ec *executionContext) childFields_NormalizedFilter(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "title":
+		return ec.fieldContext_NormalizedFilter_title(ctx, field)
+	case "company":
+		return ec.fieldContext_NormalizedFilter_company(ctx, field)
+	case "location":
+		return ec.fieldContext_NormalizedFilter_location(ctx, field)
+	case "city":
+		return ec.fieldContext_NormalizedFilter_city(ctx, field)
+	case "state":
+		return ec.fieldContext_NormalizedFilter_state(ctx, field)
+	case "country":
+		return ec.fieldContext_NormalizedFilter_country(ctx, field)
+	case "skills":
+		return ec.fieldContext_NormalizedFilter_skills(ctx, field)
+	case "skillsMatch":
+		return ec.fieldContext_NormalizedFilter_skillsMatch(ctx, field)
+	case "tools":
+		return ec.fieldContext_NormalizedFilter_tools(ctx, field)
+	case "toolsMatch":
+		return ec.fieldContext_NormalizedFilter_toolsMatch(ctx, field)
+	case "technicalSkills":
+		return ec.fieldContext_NormalizedFilter_technicalSkills(ctx, field)
+	case "technicalSkillsMatch":
+		return ec.fieldContext_NormalizedFilter_technicalSkillsMatch(ctx, field)
+	case "softSkills":
+		return ec.fieldContext_NormalizedFilter_softSkills(ctx, field)
+	case "softSkillsMatch":
+		return ec.fieldContext_NormalizedFilter_softSkillsMatch(ctx, field)
+	case "visas":
+		return ec.fieldContext_NormalizedFilter_visas(ctx, field)
+	case "visasMatch":
+		return ec.fieldContext_NormalizedFilter_visasMatch(ctx, field)
+	case "educationLevels":
+		return ec.fieldContext_NormalizedFilter_educationLevels(ctx, field)
+	case "educationLevelsMatch":
+		return ec.fieldContext_NormalizedFilter_educationLevelsMatch(ctx, field)
+	case "educationMajors":
+		return ec.fieldContext_NormalizedFilter_educationMajors(ctx, field)
+	case "educationMajorsMatch":
+		return ec.fieldContext_NormalizedFilter_educationMajorsMatch(ctx, field)
+	case "certifications":
+		return ec.fieldContext_NormalizedFilter_certifications(ctx, field)
+	case "certificationsMatch":
+		return ec.fieldContext_NormalizedFilter_certificationsMatch(ctx, field)
+	case "securityClearances":
+		return ec.fieldContext_NormalizedFilter_securityClearances(ctx, field)
+	case "securityClearancesMatch":
+		return ec.fieldContext_NormalizedFilter_securityClearancesMatch(ctx, field)
+	case "benefits":
+		return ec.fieldContext_NormalizedFilter_benefits(ctx, field)
+	case "benefitsMatch":
+		return ec.fieldContext_NormalizedFilter_benefitsMatch(ctx, field)
+	case "workArrangement":
+		return ec.fieldContext_NormalizedFilter_workArrangement(ctx, field)
+	case "employmentType":
+		return ec.fieldContext_NormalizedFilter_employmentType(ctx, field)
+	case "salaryMin":
+		return ec.fieldContext_NormalizedFilter_salaryMin(ctx, field)
+	case "salaryMax":
+		return ec.fieldContext_NormalizedFilter_salaryMax(ctx, field)
+	case "salaryCurrency":
+		return ec.fieldContext_NormalizedFilter_salaryCurrency(ctx, field)
+	case "includeUnknownSalary":
+		return ec.fieldContext_NormalizedFilter_includeUnknownSalary(ctx, field)
+	case "postedAfter":
+		return ec.fieldContext_NormalizedFilter_postedAfter(ctx, field)
+	case "categoryField":
+		return ec.fieldContext_NormalizedFilter_categoryField(ctx, field)
+	case "categoryRole":
+		return ec.fieldContext_NormalizedFilter_categoryRole(ctx, field)
+	case "categorySpecialization":
+		return ec.fieldContext_NormalizedFilter_categorySpecialization(ctx, field)
+	case "q":
+		return ec.fieldContext_NormalizedFilter_q(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NormalizedFilter", field.Name)
+}
+
+func (ec *executionContext) childFields_NormalizedLocation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "city":
+		return ec.fieldContext_NormalizedLocation_city(ctx, field)
+	case "state":
+		return ec.fieldContext_NormalizedLocation_state(ctx, field)
+	case "country":
+		return ec.fieldContext_NormalizedLocation_country(ctx, field)
+	case "workArrangement":
+		return ec.fieldContext_NormalizedLocation_workArrangement(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NormalizedLocation", field.Name)
+}
+
+func (ec *executionContext) childFields_NormalizedTitle(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "categoryField":
+		return ec.fieldContext_NormalizedTitle_categoryField(ctx, field)
+	case "categoryRole":
+		return ec.fieldContext_NormalizedTitle_categoryRole(ctx, field)
+	case "categorySpecialization":
+		return ec.fieldContext_NormalizedTitle_categorySpecialization(ctx, field)
+	case "text":
+		return ec.fieldContext_NormalizedTitle_text(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NormalizedTitle", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "hasNextPage":
+		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+	case "hasPreviousPage":
+		return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+	case "startCursor":
+		return ec.fieldContext_PageInfo_startCursor(ctx, field)
 	case "total":
 		return ec.fieldContext_PageInfo_total(ctx, field)
 	case "limit":
@@ -1788,42 +2579,50 @@ func (ec *executionContext) field_CompanyProfile_jobs_args(ctx context.Context, 
 		return nil, err
 	}
 	args["filter"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["limit"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOInt2ᚖint(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["offset"] = arg2
-	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
-		func(ctx context.Context, v any) (*domain.JobSort, error) {
-			return ec.unmarshalOJobSort2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobSort(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["sort"] = arg3
-	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOString2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["after"] = arg4
+	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*domain.JobSort, error) {
+			return ec.unmarshalOJobSort2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobSort(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg5
 	return args, nil
 }
 
-func (ec *executionContext) field_JobCardPage_facets_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+func (ec *executionContext) field_JobCardConnection_facets_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "fields",
@@ -1898,38 +2697,54 @@ func (ec *executionContext) field_Query_changes_args(ctx context.Context, rawArg
 func (ec *executionContext) field_Query_companies_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "minJobs",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOInt2ᚖint(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["minJobs"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOInt2ᚖint(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["limit"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOInt2ᚖint(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["offset"] = arg2
-	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
 		func(ctx context.Context, v any) (*domain.JobFilter, error) {
 			return ec.unmarshalOJobFilter2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobFilter(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["filter"] = arg3
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "minJobs",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["minJobs"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg5
 	return args, nil
 }
 
@@ -1994,38 +2809,60 @@ func (ec *executionContext) field_Query_jobs_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["filter"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["limit"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOInt2ᚖint(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["offset"] = arg2
-	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
-		func(ctx context.Context, v any) (*domain.JobSort, error) {
-			return ec.unmarshalOJobSort2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobSort(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["sort"] = arg3
-	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOString2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["after"] = arg4
+	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*domain.JobSort, error) {
+			return ec.unmarshalOJobSort2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobSort(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -2364,6 +3201,29 @@ func (ec *executionContext) fieldContext_ChangePageInfo_nextCursor(_ context.Con
 	return graphql.NewScalarFieldContext("ChangePageInfo", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Company_id(ctx context.Context, field graphql.CollectedField, obj *domain.Company) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Company_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Company_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Company", field, true, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _Company_name(ctx context.Context, field graphql.CollectedField, obj *domain.Company) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2456,13 +3316,45 @@ func (ec *executionContext) fieldContext_Company_slug(_ context.Context, field g
 	return graphql.NewScalarFieldContext("Company", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _CompanyPage_nodes(ctx context.Context, field graphql.CollectedField, obj *domain.CompanyPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _CompanyConnection_edges(ctx context.Context, field graphql.CollectedField, obj *domain.CompanyPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CompanyPage_nodes(ctx, field)
+			return ec.fieldContext_CompanyConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []domain.CompanyEdge) graphql.Marshaler {
+			return ec.marshalNCompanyEdge2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CompanyConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CompanyConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CompanyEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CompanyConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *domain.CompanyPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CompanyConnection_nodes(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.Nodes, nil
@@ -2475,9 +3367,9 @@ func (ec *executionContext) _CompanyPage_nodes(ctx context.Context, field graphq
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_CompanyPage_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_CompanyConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
-		Object:     "CompanyPage",
+		Object:     "CompanyConnection",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
@@ -2488,13 +3380,13 @@ func (ec *executionContext) fieldContext_CompanyPage_nodes(_ context.Context, fi
 	return fc, nil
 }
 
-func (ec *executionContext) _CompanyPage_pageInfo(ctx context.Context, field graphql.CollectedField, obj *domain.CompanyPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _CompanyConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *domain.CompanyPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CompanyPage_pageInfo(ctx, field)
+			return ec.fieldContext_CompanyConnection_pageInfo(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.PageInfo, nil
@@ -2507,14 +3399,92 @@ func (ec *executionContext) _CompanyPage_pageInfo(ctx context.Context, field gra
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_CompanyPage_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_CompanyConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
-		Object:     "CompanyPage",
+		Object:     "CompanyConnection",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CompanyConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *domain.CompanyPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CompanyConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CompanyConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CompanyConnection", field, true, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CompanyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *domain.CompanyEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CompanyEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CompanyEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CompanyEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CompanyEdge_node(ctx context.Context, field graphql.CollectedField, obj *domain.CompanyEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CompanyEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Company) graphql.Marshaler {
+			return ec.marshalNCompany2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompany(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CompanyEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CompanyEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Company(ctx, field)
 		},
 	}
 	return fc, nil
@@ -2686,11 +3656,11 @@ func (ec *executionContext) _CompanyProfile_jobs(ctx context.Context, field grap
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.CompanyProfile().Jobs(ctx, obj, fc.Args["filter"].(*domain.JobFilter), fc.Args["limit"].(*int), fc.Args["offset"].(*int), fc.Args["sort"].(*domain.JobSort), fc.Args["after"].(*string))
+			return ec.Resolvers.CompanyProfile().Jobs(ctx, obj, fc.Args["filter"].(*domain.JobFilter), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["limit"].(*int), fc.Args["offset"].(*int), fc.Args["sort"].(*domain.JobSort))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *domain.JobCardPage) graphql.Marshaler {
-			return ec.marshalNJobCardPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardPage(ctx, selections, v)
+			return ec.marshalNJobCardConnection2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardPage(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2703,7 +3673,7 @@ func (ec *executionContext) fieldContext_CompanyProfile_jobs(ctx context.Context
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_JobCardPage(ctx, field)
+			return ec.childFields_JobCardConnection(ctx, field)
 		},
 	}
 	defer func() {
@@ -3958,13 +4928,45 @@ func (ec *executionContext) fieldContext_JobCard_employer(_ context.Context, fie
 	return fc, nil
 }
 
-func (ec *executionContext) _JobCardPage_nodes(ctx context.Context, field graphql.CollectedField, obj *domain.JobCardPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _JobCardConnection_edges(ctx context.Context, field graphql.CollectedField, obj *domain.JobCardPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_JobCardPage_nodes(ctx, field)
+			return ec.fieldContext_JobCardConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []domain.JobCardEdge) graphql.Marshaler {
+			return ec.marshalNJobCardEdge2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobCardConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JobCardConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JobCardEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _JobCardConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *domain.JobCardPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobCardConnection_nodes(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.Nodes, nil
@@ -3977,9 +4979,9 @@ func (ec *executionContext) _JobCardPage_nodes(ctx context.Context, field graphq
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_JobCardPage_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_JobCardConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
-		Object:     "JobCardPage",
+		Object:     "JobCardConnection",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
@@ -3990,13 +4992,13 @@ func (ec *executionContext) fieldContext_JobCardPage_nodes(_ context.Context, fi
 	return fc, nil
 }
 
-func (ec *executionContext) _JobCardPage_pageInfo(ctx context.Context, field graphql.CollectedField, obj *domain.JobCardPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _JobCardConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *domain.JobCardPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_JobCardPage_pageInfo(ctx, field)
+			return ec.fieldContext_JobCardConnection_pageInfo(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.PageInfo, nil
@@ -4009,9 +5011,9 @@ func (ec *executionContext) _JobCardPage_pageInfo(ctx context.Context, field gra
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_JobCardPage_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_JobCardConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
-		Object:     "JobCardPage",
+		Object:     "JobCardConnection",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
@@ -4022,17 +5024,40 @@ func (ec *executionContext) fieldContext_JobCardPage_pageInfo(_ context.Context,
 	return fc, nil
 }
 
-func (ec *executionContext) _JobCardPage_facets(ctx context.Context, field graphql.CollectedField, obj *domain.JobCardPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _JobCardConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *domain.JobCardPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_JobCardPage_facets(ctx, field)
+			return ec.fieldContext_JobCardConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobCardConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JobCardConnection", field, true, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _JobCardConnection_facets(ctx context.Context, field graphql.CollectedField, obj *domain.JobCardPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobCardConnection_facets(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.JobCardPage().Facets(ctx, obj, fc.Args["fields"].([]domain.FacetField), fc.Args["limit"].(*int))
+			return ec.Resolvers.JobCardConnection().Facets(ctx, obj, fc.Args["fields"].([]domain.FacetField), fc.Args["limit"].(*int))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*domain.Facet) graphql.Marshaler {
@@ -4042,9 +5067,9 @@ func (ec *executionContext) _JobCardPage_facets(ctx context.Context, field graph
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_JobCardPage_facets(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_JobCardConnection_facets(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
-		Object:     "JobCardPage",
+		Object:     "JobCardConnection",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
@@ -4059,9 +5084,96 @@ func (ec *executionContext) fieldContext_JobCardPage_facets(ctx context.Context,
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_JobCardPage_facets_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_JobCardConnection_facets_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _JobCardConnection_normalized(ctx context.Context, field graphql.CollectedField, obj *domain.JobCardPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobCardConnection_normalized(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Normalized, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v domain.NormalizedFilter) graphql.Marshaler {
+			return ec.marshalNNormalizedFilter2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐNormalizedFilter(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobCardConnection_normalized(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JobCardConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NormalizedFilter(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _JobCardEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *domain.JobCardEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobCardEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v domain.EdgeCursor) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐEdgeCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobCardEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JobCardEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _JobCardEdge_node(ctx context.Context, field graphql.CollectedField, obj *domain.JobCardEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobCardEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.JobCard) graphql.Marshaler {
+			return ec.marshalNJobCard2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCard(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobCardEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JobCardEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JobCard(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -4156,6 +5268,1183 @@ func (ec *executionContext) _Location_full(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_Location_full(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Location", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedCurrency_currency(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedCurrency) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedCurrency_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedCurrency_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedCurrency", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedCurrency_ratesDate(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedCurrency) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedCurrency_ratesDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RatesDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedCurrency_ratesDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedCurrency", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_title(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.NormalizedTitle) graphql.Marshaler {
+			return ec.marshalONormalizedTitle2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐNormalizedTitle(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "NormalizedFilter",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NormalizedTitle(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _NormalizedFilter_company(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_company(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Company, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_company(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_location(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.NormalizedLocation) graphql.Marshaler {
+			return ec.marshalONormalizedLocation2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐNormalizedLocation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "NormalizedFilter",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NormalizedLocation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _NormalizedFilter_city(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_city(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.City, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_city(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_state(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_country(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_country(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Country, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_skills(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_skills(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Skills, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_skills(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_skillsMatch(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_skillsMatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SkillsMatch, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.MatchMode) graphql.Marshaler {
+			return ec.marshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_skillsMatch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type MatchMode does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_tools(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_tools(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tools, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_tools(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_toolsMatch(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_toolsMatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ToolsMatch, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.MatchMode) graphql.Marshaler {
+			return ec.marshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_toolsMatch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type MatchMode does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_technicalSkills(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_technicalSkills(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TechnicalSkills, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_technicalSkills(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_technicalSkillsMatch(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_technicalSkillsMatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TechnicalSkillsMatch, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.MatchMode) graphql.Marshaler {
+			return ec.marshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_technicalSkillsMatch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type MatchMode does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_softSkills(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_softSkills(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SoftSkills, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_softSkills(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_softSkillsMatch(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_softSkillsMatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SoftSkillsMatch, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.MatchMode) graphql.Marshaler {
+			return ec.marshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_softSkillsMatch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type MatchMode does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_visas(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_visas(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Visas, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_visas(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_visasMatch(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_visasMatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VisasMatch, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.MatchMode) graphql.Marshaler {
+			return ec.marshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_visasMatch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type MatchMode does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_educationLevels(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_educationLevels(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EducationLevels, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_educationLevels(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_educationLevelsMatch(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_educationLevelsMatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EducationLevelsMatch, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.MatchMode) graphql.Marshaler {
+			return ec.marshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_educationLevelsMatch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type MatchMode does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_educationMajors(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_educationMajors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EducationMajors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_educationMajors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_educationMajorsMatch(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_educationMajorsMatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EducationMajorsMatch, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.MatchMode) graphql.Marshaler {
+			return ec.marshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_educationMajorsMatch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type MatchMode does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_certifications(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_certifications(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Certifications, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_certifications(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_certificationsMatch(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_certificationsMatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CertificationsMatch, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.MatchMode) graphql.Marshaler {
+			return ec.marshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_certificationsMatch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type MatchMode does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_securityClearances(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_securityClearances(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SecurityClearances, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_securityClearances(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_securityClearancesMatch(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_securityClearancesMatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SecurityClearancesMatch, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.MatchMode) graphql.Marshaler {
+			return ec.marshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_securityClearancesMatch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type MatchMode does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_benefits(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_benefits(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Benefits, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_benefits(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_benefitsMatch(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_benefitsMatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BenefitsMatch, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.MatchMode) graphql.Marshaler {
+			return ec.marshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_benefitsMatch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type MatchMode does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_workArrangement(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_workArrangement(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WorkArrangement, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []domain.WorkArrangement) graphql.Marshaler {
+			return ec.marshalOWorkArrangement2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐWorkArrangementᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_workArrangement(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type WorkArrangement does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_employmentType(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_employmentType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EmploymentType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_employmentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_salaryMin(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_salaryMin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SalaryMin, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_salaryMin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_salaryMax(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_salaryMax(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SalaryMax, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_salaryMax(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_salaryCurrency(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_salaryCurrency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SalaryCurrency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.NormalizedCurrency) graphql.Marshaler {
+			return ec.marshalONormalizedCurrency2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐNormalizedCurrency(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_salaryCurrency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "NormalizedFilter",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NormalizedCurrency(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _NormalizedFilter_includeUnknownSalary(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_includeUnknownSalary(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IncludeUnknownSalary, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_includeUnknownSalary(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_postedAfter(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_postedAfter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PostedAfter, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_postedAfter(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_categoryField(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_categoryField(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CategoryField, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_categoryField(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_categoryRole(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_categoryRole(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CategoryRole, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_categoryRole(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_categorySpecialization(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_categorySpecialization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CategorySpecialization, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_categorySpecialization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedFilter_q(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_q(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Q, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_q(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedLocation_city(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedLocation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedLocation_city(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.City, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedLocation_city(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedLocation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedLocation_state(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedLocation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedLocation_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedLocation_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedLocation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedLocation_country(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedLocation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedLocation_country(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Country, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedLocation_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedLocation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedLocation_workArrangement(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedLocation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedLocation_workArrangement(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WorkArrangement, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []domain.WorkArrangement) graphql.Marshaler {
+			return ec.marshalOWorkArrangement2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐWorkArrangementᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedLocation_workArrangement(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedLocation", field, false, false, errors.New("field of type WorkArrangement does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedTitle_categoryField(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedTitle) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedTitle_categoryField(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CategoryField, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedTitle_categoryField(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedTitle", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedTitle_categoryRole(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedTitle) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedTitle_categoryRole(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CategoryRole, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedTitle_categoryRole(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedTitle", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedTitle_categorySpecialization(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedTitle) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedTitle_categorySpecialization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CategorySpecialization, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedTitle_categorySpecialization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedTitle", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedTitle_text(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedTitle) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedTitle_text(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Text, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedTitle_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedTitle", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *domain.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasNextPage(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, true, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *domain.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasPreviousPage(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, true, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *domain.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_startCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _PageInfo_total(ctx context.Context, field graphql.CollectedField, obj *domain.PageInfo) (ret graphql.Marshaler) {
@@ -4283,11 +6572,11 @@ func (ec *executionContext) _Query_jobs(ctx context.Context, field graphql.Colle
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Jobs(ctx, fc.Args["filter"].(*domain.JobFilter), fc.Args["limit"].(*int), fc.Args["offset"].(*int), fc.Args["sort"].(*domain.JobSort), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Jobs(ctx, fc.Args["filter"].(*domain.JobFilter), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["limit"].(*int), fc.Args["offset"].(*int), fc.Args["sort"].(*domain.JobSort))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *domain.JobCardPage) graphql.Marshaler {
-			return ec.marshalNJobCardPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardPage(ctx, selections, v)
+			return ec.marshalNJobCardConnection2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardPage(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4300,7 +6589,7 @@ func (ec *executionContext) fieldContext_Query_jobs(ctx context.Context, field g
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_JobCardPage(ctx, field)
+			return ec.childFields_JobCardConnection(ctx, field)
 		},
 	}
 	defer func() {
@@ -4371,11 +6660,11 @@ func (ec *executionContext) _Query_companies(ctx context.Context, field graphql.
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Companies(ctx, fc.Args["minJobs"].(*int), fc.Args["limit"].(*int), fc.Args["offset"].(*int), fc.Args["filter"].(*domain.JobFilter))
+			return ec.Resolvers.Query().Companies(ctx, fc.Args["filter"].(*domain.JobFilter), fc.Args["minJobs"].(*int), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["limit"].(*int), fc.Args["offset"].(*int))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *domain.CompanyPage) graphql.Marshaler {
-			return ec.marshalNCompanyPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyPage(ctx, selections, v)
+			return ec.marshalNCompanyConnection2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyPage(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4388,7 +6677,7 @@ func (ec *executionContext) fieldContext_Query_companies(ctx context.Context, fi
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CompanyPage(ctx, field)
+			return ec.childFields_CompanyConnection(ctx, field)
 		},
 	}
 	defer func() {
@@ -4399,6 +6688,50 @@ func (ec *executionContext) fieldContext_Query_companies(ctx context.Context, fi
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_companies_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Node(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Node) graphql.Marshaler {
+			return ec.marshalONode2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐNode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_node(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_node_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -4462,8 +6795,8 @@ func (ec *executionContext) _Query_interpretFilter(ctx context.Context, field gr
 			return ec.Resolvers.Query().InterpretFilter(ctx, fc.Args["filter"].(domain.JobFilter))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
-			return ec.marshalNMap2map(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.NormalizedFilter) graphql.Marshaler {
+			return ec.marshalNNormalizedFilter2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐNormalizedFilter(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4476,7 +6809,7 @@ func (ec *executionContext) fieldContext_Query_interpretFilter(ctx context.Conte
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type Map does not have child fields")
+			return ec.childFields_NormalizedFilter(ctx, field)
 		},
 	}
 	defer func() {
@@ -6179,6 +8512,33 @@ func (ec *executionContext) unmarshalInputJobFilter(ctx context.Context, obj any
 
 // region    ************************** interface.gotpl ***************************
 
+func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj domain.Node) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case domain.Job:
+		return ec._Job(ctx, sel, &obj)
+	case *domain.Job:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Job(ctx, sel, obj)
+	case domain.Company:
+		return ec._Company(ctx, sel, &obj)
+	case *domain.Company:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Company(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of Node must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
@@ -6396,7 +8756,7 @@ func (ec *executionContext) _ChangePageInfo(ctx context.Context, sel ast.Selecti
 	return out
 }
 
-var companyImplementors = []string{"Company"}
+var companyImplementors = []string{"Company", "Node"}
 
 func (ec *executionContext) _Company(ctx context.Context, sel ast.SelectionSet, obj *domain.Company) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, companyImplementors)
@@ -6407,6 +8767,11 @@ func (ec *executionContext) _Company(ctx context.Context, sel ast.SelectionSet, 
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Company")
+		case "id":
+			out.Values[i] = ec._Company_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "name":
 			out.Values[i] = ec._Company_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -6447,24 +8812,78 @@ func (ec *executionContext) _Company(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
-var companyPageImplementors = []string{"CompanyPage"}
+var companyConnectionImplementors = []string{"CompanyConnection"}
 
-func (ec *executionContext) _CompanyPage(ctx context.Context, sel ast.SelectionSet, obj *domain.CompanyPage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, companyPageImplementors)
+func (ec *executionContext) _CompanyConnection(ctx context.Context, sel ast.SelectionSet, obj *domain.CompanyPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, companyConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	deferred := make(map[string]*graphql.FieldSet)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CompanyPage")
+			out.Values[i] = graphql.MarshalString("CompanyConnection")
+		case "edges":
+			out.Values[i] = ec._CompanyConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "nodes":
-			out.Values[i] = ec._CompanyPage_nodes(ctx, field, obj)
+			out.Values[i] = ec._CompanyConnection_nodes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		case "pageInfo":
-			out.Values[i] = ec._CompanyPage_pageInfo(ctx, field, obj)
+			out.Values[i] = ec._CompanyConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._CompanyConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var companyEdgeImplementors = []string{"CompanyEdge"}
+
+func (ec *executionContext) _CompanyEdge(ctx context.Context, sel ast.SelectionSet, obj *domain.CompanyEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, companyEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CompanyEdge")
+		case "cursor":
+			out.Values[i] = ec._CompanyEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._CompanyEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -6678,7 +9097,7 @@ func (ec *executionContext) _FacetValue(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
-var jobImplementors = []string{"Job"}
+var jobImplementors = []string{"Job", "Node"}
 
 func (ec *executionContext) _Job(ctx context.Context, sel ast.SelectionSet, obj *domain.Job) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, jobImplementors)
@@ -7008,24 +9427,34 @@ func (ec *executionContext) _JobCard(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
-var jobCardPageImplementors = []string{"JobCardPage"}
+var jobCardConnectionImplementors = []string{"JobCardConnection"}
 
-func (ec *executionContext) _JobCardPage(ctx context.Context, sel ast.SelectionSet, obj *domain.JobCardPage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, jobCardPageImplementors)
+func (ec *executionContext) _JobCardConnection(ctx context.Context, sel ast.SelectionSet, obj *domain.JobCardPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, jobCardConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	deferred := make(map[string]*graphql.FieldSet)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("JobCardPage")
+			out.Values[i] = graphql.MarshalString("JobCardConnection")
+		case "edges":
+			out.Values[i] = ec._JobCardConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "nodes":
-			out.Values[i] = ec._JobCardPage_nodes(ctx, field, obj)
+			out.Values[i] = ec._JobCardConnection_nodes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "pageInfo":
-			out.Values[i] = ec._JobCardPage_pageInfo(ctx, field, obj)
+			out.Values[i] = ec._JobCardConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			out.Values[i] = ec._JobCardConnection_totalCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -7038,7 +9467,7 @@ func (ec *executionContext) _JobCardPage(ctx context.Context, sel ast.SelectionS
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._JobCardPage_facets(ctx, field, obj)
+				res = ec._JobCardConnection_facets(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -7065,6 +9494,55 @@ func (ec *executionContext) _JobCardPage(ctx context.Context, sel ast.SelectionS
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "normalized":
+			out.Values[i] = ec._JobCardConnection_normalized(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var jobCardEdgeImplementors = []string{"JobCardEdge"}
+
+func (ec *executionContext) _JobCardEdge(ctx context.Context, sel ast.SelectionSet, obj *domain.JobCardEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, jobCardEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("JobCardEdge")
+		case "cursor":
+			out.Values[i] = ec._JobCardEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._JobCardEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -7142,6 +9620,239 @@ func (ec *executionContext) _Location(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var normalizedCurrencyImplementors = []string{"NormalizedCurrency"}
+
+func (ec *executionContext) _NormalizedCurrency(ctx context.Context, sel ast.SelectionSet, obj *domain.NormalizedCurrency) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, normalizedCurrencyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("NormalizedCurrency")
+		case "currency":
+			out.Values[i] = ec._NormalizedCurrency_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ratesDate":
+			out.Values[i] = ec._NormalizedCurrency_ratesDate(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var normalizedFilterImplementors = []string{"NormalizedFilter"}
+
+func (ec *executionContext) _NormalizedFilter(ctx context.Context, sel ast.SelectionSet, obj *domain.NormalizedFilter) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, normalizedFilterImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("NormalizedFilter")
+		case "title":
+			out.Values[i] = ec._NormalizedFilter_title(ctx, field, obj)
+		case "company":
+			out.Values[i] = ec._NormalizedFilter_company(ctx, field, obj)
+		case "location":
+			out.Values[i] = ec._NormalizedFilter_location(ctx, field, obj)
+		case "city":
+			out.Values[i] = ec._NormalizedFilter_city(ctx, field, obj)
+		case "state":
+			out.Values[i] = ec._NormalizedFilter_state(ctx, field, obj)
+		case "country":
+			out.Values[i] = ec._NormalizedFilter_country(ctx, field, obj)
+		case "skills":
+			out.Values[i] = ec._NormalizedFilter_skills(ctx, field, obj)
+		case "skillsMatch":
+			out.Values[i] = ec._NormalizedFilter_skillsMatch(ctx, field, obj)
+		case "tools":
+			out.Values[i] = ec._NormalizedFilter_tools(ctx, field, obj)
+		case "toolsMatch":
+			out.Values[i] = ec._NormalizedFilter_toolsMatch(ctx, field, obj)
+		case "technicalSkills":
+			out.Values[i] = ec._NormalizedFilter_technicalSkills(ctx, field, obj)
+		case "technicalSkillsMatch":
+			out.Values[i] = ec._NormalizedFilter_technicalSkillsMatch(ctx, field, obj)
+		case "softSkills":
+			out.Values[i] = ec._NormalizedFilter_softSkills(ctx, field, obj)
+		case "softSkillsMatch":
+			out.Values[i] = ec._NormalizedFilter_softSkillsMatch(ctx, field, obj)
+		case "visas":
+			out.Values[i] = ec._NormalizedFilter_visas(ctx, field, obj)
+		case "visasMatch":
+			out.Values[i] = ec._NormalizedFilter_visasMatch(ctx, field, obj)
+		case "educationLevels":
+			out.Values[i] = ec._NormalizedFilter_educationLevels(ctx, field, obj)
+		case "educationLevelsMatch":
+			out.Values[i] = ec._NormalizedFilter_educationLevelsMatch(ctx, field, obj)
+		case "educationMajors":
+			out.Values[i] = ec._NormalizedFilter_educationMajors(ctx, field, obj)
+		case "educationMajorsMatch":
+			out.Values[i] = ec._NormalizedFilter_educationMajorsMatch(ctx, field, obj)
+		case "certifications":
+			out.Values[i] = ec._NormalizedFilter_certifications(ctx, field, obj)
+		case "certificationsMatch":
+			out.Values[i] = ec._NormalizedFilter_certificationsMatch(ctx, field, obj)
+		case "securityClearances":
+			out.Values[i] = ec._NormalizedFilter_securityClearances(ctx, field, obj)
+		case "securityClearancesMatch":
+			out.Values[i] = ec._NormalizedFilter_securityClearancesMatch(ctx, field, obj)
+		case "benefits":
+			out.Values[i] = ec._NormalizedFilter_benefits(ctx, field, obj)
+		case "benefitsMatch":
+			out.Values[i] = ec._NormalizedFilter_benefitsMatch(ctx, field, obj)
+		case "workArrangement":
+			out.Values[i] = ec._NormalizedFilter_workArrangement(ctx, field, obj)
+		case "employmentType":
+			out.Values[i] = ec._NormalizedFilter_employmentType(ctx, field, obj)
+		case "salaryMin":
+			out.Values[i] = ec._NormalizedFilter_salaryMin(ctx, field, obj)
+		case "salaryMax":
+			out.Values[i] = ec._NormalizedFilter_salaryMax(ctx, field, obj)
+		case "salaryCurrency":
+			out.Values[i] = ec._NormalizedFilter_salaryCurrency(ctx, field, obj)
+		case "includeUnknownSalary":
+			out.Values[i] = ec._NormalizedFilter_includeUnknownSalary(ctx, field, obj)
+		case "postedAfter":
+			out.Values[i] = ec._NormalizedFilter_postedAfter(ctx, field, obj)
+		case "categoryField":
+			out.Values[i] = ec._NormalizedFilter_categoryField(ctx, field, obj)
+		case "categoryRole":
+			out.Values[i] = ec._NormalizedFilter_categoryRole(ctx, field, obj)
+		case "categorySpecialization":
+			out.Values[i] = ec._NormalizedFilter_categorySpecialization(ctx, field, obj)
+		case "q":
+			out.Values[i] = ec._NormalizedFilter_q(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var normalizedLocationImplementors = []string{"NormalizedLocation"}
+
+func (ec *executionContext) _NormalizedLocation(ctx context.Context, sel ast.SelectionSet, obj *domain.NormalizedLocation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, normalizedLocationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("NormalizedLocation")
+		case "city":
+			out.Values[i] = ec._NormalizedLocation_city(ctx, field, obj)
+		case "state":
+			out.Values[i] = ec._NormalizedLocation_state(ctx, field, obj)
+		case "country":
+			out.Values[i] = ec._NormalizedLocation_country(ctx, field, obj)
+		case "workArrangement":
+			out.Values[i] = ec._NormalizedLocation_workArrangement(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var normalizedTitleImplementors = []string{"NormalizedTitle"}
+
+func (ec *executionContext) _NormalizedTitle(ctx context.Context, sel ast.SelectionSet, obj *domain.NormalizedTitle) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, normalizedTitleImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("NormalizedTitle")
+		case "categoryField":
+			out.Values[i] = ec._NormalizedTitle_categoryField(ctx, field, obj)
+		case "categoryRole":
+			out.Values[i] = ec._NormalizedTitle_categoryRole(ctx, field, obj)
+		case "categorySpecialization":
+			out.Values[i] = ec._NormalizedTitle_categorySpecialization(ctx, field, obj)
+		case "text":
+			out.Values[i] = ec._NormalizedTitle_text(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var pageInfoImplementors = []string{"PageInfo"}
 
 func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *domain.PageInfo) graphql.Marshaler {
@@ -7153,6 +9864,18 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("PageInfo")
+		case "hasNextPage":
+			out.Values[i] = ec._PageInfo_hasNextPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hasPreviousPage":
+			out.Values[i] = ec._PageInfo_hasPreviousPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startCursor":
+			out.Values[i] = ec._PageInfo_startCursor(ctx, field, obj)
 		case "total":
 			out.Values[i] = ec._PageInfo_total(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -7271,6 +9994,25 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "node":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_node(ctx, field)
 				return res
 			}
 
@@ -7936,18 +10678,38 @@ func (ec *executionContext) marshalNCompany2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobs
 	return ec._Company(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNCompanyPage2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyPage(ctx context.Context, sel ast.SelectionSet, v domain.CompanyPage) graphql.Marshaler {
-	return ec._CompanyPage(ctx, sel, &v)
+func (ec *executionContext) marshalNCompanyConnection2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyPage(ctx context.Context, sel ast.SelectionSet, v domain.CompanyPage) graphql.Marshaler {
+	return ec._CompanyConnection(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNCompanyPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyPage(ctx context.Context, sel ast.SelectionSet, v *domain.CompanyPage) graphql.Marshaler {
+func (ec *executionContext) marshalNCompanyConnection2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyPage(ctx context.Context, sel ast.SelectionSet, v *domain.CompanyPage) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
 		}
 		return graphql.Null
 	}
-	return ec._CompanyPage(ctx, sel, v)
+	return ec._CompanyConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCompanyEdge2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyEdge(ctx context.Context, sel ast.SelectionSet, v domain.CompanyEdge) graphql.Marshaler {
+	return ec._CompanyEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCompanyEdge2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []domain.CompanyEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCompanyEdge2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNFacet2ᚕᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacetᚄ(ctx context.Context, sel ast.SelectionSet, v []*domain.Facet) graphql.Marshaler {
@@ -8131,18 +10893,38 @@ func (ec *executionContext) marshalNJobCard2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobs
 	return ec._JobCard(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNJobCardPage2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardPage(ctx context.Context, sel ast.SelectionSet, v domain.JobCardPage) graphql.Marshaler {
-	return ec._JobCardPage(ctx, sel, &v)
+func (ec *executionContext) marshalNJobCardConnection2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardPage(ctx context.Context, sel ast.SelectionSet, v domain.JobCardPage) graphql.Marshaler {
+	return ec._JobCardConnection(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNJobCardPage2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardPage(ctx context.Context, sel ast.SelectionSet, v *domain.JobCardPage) graphql.Marshaler {
+func (ec *executionContext) marshalNJobCardConnection2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardPage(ctx context.Context, sel ast.SelectionSet, v *domain.JobCardPage) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
 		}
 		return graphql.Null
 	}
-	return ec._JobCardPage(ctx, sel, v)
+	return ec._JobCardConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNJobCardEdge2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardEdge(ctx context.Context, sel ast.SelectionSet, v domain.JobCardEdge) graphql.Marshaler {
+	return ec._JobCardEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNJobCardEdge2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []domain.JobCardEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNJobCardEdge2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCardEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNJobFilter2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobFilter(ctx context.Context, v any) (domain.JobFilter, error) {
@@ -8154,26 +10936,18 @@ func (ec *executionContext) marshalNLocation2githubᚗcomᚋjobsdᚑdevᚋjobsd�
 	return ec._Location(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNMap2map(ctx context.Context, v any) (map[string]any, error) {
-	res, err := graphql.UnmarshalMap(v)
-	return res, graphql.ErrorOnPath(ctx, err)
+func (ec *executionContext) marshalNNormalizedFilter2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐNormalizedFilter(ctx context.Context, sel ast.SelectionSet, v domain.NormalizedFilter) graphql.Marshaler {
+	return ec._NormalizedFilter(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.SelectionSet, v map[string]any) graphql.Marshaler {
+func (ec *executionContext) marshalNNormalizedFilter2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐNormalizedFilter(ctx context.Context, sel ast.SelectionSet, v *domain.NormalizedFilter) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
 		}
 		return graphql.Null
 	}
-	_ = sel
-	res := graphql.MarshalMap(v)
-	if res == graphql.Null {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-	}
-	return res
+	return ec._NormalizedFilter(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v domain.PageInfo) graphql.Marshaler {
@@ -8182,6 +10956,16 @@ func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋjobsdᚑdevᚋjobsd�
 
 func (ec *executionContext) marshalNSalaryBucket2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSalaryBucket(ctx context.Context, sel ast.SelectionSet, v domain.SalaryBucket) graphql.Marshaler {
 	return ec._SalaryBucket(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNString2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐEdgeCursor(ctx context.Context, v any) (domain.EdgeCursor, error) {
+	var res domain.EdgeCursor
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNString2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐEdgeCursor(ctx context.Context, sel ast.SelectionSet, v domain.EdgeCursor) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
@@ -8518,6 +11302,34 @@ func (ec *executionContext) marshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjo
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalONode2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐNode(ctx context.Context, sel ast.SelectionSet, v domain.Node) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Node(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalONormalizedCurrency2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐNormalizedCurrency(ctx context.Context, sel ast.SelectionSet, v *domain.NormalizedCurrency) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._NormalizedCurrency(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalONormalizedLocation2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐNormalizedLocation(ctx context.Context, sel ast.SelectionSet, v *domain.NormalizedLocation) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._NormalizedLocation(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalONormalizedTitle2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐNormalizedTitle(ctx context.Context, sel ast.SelectionSet, v *domain.NormalizedTitle) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._NormalizedTitle(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOSalary2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSalary(ctx context.Context, sel ast.SelectionSet, v *domain.Salary) graphql.Marshaler {

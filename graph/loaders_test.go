@@ -29,7 +29,7 @@ func TestEmployersOfAPageCostOneQuery(t *testing.T) {
 	var batches [][]int64
 	st := &searchtest.Store{
 		// A page of cards from five companies.
-		FindJobCardsFunc: func(_ context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
+		FindJobCardsFunc: func(_ context.Context, q domain.JobQuery) ([]domain.JobCard, int, []domain.Cursor, error) {
 			cards := make([]domain.JobCard, q.Limit)
 			for i := range cards {
 				cards[i] = domain.JobCard{ID: fmt.Sprintf("t-%d", i), Title: "Engineer", Company: "Co", CompanyID: int64(i%5 + 1),

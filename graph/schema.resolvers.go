@@ -9,6 +9,7 @@ import (
 	"context"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/normalize"
 )
 
 // At is the resolver for the at field.
@@ -17,7 +18,11 @@ func (r *changeResolver) At(ctx context.Context, obj *domain.Change) (string, er
 }
 
 // Jobs is the resolver for the jobs field.
-func (r *companyProfileResolver) Jobs(ctx context.Context, obj *domain.CompanyProfile, filter *domain.JobFilter, limit *int, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error) {
+func (r *companyProfileResolver) Jobs(ctx context.Context, obj *domain.CompanyProfile, filter *domain.JobFilter, first *int, after *string, limit *int, offset *int, sort *domain.JobSort) (*domain.JobCardPage, error) {
+	limit, err := normalize.FirstOrLimit(first, limit)
+	if err != nil {
+		return nil, err
+	}
 	page, err := r.svc.CompanyJobs(ctx, obj.ID, filter, limit, offset, sort, after)
 	if err == nil {
 		notePage(ctx, page.Nodes)
@@ -45,7 +50,7 @@ func (r *jobCardResolver) Employer(ctx context.Context, obj *domain.JobCard) (*d
 }
 
 // Facets is the resolver for the facets field.
-func (r *jobCardPageResolver) Facets(ctx context.Context, obj *domain.JobCardPage, fields []domain.FacetField, limit *int) ([]*domain.Facet, error) {
+func (r *jobCardConnectionResolver) Facets(ctx context.Context, obj *domain.JobCardPage, fields []domain.FacetField, limit *int) ([]*domain.Facet, error) {
 	names := make([]string, len(fields))
 	for i, f := range fields {
 		names[i] = string(f)
@@ -62,7 +67,11 @@ func (r *jobCardPageResolver) Facets(ctx context.Context, obj *domain.JobCardPag
 }
 
 // Jobs is the resolver for the jobs field.
-func (r *queryResolver) Jobs(ctx context.Context, filter *domain.JobFilter, limit *int, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error) {
+func (r *queryResolver) Jobs(ctx context.Context, filter *domain.JobFilter, first *int, after *string, limit *int, offset *int, sort *domain.JobSort) (*domain.JobCardPage, error) {
+	limit, err := normalize.FirstOrLimit(first, limit)
+	if err != nil {
+		return nil, err
+	}
 	page, err := r.svc.Jobs(ctx, filter, limit, offset, sort, after)
 	if err == nil {
 		notePage(ctx, page.Nodes)
@@ -76,8 +85,20 @@ func (r *queryResolver) Job(ctx context.Context, id string) (*domain.Job, error)
 }
 
 // Companies is the resolver for the companies field.
-func (r *queryResolver) Companies(ctx context.Context, minJobs *int, limit *int, offset *int, filter *domain.JobFilter) (*domain.CompanyPage, error) {
+func (r *queryResolver) Companies(ctx context.Context, filter *domain.JobFilter, minJobs *int, first *int, after *string, limit *int, offset *int) (*domain.CompanyPage, error) {
+	limit, err := normalize.FirstOrLimit(first, limit)
+	if err != nil {
+		return nil, err
+	}
+	if offset, err = normalize.OffsetAfter(after, offset); err != nil {
+		return nil, err
+	}
 	return r.svc.Companies(ctx, minJobs, limit, offset, filter)
+}
+
+// Node is the resolver for the node field.
+func (r *queryResolver) Node(ctx context.Context, id string) (domain.Node, error) {
+	return r.svc.Node(ctx, id)
 }
 
 // Company is the resolver for the company field.
@@ -86,7 +107,7 @@ func (r *queryResolver) Company(ctx context.Context, slug *string, name *string)
 }
 
 // InterpretFilter is the resolver for the interpretFilter field.
-func (r *queryResolver) InterpretFilter(ctx context.Context, filter domain.JobFilter) (map[string]any, error) {
+func (r *queryResolver) InterpretFilter(ctx context.Context, filter domain.JobFilter) (*domain.NormalizedFilter, error) {
 	return r.svc.Interpret(filter)
 }
 
@@ -107,8 +128,10 @@ func (r *Resolver) Job() JobResolver { return &jobResolver{r} }
 // JobCard returns JobCardResolver implementation.
 func (r *Resolver) JobCard() JobCardResolver { return &jobCardResolver{r} }
 
-// JobCardPage returns JobCardPageResolver implementation.
-func (r *Resolver) JobCardPage() JobCardPageResolver { return &jobCardPageResolver{r} }
+// JobCardConnection returns JobCardConnectionResolver implementation.
+func (r *Resolver) JobCardConnection() JobCardConnectionResolver {
+	return &jobCardConnectionResolver{r}
+}
 
 // Query returns QueryResolver implementation.
 func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
@@ -117,5 +140,5 @@ type changeResolver struct{ *Resolver }
 type companyProfileResolver struct{ *Resolver }
 type jobResolver struct{ *Resolver }
 type jobCardResolver struct{ *Resolver }
-type jobCardPageResolver struct{ *Resolver }
+type jobCardConnectionResolver struct{ *Resolver }
 type queryResolver struct{ *Resolver }

@@ -396,7 +396,7 @@ func TestFreshnessAndMatchModes(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, q.Filters[0].All, "skills: every value")
 	assert.False(t, q.Filters[1].All, "tools: any value, the default")
-	assert.Equal(t, "all", q.Normalized["skills_match"])
+	assert.Equal(t, domain.MatchAll, *q.Normalized.SkillsMatch)
 }
 
 func TestSlug(t *testing.T) {

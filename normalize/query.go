@@ -72,7 +72,7 @@ func (n *Normalizer) CompanyQuery(minJobs, limit, offset *int, filter *domain.Jo
 		if err != nil {
 			return q, err
 		}
-		if len(jq.Normalized) > 0 {
+		if !jq.Normalized.IsEmpty() {
 			q.Jobs = &jq
 		}
 	}
@@ -102,8 +102,53 @@ func (b *queryBuilder) filter(field string, values ...string) {
 	b.q.Filters = append(b.q.Filters, domain.KeyFilter{Field: field, Values: values, Keys: keys})
 }
 
-func (b *queryBuilder) echo(param string, v any) {
-	b.q.Normalized[param] = v
+// echoList records the normalized values of a list filter, and its match
+// mode when it is all, in the query's Normalized.
+func (b *queryBuilder) echoList(param string, values []string, all bool) {
+	n := &b.q.Normalized
+	var list *[]string
+	var mode **domain.MatchMode
+	switch param {
+	case domain.FieldSkills:
+		list, mode = &n.Skills, &n.SkillsMatch
+	case domain.FieldTools:
+		list, mode = &n.Tools, &n.ToolsMatch
+	case domain.FieldTechnicalSkills:
+		list, mode = &n.TechnicalSkills, &n.TechnicalSkillsMatch
+	case domain.FieldSoftSkills:
+		list, mode = &n.SoftSkills, &n.SoftSkillsMatch
+	case domain.FieldVisas:
+		list, mode = &n.Visas, &n.VisasMatch
+	case domain.FieldEducationLevels:
+		list, mode = &n.EducationLevels, &n.EducationLevelsMatch
+	case domain.FieldEducationMajors:
+		list, mode = &n.EducationMajors, &n.EducationMajorsMatch
+	case domain.FieldCertifications:
+		list, mode = &n.Certifications, &n.CertificationsMatch
+	case domain.FieldSecurityClearances:
+		list, mode = &n.SecurityClearances, &n.SecurityClearancesMatch
+	case domain.FieldBenefits:
+		list, mode = &n.Benefits, &n.BenefitsMatch
+	case domain.FieldCity:
+		list = &n.City
+	case domain.FieldState:
+		list = &n.State
+	case domain.FieldCountry:
+		list = &n.Country
+	case domain.FieldCategoryField:
+		list = &n.CategoryField
+	case domain.FieldCategoryRole:
+		list = &n.CategoryRole
+	case domain.FieldCategorySpecialization:
+		list = &n.CategorySpecialization
+	default:
+		panic("normalize: no normalized member for " + param)
+	}
+	*list = values
+	if all {
+		m := domain.MatchAll
+		*mode = &m
+	}
 }
 
 // items trims the items of a list parameter, drops empty ones, and checks
@@ -151,10 +196,7 @@ func (b *queryBuilder) listOf(param string, values []string, mode *domain.MatchM
 	}
 	b.filter(param, values...)
 	b.q.Filters[len(b.q.Filters)-1].All = all
-	b.echo(param, values)
-	if all {
-		b.echo(param+"_match", string(domain.MatchAll))
-	}
+	b.echoList(param, values, all)
 }
 
 // skills maps each item to its umbrella skill (contract section 4:
@@ -176,7 +218,7 @@ func (b *queryBuilder) single(param string, in *string, norm func(string) string
 	}
 	v := norm(*in)
 	b.filter(param, v)
-	b.echo(param, []string{v})
+	b.echoList(param, []string{v}, false)
 }
 
 // text fails on values no search can mean: invalid UTF-8, NUL and other
@@ -208,7 +250,7 @@ func (n *Normalizer) JobQuery(f *domain.JobFilter, limit, offset *int, sort *dom
 	if f == nil {
 		f = &domain.JobFilter{}
 	}
-	b := &queryBuilder{q: domain.JobQuery{Normalized: map[string]any{}}}
+	b := &queryBuilder{}
 	for param, v := range map[string]*string{
 		"title": f.Title, "job_title": f.JobTitle, "company": f.Company, "city": f.City, "state": f.State,
 		"country": f.Country, "location": f.Location, "category_field": f.CategoryField,
@@ -229,7 +271,7 @@ func (n *Normalizer) JobQuery(f *domain.JobFilter, limit, offset *int, sort *dom
 	n.title(b, f)
 	if c := str(f.Company); c != "" {
 		b.q.Company = c
-		b.echo("company", c)
+		b.q.Normalized.Company = &c
 	}
 	b.single(domain.FieldCity, f.City, n.City)
 	b.single(domain.FieldState, f.State, n.State)
@@ -251,7 +293,8 @@ func (n *Normalizer) JobQuery(f *domain.JobFilter, limit, offset *int, sort *dom
 	salaryCurrency(b, f.SalaryCurrency)
 	if f.IncludeUnknownSalary != nil && *f.IncludeUnknownSalary {
 		b.q.IncludeUnknownSalary = true
-		b.echo("include_unknown_salary", true)
+		include := true
+		b.q.Normalized.IncludeUnknownSalary = &include
 	}
 	n.posted(b, f.PostedAfter, f.PostedWithin)
 	b.single(domain.FieldCategoryField, f.CategoryField, n.CategoryField)
@@ -259,7 +302,7 @@ func (n *Normalizer) JobQuery(f *domain.JobFilter, limit, offset *int, sort *dom
 	b.single(domain.FieldCategorySpecialization, f.CategorySpecialization, n.CategorySpecialization)
 	if q := str(f.Q); q != "" {
 		b.q.Q = q
-		b.echo("q", q)
+		b.q.Normalized.Q = &q
 	}
 	sortAndCursor(b, sort, after)
 	if b.err != nil {
@@ -285,7 +328,7 @@ func (n *Normalizer) title(b *queryBuilder, f *domain.JobFilter) {
 	c, ok := n.Title(title)
 	if !ok {
 		b.q.TitleText = title
-		b.echo("title", map[string]string{"text": title})
+		b.q.Normalized.Title = &domain.NormalizedTitle{Text: &title}
 		return
 	}
 	// The category the title names, down to its level, matched against
@@ -293,19 +336,19 @@ func (n *Normalizer) title(b *queryBuilder, f *domain.JobFilter) {
 	// which a job must show too (a source may give a role and another
 	// role's specialization).
 	var tf domain.KeyFilter
-	echo := map[string]string{"category_field": c.Field}
+	echo := &domain.NormalizedTitle{CategoryField: &c.Field}
 	switch c.Level {
 	case LevelField:
 		tf = titleFilter(domain.FieldCategoryField, c.Field)
 	case LevelRole:
-		echo["category_role"] = c.Role
+		echo.CategoryRole = &c.Role
 		tf = titleFilter(domain.FieldCategoryRole, c.Role)
 	case LevelSpecialization:
-		echo["category_role"], echo["category_specialization"] = c.Role, c.Specialization
+		echo.CategoryRole, echo.CategorySpecialization = &c.Role, &c.Specialization
 		tf = titleFilter(domain.FieldCategoryRole, c.Role, domain.FieldCategorySpecialization, c.Specialization)
 	}
 	b.q.Filters = append(b.q.Filters, tf)
-	b.echo("title", echo)
+	b.q.Normalized.Title = echo
 }
 
 // titleFilter is the title intent's filter over category members, given
@@ -334,25 +377,26 @@ func (n *Normalizer) location(b *queryBuilder, in *string) {
 		states = appendNew(states, p.State)
 		countries = appendNew(countries, p.Country)
 	}
-	echo := map[string]any{}
+	echo := &domain.NormalizedLocation{}
 	for _, part := range []struct {
 		field  string
 		values []string
-	}{{domain.FieldCity, cities}, {domain.FieldState, states}, {domain.FieldCountry, countries}} {
+		echo   *[]string
+	}{{domain.FieldCity, cities, &echo.City}, {domain.FieldState, states, &echo.State}, {domain.FieldCountry, countries, &echo.Country}} {
 		if len(part.values) > 0 {
 			b.filter(part.field, part.values...)
-			echo[part.field] = part.values
+			*part.echo = part.values
 		}
 	}
 	if w, ok := loc.Arrangement(); ok {
 		b.filter(domain.FieldWorkArrangement, string(w))
-		echo["work_arrangement"] = []string{string(w)}
+		echo.WorkArrangement = []domain.WorkArrangement{w}
 	}
-	if len(echo) == 0 {
+	if len(echo.City)+len(echo.State)+len(echo.Country)+len(echo.WorkArrangement) == 0 {
 		b.fail(domain.InvalidParam("location", "location %q names no city, state, country or work arrangement", domain.Clip(text)))
 		return
 	}
-	b.echo("location", echo)
+	b.q.Normalized.Location = echo
 }
 
 func appendNew(list []string, s string) []string {
@@ -385,7 +429,11 @@ func (n *Normalizer) arrangements(b *queryBuilder, in []domain.WorkArrangement) 
 	}
 	if len(values) > 0 {
 		b.filter(domain.FieldWorkArrangement, values...)
-		b.echo("work_arrangement", values)
+		echo := make([]domain.WorkArrangement, len(values))
+		for i, v := range values {
+			echo[i] = domain.WorkArrangement(v)
+		}
+		b.q.Normalized.WorkArrangement = echo
 	}
 }
 
@@ -401,7 +449,7 @@ func (n *Normalizer) employmentTypes(b *queryBuilder, in []string) {
 	}
 	if len(values) > 0 {
 		b.filter(domain.FieldEmploymentType, values...)
-		b.echo("employment_type", values)
+		b.q.Normalized.EmploymentType = values
 	}
 }
 
@@ -440,7 +488,8 @@ func (n *Normalizer) posted(b *queryBuilder, after, within *string) {
 	}
 	if bound != nil {
 		b.q.PostedAfter = bound
-		b.echo("posted_after", bound.UTC().Format(domain.TimeLayout))
+		at := bound.UTC().Format(domain.TimeLayout)
+		b.q.Normalized.PostedAfter = &at
 	}
 }
 
@@ -467,12 +516,7 @@ func salary(b *queryBuilder, lo, hi *float64) {
 		return
 	}
 	b.q.SalaryMin, b.q.SalaryMax = lo, hi
-	if lo != nil {
-		b.echo("salary_min", *lo)
-	}
-	if hi != nil {
-		b.echo("salary_max", *hi)
-	}
+	b.q.Normalized.SalaryMin, b.q.Normalized.SalaryMax = lo, hi
 }
 
 // DefaultCurrency is the currency of salary amounts when a request names
@@ -561,4 +605,37 @@ func Facets(fields []string, limit *int) ([]string, int, error) {
 		out = append(out, f)
 	}
 	return out, n, nil
+}
+
+// FirstOrLimit reads Relay's first, limit's other name in GraphQL
+// connections: the page size is the one given; giving both is an error.
+func FirstOrLimit(first, limit *int) (*int, error) {
+	if first == nil {
+		return limit, nil
+	}
+	if limit != nil {
+		return nil, domain.InvalidParam("first", "first and limit are the same page size; give one of them")
+	}
+	if *first < 1 {
+		return nil, domain.InvalidParam("first", "first must be an integer ≥ 1")
+	}
+	return first, nil
+}
+
+// OffsetAfter reads the cursor of a list paged by offset (a company's
+// edge cursor) into the offset of the item after it; it and offset are
+// exclusive.
+func OffsetAfter(after *string, offset *int) (*int, error) {
+	if after == nil || strings.TrimSpace(*after) == "" {
+		return offset, nil
+	}
+	if offset != nil && *offset != 0 {
+		return nil, domain.InvalidParam("cursor", "cursor and offset are exclusive; give one of them")
+	}
+	c, err := domain.DecodeOffsetCursor(strings.TrimSpace(*after))
+	if err != nil {
+		return nil, domain.InvalidParam("cursor", "cursor is not a cursor of this list; pass a cursor of the previous page unchanged")
+	}
+	n := int(c)
+	return &n, nil
 }

@@ -65,7 +65,7 @@ func BenchmarkEncodeCardPage(b *testing.B) {
 	last := cards[len(cards)-1]
 	cursor := domain.Cursor{Sort: domain.JobSortNewest, Time: seed.Reference, ID: last.ID, Offset: len(cards)}.Encode()
 	m := &meta{Total: 41234, Limit: 100, Offset: 0, HasMore: true, NextCursor: &cursor,
-		Normalized: map[string]any{"skills": []string{"Go", "Kubernetes"}, "city": []string{"San Francisco"}}}
+		Normalized: &domain.NormalizedFilter{Skills: []string{"Go", "Kubernetes"}, City: []string{"San Francisco"}}}
 	benchWrite(b, "/api/v1/jobs?skills=golang,k8s&city=SF&limit=100", envelope{Data: cards, Meta: m})
 }
 

@@ -19,14 +19,22 @@ type envelope struct {
 // meta is the pagination of a list response, with the job list's
 // extensions: how the filters were read and the cursor of the next page.
 type meta struct {
-	Total      int            `json:"total"`
-	Limit      int            `json:"limit"`
-	Offset     int            `json:"offset"`
-	HasMore    bool           `json:"has_more"`
-	NextCursor *string        `json:"next_cursor,omitempty"`
-	Normalized map[string]any `json:"normalized,omitempty"`
+	Total      int                      `json:"total"`
+	Limit      int                      `json:"limit"`
+	Offset     int                      `json:"offset"`
+	HasMore    bool                     `json:"has_more"`
+	NextCursor *string                  `json:"next_cursor,omitempty"`
+	Normalized *domain.NormalizedFilter `json:"normalized,omitempty"`
 	// Facets are the counts by field, when asked for.
 	Facets map[string]any `json:"facets,omitempty"`
+}
+
+// normalized is meta's normalized: absent without filters.
+func normalized(n *domain.NormalizedFilter) *domain.NormalizedFilter {
+	if n.IsEmpty() {
+		return nil
+	}
+	return n
 }
 
 // feed is the body of a page of the change feed.

@@ -26,6 +26,7 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 	}
 	str := func(s string) *string { return &s }
 	num := func(f float64) *float64 { return &f }
+	all, yes := domain.MatchAll, true
 	odd := []string{
 		"<b>&amp;</b> 'quoted' \"double\"", "line\u2028sep\u2029para", "bad \xff\xfe utf-8", "tab\tnl\ncr\r\x00\x1f\x7f",
 		"emoji 🧑‍💻 and CJK 求人", `back\slash /slash`, "",
@@ -41,8 +42,10 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 	cursor := domain.Cursor{Sort: domain.JobSortNewest, Time: seed.Reference, ID: cards[0].ID, Offset: 25}.Encode()
 	page := envelope{Data: cards, Meta: &meta{
 		Total: 41234, Limit: 25, HasMore: true, NextCursor: &cursor,
-		Normalized: map[string]any{"skills": []string{"Go", "Kubernetes"}, "city": []string{"San Francisco"}, "remote": true,
-			"salary": map[string]any{"min": 1e5, "currency": "USD"}, "nothing": nil, "list": []any{1, "two", 3.5, nil}},
+		Normalized: &domain.NormalizedFilter{Skills: []string{"Go", "Kubernetes"}, SkillsMatch: &all, City: []string{"San Francisco"},
+			IncludeUnknownSalary: &yes, SalaryMin: num(1e21), SalaryMax: num(1e-7), Company: str("<Acme & Co>"),
+			Title: &domain.NormalizedTitle{CategoryField: str("Engineering")}, SalaryCurrency: &domain.NormalizedCurrency{Currency: "EUR"},
+			Location: &domain.NormalizedLocation{City: []string{"Austin"}, WorkArrangement: []domain.WorkArrangement{domain.WorkArrangementRemote}}},
 		Facets: map[string]any{
 			"skills":     []domain.FacetValue{{Value: "Go", Count: 12}, {Value: "<script>", Count: 1}},
 			"salary":     []domain.SalaryBucket{{Min: 0, Max: num(50000), Count: 3}, {Min: 50000, Count: 9}},

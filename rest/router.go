@@ -93,8 +93,10 @@ func (h *Handler) jobs(w http.ResponseWriter, r *http.Request) {
 	}
 	m := &meta{
 		Total: page.PageInfo.Total, Limit: page.PageInfo.Limit, Offset: page.PageInfo.Offset, HasMore: page.PageInfo.HasMore,
-		NextCursor: page.PageInfo.EndCursor, Normalized: page.Normalized,
+		NextCursor: page.PageInfo.EndCursor,
 	}
+	h.svc.NoteFacets(page, facets)
+	m.Normalized = normalized(&page.Normalized)
 	if !facets.Empty() || facetLimit != nil {
 		counts, err := h.svc.CountFacets(r.Context(), page, facets)
 		if err != nil {
@@ -247,7 +249,7 @@ func (h *Handler) companies(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, r, http.StatusOK, envelope{Data: page.Nodes, Meta: &meta{
 		Total: page.PageInfo.Total, Limit: page.PageInfo.Limit, Offset: page.PageInfo.Offset, HasMore: page.PageInfo.HasMore,
-		Normalized: page.Normalized,
+		Normalized: normalized(&page.Normalized),
 	}})
 }
 

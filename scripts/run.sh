@@ -3,7 +3,8 @@
 # local PostgreSQL server, or a private cluster under .data/pg; migrates;
 # loads demo data when the database is empty; renormalizes the stored jobs
 # when the vocabularies or reference data changed since they were written;
-# prints the database URL, a demo API key and the URLs; then serves until
+# prints the database URL, a demo API key and the URLs (the search page at
+# /demo/ among them); then serves until
 # interrupted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,10 +34,11 @@ cat <<MSG
   Database:      $DATABASE_URL
                  (export DATABASE_URL=… to run bin/jobsd's other commands against it)
   Demo API key:  $key
+  Search page:   $base/demo/        (examples/web, sending the demo key: --demo is for local use)
   Playground:    $base/playground   (the key is already in its headers)
   REST:          curl -H "x-api-key: $key" "$base/api/v1/jobs?skills=golang&city=SF"
   GraphQL:       curl -H "x-api-key: $key" -H 'content-type: application/json' \\
                    -d '{"query":"{ jobs(filter:{skills:[\"golang\"], city:\"SF\"}) { pageInfo { total } nodes { id title company } } }"}' $base/graphql
 
 MSG
-exec "$jobsd" serve --addr "$addr" --playground-key "$key"
+exec "$jobsd" serve --addr "$addr" --playground-key "$key" --demo

@@ -39,7 +39,7 @@ func enter(ctx context.Context) (func(), error) {
 }
 
 // FindJobCards implements Store.
-func (s boundedStore) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
+func (s boundedStore) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, []domain.Cursor, error) {
 	leave, err := enter(ctx)
 	if err != nil {
 		return nil, 0, nil, err

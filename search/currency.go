@@ -35,20 +35,18 @@ func (s *Service) withRates(q *domain.JobQuery) error {
 	}
 	q.Currency.Rates = rates
 	if q.UsesSalary() || q.Currency.Named {
-		echoCurrency(q.Normalized, q.Currency)
+		echoCurrency(&q.Normalized, q.Currency)
 	}
 	return nil
 }
 
 // echoCurrency sets meta.normalized's salary_currency: the currency and the
 // rates' date (null without rates).
-func echoCurrency(normalized map[string]any, c domain.SalaryCurrency) {
-	if normalized == nil {
-		return
-	}
-	var date any
+func echoCurrency(normalized *domain.NormalizedFilter, c domain.SalaryCurrency) {
+	echo := &domain.NormalizedCurrency{Currency: c.Code}
 	if c.Rates != nil {
-		date = c.Rates.Date()
+		date := c.Rates.Date()
+		echo.RatesDate = &date
 	}
-	normalized[NormalizedCurrency] = map[string]any{"currency": c.Code, "rates_date": date}
+	normalized.SalaryCurrency = echo
 }

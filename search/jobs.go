@@ -40,14 +40,14 @@ func (s *Service) jobQuery(filter *domain.JobFilter, limit, offset *int, sort *d
 
 // jobPage runs a job query and makes its page.
 func (s *Service) jobPage(ctx context.Context, q domain.JobQuery) (*domain.JobCardPage, error) {
-	cards, total, next, err := s.store.FindJobCards(ctx, q)
+	cards, total, cursors, err := s.store.FindJobCards(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	page := &domain.JobCardPage{Nodes: cards, Normalized: q.Normalized, Query: q, PageInfo: pageInfo(total, q.Limit, q.Offset, len(cards))}
-	if next != nil {
-		cursor := next.Encode()
-		page.PageInfo.EndCursor = &cursor
+	page := &domain.JobCardPage{Nodes: cards, Cursors: cursors, Normalized: q.Normalized, Query: q, PageInfo: pageInfo(total, q.Limit, q.Offset, len(cards))}
+	if n := len(cursors); n > 0 {
+		start, end := cursors[0].Encode(), cursors[n-1].Encode()
+		page.PageInfo.StartCursor, page.PageInfo.EndCursor = &start, &end
 	}
 	return page, nil
 }
@@ -77,20 +77,28 @@ func (s *Service) Facets(fields []string, limit *int) (FacetRequest, error) {
 }
 
 // CountFacets counts the jobs of a page's query by the request's fields.
+// It leaves the page as it is: GraphQL may resolve a page's normalized
+// before or after its facets.
 func (s *Service) CountFacets(ctx context.Context, page *domain.JobCardPage, f FacetRequest) ([]domain.Facet, error) {
-	if slices.Contains(f.fields, domain.FacetSalary) {
-		echoCurrency(page.Normalized, page.Query.Currency)
-	}
 	return s.store.Facets(ctx, page.Query, f.fields, f.limit)
 }
 
+// NoteFacets adds to a page's normalized what a facet request reads: the
+// salary histogram's currency (REST's meta.normalized; GraphQL's
+// normalized tells how the filter and the sort were read).
+func (s *Service) NoteFacets(page *domain.JobCardPage, f FacetRequest) {
+	if slices.Contains(f.fields, domain.FacetSalary) {
+		echoCurrency(&page.Normalized, page.Query.Currency)
+	}
+}
+
 // Interpret reads a filter as a search would, without searching: for each
-// given member, the normalized values a search matches, keyed by the REST
-// parameter name. Its errors are those a search with the filter gives.
-func (s *Service) Interpret(filter domain.JobFilter) (map[string]any, error) {
+// given member, the normalized values a search matches. Its errors are
+// those a search with the filter gives.
+func (s *Service) Interpret(filter domain.JobFilter) (*domain.NormalizedFilter, error) {
 	q, err := s.jobQuery(&filter, nil, nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	return q.Normalized, nil
+	return &q.Normalized, nil
 }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"strings"
 
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
@@ -33,6 +34,10 @@ func (s *Service) Companies(ctx context.Context, minJobs, limit, offset *int, fi
 		return nil, err
 	}
 	page := &domain.CompanyPage{Nodes: companies, PageInfo: pageInfo(total, q.Limit, q.Offset, len(companies))}
+	if n := len(companies); n > 0 {
+		start, end := domain.OffsetCursor(q.Offset+1).Encode(), domain.OffsetCursor(q.Offset+n).Encode()
+		page.PageInfo.StartCursor, page.PageInfo.EndCursor = &start, &end
+	}
 	if q.Jobs != nil {
 		page.Normalized = q.Jobs.Normalized
 	}
@@ -91,4 +96,30 @@ func (s *Service) Similar(ctx context.Context, id string, limit *int) (*SimilarP
 		return nil, err
 	}
 	return &SimilarPage{Cards: cards, Total: total, Limit: n}, nil
+}
+
+// Node returns the object with a global id: a job by its id (gone for a
+// closed posting), a company by "company:<slug>"; nil, without error,
+// when no object has the id.
+func (s *Service) Node(ctx context.Context, id string) (domain.Node, error) {
+	var node domain.Node
+	var err error
+	if slug, ok := strings.CutPrefix(id, domain.CompanyIDPrefix); ok {
+		var c *domain.CompanyProfile
+		if c, err = s.store.CompanyBySlug(ctx, slug); err == nil {
+			node = &domain.Company{Name: c.Name, LogoURL: c.LogoURL, JobCount: c.JobCount, Slug: c.Slug}
+		}
+	} else {
+		if !normalize.ValidJobID(id) {
+			return nil, nil
+		}
+		var j *domain.Job
+		if j, err = s.store.JobByID(ctx, id); err == nil {
+			node = j
+		}
+	}
+	if domain.ErrorCode(err) == domain.CodeNotFound {
+		return nil, nil
+	}
+	return node, err
 }

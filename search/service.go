@@ -17,7 +17,7 @@ import (
 type Store interface {
 	// FindJobCards returns a page of matching cards, the exact total and
 	// the cursor after the page.
-	FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error)
+	FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, []domain.Cursor, error)
 	// JobByID returns a job, or an error with code not_found (gone, with
 	// its closing instant, for a closed posting).
 	JobByID(ctx context.Context, id string) (*domain.Job, error)

@@ -30,9 +30,9 @@ func ptr[T any](v T) *T { return &v }
 // argument is refused with its code before the store is asked.
 func TestJobsNormalizesOnce(t *testing.T) {
 	var got []domain.JobQuery
-	st := &searchtest.Store{FindJobCardsFunc: func(_ context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
+	st := &searchtest.Store{FindJobCardsFunc: func(_ context.Context, q domain.JobQuery) ([]domain.JobCard, int, []domain.Cursor, error) {
 		got = append(got, q)
-		return []domain.JobCard{{ID: "a-1"}}, 3, &domain.Cursor{ID: "a-1", Offset: 1}, nil
+		return []domain.JobCard{{ID: "a-1"}}, 3, []domain.Cursor{{ID: "a-1", Offset: 1}}, nil
 	}}
 	svc := newService(t, st)
 	tests := []struct {
@@ -56,9 +56,10 @@ func TestJobsNormalizesOnce(t *testing.T) {
 			}
 			require.NoError(t, err)
 			require.Len(t, got, 1)
-			assert.Equal(t, domain.PageInfo{Total: 3, Limit: 25, Offset: 0, HasMore: true, EndCursor: page.PageInfo.EndCursor}, page.PageInfo)
-			assert.NotNil(t, page.PageInfo.EndCursor)
-			assert.Equal(t, []string{"Go", "Kubernetes"}, page.Normalized["skills"])
+			cursor := domain.Cursor{ID: "a-1", Offset: 1}.Encode()
+			assert.Equal(t, domain.PageInfo{Total: 3, Limit: 25, Offset: 0, HasMore: true, EndCursor: &cursor, StartCursor: &cursor}, page.PageInfo,
+				"one card: its cursor starts and ends the page")
+			assert.Equal(t, []string{"Go", "Kubernetes"}, page.Normalized.Skills)
 		})
 	}
 

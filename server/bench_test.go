@@ -39,8 +39,8 @@ func benchHandler(b *testing.B) (http.Handler, string) {
 		cards = append(cards, jobs[i].Card())
 	}
 	return newHandler(b, &searchtest.Store{
-		FindJobCardsFunc: func(context.Context, domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
-			return cards, 1000, &domain.Cursor{}, nil
+		FindJobCardsFunc: func(context.Context, domain.JobQuery) ([]domain.JobCard, int, []domain.Cursor, error) {
+			return cards, 1000, make([]domain.Cursor, len(cards)), nil
 		},
 		JobByIDFunc: func(context.Context, string) (*domain.Job, error) { return &jobs[0], nil },
 	}, slog.New(slog.NewJSONHandler(io.Discard, nil)), 1e9)

@@ -77,7 +77,7 @@ func newProtectService(t *testing.T, configure func(*server.Config)) *protectSer
 		return true
 	}
 	st := &searchtest.Store{
-		FindJobCardsFunc: func(_ context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
+		FindJobCardsFunc: func(_ context.Context, q domain.JobQuery) ([]domain.JobCard, int, []domain.Cursor, error) {
 			cards := []domain.JobCard{}
 			for i := range jobs {
 				if matches(jobs[i].ID, q) {

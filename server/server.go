@@ -30,6 +30,7 @@ import (
 
 	"github.com/jobsd-dev/jobsd/auth"
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/examples/web"
 	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/playground"
@@ -70,6 +71,9 @@ type Config struct {
 	RequestTimeout time.Duration
 	// PlaygroundKey prefills the playground's x-api-key header.
 	PlaygroundKey string
+	// Demo serves the reference search page (examples/web) at /demo/,
+	// with PlaygroundKey as the key it sends.
+	Demo bool
 	// Introspection allows GraphQL introspection (the playground needs it).
 	Introspection bool
 	// CORSOrigins are the origins browsers may call the API from ("*" for
@@ -164,6 +168,12 @@ func New(cfg Config) http.Handler {
 	})
 	r.Method(http.MethodGet, "/playground", playground.Page(playground.Options{Endpoint: "/graphql", AssetsPath: "/playground/assets", APIKey: cfg.PlaygroundKey}))
 	r.Method(http.MethodGet, "/playground/assets/*", http.StripPrefix("/playground/assets", playground.Assets()))
+	if cfg.Demo {
+		r.Get("/demo", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "/demo/", http.StatusFound) // the page's assets are relative
+		})
+		r.Method(http.MethodGet, "/demo/*", http.StripPrefix("/demo", web.Handler(cfg.PlaygroundKey)))
+	}
 	r.Get("/api/v1/openapi.json", rest.OpenAPIHandler)
 	r.Get("/attributions", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")

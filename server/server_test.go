@@ -22,7 +22,7 @@ func TestPanicsBecomeInternalErrors(t *testing.T) {
 	var logs bytes.Buffer
 	log := slog.New(slog.NewJSONHandler(&logs, nil))
 	srv, key := newTestServer(t, &searchtest.Store{
-		FindJobCardsFunc: func(context.Context, domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
+		FindJobCardsFunc: func(context.Context, domain.JobQuery) ([]domain.JobCard, int, []domain.Cursor, error) {
 			panic("index out of range in a store bug")
 		},
 	}, log)

@@ -113,9 +113,8 @@ func escapeLike(s string) string {
 }
 
 // FindJobCards returns a page of the job cards matching q, the exact number
-// of matching jobs, and the cursor after the page's last card (nil on an
-// empty page).
-func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
+// of matching jobs, and the cursor after each card.
+func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, []domain.Cursor, error) {
 	// After a write the page is asked again of the index brought up to
 	// date (a catch-up of milliseconds); its rows are read from the
 	// primary the last time, in case a replica lags.
@@ -203,24 +202,20 @@ func counted() {
 	}
 }
 
-// pageOf makes the cards of a page's rows, and the cursor after its last
-// card (nil on an empty page): the sort key's, or with relevance order the
-// next page's offset.
-func pageOf(q domain.JobQuery, rows []cardRow, total int) ([]domain.JobCard, int, *domain.Cursor, error) {
+// pageOf makes the cards of a page's rows, and the cursor after each
+// card: the sort key's, or with relevance order the next page's offset.
+func pageOf(q domain.JobQuery, rows []cardRow, total int) ([]domain.JobCard, int, []domain.Cursor, error) {
 	_, keyset := orders[q.Sort]
 	cards := make([]domain.JobCard, len(rows))
+	cursors := make([]domain.Cursor, len(rows))
 	for i := range rows {
 		cards[i] = rows[i].toCard()
+		cursors[i] = domain.Cursor{Sort: q.Sort, ID: rows[i].ID, Offset: q.Offset + i + 1}
+		if keyset {
+			cursors[i].Time, cursors[i].Number = rows[i].SortTime.UTC(), rows[i].SortNumber
+		}
 	}
-	var next *domain.Cursor
-	switch last := len(rows) - 1; {
-	case last < 0:
-	case keyset:
-		next = &domain.Cursor{Sort: q.Sort, Time: rows[last].SortTime.UTC(), Number: rows[last].SortNumber, ID: rows[last].ID, Offset: q.Offset + len(rows)}
-	default: // relevance: the next page's offset
-		next = &domain.Cursor{Sort: q.Sort, ID: rows[last].ID, Offset: q.Offset + len(rows)}
-	}
-	return cards, total, next, nil
+	return cards, total, cursors, nil
 }
 
 // cardsByID returns the card rows of the jobs with the ids, in their

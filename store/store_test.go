@@ -50,13 +50,17 @@ func (e *env) ids(f domain.JobFilter, limit, offset *int, sort *domain.JobSort, 
 	e.t.Helper()
 	q, err := e.norm.JobQuery(&f, limit, offset, sort, after)
 	require.NoError(e.t, err)
-	cards, total, next, err := e.st.FindJobCards(e.ctx, q)
+	cards, total, cursors, err := e.st.FindJobCards(e.ctx, q)
 	require.NoError(e.t, err)
+	require.Len(e.t, cursors, len(cards), "a cursor for each card")
 	out := []string{}
 	for _, c := range cards {
 		out = append(out, c.ID)
 	}
-	return out, total, next
+	if len(cursors) == 0 {
+		return out, total, nil
+	}
+	return out, total, &cursors[len(cursors)-1]
 }
 
 func (e *env) count(query string, args ...any) int {

@@ -26,6 +26,30 @@ func chromium() string {
 	return ""
 }
 
+// newBrowser starts headless Chromium at path with a window of width×height
+// and returns a context for chromedp actions, cancelled (and the browser
+// stopped) when the test ends; every action must finish within a minute.
+func newBrowser(t *testing.T, path string, width, height int) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox,
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.WindowSize(width, height),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancel)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	t.Cleanup(cancelTimeout)
+	return ctx
+}
+
 // TestPlaygroundInBrowser loads the playground in headless Chromium, runs
 // its example query with the prefilled key, reads the result from the page
 // and saves a screenshot (go test -artifacts keeps it).
@@ -40,22 +64,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	key := strings.TrimSpace(jobsd(t, dsn, "apikey", "create", "--name", "playground"))
 	s := startServiceOn(t, dsn, "JOBSD_PLAYGROUND_KEY="+key)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(browser),
-		chromedp.NoSandbox,
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.WindowSize(1400, 900),
-	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
-	defer cancelTimeout()
+	ctx := newBrowser(t, browser, 1400, 900)
 
 	step := func(actions ...chromedp.Action[chromedp.Void]) {
 		t.Helper()

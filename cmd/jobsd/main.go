@@ -51,6 +51,7 @@ const usage = `jobsd — the Job Discovery Service
 
 Usage:
   jobsd serve   [--addr HOST:PORT] [--no-migrate] [--playground-key KEY]   serve GraphQL, REST and the playground
+                [--demo]                                                   (and the search page at /demo/)
   jobsd migrate [up|status]                                                apply or list schema migrations
   jobsd import  [--format ndjson|jsonld|greenhouse|lever] [--company NAME] [--skip-invalid]
                 [--snapshot --source NAME [--allow-mass-close]] FILE|-     import job postings (and tombstones); a snapshot closes what it lacks

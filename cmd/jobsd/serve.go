@@ -61,6 +61,7 @@ type serveConfig struct {
 	Addr          string
 	Migrate       bool   // apply pending migrations at start (not --no-migrate)
 	PlaygroundKey string // only with Addr on loopback
+	Demo          bool   // serve the search page at /demo; needs PlaygroundKey
 	// RequestTimeout is every request's deadline; the listener's write
 	// timeout is 5 s longer.
 	RequestTimeout time.Duration
@@ -95,6 +96,7 @@ func (e env) parseServeConfig(args []string) (serveConfig, error) {
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (env JOBSD_ADDR); port 0 picks a free port")
 	noMigrate := fs.Bool("no-migrate", false, "do not apply pending migrations at start")
 	playgroundKey := fs.String("playground-key", "", "API key prefilled in the playground's headers (env JOBSD_PLAYGROUND_KEY); only with --addr on loopback, since every visitor gets it")
+	demo := fs.Bool("demo", false, "serve the reference search page at /demo with the --playground-key key in it (env JOBSD_DEMO); for local use: it needs --playground-key, and so --addr on loopback")
 	timeout := fs.Duration("request-timeout", 10*time.Second, "deadline of every request (env JOBSD_REQUEST_TIMEOUT)")
 	introspection := fs.Bool("introspection", true, "allow GraphQL introspection (env JOBSD_INTROSPECTION)")
 	corsOrigins := fs.String("cors-origins", "", "comma-separated origins browsers may call the API from, * for any (env JOBSD_CORS_ORIGINS); empty: CORS off")
@@ -159,6 +161,9 @@ func (e env) parseServeConfig(args []string) (serveConfig, error) {
 	if *playgroundKey != "" && !isLoopbackAddr(*addr) {
 		return serveConfig{}, usageError{fmt.Sprintf("serve: --playground-key (JOBSD_PLAYGROUND_KEY) is handed to every visitor of the playground, so it needs --addr (JOBSD_ADDR) on a loopback address (127.0.0.0/8, ::1, localhost), and %s is not one", *addr)}
 	}
+	if *demo && *playgroundKey == "" {
+		return serveConfig{}, usageError{"serve: --demo (JOBSD_DEMO) serves a search page that sends the --playground-key (JOBSD_PLAYGROUND_KEY) key, so it needs one: create it with jobsd apikey create --name demo"}
+	}
 	if err := checkRedisURL(*redisURL); err != nil {
 		return serveConfig{}, err
 	}
@@ -167,6 +172,7 @@ func (e env) parseServeConfig(args []string) (serveConfig, error) {
 		Addr:           *addr,
 		Migrate:        !*noMigrate,
 		PlaygroundKey:  *playgroundKey,
+		Demo:           *demo,
 		RequestTimeout: *timeout,
 		Introspection:  *introspection,
 		CORSOrigins:    splitList(*corsOrigins),
@@ -203,6 +209,7 @@ func defaultIndexCache() string {
 var serveEnv = []envFlag{
 	{"addr", "JOBSD_ADDR", false},
 	{"playground-key", "JOBSD_PLAYGROUND_KEY", false},
+	{"demo", "JOBSD_DEMO", false},
 	{"request-timeout", "JOBSD_REQUEST_TIMEOUT", false},
 	{"introspection", "JOBSD_INTROSPECTION", false},
 	{"cors-origins", "JOBSD_CORS_ORIGINS", false},
@@ -413,6 +420,7 @@ func buildHandler(cfg serveConfig, deps *serveDeps, logs serveLogs, draining fun
 		AccessLog:      logs.access,
 		RequestTimeout: cfg.RequestTimeout,
 		PlaygroundKey:  cfg.PlaygroundKey,
+		Demo:           cfg.Demo,
 		Introspection:  cfg.Introspection,
 		Attributions:   attributions(deps),
 		CORSOrigins:    cfg.CORSOrigins,

@@ -22,7 +22,7 @@ func main() {
 	location := flag.String("location", "", "location (\"Austin, TX\", \"Remote - US\")")
 	skills := flag.String("skills", "", "comma-separated skills")
 	company := flag.String("company", "", "company name, or part of it")
-	limit := flag.Int("limit", 10, "how many jobs")
+	first := flag.Int("first", 10, "how many jobs")
 	flag.Parse()
 	if *key == "" {
 		fmt.Fprintln(os.Stderr, "search: -key (or JOBSD_KEY) is required; make run prints a demo key")
@@ -40,19 +40,23 @@ func main() {
 	if *skills != "" {
 		filter.Skills = strings.Split(*skills, ",")
 	}
-	page, err := client.SearchJobs(context.Background(), client.New(*base, *key), filter, limit, nil, nil,
+	page, err := client.SearchJobs(context.Background(), client.New(*base, *key), filter, first, nil, nil,
 		[]client.FacetField{client.FacetFieldWorkArrangement})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "search:", err)
 		os.Exit(1)
 	}
-	fmt.Printf("%d jobs match; the first %d:\n\n", page.Jobs.PageInfo.Total, len(page.Jobs.Nodes))
+	fmt.Printf("%d jobs match; the first %d:\n\n", page.Jobs.TotalCount, len(page.Jobs.Edges))
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tTITLE\tCOMPANY\tLOCATION\tSALARY")
-	for _, j := range page.Jobs.Nodes {
+	for _, e := range page.Jobs.Edges {
+		j := e.Node
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", j.Id, j.Title, j.Company, j.Location.Full, salary(j.Salary))
 	}
 	_ = tw.Flush()
+	if page.Jobs.PageInfo.HasNextPage && page.Jobs.PageInfo.EndCursor != nil {
+		fmt.Printf("\nmore follow: the next page is after %s\n", *page.Jobs.PageInfo.EndCursor)
+	}
 	for _, f := range page.Jobs.Facets {
 		fmt.Printf("\nby work arrangement:")
 		for _, v := range f.Values {
@@ -62,7 +66,7 @@ func main() {
 	}
 }
 
-func salary(s *client.SearchJobsJobsJobCardPageNodesJobCardSalary) string {
+func salary(s *client.SearchCardSalary) string {
 	if s == nil {
 		return "-"
 	}

@@ -233,8 +233,12 @@ func (g *gen) member(o *codegen.Object, f *codegen.Field) (code, why string) {
 		return "", "arguments"
 	case f.IsVariable():
 		expr = "v." + f.GoFieldName
+	case f.IsMethod() && f.GoReceiverName == "obj" && f.NoErr && !f.MethodHasContext:
+		// A method of the model without arguments, context or error
+		// (Company.ID, JobCardPage.Edges): called once, as gqlgen calls it.
+		call, expr = "\t\t\tres := v."+f.GoFieldName+"()\n", "res"
 	default:
-		return "", "bound to a method or map"
+		return "", "bound to a map or a method with a context or an error"
 	}
 	val, err := g.value(f.Type, f.TypeReference.GO, expr, "f.SelectionSet", 0)
 	if err != nil {
@@ -315,6 +319,11 @@ func (g *gen) value(typ *ast.Type, goT types.Type, expr, sel string, depth int) 
 	}
 	switch def.Kind {
 	case ast.Scalar:
+		if named, ok := goT.(*types.Named); ok && hasMethod(named, "AppendGQL", false) && hasMethod(named, "MarshalGQL", false) {
+			// A Go type bound to a scalar that appends what its
+			// MarshalGQL writes (domain.EdgeCursor).
+			return fmt.Sprintf("%sr.buf = %s.AppendGQL(r.buf)\n", indent, expr), nil
+		}
 		basic, ok := goT.(*types.Basic)
 		if !ok {
 			return "", fmt.Errorf("scalar %s bound to %s", def.Name, goT)

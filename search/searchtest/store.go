@@ -13,7 +13,7 @@ import (
 
 // Store is a fake search.Store.
 type Store struct {
-	FindJobCardsFunc  func(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error)
+	FindJobCardsFunc  func(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, []domain.Cursor, error)
 	JobByIDFunc       func(ctx context.Context, id string) (*domain.Job, error)
 	CompaniesFunc     func(ctx context.Context, q domain.CompanyQuery) ([]domain.Company, int, error)
 	CompanyBySlugFunc func(ctx context.Context, slug string) (*domain.CompanyProfile, error)
@@ -26,7 +26,7 @@ type Store struct {
 var _ search.Store = (*Store)(nil)
 
 // FindJobCards implements search.Store.
-func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, *domain.Cursor, error) {
+func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.JobCard, int, []domain.Cursor, error) {
 	if s.FindJobCardsFunc != nil {
 		return s.FindJobCardsFunc(ctx, q)
 	}

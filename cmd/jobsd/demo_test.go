@@ -1,0 +1,189 @@
+package main_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/internal/pgtest"
+)
+
+// demoService starts jobsd serve --demo over n seeded demo jobs, with the
+// demo key in the page, and closes one job; it returns the service and
+// the closed job's id.
+func demoService(t *testing.T, n int) (*service, string) {
+	t.Helper()
+	dsn := pgtest.NewURL(t)
+	jobsd(t, dsn, "migrate")
+	jobsd(t, dsn, "seed", "--n", strconv.Itoa(n))
+	key := strings.TrimSpace(jobsd(t, dsn, "apikey", "create", "--name", "demo", "--rate", "100000", "--burst", "100000"))
+	s := startServiceWith(t, dsn, []string{"--demo"}, "JOBSD_PLAYGROUND_KEY="+key)
+	s.key = key
+	// The oldest posting, closed by a
+	// tombstone: the page must show it as closed.
+	status, body, _ := s.get(t, "/api/v1/jobs?limit=1&sort=oldest")
+	require.Equal(t, http.StatusOK, status, body)
+	closed := ids(body["data"])[0]
+	_, errOut, err := runJobsd(dsn, strings.NewReader(fmt.Sprintf(`{"id": %q, "closed": true, "closed_at": "2026-11-20T10:00:00Z"}`+"\n", closed)), "import", "-")
+	require.NoError(t, err, errOut)
+	return s, closed
+}
+
+// TestDemoPageServedOnlyWithDemo: /demo exists with --demo, carries the
+// key, and is 404 without it; --demo without a key is a usage error.
+func TestDemoPageServedOnlyWithDemo(t *testing.T) {
+	dsn := pgtest.NewURL(t)
+	jobsd(t, dsn, "migrate")
+	plain := startServiceOn(t, dsn)
+	res, err := http.Get(plain.base + "/demo/")
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, http.StatusNotFound, res.StatusCode, "no /demo without --demo")
+
+	demo := startServiceWith(t, dsn, []string{"--demo"}, "JOBSD_PLAYGROUND_KEY=jobsd_demo-key")
+	for path, want := range map[string]string{
+		"/demo":           `<meta name="jobsd-api-key" content="jobsd_demo-key">`,
+		"/demo/app.js":    "IntersectionObserver",
+		"/demo/style.css": ".cards",
+	} {
+		res, err := http.Get(demo.base + path)
+		require.NoError(t, err)
+		b, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		require.NoError(t, err)
+		assert.Equal(t, http.StatusOK, res.StatusCode, path)
+		assert.Contains(t, string(b), want, path)
+	}
+
+	_, errOut, err := runJobsd(dsn, nil, "serve", "--addr", "127.0.0.1:0", "--demo")
+	require.Error(t, err)
+	assert.Contains(t, errOut, "--demo (JOBSD_DEMO) serves a search page that sends the --playground-key")
+}
+
+// TestDemoPageInBrowser drives the reference search page in headless
+// Chromium on the real binary: it types "golang SF", sees results and the
+// total, scrolls to the second page, narrows by a facet value, opens a
+// job, and opens a closed job. It saves a screenshot of the results (and
+// writes docs/demo.png when JOBSD_UPDATE_SCREENSHOT=1).
+func TestDemoPageInBrowser(t *testing.T) {
+	browser := chromium()
+	if browser == "" {
+		t.Skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it), so the search page's browser test cannot run here")
+	}
+	s, closed := demoService(t, 4000)
+	ctx := newBrowser(t, browser, 1200, 900)
+	step := func(actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		require.NoError(t, chromedp.Do(ctx, actions...))
+	}
+	// waitFor polls a JavaScript condition, failing with what the page
+	// shows when it never holds.
+	waitFor := func(cond, what string) {
+		t.Helper()
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(20*time.Second)))
+		if err != nil {
+			text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
+			t.Fatalf("%s: %v; the page shows:\n%s", what, err, text)
+		}
+	}
+	eval := func(expr string) int {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[int](expr))
+		require.NoError(t, err, expr)
+		return v
+	}
+	const cards = `document.querySelectorAll('#cards .card').length`
+	const total = `Number(document.getElementById('status').dataset.total || -1)`
+
+	step(chromedp.Navigate(s.base+"/demo"), chromedp.WaitVisible("#box"))
+	waitFor(total+` >= 0`, "the page lists all jobs on load")
+	all := eval(total)
+	step(chromedp.SendKeys("#box", "golang SF"), chromedp.Click(`#search button[type=submit]`))
+	waitFor(total+` >= 0 && `+total+` !== `+strconv.Itoa(all), "the search's total appears")
+
+	// The total is REST's for Go jobs in San Francisco, and the first page
+	// is ten of them.
+	found := eval(total)
+	status, body, _ := s.get(t, "/api/v1/jobs?skills=golang&city=SF&limit=1")
+	require.Equal(t, http.StatusOK, status)
+	assert.EqualValues(t, body["meta"].(map[string]any)["total"], found, "the page's total is REST's for skills=golang&city=SF")
+	require.Greater(t, found, 10, "the demo data has more than a page of Go jobs in SF")
+	assert.Equal(t, 10, eval(cards), "the first page")
+	reading, err := chromedp.Run(ctx, chromedp.Text("#reading"))
+	require.NoError(t, err)
+	assert.Contains(t, reading, "golang")
+	assert.Contains(t, reading, "SF")
+	status, body, _ = s.get(t, "/api/v1/jobs?skills=golang&city=SF&limit=20")
+	require.Equal(t, http.StatusOK, status)
+	rest := ids(body["data"])
+
+	// Scrolling to the end loads the second page after the first.
+	step(chromedp.ScrollIntoView("#sentinel"))
+	waitFor(cards+` > 10`, "the second page loads on scroll")
+	shown, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#cards .card')].map(c => c.dataset.id)`))
+	require.NoError(t, err)
+	assert.Equal(t, rest[:min(len(rest), len(shown))], shown, "the cards are REST's pages, in order")
+
+	// A facet value narrows the search to its count.
+	step(chromedp.ScrollIntoView("#facets"))
+	facet := `document.querySelector('#facets button[data-field="WORK_ARRANGEMENT"]')`
+	waitFor(facet+` !== null`, "the work-arrangement facet shows")
+	count := eval(`parseInt(` + facet + `.querySelector('.count').textContent.replace(/,/g, ''), 10)`)
+	require.Less(t, count, found, "a facet value narrows")
+	step(chromedp.Click(`#facets button[data-field="WORK_ARRANGEMENT"]`))
+	waitFor(total+` === `+strconv.Itoa(count), "the total becomes the facet value's count")
+	waitFor(`document.querySelector('#facets button[aria-pressed="true"]') !== null`, "the clicked value shows as chosen")
+	assert.Equal(t, min(count, 10), eval(cards))
+
+	// The window as a visitor sees it after the click, as a PNG.
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`window.scrollTo(0, 0), true`))
+	require.NoError(t, err)
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	png := filepath.Join(t.ArtifactDir(), "demo.png")
+	require.NoError(t, os.WriteFile(png, shot, 0o644))
+	t.Logf("screenshot: %s", png)
+	if os.Getenv("JOBSD_UPDATE_SCREENSHOT") == "1" {
+		require.NoError(t, os.WriteFile("../../docs/demo.png", shot, 0o644))
+	}
+
+	// A card opens the job's detail.
+	title, err := chromedp.Run(ctx, chromedp.Text("#cards .card h2 a"))
+	require.NoError(t, err)
+	step(chromedp.Click("#cards .card h2 a"))
+	waitFor(`!document.getElementById('detail-view').hidden && document.getElementById('detail-title') !== null && document.getElementById('detail-title').textContent !== ''`, "the job's detail shows")
+	heading, err := chromedp.Run(ctx, chromedp.Text("#detail-title"))
+	require.NoError(t, err)
+	assert.Equal(t, title, heading)
+	detail, err := chromedp.Run(ctx, chromedp.Text("#detail"))
+	require.NoError(t, err)
+	assert.Contains(t, detail, "Go", "the job's skills")
+	assert.Contains(t, detail, "Work arrangement")
+
+	// A closed job's id shows it closed, with the instant it closed.
+	step(chromedp.Navigate(s.base + "/demo/#job/" + closed))
+	waitFor(`document.querySelector('#detail .closed') !== null`, "the closed job shows as closed")
+	detail, err = chromedp.Run(ctx, chromedp.Text("#detail"))
+	require.NoError(t, err)
+	assert.Contains(t, detail, "This job is closed")
+	assert.Contains(t, detail, "Closed on November 20, 2026")
+
+	// In a phone's width the page fits: nothing scrolls sideways, and the
+	// facets stack above the results.
+	step(chromedp.EmulateViewport(390, 800), chromedp.Navigate(s.base+"/demo/"))
+	waitFor(total+` >= 0 && `+cards+` > 0`, "the page lists jobs in a narrow window")
+	wide := eval(`document.documentElement.scrollWidth - document.documentElement.clientWidth`)
+	assert.LessOrEqual(t, wide, 0, "no horizontal scrolling at 390 px")
+	above := eval(`document.getElementById('facets').getBoundingClientRect().bottom <= document.getElementById('cards').getBoundingClientRect().top ? 1 : 0`)
+	assert.Equal(t, 1, above, "the facets stack above the results")
+}

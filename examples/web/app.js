@@ -1,0 +1,404 @@
+// The reference search page of jobsd: plain ES modules, fetch() POSTing
+// GraphQL, no build step and nothing from a CDN. It reads the search box
+// through the service (see readings), pages through the Query.jobs
+// connection with first/after as the list scrolls, filters by facet
+// values, and shows a job (or that it closed) through Query.node.
+
+const PAGE_SIZE = 10;
+const endpoint = meta("jobsd-endpoint") || "/graphql";
+
+// The facets shown beside the results, and the filter member each one's
+// values set when clicked.
+const FACETS = [
+  { field: "WORK_ARRANGEMENT", label: "Work arrangement", member: "workArrangement", list: true, value: (v) => v.toUpperCase() },
+  { field: "EMPLOYMENT_TYPE", label: "Employment type", member: "employmentType", list: true, value: (v) => v },
+  { field: "CATEGORY_ROLE", label: "Role", member: "categoryRole", list: false, value: (v) => v },
+  { field: "COMPANY", label: "Company", member: "company", list: false, value: (v) => v },
+];
+
+const CARD_FIELDS = `id title company location { full } workArrangement employmentType
+  salary { min max currency period } category { role specialization }`;
+
+const SEARCH = `query Search($filter: JobFilter, $first: Int, $after: String, $withFacets: Boolean!) {
+  jobs(filter: $filter, first: $first, after: $after) {
+    totalCount
+    pageInfo { hasNextPage endCursor }
+    edges { cursor node { ${CARD_FIELDS} } }
+    facets(fields: [${FACETS.map((f) => f.field).join(", ")}], limit: 6) @include(if: $withFacets) {
+      field values { value count }
+    }
+    normalized @include(if: $withFacets) {
+      q skills location { city state country workArrangement }
+    }
+  }
+}`;
+
+const JOB = `query Job($id: ID!) {
+  node(id: $id) {
+    id
+    ... on Job {
+    title company companyLogo url postedAt summary description
+    location { full } workArrangement employmentType experienceLevel
+    salary { min max currency period } category { field role specialization }
+    skills benefits visaSponsorship
+    }
+  }
+}`;
+
+const $ = (id) => document.getElementById(id);
+const state = {
+  reading: null, // the filter the box was read as
+  chosen: {}, // facet field → the value clicked
+  after: null,
+  hasNext: false,
+  loading: false,
+  generation: 0, // bumped by each new search; older answers are dropped
+  resultsScroll: 0,
+};
+
+function meta(name) {
+  const el = document.querySelector(`meta[name="${name}"]`);
+  return el ? el.content.trim() : "";
+}
+
+function apiKey() {
+  return meta("jobsd-api-key") || sessionStorage.getItem("jobsd-api-key") || "";
+}
+
+// gql POSTs one GraphQL operation and returns its {data, errors}; a
+// transport failure or a refused request throws an Error whose code is
+// the contract's error code when the service gave one.
+async function gql(query, variables) {
+  const res = await fetch(endpoint, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": apiKey() },
+    body: JSON.stringify({ query, variables }),
+  });
+  let body;
+  try {
+    body = await res.json();
+  } catch {
+    throw new Error(`The service answered ${res.status} without a GraphQL response.`);
+  }
+  if (!body.data && body.errors && body.errors.length) {
+    const err = new Error(body.errors[0].message);
+    err.code = body.errors[0].extensions && body.errors[0].extensions.code;
+    throw err;
+  }
+  return body;
+}
+
+// readings lists the ways the box's words can be read, as JobFilters:
+// all of them as keywords, or the last one to three words as a place (the
+// service reads "SF" or "Austin, TX") and the words before them as a skill
+// or as keywords. The page keeps the reading that finds the most jobs.
+export function readings(text) {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return [{}];
+  const out = [{ q: words.join(" ") }];
+  for (let k = 1; k <= Math.min(3, words.length); k++) {
+    const location = words.slice(words.length - k).join(" ");
+    const what = words.slice(0, words.length - k).join(" ");
+    if (what === "") out.push({ location });
+    else out.push({ skills: [what], location }, { q: what, location });
+  }
+  return out;
+}
+
+async function readBox(text) {
+  const candidates = readings(text);
+  if (candidates.length === 1) return candidates[0];
+  const vars = candidates.map((_, i) => `$f${i}: JobFilter`).join(", ");
+  const fields = candidates.map((_, i) => `r${i}: jobs(filter: $f${i}, first: 1) { totalCount }`).join("\n");
+  const variables = Object.fromEntries(candidates.map((c, i) => [`f${i}`, c]));
+  // A reading the service refuses (a place it cannot read) is an error on
+  // its own alias only; the others still count.
+  const { data } = await gql(`query Readings(${vars}) {\n${fields}\n}`, variables);
+  let best = 0;
+  let bestTotal = -1;
+  candidates.forEach((_, i) => {
+    const page = data && data[`r${i}`];
+    const total = page ? page.totalCount : -1;
+    if (total > bestTotal) [best, bestTotal] = [i, total];
+  });
+  return candidates[best];
+}
+
+// describe says how the box was read: the words as the page split them,
+// and what the service made of them (the page's normalized filter).
+function describe(filter, normalized) {
+  const parts = [];
+  const n = normalized || {};
+  const loc = n.location || {};
+  const place = [...(loc.city || []), ...(loc.state || []), ...(loc.country || [])].join(", ");
+  if (filter.skills) parts.push(`skill “${filter.skills.join(", ")}”${n.skills ? ` (${n.skills.join(", ")})` : ""}`);
+  if (filter.q) parts.push(`keywords “${filter.q}”`);
+  if (filter.location) parts.push(`in “${filter.location}”${place ? ` (${place})` : ""}`);
+  if (loc.workArrangement && loc.workArrangement.length) parts.push(`${loc.workArrangement.map(pretty).join(", ")} work`);
+  return parts.length ? `Read as ${parts.join(" ")}.` : "All jobs.";
+}
+
+function currentFilter() {
+  const filter = { ...state.reading };
+  for (const f of FACETS) {
+    const v = state.chosen[f.field];
+    if (v !== undefined) filter[f.member] = f.list ? [f.value(v)] : f.value(v);
+  }
+  return filter;
+}
+
+async function search(text) {
+  const generation = ++state.generation;
+  setStatus("Searching…");
+  $("cards").replaceChildren();
+  $("more").hidden = true;
+  try {
+    const reading = await readBox(text);
+    if (generation !== state.generation) return;
+    state.reading = reading;
+    state.chosen = {};
+    $("reading").textContent = describe(reading);
+    await loadPage(true);
+  } catch (err) {
+    showError(err);
+  }
+}
+
+// loadPage fetches the first page (fresh) with the facets, or the page
+// after the last card shown.
+async function loadPage(fresh) {
+  const generation = fresh ? ++state.generation : state.generation;
+  if (fresh) {
+    state.after = null;
+    $("cards").replaceChildren();
+  }
+  state.loading = true;
+  try {
+    const { data, errors } = await gql(SEARCH, {
+      filter: currentFilter(),
+      first: PAGE_SIZE,
+      after: state.after,
+      withFacets: fresh,
+    });
+    if (generation !== state.generation) return;
+    if (!data || !data.jobs) throw new Error(errors && errors.length ? errors[0].message : "No answer.");
+    const page = data.jobs;
+    const total = page.totalCount;
+    setStatus(`${total.toLocaleString("en-US")} ${total === 1 ? "job" : "jobs"}`);
+    $("status").dataset.total = String(total);
+    for (const { node } of page.edges) $("cards").append(renderCard(node));
+    state.after = page.pageInfo.endCursor;
+    state.hasNext = page.pageInfo.hasNextPage;
+    $("more").hidden = !state.hasNext;
+    if (fresh) {
+      renderFacets(page.facets || []);
+      $("reading").textContent = describe(state.reading, page.normalized);
+    }
+  } catch (err) {
+    if (generation === state.generation) showError(err);
+  } finally {
+    if (generation === state.generation) {
+      state.loading = false;
+      // Observe afresh: when the sentinel is still in view (a short page
+      // or a tall window) the observer reports it again and the next page
+      // loads.
+      observer.unobserve($("sentinel"));
+      if (state.hasNext) observer.observe($("sentinel"));
+    }
+  }
+}
+
+function loadMore() {
+  if (state.loading || !state.hasNext) return;
+  loadPage(false);
+}
+
+const observer = new IntersectionObserver(
+  (entries) => {
+    if (entries.some((e) => e.isIntersecting)) loadMore();
+  },
+  { rootMargin: "200px" },
+);
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) if (c !== null && c !== undefined && c !== "") node.append(c);
+  return node;
+}
+
+function pretty(value) {
+  const s = String(value).toLowerCase().replaceAll("_", "-");
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function salaryText(s) {
+  if (!s || (s.min == null && s.max == null)) return "";
+  const n = (x) => Math.round(x).toLocaleString("en-US");
+  const range = s.min != null && s.max != null && s.min !== s.max ? `${n(s.min)}–${n(s.max)}` : n(s.min ?? s.max);
+  return `${range} ${s.currency || ""}${s.period ? " / " + s.period.toLowerCase() : ""}`.trim();
+}
+
+function renderCard(card) {
+  const chips = el("ul", { class: "chips", "aria-label": "Details" });
+  for (const chip of [
+    card.workArrangement && pretty(card.workArrangement),
+    card.employmentType && pretty(card.employmentType),
+    salaryText(card.salary),
+    card.category && card.category.role,
+  ]) {
+    if (chip) chips.append(el("li", {}, chip));
+  }
+  return el(
+    "li",
+    { class: "card", dataset: { id: card.id } },
+    el(
+      "article",
+      {},
+      el("h2", {}, el("a", { href: `#job/${encodeURIComponent(card.id)}` }, card.title)),
+      el("p", {}, `${card.company} · ${card.location.full}`),
+      chips,
+    ),
+  );
+}
+
+function renderFacets(facets) {
+  const box = $("facets");
+  box.replaceChildren();
+  for (const f of FACETS) {
+    const facet = facets.find((x) => x.field === f.field);
+    if (!facet || facet.values.length === 0) continue;
+    const list = el("ul");
+    for (const { value, count } of facet.values) {
+      const pressed = state.chosen[f.field] === value;
+      const button = el(
+        "button",
+        { type: "button", "aria-pressed": String(pressed), dataset: { field: f.field, value } },
+        el("span", {}, f.field === "COMPANY" || f.field === "CATEGORY_ROLE" ? value : pretty(value)),
+        el("span", { class: "count" }, count.toLocaleString("en-US"), el("span", { class: "sr-only" }, count === 1 ? " job" : " jobs")),
+      );
+      button.addEventListener("click", () => {
+        if (pressed) delete state.chosen[f.field];
+        else state.chosen[f.field] = value;
+        loadPage(true);
+      });
+      list.append(el("li", {}, button));
+    }
+    box.append(el("fieldset", { class: "facet" }, el("legend", {}, f.label), list));
+  }
+}
+
+function setStatus(text) {
+  $("status").textContent = text;
+  $("status").classList.remove("error");
+}
+
+function showError(err) {
+  if (err.code === "unauthorized") {
+    sessionStorage.removeItem("jobsd-api-key");
+    $("key-form").hidden = false;
+  }
+  $("status").textContent = `Error: ${err.message}`;
+  $("status").classList.add("error");
+}
+
+async function showJob(id) {
+  state.resultsScroll = window.scrollY;
+  $("results-view").hidden = true;
+  $("detail-view").hidden = false;
+  const box = $("detail");
+  box.replaceChildren(el("p", {}, "Loading…"));
+  try {
+    const { data, errors } = await gql(JOB, { id });
+    const job = data && data.node;
+    if (!job) {
+      const gone = (errors || []).find((e) => e.extensions && e.extensions.code === "gone");
+      if (gone) {
+        const at = new Date(gone.extensions.closedAt);
+        box.replaceChildren(
+          el("h2", { id: "detail-title" }, "This job is closed"),
+          el("p", { class: "closed", dataset: { closedAt: gone.extensions.closedAt } },
+            `Closed on ${at.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" })}.`),
+          el("p", {}, `Job ${id} is no longer open; search again for similar jobs.`),
+        );
+      } else {
+        box.replaceChildren(el("h2", { id: "detail-title" }, "Job not found"),
+          el("p", {}, errors && errors.length ? errors[0].message : `No job has the id ${id}.`));
+      }
+    } else {
+      box.replaceChildren(...renderJob(job));
+    }
+  } catch (err) {
+    box.replaceChildren(el("h2", { id: "detail-title" }, "Could not load the job"), el("p", { class: "error" }, err.message));
+  }
+  box.focus();
+}
+
+function renderJob(job) {
+  const facts = el("dl");
+  const add = (term, value) => {
+    if (value) facts.append(el("dt", {}, term), el("dd", {}, value));
+  };
+  add("Company", job.company);
+  add("Location", job.location.full);
+  add("Work arrangement", job.workArrangement && pretty(job.workArrangement));
+  add("Employment type", job.employmentType && pretty(job.employmentType));
+  add("Experience", job.experienceLevel);
+  add("Salary", salaryText(job.salary));
+  add("Category", [job.category.field, job.category.role, job.category.specialization].filter(Boolean).join(" › "));
+  add("Skills", job.skills.join(", "));
+  add("Benefits", job.benefits.join(", "));
+  add("Visa sponsorship", job.visaSponsorship.join(", "));
+  add("Posted", job.postedAt && new Date(job.postedAt).toLocaleDateString("en-US", { timeZone: "UTC" }));
+  const parts = [el("h2", { id: "detail-title" }, job.title), facts];
+  if (job.summary) parts.push(el("p", {}, el("strong", {}, job.summary)));
+  if (job.description) parts.push(el("div", { class: "description" }, ...job.description.split(/\n{2,}/).map((p) => el("p", {}, p))));
+  if (job.url) parts.push(el("p", {}, el("a", { href: job.url, rel: "noopener noreferrer" }, "Apply on the employer's site")));
+  return parts;
+}
+
+function showResults() {
+  $("detail-view").hidden = true;
+  $("results-view").hidden = false;
+  window.scrollTo(0, state.resultsScroll);
+  if (!state.reading) search($("box").value);
+}
+
+function route() {
+  const m = location.hash.match(/^#job\/(.+)$/);
+  if (m) showJob(decodeURIComponent(m[1]));
+  else showResults();
+}
+
+function start() {
+  $("search").addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (location.hash) history.pushState(null, "", location.pathname + location.search);
+    showResults();
+    search($("box").value);
+  });
+  $("more").addEventListener("click", loadMore);
+  $("back").addEventListener("click", (e) => {
+    e.preventDefault();
+    if (history.length > 1 && state.reading) history.back();
+    else {
+      history.pushState(null, "", location.pathname + location.search);
+      route();
+    }
+  });
+  $("key-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    sessionStorage.setItem("jobsd-api-key", $("key").value.trim());
+    $("key-form").hidden = true;
+    search($("box").value);
+  });
+  window.addEventListener("hashchange", route);
+  if (!apiKey()) $("key-form").hidden = false;
+  route();
+}
+
+start();
