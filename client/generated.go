@@ -96,7 +96,7 @@ type CompanyPageCompanyCompanyProfile struct {
 	JobCount int     `json:"jobCount"`
 	// Jobs by category field, most first (value null: no category).
 	ByCategory []CompanyPageCompanyCompanyProfileByCategoryValueCount `json:"byCategory"`
-	// Jobs by work arrangement, most first (value null: not stated).
+	// Jobs by work arrangement, most first, as WorkArrangement values (HYBRID; value null: not stated).
 	ByWorkArrangement []CompanyPageCompanyCompanyProfileByWorkArrangementValueCount `json:"byWorkArrangement"`
 	// The company's jobs, with the filters, order and paging of Query.jobs.
 	Jobs CompanyPageCompanyCompanyProfileJobsJobCardPage `json:"jobs"`
@@ -238,9 +238,8 @@ type CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary struct {
 	Min *float64 `json:"min"`
 	Max *float64 `json:"max"`
 	// ISO 4217 code.
-	Currency *string `json:"currency"`
-	// annual, monthly, weekly, daily or hourly.
-	Period *string `json:"period"`
+	Currency *string       `json:"currency"`
+	Period   *SalaryPeriod `json:"period"`
 }
 
 // GetMin returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary.Min, and is useful for accessing the field via an interface.
@@ -259,7 +258,7 @@ func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary) GetC
 }
 
 // GetPeriod returns CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary.Period, and is useful for accessing the field via an interface.
-func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary) GetPeriod() *string {
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardPageNodesJobCardSalary) GetPeriod() *SalaryPeriod {
 	return v.Period
 }
 
@@ -289,12 +288,37 @@ func (v *CompanyPageCompanyCompanyProfileJobsJobCardPagePageInfo) GetEndCursor()
 
 // CompanyPageResponse is returned by CompanyPage on success.
 type CompanyPageResponse struct {
-	// A company's page by its slug (Company.slug) or its name (give one), or null when none has it.
+	// A company's page, or null when no company has the key: `by` names it by
+	// exactly one of its slug (Company.slug) or its name. The older `slug` and
+	// `name` arguments still work, one of them alone; giving none, or more than
+	// one key, is an error of code `invalid_parameter`.
 	Company *CompanyPageCompanyCompanyProfile `json:"company"`
 }
 
 // GetCompany returns CompanyPageResponse.Company, and is useful for accessing the field via an interface.
 func (v *CompanyPageResponse) GetCompany() *CompanyPageCompanyCompanyProfile { return v.Company }
+
+// The kind of employment. A posting whose source names a kind outside this
+// set shows null here (REST shows the source's word).
+type EmploymentType string
+
+const (
+	EmploymentTypeFullTime   EmploymentType = "FULL_TIME"
+	EmploymentTypePartTime   EmploymentType = "PART_TIME"
+	EmploymentTypeContract   EmploymentType = "CONTRACT"
+	EmploymentTypeInternship EmploymentType = "INTERNSHIP"
+	EmploymentTypeTemporary  EmploymentType = "TEMPORARY"
+	EmploymentTypeVolunteer  EmploymentType = "VOLUNTEER"
+)
+
+var AllEmploymentType = []EmploymentType{
+	EmploymentTypeFullTime,
+	EmploymentTypePartTime,
+	EmploymentTypeContract,
+	EmploymentTypeInternship,
+	EmploymentTypeTemporary,
+	EmploymentTypeVolunteer,
+}
 
 // A field jobs can be counted by.
 type FacetField string
@@ -343,11 +367,11 @@ type JobDetailJob struct {
 	CompanyLogo *string `json:"companyLogo"`
 	// URL of the original posting.
 	Url *string `json:"url"`
-	// RFC 3339 UTC timestamp.
+	// When the job was posted (null when the source does not say).
 	PostedAt        *string              `json:"postedAt"`
 	Location        JobDetailJobLocation `json:"location"`
 	WorkArrangement *WorkArrangement     `json:"workArrangement"`
-	EmploymentType  *string              `json:"employmentType"`
+	EmploymentType  *EmploymentType      `json:"employmentType"`
 	ExperienceLevel *string              `json:"experienceLevel"`
 	Salary          *JobDetailJobSalary  `json:"salary"`
 	Summary         *string              `json:"summary"`
@@ -407,7 +431,7 @@ func (v *JobDetailJob) GetLocation() JobDetailJobLocation { return v.Location }
 func (v *JobDetailJob) GetWorkArrangement() *WorkArrangement { return v.WorkArrangement }
 
 // GetEmploymentType returns JobDetailJob.EmploymentType, and is useful for accessing the field via an interface.
-func (v *JobDetailJob) GetEmploymentType() *string { return v.EmploymentType }
+func (v *JobDetailJob) GetEmploymentType() *EmploymentType { return v.EmploymentType }
 
 // GetExperienceLevel returns JobDetailJob.ExperienceLevel, and is useful for accessing the field via an interface.
 func (v *JobDetailJob) GetExperienceLevel() *string { return v.ExperienceLevel }
@@ -532,9 +556,8 @@ type JobDetailJobSalary struct {
 	Min *float64 `json:"min"`
 	Max *float64 `json:"max"`
 	// ISO 4217 code.
-	Currency *string `json:"currency"`
-	// annual, monthly, weekly, daily or hourly.
-	Period *string `json:"period"`
+	Currency *string       `json:"currency"`
+	Period   *SalaryPeriod `json:"period"`
 }
 
 // GetMin returns JobDetailJobSalary.Min, and is useful for accessing the field via an interface.
@@ -547,7 +570,7 @@ func (v *JobDetailJobSalary) GetMax() *float64 { return v.Max }
 func (v *JobDetailJobSalary) GetCurrency() *string { return v.Currency }
 
 // GetPeriod returns JobDetailJobSalary.Period, and is useful for accessing the field via an interface.
-func (v *JobDetailJobSalary) GetPeriod() *string { return v.Period }
+func (v *JobDetailJobSalary) GetPeriod() *SalaryPeriod { return v.Period }
 
 // JobDetailResponse is returned by JobDetail on success.
 type JobDetailResponse struct {
@@ -588,8 +611,7 @@ type JobFilter struct {
 	SecurityClearances []string          `json:"securityClearances"`
 	Benefits           []string          `json:"benefits"`
 	WorkArrangement    []WorkArrangement `json:"workArrangement"`
-	// full-time, part-time, contract, internship, temporary or volunteer (aliases such as "FT" accepted).
-	EmploymentType []string `json:"employmentType"`
+	EmploymentType     []EmploymentType  `json:"employmentType"`
 	// Annualized salary range overlap: jobs paying at least this much.
 	SalaryMin *float64 `json:"salaryMin"`
 	// Annualized salary range overlap: jobs paying no more than this.
@@ -602,7 +624,7 @@ type JobFilter struct {
 	// stemming; "a phrase", -word excludes, or). A description is searched once
 	// jobsd serve has indexed it, seconds after an import.
 	Q *string `json:"q"`
-	// Jobs posted at or after this RFC 3339 date or date-time (a date is midnight UTC).
+	// Jobs posted at or after this instant (a date is midnight UTC).
 	PostedAfter *string `json:"postedAfter"`
 	// Jobs posted within this span before now: a number and h or d ("24h", "3d", "7d", "30d").
 	PostedWithin *string `json:"postedWithin"`
@@ -676,7 +698,7 @@ func (v *JobFilter) GetBenefits() []string { return v.Benefits }
 func (v *JobFilter) GetWorkArrangement() []WorkArrangement { return v.WorkArrangement }
 
 // GetEmploymentType returns JobFilter.EmploymentType, and is useful for accessing the field via an interface.
-func (v *JobFilter) GetEmploymentType() []string { return v.EmploymentType }
+func (v *JobFilter) GetEmploymentType() []EmploymentType { return v.EmploymentType }
 
 // GetSalaryMin returns JobFilter.SalaryMin, and is useful for accessing the field via an interface.
 func (v *JobFilter) GetSalaryMin() *float64 { return v.SalaryMin }
@@ -774,6 +796,26 @@ var AllMatchMode = []MatchMode{
 	MatchModeAll,
 }
 
+// What a salary's amounts are paid per. A period outside this set shows null
+// here (REST shows the source's word); its amounts count as annual.
+type SalaryPeriod string
+
+const (
+	SalaryPeriodAnnual  SalaryPeriod = "ANNUAL"
+	SalaryPeriodMonthly SalaryPeriod = "MONTHLY"
+	SalaryPeriodWeekly  SalaryPeriod = "WEEKLY"
+	SalaryPeriodDaily   SalaryPeriod = "DAILY"
+	SalaryPeriodHourly  SalaryPeriod = "HOURLY"
+)
+
+var AllSalaryPeriod = []SalaryPeriod{
+	SalaryPeriodAnnual,
+	SalaryPeriodMonthly,
+	SalaryPeriodWeekly,
+	SalaryPeriodDaily,
+	SalaryPeriodHourly,
+}
+
 // SearchJobsJobsJobCardPage includes the requested fields of the GraphQL type JobCardPage.
 // The GraphQL type's documentation follows.
 //
@@ -853,6 +895,8 @@ func (v *SearchJobsJobsJobCardPageFacetsFacetBucketsSalaryBucket) GetCount() int
 //
 // How many matching jobs have a value.
 type SearchJobsJobsJobCardPageFacetsFacetValuesFacetValue struct {
+	// The value; for WORK_ARRANGEMENT and EMPLOYMENT_TYPE spelled as the enum
+	// value (HYBRID, FULL_TIME), so it can be given back to the filter.
 	Value string `json:"value"`
 	Count int    `json:"count"`
 }
@@ -873,7 +917,7 @@ type SearchJobsJobsJobCardPageNodesJobCard struct {
 	Company         string                                        `json:"company"`
 	Location        SearchJobsJobsJobCardPageNodesJobCardLocation `json:"location"`
 	WorkArrangement *WorkArrangement                              `json:"workArrangement"`
-	EmploymentType  *string                                       `json:"employmentType"`
+	EmploymentType  *EmploymentType                               `json:"employmentType"`
 	// Null when the posting states no salary.
 	Salary   *SearchJobsJobsJobCardPageNodesJobCardSalary  `json:"salary"`
 	Category SearchJobsJobsJobCardPageNodesJobCardCategory `json:"category"`
@@ -899,7 +943,9 @@ func (v *SearchJobsJobsJobCardPageNodesJobCard) GetWorkArrangement() *WorkArrang
 }
 
 // GetEmploymentType returns SearchJobsJobsJobCardPageNodesJobCard.EmploymentType, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCard) GetEmploymentType() *string { return v.EmploymentType }
+func (v *SearchJobsJobsJobCardPageNodesJobCard) GetEmploymentType() *EmploymentType {
+	return v.EmploymentType
+}
 
 // GetSalary returns SearchJobsJobsJobCardPageNodesJobCard.Salary, and is useful for accessing the field via an interface.
 func (v *SearchJobsJobsJobCardPageNodesJobCard) GetSalary() *SearchJobsJobsJobCardPageNodesJobCardSalary {
@@ -964,9 +1010,8 @@ type SearchJobsJobsJobCardPageNodesJobCardSalary struct {
 	Min *float64 `json:"min"`
 	Max *float64 `json:"max"`
 	// ISO 4217 code.
-	Currency *string `json:"currency"`
-	// annual, monthly, weekly, daily or hourly.
-	Period *string `json:"period"`
+	Currency *string       `json:"currency"`
+	Period   *SalaryPeriod `json:"period"`
 }
 
 // GetMin returns SearchJobsJobsJobCardPageNodesJobCardSalary.Min, and is useful for accessing the field via an interface.
@@ -979,7 +1024,7 @@ func (v *SearchJobsJobsJobCardPageNodesJobCardSalary) GetMax() *float64 { return
 func (v *SearchJobsJobsJobCardPageNodesJobCardSalary) GetCurrency() *string { return v.Currency }
 
 // GetPeriod returns SearchJobsJobsJobCardPageNodesJobCardSalary.Period, and is useful for accessing the field via an interface.
-func (v *SearchJobsJobsJobCardPageNodesJobCardSalary) GetPeriod() *string { return v.Period }
+func (v *SearchJobsJobsJobCardPageNodesJobCardSalary) GetPeriod() *SalaryPeriod { return v.Period }
 
 // SearchJobsJobsJobCardPagePageInfo includes the requested fields of the GraphQL type PageInfo.
 // The GraphQL type's documentation follows.

@@ -200,3 +200,40 @@ func writeEnum[T interface {
 	}
 	v.MarshalGQL(e)
 }
+
+// funcEnumTable holds what the marshal function of an enum bound to a Go
+// value by functions (gqlgen.yml) writes for each of its values, made once.
+type funcEnumTable[T comparable] map[T]string
+
+// newFuncEnumTable makes the table of the enum values named (as the schema
+// names them), read with the enum's unmarshal function.
+func newFuncEnumTable[T comparable](unmarshal func(any) (T, error), marshal func(T) graphql.Marshaler, names ...string) funcEnumTable[T] {
+	t := funcEnumTable[T]{}
+	for _, name := range names {
+		v, err := unmarshal(name)
+		if err != nil {
+			continue
+		}
+		var b bytes.Buffer
+		marshal(v).MarshalGQL(&b)
+		t[v] = b.String()
+	}
+	return t
+}
+
+// writeFuncEnum writes v as the enum's marshal function does.
+func writeFuncEnum[T comparable](e *encoder, t funcEnumTable[T], marshal func(T) graphql.Marshaler, v T) {
+	if s, ok := t[v]; ok {
+		e.buf = append(e.buf, s...)
+		return
+	}
+	marshal(v).MarshalGQL(e)
+}
+
+// marshalContext writes a value with a context marshaler, as gqlgen calls
+// it; its error fails the fast answer, so that gqlgen answers with it.
+func (r *fastRun) marshalContext(m graphql.ContextMarshaler) {
+	if err := m.MarshalGQLContext(r.ctx, r.encoder); err != nil {
+		r.failed = true
+	}
+}

@@ -18,7 +18,7 @@ func (r *changeResolver) At(ctx context.Context, obj *domain.Change) (string, er
 
 // Jobs is the resolver for the jobs field.
 func (r *companyProfileResolver) Jobs(ctx context.Context, obj *domain.CompanyProfile, filter *domain.JobFilter, limit *int, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error) {
-	page, err := r.svc.CompanyJobs(ctx, obj.ID, filter, limit, offset, sort, after)
+	page, err := r.svc.CompanyJobs(withCardExtras(ctx), obj.ID, filter, limit, offset, sort, after)
 	if err == nil {
 		notePage(ctx, page.Nodes)
 	}
@@ -27,7 +27,7 @@ func (r *companyProfileResolver) Jobs(ctx context.Context, obj *domain.CompanyPr
 
 // Similar is the resolver for the similar field.
 func (r *jobResolver) Similar(ctx context.Context, obj *domain.Job, limit *int) ([]*domain.JobCard, error) {
-	page, err := r.svc.Similar(ctx, obj.ID, limit)
+	page, err := r.svc.Similar(withCardExtras(ctx), obj.ID, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -58,12 +58,12 @@ func (r *jobCardPageResolver) Facets(ctx context.Context, obj *domain.JobCardPag
 	if err != nil {
 		return nil, err
 	}
-	return pointers(facets), nil
+	return pointers(enumFacets(facets)), nil
 }
 
 // Jobs is the resolver for the jobs field.
 func (r *queryResolver) Jobs(ctx context.Context, filter *domain.JobFilter, limit *int, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error) {
-	page, err := r.svc.Jobs(ctx, filter, limit, offset, sort, after)
+	page, err := r.svc.Jobs(withCardExtras(ctx), filter, limit, offset, sort, after)
 	if err == nil {
 		notePage(ctx, page.Nodes)
 	}
@@ -81,8 +81,13 @@ func (r *queryResolver) Companies(ctx context.Context, minJobs *int, limit *int,
 }
 
 // Company is the resolver for the company field.
-func (r *queryResolver) Company(ctx context.Context, slug *string, name *string) (*domain.CompanyProfile, error) {
-	return orNil(r.svc.Company(ctx, slug, name))
+func (r *queryResolver) Company(ctx context.Context, by *domain.CompanyKey, slug *string, name *string) (*domain.CompanyProfile, error) {
+	slug, name, err := companyKey(by, slug, name)
+	if err != nil {
+		return nil, err
+	}
+	profile, err := orNil(r.svc.Company(ctx, slug, name))
+	return enumProfile(profile), err
 }
 
 // InterpretFilter is the resolver for the interpretFilter field.
