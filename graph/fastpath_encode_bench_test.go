@@ -50,3 +50,35 @@ func BenchmarkEncodeCardPage(b *testing.B) {
 		putEncoder(e)
 	}
 }
+
+// BenchmarkEncodeCardPageExtras is BenchmarkEncodeCardPage with the
+// card's list extras (postedAt, companyLogo, summary) selected too.
+func BenchmarkEncodeCardPageExtras(b *testing.B) {
+	page, _ := benchPage(b, 25)
+	summaries := 0
+	for _, c := range page.Nodes { // seed.Normalized's records carry them; Card() copies them
+		if c.Summary != nil {
+			summaries++
+		}
+	}
+	if summaries == 0 {
+		b.Fatal("no generated job has a summary")
+	}
+	doc, errs := gqlparser.LoadQuery(parsedSchema, `{ jobs(limit: 25) { nodes { id title company location { city state country full } `+
+		`workArrangement employmentType salary { min max currency period } category { field role specialization } `+
+		`postedAt companyLogo summary } pageInfo { total limit offset hasMore endCursor } } }`)
+	if errs != nil {
+		b.Fatal(errs)
+	}
+	sel := doc.Operations[0].SelectionSet[0].(*ast.Field).SelectionSet
+	b.ReportAllocs()
+	for b.Loop() {
+		e := getEncoder()
+		r := fastRun{encoder: e}
+		r.writeJobCardPage(sel, page)
+		if e.failed {
+			b.Fatal("the encoder failed")
+		}
+		putEncoder(e)
+	}
+}
