@@ -23,7 +23,7 @@ import (
 // contract's set, and a posting without a date.
 var typesJobs = strings.Join([]string{
 	`{"id":"types-1","title":"Staff Go Engineer","company":"Acme Cloud","company_logo":"https://logos.example.com/acme-2.png","summary":"Own the <b>API</b> platform & its SLOs.","posted_at":"2026-10-31T23:30:00-02:00","location":{"full":"Austin, TX"},"work_arrangement":"hybrid","employment_type":"FT","salary":{"min":90,"max":110,"currency":"USD","period":"per hour"},"skills":["golang"]}`,
-	`{"id":"types-2","title":"Backend Engineer","company":"Sixty","summary":"Gig work on payments.","location":{"full":"Denver, CO"},"employment_type":"gig","skills":["golang"]}`,
+	`{"id":"types-2","title":"Backend Engineer","company":"Sixty","summary":"Gig work on payments.","location":{"full":"Denver, CO"},"employment_type":"gig","salary":{"min":300,"currency":"USD","period":"per shift"},"skills":["golang"]}`,
 }, "\n")
 
 // restIDs returns the ids of a REST job list.
@@ -146,12 +146,14 @@ func TestEnums(t *testing.T) {
 	assert.Equal(t, ptr("FULL_TIME"), typed.EmploymentType, `"FT" at import`)
 	assert.Equal(t, &salary{Period: ptr("HOURLY")}, typed.Salary, `"per hour" at import`)
 	assert.Nil(t, resp.Jobs.Nodes[byID["types-2"]].EmploymentType, "a kind outside the set is null in GraphQL")
+	assert.Equal(t, &salary{}, resp.Jobs.Nodes[byID["types-2"]].Salary, "so is a period outside the set")
 	assert.Equal(t, ptr("PART_TIME"), resp.Job.EmploymentType)
 	assert.Equal(t, &salary{Period: ptr("HOURLY")}, resp.Job.Salary)
 
 	rec := apitest.Get(t, env.REST(), "/api/v1/jobs/types-2")
 	require.Equal(t, http.StatusOK, rec.Code)
 	assert.Contains(t, rec.Body.String(), `"employment_type":"gig"`, "REST shows the source's word")
+	assert.Contains(t, rec.Body.String(), `"period":"per shift"`, "REST shows the source's word")
 
 	// Filters take the enum values; REST's aliases are REST's.
 	assert.Equal(t, restIDs(t, env.REST(), "employment_type=part-time,internship"),
