@@ -55,7 +55,7 @@ func MarshalEmploymentType(s string) graphql.Marshaler {
 // as its REST spelling (full-time).
 func UnmarshalEmploymentType(v any) (string, error) {
 	s, ok := v.(string)
-	if !ok || !slices.Contains(normalize.EmploymentTypeNames(), restName(s)) {
+	if !ok || enumName(restName(s)) != s || !slices.Contains(normalize.EmploymentTypeNames(), restName(s)) {
 		return "", fmt.Errorf("%v is not a valid EmploymentType", v)
 	}
 	return restName(s), nil
@@ -77,7 +77,7 @@ func MarshalSalaryPeriod(s string) graphql.Marshaler {
 // REST spelling (hourly).
 func UnmarshalSalaryPeriod(v any) (string, error) {
 	s, ok := v.(string)
-	if !ok || !salaryPeriod(restName(s)) {
+	if !ok || enumName(restName(s)) != s || !salaryPeriod(restName(s)) {
 		return "", fmt.Errorf("%v is not a valid SalaryPeriod", v)
 	}
 	return restName(s), nil
