@@ -1200,7 +1200,7 @@ func Companies(
 // The query executed by CompanyPage.
 const CompanyPage_Operation = `
 query CompanyPage ($slug: String!, $limit: Int, $after: String) {
-	company(slug: $slug) {
+	company(by: {slug:$slug}) {
 		name
 		slug
 		logoUrl
