@@ -61,7 +61,7 @@ type CompaniesCompaniesCompanyConnectionEdgesCompanyEdgeNodeCompany struct {
 	// Its global id: "company:" and its slug.
 	Id   string `json:"id"`
 	Name string `json:"name"`
-	// Names the company's page: company(slug:).
+	// Names the company's page: company(by: {slug: ...}).
 	Slug     string  `json:"slug"`
 	LogoUrl  *string `json:"logoUrl"`
 	JobCount int     `json:"jobCount"`
@@ -134,7 +134,7 @@ type CompanyPageCompanyCompanyProfile struct {
 	JobCount int     `json:"jobCount"`
 	// Jobs by category field, most first (value null: no category).
 	ByCategory []CompanyPageCompanyCompanyProfileByCategoryValueCount `json:"byCategory"`
-	// Jobs by work arrangement, most first (value null: not stated).
+	// Jobs by work arrangement, most first, as WorkArrangement values (HYBRID; value null: not stated).
 	ByWorkArrangement []CompanyPageCompanyCompanyProfileByWorkArrangementValueCount `json:"byWorkArrangement"`
 	// The company's jobs, with the filters, order and paging of Query.jobs.
 	Jobs CompanyPageCompanyCompanyProfileJobsJobCardConnection `json:"jobs"`
@@ -310,9 +310,8 @@ type CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJo
 	Min *float64 `json:"min"`
 	Max *float64 `json:"max"`
 	// ISO 4217 code.
-	Currency *string `json:"currency"`
-	// annual, monthly, weekly, daily or hourly.
-	Period *string `json:"period"`
+	Currency *string       `json:"currency"`
+	Period   *SalaryPeriod `json:"period"`
 }
 
 // GetMin returns CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardSalary.Min, and is useful for accessing the field via an interface.
@@ -331,7 +330,7 @@ func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNo
 }
 
 // GetPeriod returns CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardSalary.Period, and is useful for accessing the field via an interface.
-func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardSalary) GetPeriod() *string {
+func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnectionEdgesJobCardEdgeNodeJobCardSalary) GetPeriod() *SalaryPeriod {
 	return v.Period
 }
 
@@ -360,12 +359,37 @@ func (v *CompanyPageCompanyCompanyProfileJobsJobCardConnectionPageInfo) GetEndCu
 
 // CompanyPageResponse is returned by CompanyPage on success.
 type CompanyPageResponse struct {
-	// A company's page by its slug (Company.slug) or its name (give one), or null when none has it.
+	// A company's page, or null when no company has the key: `by` names it by
+	// exactly one of its slug (Company.slug) or its name. The older `slug` and
+	// `name` arguments still work, one of them alone; giving none, or more than
+	// one key, is an error of code `invalid_parameter`.
 	Company *CompanyPageCompanyCompanyProfile `json:"company"`
 }
 
 // GetCompany returns CompanyPageResponse.Company, and is useful for accessing the field via an interface.
 func (v *CompanyPageResponse) GetCompany() *CompanyPageCompanyCompanyProfile { return v.Company }
+
+// The kind of employment. A posting whose source names a kind outside this
+// set shows null here (REST shows the source's word).
+type EmploymentType string
+
+const (
+	EmploymentTypeFullTime   EmploymentType = "FULL_TIME"
+	EmploymentTypePartTime   EmploymentType = "PART_TIME"
+	EmploymentTypeContract   EmploymentType = "CONTRACT"
+	EmploymentTypeInternship EmploymentType = "INTERNSHIP"
+	EmploymentTypeTemporary  EmploymentType = "TEMPORARY"
+	EmploymentTypeVolunteer  EmploymentType = "VOLUNTEER"
+)
+
+var AllEmploymentType = []EmploymentType{
+	EmploymentTypeFullTime,
+	EmploymentTypePartTime,
+	EmploymentTypeContract,
+	EmploymentTypeInternship,
+	EmploymentTypeTemporary,
+	EmploymentTypeVolunteer,
+}
 
 // A field jobs can be counted by.
 type FacetField string
@@ -414,11 +438,11 @@ type JobDetailJob struct {
 	CompanyLogo *string `json:"companyLogo"`
 	// URL of the original posting.
 	Url *string `json:"url"`
-	// RFC 3339 UTC timestamp.
+	// When the job was posted (null when the source does not say).
 	PostedAt        *string              `json:"postedAt"`
 	Location        JobDetailJobLocation `json:"location"`
 	WorkArrangement *WorkArrangement     `json:"workArrangement"`
-	EmploymentType  *string              `json:"employmentType"`
+	EmploymentType  *EmploymentType      `json:"employmentType"`
 	ExperienceLevel *string              `json:"experienceLevel"`
 	Salary          *JobDetailJobSalary  `json:"salary"`
 	Summary         *string              `json:"summary"`
@@ -478,7 +502,7 @@ func (v *JobDetailJob) GetLocation() JobDetailJobLocation { return v.Location }
 func (v *JobDetailJob) GetWorkArrangement() *WorkArrangement { return v.WorkArrangement }
 
 // GetEmploymentType returns JobDetailJob.EmploymentType, and is useful for accessing the field via an interface.
-func (v *JobDetailJob) GetEmploymentType() *string { return v.EmploymentType }
+func (v *JobDetailJob) GetEmploymentType() *EmploymentType { return v.EmploymentType }
 
 // GetExperienceLevel returns JobDetailJob.ExperienceLevel, and is useful for accessing the field via an interface.
 func (v *JobDetailJob) GetExperienceLevel() *string { return v.ExperienceLevel }
@@ -607,9 +631,8 @@ type JobDetailJobSalary struct {
 	Min *float64 `json:"min"`
 	Max *float64 `json:"max"`
 	// ISO 4217 code.
-	Currency *string `json:"currency"`
-	// annual, monthly, weekly, daily or hourly.
-	Period *string `json:"period"`
+	Currency *string       `json:"currency"`
+	Period   *SalaryPeriod `json:"period"`
 }
 
 // GetMin returns JobDetailJobSalary.Min, and is useful for accessing the field via an interface.
@@ -622,7 +645,7 @@ func (v *JobDetailJobSalary) GetMax() *float64 { return v.Max }
 func (v *JobDetailJobSalary) GetCurrency() *string { return v.Currency }
 
 // GetPeriod returns JobDetailJobSalary.Period, and is useful for accessing the field via an interface.
-func (v *JobDetailJobSalary) GetPeriod() *string { return v.Period }
+func (v *JobDetailJobSalary) GetPeriod() *SalaryPeriod { return v.Period }
 
 // JobDetailResponse is returned by JobDetail on success.
 type JobDetailResponse struct {
@@ -663,8 +686,7 @@ type JobFilter struct {
 	SecurityClearances []string          `json:"securityClearances"`
 	Benefits           []string          `json:"benefits"`
 	WorkArrangement    []WorkArrangement `json:"workArrangement"`
-	// full-time, part-time, contract, internship, temporary or volunteer (aliases such as "FT" accepted).
-	EmploymentType []string `json:"employmentType"`
+	EmploymentType     []EmploymentType  `json:"employmentType"`
 	// Annualized salary range overlap: jobs paying at least this much.
 	SalaryMin *float64 `json:"salaryMin"`
 	// Annualized salary range overlap: jobs paying no more than this.
@@ -686,7 +708,7 @@ type JobFilter struct {
 	// stemming; "a phrase", -word excludes, or). A description is searched once
 	// jobsd serve has indexed it, seconds after an import.
 	Q *string `json:"q"`
-	// Jobs posted at or after this RFC 3339 date or date-time (a date is midnight UTC).
+	// Jobs posted at or after this instant (a date is midnight UTC).
 	PostedAfter *string `json:"postedAfter"`
 	// Jobs posted within this span before now: a number and h or d ("24h", "3d", "7d", "30d").
 	PostedWithin *string `json:"postedWithin"`
@@ -760,7 +782,7 @@ func (v *JobFilter) GetBenefits() []string { return v.Benefits }
 func (v *JobFilter) GetWorkArrangement() []WorkArrangement { return v.WorkArrangement }
 
 // GetEmploymentType returns JobFilter.EmploymentType, and is useful for accessing the field via an interface.
-func (v *JobFilter) GetEmploymentType() []string { return v.EmploymentType }
+func (v *JobFilter) GetEmploymentType() []EmploymentType { return v.EmploymentType }
 
 // GetSalaryMin returns JobFilter.SalaryMin, and is useful for accessing the field via an interface.
 func (v *JobFilter) GetSalaryMin() *float64 { return v.SalaryMin }
@@ -861,6 +883,26 @@ var AllMatchMode = []MatchMode{
 	MatchModeAll,
 }
 
+// What a salary's amounts are paid per. A period outside this set shows null
+// here (REST shows the source's word); its amounts count as annual.
+type SalaryPeriod string
+
+const (
+	SalaryPeriodAnnual  SalaryPeriod = "ANNUAL"
+	SalaryPeriodMonthly SalaryPeriod = "MONTHLY"
+	SalaryPeriodWeekly  SalaryPeriod = "WEEKLY"
+	SalaryPeriodDaily   SalaryPeriod = "DAILY"
+	SalaryPeriodHourly  SalaryPeriod = "HOURLY"
+)
+
+var AllSalaryPeriod = []SalaryPeriod{
+	SalaryPeriodAnnual,
+	SalaryPeriodMonthly,
+	SalaryPeriodWeekly,
+	SalaryPeriodDaily,
+	SalaryPeriodHourly,
+}
+
 // SearchCard includes the requested fields of the GraphQL type JobCard.
 // The GraphQL type's documentation follows.
 //
@@ -871,7 +913,7 @@ type SearchCard struct {
 	Company         string             `json:"company"`
 	Location        SearchCardLocation `json:"location"`
 	WorkArrangement *WorkArrangement   `json:"workArrangement"`
-	EmploymentType  *string            `json:"employmentType"`
+	EmploymentType  *EmploymentType    `json:"employmentType"`
 	// Null when the posting states no salary.
 	Salary   *SearchCardSalary  `json:"salary"`
 	Category SearchCardCategory `json:"category"`
@@ -893,7 +935,7 @@ func (v *SearchCard) GetLocation() SearchCardLocation { return v.Location }
 func (v *SearchCard) GetWorkArrangement() *WorkArrangement { return v.WorkArrangement }
 
 // GetEmploymentType returns SearchCard.EmploymentType, and is useful for accessing the field via an interface.
-func (v *SearchCard) GetEmploymentType() *string { return v.EmploymentType }
+func (v *SearchCard) GetEmploymentType() *EmploymentType { return v.EmploymentType }
 
 // GetSalary returns SearchCard.Salary, and is useful for accessing the field via an interface.
 func (v *SearchCard) GetSalary() *SearchCardSalary { return v.Salary }
@@ -956,9 +998,8 @@ type SearchCardSalary struct {
 	Min *float64 `json:"min"`
 	Max *float64 `json:"max"`
 	// ISO 4217 code.
-	Currency *string `json:"currency"`
-	// annual, monthly, weekly, daily or hourly.
-	Period *string `json:"period"`
+	Currency *string       `json:"currency"`
+	Period   *SalaryPeriod `json:"period"`
 }
 
 // GetMin returns SearchCardSalary.Min, and is useful for accessing the field via an interface.
@@ -971,7 +1012,7 @@ func (v *SearchCardSalary) GetMax() *float64 { return v.Max }
 func (v *SearchCardSalary) GetCurrency() *string { return v.Currency }
 
 // GetPeriod returns SearchCardSalary.Period, and is useful for accessing the field via an interface.
-func (v *SearchCardSalary) GetPeriod() *string { return v.Period }
+func (v *SearchCardSalary) GetPeriod() *SalaryPeriod { return v.Period }
 
 // SearchJobsJobsJobCardConnection includes the requested fields of the GraphQL type JobCardConnection.
 // The GraphQL type's documentation follows.
@@ -1085,6 +1126,8 @@ func (v *SearchJobsJobsJobCardConnectionFacetsFacetBucketsSalaryBucket) GetCount
 //
 // How many matching jobs have a value.
 type SearchJobsJobsJobCardConnectionFacetsFacetValuesFacetValue struct {
+	// The value; for WORK_ARRANGEMENT and EMPLOYMENT_TYPE spelled as the enum
+	// value (HYBRID, FULL_TIME), so it can be given back to the filter.
 	Value string `json:"value"`
 	Count int    `json:"count"`
 }
@@ -1277,7 +1320,7 @@ func Companies(
 // The query executed by CompanyPage.
 const CompanyPage_Operation = `
 query CompanyPage ($slug: String!, $first: Int, $after: String) {
-	company(slug: $slug) {
+	company(by: {slug:$slug}) {
 		name
 		slug
 		logoUrl

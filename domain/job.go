@@ -47,6 +47,12 @@ type JobCard struct {
 	Category        Category         `json:"category"`
 	// CompanyID is the stored company's id, for GraphQL's employer.
 	CompanyID int64 `json:"-"`
+	// PostedAt, CompanyLogo and Summary are GraphQL's list extras, read
+	// only when a selection asks for them (WithCardExtras); REST's card is
+	// the specification's eight fields without them.
+	PostedAt    *string `json:"-"`
+	CompanyLogo *string `json:"-"`
+	Summary     *string `json:"-"`
 }
 
 // Job is the full record of one posting (specification 2.1).
@@ -100,6 +106,9 @@ func (j *Job) Card() JobCard {
 		Salary:          j.Salary,
 		Category:        j.Category,
 		CompanyID:       j.CompanyID,
+		PostedAt:        j.PostedAt,
+		CompanyLogo:     j.CompanyLogo,
+		Summary:         j.Summary,
 	}
 }
 

@@ -2,6 +2,14 @@
 
 package domain
 
+// Names one company: give exactly one member.
+type CompanyKey struct {
+	// The company's slug (Company.slug).
+	Slug *string `json:"slug,omitempty"`
+	// The company's name, as Company.name spells it (case and spacing do not matter).
+	Name *string `json:"name,omitempty"`
+}
+
 // Filters of a job search. All given members must match (AND); within a list,
 // any value matches (OR). Values are normalized: aliases, abbreviations, case
 // and accents do not matter ("golang" = "Go", "SF" = "San Francisco").
@@ -30,8 +38,7 @@ type JobFilter struct {
 	SecurityClearances []string          `json:"securityClearances,omitempty"`
 	Benefits           []string          `json:"benefits,omitempty"`
 	WorkArrangement    []WorkArrangement `json:"workArrangement,omitempty"`
-	// full-time, part-time, contract, internship, temporary or volunteer (aliases such as "FT" accepted).
-	EmploymentType []string `json:"employmentType,omitempty"`
+	EmploymentType     []string          `json:"employmentType,omitempty"`
 	// Annualized salary range overlap: jobs paying at least this much.
 	SalaryMin *float64 `json:"salaryMin,omitempty"`
 	// Annualized salary range overlap: jobs paying no more than this.
@@ -53,7 +60,7 @@ type JobFilter struct {
 	// stemming; "a phrase", -word excludes, or). A description is searched once
 	// jobsd serve has indexed it, seconds after an import.
 	Q *string `json:"q,omitempty"`
-	// Jobs posted at or after this RFC 3339 date or date-time (a date is midnight UTC).
+	// Jobs posted at or after this instant (a date is midnight UTC).
 	PostedAfter *string `json:"postedAfter,omitempty"`
 	// Jobs posted within this span before now: a number and h or d ("24h", "3d", "7d", "30d").
 	PostedWithin *string `json:"postedWithin,omitempty"`

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -412,4 +413,21 @@ func (q JobQuery) Without(field string) JobQuery {
 		q.SalaryMin, q.SalaryMax, q.IncludeUnknownSalary = nil, nil, false
 	}
 	return q
+}
+
+// cardExtrasKey marks a context whose job lists read the cards' extras.
+type cardExtrasKey struct{}
+
+// WithCardExtras returns a context whose job lists (a search's page, a
+// company's jobs, similar jobs) also read each card's list extras:
+// PostedAt, CompanyLogo and Summary. GraphQL asks for them when a
+// selection names them, so that a page without them costs what it did.
+func WithCardExtras(ctx context.Context) context.Context {
+	return context.WithValue(ctx, cardExtrasKey{}, true)
+}
+
+// CardExtras reports whether the job lists of ctx read the cards' extras.
+func CardExtras(ctx context.Context) bool {
+	v, _ := ctx.Value(cardExtrasKey{}).(bool)
+	return v
 }

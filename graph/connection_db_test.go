@@ -51,6 +51,17 @@ func (n gqlCard) card() domain.JobCard {
 		wa := domain.WorkArrangement(strings.ToLower(*n.WorkArrangement))
 		c.WorkArrangement = &wa
 	}
+	// GraphQL spells the closed sets as enums; REST as the contract's words.
+	if n.EmploymentType != nil {
+		et := strings.ToLower(strings.ReplaceAll(*n.EmploymentType, "_", "-"))
+		c.EmploymentType = &et
+	}
+	if n.Salary != nil && n.Salary.Period != nil {
+		s := *n.Salary
+		period := strings.ToLower(*s.Period)
+		s.Period = &period
+		c.Salary = &s
+	}
 	return c
 }
 

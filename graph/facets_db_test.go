@@ -35,7 +35,7 @@ func TestFacets(t *testing.T) {
 		return out
 	}
 	assert.Equal(t, "WORK_ARRANGEMENT", list[0].Field)
-	assert.Equal(t, vc("onsite", 5, "remote", 4, "hybrid", 3), list[0].Values, "its own filter left out")
+	assert.Equal(t, vc("ONSITE", 5, "REMOTE", 4, "HYBRID", 3), list[0].Values, "its own filter left out, values spelled as the enum")
 	assert.Equal(t, vc("Python", 2, "Django", 1, "Go", 1), list[1].Values)
 	b := list[2].Buckets
 	require.Len(t, b, 13)

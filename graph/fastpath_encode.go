@@ -163,6 +163,13 @@ func (e *encoder) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// WriteString appends s, for the marshalers that write with
+// io.WriteString (which would otherwise copy s into a new []byte).
+func (e *encoder) WriteString(s string) (int, error) {
+	e.buf = append(e.buf, s...)
+	return len(s), nil
+}
+
 // enumTable holds what MarshalGQL writes for each value of an enum type,
 // made once: MarshalGQL allocates.
 type enumTable[T comparable] map[T]string
@@ -199,4 +206,50 @@ func writeEnum[T interface {
 		return
 	}
 	v.MarshalGQL(e)
+}
+
+// funcEnumTable holds what the marshal function of an enum bound to a Go
+// value by functions (gqlgen.yml) writes for each of its values, made
+// once: a few pairs, which a scan finds sooner than a map's hash.
+type funcEnumTable[T comparable] []funcEnumValue[T]
+
+// funcEnumValue is one value of a funcEnumTable and its bytes.
+type funcEnumValue[T comparable] struct {
+	v T
+	s string
+}
+
+// newFuncEnumTable makes the table of the enum values named (as the schema
+// names them), read with the enum's unmarshal function.
+func newFuncEnumTable[T comparable](unmarshal func(any) (T, error), marshal func(T) graphql.Marshaler, names ...string) funcEnumTable[T] {
+	var t funcEnumTable[T]
+	for _, name := range names {
+		v, err := unmarshal(name)
+		if err != nil {
+			continue
+		}
+		var b bytes.Buffer
+		marshal(v).MarshalGQL(&b)
+		t = append(t, funcEnumValue[T]{v, b.String()})
+	}
+	return t
+}
+
+// writeFuncEnum writes v as the enum's marshal function does.
+func writeFuncEnum[T comparable](e *encoder, t funcEnumTable[T], marshal func(T) graphql.Marshaler, v T) {
+	for i := range t {
+		if t[i].v == v {
+			e.buf = append(e.buf, t[i].s...)
+			return
+		}
+	}
+	marshal(v).MarshalGQL(e)
+}
+
+// marshalContext writes a value with a context marshaler, as gqlgen calls
+// it; its error fails the fast answer, so that gqlgen answers with it.
+func (r *fastRun) marshalContext(m graphql.ContextMarshaler) {
+	if err := m.MarshalGQLContext(r.ctx, r.encoder); err != nil {
+		r.failed = true
+	}
 }

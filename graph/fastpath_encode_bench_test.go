@@ -67,3 +67,20 @@ func benchEncode(b *testing.B, query string) {
 		putEncoder(e)
 	}
 }
+
+// BenchmarkEncodeCardPageExtras is BenchmarkEncodeCardPage with the
+// card's list extras (postedAt, companyLogo, summary) selected too.
+func BenchmarkEncodeCardPageExtras(b *testing.B) {
+	page, _ := benchPage(b, 25, `{ jobs(limit: 25) { nodes { id } } }`)
+	summaries := 0
+	for _, c := range page.Nodes { // seed.Normalized's records carry them; Card() copies them
+		if c.Summary != nil {
+			summaries++
+		}
+	}
+	if summaries == 0 {
+		b.Fatal("no generated job has a summary")
+	}
+	benchEncode(b, `{ jobs(limit: 25) { nodes { `+cardFields+` postedAt companyLogo summary } `+
+		`pageInfo { total limit offset hasMore endCursor } } }`)
+}

@@ -4,6 +4,7 @@ package graph
 
 import (
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/graph/scalar"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -85,10 +86,13 @@ var fastFields = map[string]map[string]fastField{
 	"JobCard": {
 		"category":        {object: "Category"},
 		"company":         {},
+		"companyLogo":     {},
 		"employmentType":  {},
 		"id":              {},
 		"location":        {object: "Location"},
+		"postedAt":        {},
 		"salary":          {object: "Salary"},
+		"summary":         {},
 		"title":           {},
 		"workArrangement": {},
 	},
@@ -193,9 +197,13 @@ var fastFields = map[string]map[string]fastField{
 //   - Job.employer (resolver)
 //   - JobCard.employer (resolver)
 
+var enumEmploymentType = newFuncEnumTable(scalar.UnmarshalEmploymentType, scalar.MarshalEmploymentType, "FULL_TIME", "PART_TIME", "CONTRACT", "INTERNSHIP", "TEMPORARY", "VOLUNTEER")
+
 var enumFacetField = newEnumTable[domain.FacetField]("WORK_ARRANGEMENT", "EMPLOYMENT_TYPE", "CATEGORY_FIELD", "CATEGORY_ROLE", "SKILLS", "COMPANY", "EDUCATION_LEVELS", "VISAS", "SECURITY_CLEARANCES", "COUNTRY", "STATE", "CITY", "SALARY")
 
 var enumMatchMode = newEnumTable[domain.MatchMode]("ANY", "ALL")
+
+var enumSalaryPeriod = newFuncEnumTable(scalar.UnmarshalSalaryPeriod, scalar.MarshalSalaryPeriod, "ANNUAL", "MONTHLY", "WEEKLY", "DAILY", "HOURLY")
 
 var enumWorkArrangement = newEnumTable[domain.WorkArrangement]("REMOTE", "HYBRID", "ONSITE")
 
@@ -358,7 +366,7 @@ func (r *fastRun) writeJob(sel ast.SelectionSet, v *domain.Job) {
 			if v.PostedAt == nil {
 				r.null()
 			} else {
-				r.string(*v.PostedAt)
+				r.marshalContext(scalar.MarshalDateTime(*v.PostedAt))
 			}
 		case "location":
 			r.writeLocation(f.SelectionSet, &v.Location)
@@ -372,7 +380,7 @@ func (r *fastRun) writeJob(sel ast.SelectionSet, v *domain.Job) {
 			if v.EmploymentType == nil {
 				r.null()
 			} else {
-				r.string(*v.EmploymentType)
+				writeFuncEnum(r.encoder, enumEmploymentType, scalar.MarshalEmploymentType, *v.EmploymentType)
 			}
 		case "experienceLevel":
 			if v.ExperienceLevel == nil {
@@ -676,7 +684,7 @@ func (r *fastRun) writeJobCard(sel ast.SelectionSet, v *domain.JobCard) {
 			if v.EmploymentType == nil {
 				r.null()
 			} else {
-				r.string(*v.EmploymentType)
+				writeFuncEnum(r.encoder, enumEmploymentType, scalar.MarshalEmploymentType, *v.EmploymentType)
 			}
 		case "salary":
 			if v.Salary == nil {
@@ -686,6 +694,24 @@ func (r *fastRun) writeJobCard(sel ast.SelectionSet, v *domain.JobCard) {
 			}
 		case "category":
 			r.writeCategory(f.SelectionSet, &v.Category)
+		case "postedAt":
+			if v.PostedAt == nil {
+				r.null()
+			} else {
+				r.marshalContext(scalar.MarshalDateTime(*v.PostedAt))
+			}
+		case "companyLogo":
+			if v.CompanyLogo == nil {
+				r.null()
+			} else {
+				r.string(*v.CompanyLogo)
+			}
+		case "summary":
+			if v.Summary == nil {
+				r.null()
+			} else {
+				r.string(*v.Summary)
+			}
 		default:
 			r.failed = true
 		}
@@ -1240,7 +1266,7 @@ func (r *fastRun) writeSalary(sel ast.SelectionSet, v *domain.Salary) {
 			if v.Period == nil {
 				r.null()
 			} else {
-				r.string(*v.Period)
+				writeFuncEnum(r.encoder, enumSalaryPeriod, scalar.MarshalSalaryPeriod, *v.Period)
 			}
 		default:
 			r.failed = true

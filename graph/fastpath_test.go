@@ -52,6 +52,7 @@ var fixtureCards = []domain.JobCard{
 		WorkArrangement: wa(domain.WorkArrangementRemote), EmploymentType: sp("full-time"),
 		Salary:   &domain.Salary{Min: fp(0.1), Max: fp(1e21), Currency: sp("USD"), Period: sp("annual")},
 		Category: domain.Category{Field: sp("Computer and Mathematical"), Role: sp(tricky), Specialization: sp("Backend")},
+		PostedAt: sp("2026-10-30T10:00:00Z"), CompanyLogo: sp(tricky), Summary: sp(tricky),
 	},
 	{
 		// nil salary, nil lists of a non-null type, nil enums and strings
@@ -62,13 +63,15 @@ var fixtureCards = []domain.JobCard{
 		Location:        domain.Location{City: []string{"Austin"}, State: []string{"Texas"}, Country: []string{"United States"}, Full: "Austin, Texas, United States"},
 		WorkArrangement: wa(domain.WorkArrangementHybrid),
 		Salary:          &domain.Salary{Min: fp(123456.789), Max: nil},
+		// an instant in another RFC 3339 form: DateTime writes it in UTC
+		PostedAt: sp("2026-10-30T12:00:00.5+02:00"), Summary: sp(""),
 	},
 	{
 		ID: "src-4", Title: "Floats", Company: "Zeta", CompanyID: 3, WorkArrangement: wa(domain.WorkArrangementOnsite),
 		Salary: &domain.Salary{Min: fp(1e6), Max: fp(1.5e6), Currency: sp(""), Period: sp("hourly")},
 	},
 	{
-		ID: "src-5", Title: "More floats", Company: "Zeta", CompanyID: 1,
+		ID: "src-5", Title: "More floats", Company: "Zeta", CompanyID: 1, EmploymentType: sp("gig"), // no enum value: null
 		Salary: &domain.Salary{Min: fp(math.Copysign(0, -1)), Max: fp(5e-324)},
 	},
 	{
@@ -126,6 +129,8 @@ func fixtureStore() *searchtest.Store {
 				return nil, 0, nil, domain.Errorf(domain.CodeUnavailable, "the database is unavailable")
 			case "nil":
 				return nil, 0, nil, nil
+			case "badtime": // DateTime's marshaler fails: gqlgen answers
+				return []domain.JobCard{{ID: "src-1", PostedAt: sp("yesterday")}}, 1, nil, nil
 			case "panic":
 				panic("a store bug")
 			}
@@ -284,8 +289,9 @@ func TestFastPathAnswersAsGqlgen(t *testing.T) {
 			variables: map[string]any{"filter": map[string]any{"skills": []string{"golang"}, "workArrangement": []string{"REMOTE"}, "salaryMin": 1000.5}, "limit": 3}},
 		{query: `{ jobs(filter: {skills: ["golang"], workArrangement: [REMOTE], salaryMin: 1000.5}, limit: 3) { nodes { ` + cardFields + ` } ` + pageInfoFields + ` } }`},
 		{query: `query($after: String) { jobs(after: $after, limit: 2) { nodes { id } ` + pageInfoFields + ` } }`, variables: map[string]any{"after": cursor}},
-		{query: `{ jobs(offset: 1000) { nodes { id } ` + pageInfoFields + ` } }`},             // empty page, null endCursor
-		{query: `{ jobs(filter: {company: "nil"}) { nodes { id } ` + pageInfoFields + ` } }`}, // nil nodes
+		{query: `{ jobs(limit: 100) { nodes { ` + cardFields + ` postedAt companyLogo summary } } }`}, // the list extras
+		{query: `{ jobs(offset: 1000) { nodes { id } ` + pageInfoFields + ` } }`},                     // empty page, null endCursor
+		{query: `{ jobs(filter: {company: "nil"}) { nodes { id } ` + pageInfoFields + ` } }`},         // nil nodes
 		{query: `{ jobs(sort: SALARY_DESC, limit: 2) { p: pageInfo { t: total hasMore } n: nodes { b: title a: id s: salary { max min } } } }`},
 		{query: `{ page: jobs { nodes { title: id id: title } } }`}, // swapped aliases
 		{query: `{ jobs { facets(fields: [SKILLS, SALARY, WORK_ARRANGEMENT]) { field values { value count } buckets { min max count } } } }`},
@@ -366,7 +372,12 @@ func TestFastPathFallsBack(t *testing.T) {
 		{query: `{ jobs(filter: {company: "nan"}) { nodes { id salary { min } } } }`},
 		{query: `{ job(id: "src-8") { id travelPercent } }`},
 		{query: `{ job(id: "src-9") { salary { max } } }`},
+		// and an instant that is not one with an error
+		{query: `{ jobs(filter: {company: "badtime"}) { nodes { id postedAt } } }`},
 		// errors before execution
+		{query: `{ jobs(filter: {postedAfter: "soon"}) { nodes { id } } }`},
+		{query: `{ jobs(filter: {employmentType: [FT]}) { nodes { id } } }`},
+		{query: `{ company(by: {slug: "a", name: "b"}) { name } }`},
 		{query: `{ jobs(limit: "x") { nodes { id } } }`},
 		{query: `query($l: Int) { jobs(limit: $l) { nodes { id } } }`, variables: map[string]any{"l": "x"}},
 		{query: `{ jobs(filter: {workArrangement: [MARS]}) { nodes { id } } }`},

@@ -14,6 +14,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/graph/scalar"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -145,11 +146,14 @@ type ComplexityRoot struct {
 	JobCard struct {
 		Category        func(childComplexity int) int
 		Company         func(childComplexity int) int
+		CompanyLogo     func(childComplexity int) int
 		Employer        func(childComplexity int) int
 		EmploymentType  func(childComplexity int) int
 		ID              func(childComplexity int) int
 		Location        func(childComplexity int) int
+		PostedAt        func(childComplexity int) int
 		Salary          func(childComplexity int) int
+		Summary         func(childComplexity int) int
 		Title           func(childComplexity int) int
 		WorkArrangement func(childComplexity int) int
 	}
@@ -248,7 +252,7 @@ type ComplexityRoot struct {
 	Query struct {
 		Changes         func(childComplexity int, after *string, limit *int) int
 		Companies       func(childComplexity int, filter *domain.JobFilter, minJobs *int, first *int, after *string, limit *int, offset *int) int
-		Company         func(childComplexity int, slug *string, name *string) int
+		Company         func(childComplexity int, by *domain.CompanyKey, slug *string, name *string) int
 		InterpretFilter func(childComplexity int, filter domain.JobFilter) int
 		Job             func(childComplexity int, id string) int
 		Jobs            func(childComplexity int, filter *domain.JobFilter, first *int, after *string, limit *int, offset *int, sort *domain.JobSort) int
@@ -295,7 +299,7 @@ type QueryResolver interface {
 	Job(ctx context.Context, id string) (*domain.Job, error)
 	Companies(ctx context.Context, filter *domain.JobFilter, minJobs *int, first *int, after *string, limit *int, offset *int) (*domain.CompanyPage, error)
 	Node(ctx context.Context, id string) (domain.Node, error)
-	Company(ctx context.Context, slug *string, name *string) (*domain.CompanyProfile, error)
+	Company(ctx context.Context, by *domain.CompanyKey, slug *string, name *string) (*domain.CompanyProfile, error)
 	InterpretFilter(ctx context.Context, filter domain.JobFilter) (*domain.NormalizedFilter, error)
 	Changes(ctx context.Context, after *string, limit *int) (*domain.ChangePage, error)
 }
@@ -761,6 +765,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.JobCard.Company(childComplexity), true
+	case "JobCard.companyLogo":
+		if e.ComplexityRoot.JobCard.CompanyLogo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobCard.CompanyLogo(childComplexity), true
 	case "JobCard.employer":
 		if e.ComplexityRoot.JobCard.Employer == nil {
 			break
@@ -785,12 +795,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.JobCard.Location(childComplexity), true
+	case "JobCard.postedAt":
+		if e.ComplexityRoot.JobCard.PostedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobCard.PostedAt(childComplexity), true
 	case "JobCard.salary":
 		if e.ComplexityRoot.JobCard.Salary == nil {
 			break
 		}
 
 		return e.ComplexityRoot.JobCard.Salary(childComplexity), true
+	case "JobCard.summary":
+		if e.ComplexityRoot.JobCard.Summary == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobCard.Summary(childComplexity), true
 	case "JobCard.title":
 		if e.ComplexityRoot.JobCard.Title == nil {
 			break
@@ -1251,7 +1273,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Company(childComplexity, args["slug"].(*string), args["name"].(*string)), true
+		return e.ComplexityRoot.Query.Company(childComplexity, args["by"].(*domain.CompanyKey), args["slug"].(*string), args["name"].(*string)), true
 	case "Query.interpretFilter":
 		if e.ComplexityRoot.Query.InterpretFilter == nil {
 			break
@@ -1363,6 +1385,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputCompanyKey,
 		ec.unmarshalInputJobFilter,
 	)
 	first := true
@@ -1459,8 +1482,17 @@ type Query {
   null with an error of code ` + "`" + `gone` + "`" + `, as ` + "`" + `job` + "`" + ` answers.
   """
   node(id: ID!): Node
-  "A company's page by its slug (Company.slug) or its name (give one), or null when none has it."
-  company(slug: String, name: String): CompanyProfile
+  """
+  A company's page, or null when no company has the key: ` + "`" + `by` + "`" + ` names it by
+  exactly one of its slug (Company.slug) or its name. The older ` + "`" + `slug` + "`" + ` and
+  ` + "`" + `name` + "`" + ` arguments still work, one of them alone; giving none, or more than
+  one key, is an error of code ` + "`" + `invalid_parameter` + "`" + `.
+  """
+  company(
+    by: CompanyKey
+    slug: String @deprecated(reason: "Use ` + "`" + `by: {slug: ...}` + "`" + `.")
+    name: String @deprecated(reason: "Use ` + "`" + `by: {name: ...}` + "`" + `.")
+  ): CompanyProfile
   """
   How the service reads a filter, without searching: for each given member,
   the normalized values a search would match ("k8s" → ["Kubernetes"],
@@ -1485,6 +1517,23 @@ type Query {
 interface Node {
   "The object's global id: a job's id, or \"company:<slug>\" for a company."
   id: ID!
+}
+
+"""
+An instant: an RFC 3339 date-time. Output is always UTC to the second
+("2026-11-01T09:00:00Z"). Input takes any RFC 3339 date-time (an offset is
+converted to UTC, fractional seconds are dropped) and, as the String inputs
+it replaced did, a date ("2026-11-01", midnight UTC) or a date-time without
+an offset (UTC); anything else is an error of code ` + "`" + `invalid_parameter` + "`" + `.
+"""
+scalar DateTime @specifiedBy(url: "https://www.rfc-editor.org/rfc/rfc3339")
+
+"Names one company: give exactly one member."
+input CompanyKey @oneOf {
+  "The company's slug (Company.slug)."
+  slug: String
+  "The company's name, as Company.name spells it (case and spacing do not matter)."
+  name: String
 }
 
 """
@@ -1517,8 +1566,7 @@ input JobFilter {
   securityClearances: [String!]
   benefits: [String!]
   workArrangement: [WorkArrangement!]
-  "full-time, part-time, contract, internship, temporary or volunteer (aliases such as \"FT\" accepted)."
-  employmentType: [String!]
+  employmentType: [EmploymentType!]
   "Annualized salary range overlap: jobs paying at least this much."
   salaryMin: Float
   "Annualized salary range overlap: jobs paying no more than this."
@@ -1544,8 +1592,8 @@ input JobFilter {
   jobsd serve has indexed it, seconds after an import.
   """
   q: String
-  "Jobs posted at or after this RFC 3339 date or date-time (a date is midnight UTC)."
-  postedAfter: String
+  "Jobs posted at or after this instant (a date is midnight UTC)."
+  postedAfter: DateTime
   "Jobs posted within this span before now: a number and h or d (\"24h\", \"3d\", \"7d\", \"30d\")."
   postedWithin: String
   "With a salary filter, keep postings that state no salary too."
@@ -1576,6 +1624,31 @@ enum WorkArrangement {
   REMOTE
   HYBRID
   ONSITE
+}
+
+"""
+The kind of employment. A posting whose source names a kind outside this
+set shows null here (REST shows the source's word).
+"""
+enum EmploymentType {
+  FULL_TIME
+  PART_TIME
+  CONTRACT
+  INTERNSHIP
+  TEMPORARY
+  VOLUNTEER
+}
+
+"""
+What a salary's amounts are paid per. A period outside this set shows null
+here (REST shows the source's word); its amounts count as annual.
+"""
+enum SalaryPeriod {
+  ANNUAL
+  MONTHLY
+  WEEKLY
+  DAILY
+  HOURLY
 }
 
 "Order of a job list; ties are broken by id."
@@ -1768,6 +1841,10 @@ type Facet {
 
 "How many matching jobs have a value."
 type FacetValue {
+  """
+  The value; for WORK_ARRANGEMENT and EMPLOYMENT_TYPE spelled as the enum
+  value (HYBRID, FULL_TIME), so it can be given back to the filter.
+  """
   value: String!
   count: Int!
 }
@@ -1802,8 +1879,8 @@ type Change {
   "The posting's id."
   id: ID!
   change: ChangeKind!
-  "When it happened: RFC 3339 UTC timestamp."
-  at: String!
+  "When it happened."
+  at: DateTime!
 }
 
 "What happened to a posting."
@@ -1870,12 +1947,22 @@ type JobCard {
   company: String!
   location: Location!
   workArrangement: WorkArrangement
-  employmentType: String
+  employmentType: EmploymentType
   "Null when the posting states no salary."
   salary: Salary
   category: Category!
   "The hiring company (batched: a page costs one company query)."
   employer: Company!
+  """
+  When the job was posted (null when the source does not say). This and
+  companyLogo and summary are read with the page, in the same statement,
+  only when a selection asks for them.
+  """
+  postedAt: DateTime
+  "URL of the company's logo."
+  companyLogo: String
+  "A short summary of the posting."
+  summary: String
 }
 
 "A job posting in full."
@@ -1887,11 +1974,11 @@ type Job implements Node {
   companyLogo: String
   "URL of the original posting."
   url: String
-  "RFC 3339 UTC timestamp."
-  postedAt: String
+  "When the job was posted (null when the source does not say)."
+  postedAt: DateTime
   location: Location!
   workArrangement: WorkArrangement
-  employmentType: String
+  employmentType: EmploymentType
   experienceLevel: String
   salary: Salary
   summary: String
@@ -1951,8 +2038,7 @@ type Salary {
   max: Float
   "ISO 4217 code."
   currency: String
-  "annual, monthly, weekly, daily or hourly."
-  period: String
+  period: SalaryPeriod
 }
 
 """
@@ -1975,7 +2061,7 @@ type Company implements Node {
   name: String!
   logoUrl: String
   jobCount: Int!
-  "Names the company's page: company(slug:)."
+  "Names the company's page: company(by: {slug: ...})."
   slug: String!
 }
 
@@ -1987,7 +2073,7 @@ type CompanyProfile {
   jobCount: Int!
   "Jobs by category field, most first (value null: no category)."
   byCategory: [ValueCount!]!
-  "Jobs by work arrangement, most first (value null: not stated)."
+  "Jobs by work arrangement, most first, as WorkArrangement values (HYBRID; value null: not stated)."
   byWorkArrangement: [ValueCount!]!
   "The company's jobs, with the filters, order and paging of Query.jobs."
   jobs(filter: JobFilter, first: Int, after: String, limit: Int, offset: Int, sort: JobSort): JobCardConnection!
@@ -2230,6 +2316,12 @@ func (ec *executionContext) childFields_JobCard(ctx context.Context, field graph
 		return ec.fieldContext_JobCard_category(ctx, field)
 	case "employer":
 		return ec.fieldContext_JobCard_employer(ctx, field)
+	case "postedAt":
+		return ec.fieldContext_JobCard_postedAt(ctx, field)
+	case "companyLogo":
+		return ec.fieldContext_JobCard_companyLogo(ctx, field)
+	case "summary":
+		return ec.fieldContext_JobCard_summary(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type JobCard", field.Name)
 }
@@ -2751,22 +2843,30 @@ func (ec *executionContext) field_Query_companies_args(ctx context.Context, rawA
 func (ec *executionContext) field_Query_company_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "slug",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "by",
+		func(ctx context.Context, v any) (*domain.CompanyKey, error) {
+			return ec.unmarshalOCompanyKey2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyKey(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["by"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "slug",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOString2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["slug"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+	args["slug"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "name",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOString2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["name"] = arg1
+	args["name"] = arg2
 	return args, nil
 }
 
@@ -3058,14 +3158,14 @@ func (ec *executionContext) _Change_at(ctx context.Context, field graphql.Collec
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+			return ec.marshalNDateTime2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Change_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Change", field, true, true, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Change", field, true, true, errors.New("field of type DateTime does not have child fields"))
 }
 
 func (ec *executionContext) _ChangePage_nodes(ctx context.Context, field graphql.CollectedField, obj *domain.ChangePage) (ret graphql.Marshaler) {
@@ -3951,14 +4051,14 @@ func (ec *executionContext) _Job_postedAt(ctx context.Context, field graphql.Col
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+			return ec.marshalODateTime2ᚖstring(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_Job_postedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type DateTime does not have child fields"))
 }
 
 func (ec *executionContext) _Job_location(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
@@ -4029,14 +4129,14 @@ func (ec *executionContext) _Job_employmentType(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+			return ec.marshalOEmploymentType2ᚖstring(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_Job_employmentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type EmploymentType does not have child fields"))
 }
 
 func (ec *executionContext) _Job_experienceLevel(ctx context.Context, field graphql.CollectedField, obj *domain.Job) (ret graphql.Marshaler) {
@@ -4822,14 +4922,14 @@ func (ec *executionContext) _JobCard_employmentType(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+			return ec.marshalOEmploymentType2ᚖstring(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_JobCard_employmentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("JobCard", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("JobCard", field, false, false, errors.New("field of type EmploymentType does not have child fields"))
 }
 
 func (ec *executionContext) _JobCard_salary(ctx context.Context, field graphql.CollectedField, obj *domain.JobCard) (ret graphql.Marshaler) {
@@ -4926,6 +5026,75 @@ func (ec *executionContext) fieldContext_JobCard_employer(_ context.Context, fie
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _JobCard_postedAt(ctx context.Context, field graphql.CollectedField, obj *domain.JobCard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobCard_postedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PostedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_JobCard_postedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JobCard", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _JobCard_companyLogo(ctx context.Context, field graphql.CollectedField, obj *domain.JobCard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobCard_companyLogo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CompanyLogo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_JobCard_companyLogo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JobCard", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _JobCard_summary(ctx context.Context, field graphql.CollectedField, obj *domain.JobCard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobCard_summary(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Summary, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_JobCard_summary(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JobCard", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _JobCardConnection_edges(ctx context.Context, field graphql.CollectedField, obj *domain.JobCardPage) (ret graphql.Marshaler) {
@@ -6748,7 +6917,7 @@ func (ec *executionContext) _Query_company(ctx context.Context, field graphql.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Company(ctx, fc.Args["slug"].(*string), fc.Args["name"].(*string))
+			return ec.Resolvers.Query().Company(ctx, fc.Args["by"].(*domain.CompanyKey), fc.Args["slug"].(*string), fc.Args["name"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *domain.CompanyProfile) graphql.Marshaler {
@@ -7028,14 +7197,14 @@ func (ec *executionContext) _Salary_period(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+			return ec.marshalOSalaryPeriod2ᚖstring(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_Salary_period(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Salary", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Salary", field, false, false, errors.New("field of type SalaryPeriod does not have child fields"))
 }
 
 func (ec *executionContext) _SalaryBucket_min(ctx context.Context, field graphql.CollectedField, obj *domain.SalaryBucket) (ret graphql.Marshaler) {
@@ -8212,6 +8381,43 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputCompanyKey(ctx context.Context, obj any) (domain.CompanyKey, error) {
+	var it domain.CompanyKey
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"slug", "name"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "slug":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("slug"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Slug = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputJobFilter(ctx context.Context, obj any) (domain.JobFilter, error) {
 	var it domain.JobFilter
 	if obj == nil {
@@ -8358,7 +8564,7 @@ func (ec *executionContext) unmarshalInputJobFilter(ctx context.Context, obj any
 			it.WorkArrangement = data
 		case "employmentType":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("employmentType"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			data, err := ec.unmarshalOEmploymentType2ᚕstringᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -8414,7 +8620,7 @@ func (ec *executionContext) unmarshalInputJobFilter(ctx context.Context, obj any
 			it.Q = data
 		case "postedAfter":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("postedAfter"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalODateTime2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -9404,6 +9610,12 @@ func (ec *executionContext) _JobCard(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "postedAt":
+			out.Values[i] = ec._JobCard_postedAt(ctx, field, obj)
+		case "companyLogo":
+			out.Values[i] = ec._JobCard_companyLogo(ctx, field, obj)
+		case "summary":
+			out.Values[i] = ec._JobCard_summary(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -10712,6 +10924,38 @@ func (ec *executionContext) marshalNCompanyEdge2ᚕgithubᚗcomᚋjobsdᚑdevᚋ
 	return ret
 }
 
+func (ec *executionContext) unmarshalNDateTime2string(ctx context.Context, v any) (string, error) {
+	res, err := scalar.UnmarshalDateTime(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDateTime2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := scalar.MarshalDateTime(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) unmarshalNEmploymentType2string(ctx context.Context, v any) (string, error) {
+	res, err := scalar.UnmarshalEmploymentType(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNEmploymentType2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := scalar.MarshalEmploymentType(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) marshalNFacet2ᚕᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacetᚄ(ctx context.Context, sel ast.SelectionSet, v []*domain.Facet) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -11215,11 +11459,91 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) unmarshalOCompanyKey2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyKey(ctx context.Context, v any) (*domain.CompanyKey, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputCompanyKey(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalOCompanyProfile2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyProfile(ctx context.Context, sel ast.SelectionSet, v *domain.CompanyProfile) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._CompanyProfile(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalODateTime2ᚖstring(ctx context.Context, v any) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := scalar.UnmarshalDateTime(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODateTime2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	res := scalar.MarshalDateTime(*v)
+	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) unmarshalOEmploymentType2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNEmploymentType2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOEmploymentType2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNEmploymentType2string(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOEmploymentType2ᚖstring(ctx context.Context, v any) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := scalar.UnmarshalEmploymentType(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOEmploymentType2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := scalar.MarshalEmploymentType(*v)
+	return res
 }
 
 func (ec *executionContext) unmarshalOFloat2ᚖfloat64(ctx context.Context, v any) (*float64, error) {
@@ -11356,6 +11680,24 @@ func (ec *executionContext) marshalOSalaryBucket2ᚕgithubᚗcomᚋjobsdᚑdev�
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalOSalaryPeriod2ᚖstring(ctx context.Context, v any) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := scalar.UnmarshalSalaryPeriod(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSalaryPeriod2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := scalar.MarshalSalaryPeriod(*v)
+	return res
 }
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {

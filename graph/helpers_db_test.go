@@ -12,6 +12,7 @@ import (
 
 	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/internal/apitest"
+	"github.com/jobsd-dev/jobsd/normalize"
 )
 
 // The tests over a real database (apitest) read answers with gqlgen's test
@@ -82,6 +83,19 @@ func graphQLFilter(t *testing.T, query string) map[string]any {
 			f[key] = strings.ToUpper(v)
 		case name == "include_unknown_salary":
 			f[key] = v == "true"
+		case name == "employment_type":
+			// GraphQL takes the enum value of what REST's alias names.
+			norm, err := normalize.New()
+			require.NoError(t, err)
+			var enums []string
+			for _, s := range strings.Split(v, ",") {
+				if s = strings.TrimSpace(s); s != "" {
+					name, ok := norm.EmploymentType(s)
+					require.True(t, ok, s)
+					enums = append(enums, strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
+				}
+			}
+			f[key] = enums
 		case name == "work_arrangement":
 			var enums []string
 			for _, s := range strings.Split(v, ",") {

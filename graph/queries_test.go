@@ -45,7 +45,7 @@ func TestQueries(t *testing.T) {
 	require.NoError(t, c.Post(`{ job(id: "test-1") { id title companyLogo postedAt workArrangement skills securityClearances salary { min max currency period } location { full } category { role specialization } } }`, &one))
 	want := job{ID: "test-1", Title: "Senior Backend Engineer", CompanyLogo: ptr("https://logos.example.com/acme.png"),
 		PostedAt: ptr("2026-10-30T10:00:00Z"), WorkArrangement: ptr("ONSITE"), Skills: []string{"Go", "Kubernetes", "PostgreSQL", "Docker"},
-		SecurityClearances: nil, Salary: &domain.Salary{Min: ptr(150000.0), Max: ptr(200000.0), Currency: ptr("USD"), Period: ptr("annual")}}
+		SecurityClearances: nil, Salary: &domain.Salary{Min: ptr(150000.0), Max: ptr(200000.0), Currency: ptr("USD"), Period: ptr("ANNUAL")}}
 	want.Location.Full = "San Francisco, California, United States"
 	want.Category.Role, want.Category.Specialization = ptr("Software Engineer"), ptr("Backend")
 	assert.Equal(t, &want, one.Job)
@@ -192,8 +192,19 @@ func TestRESTAndGraphQLAgree(t *testing.T) {
 			require.NoError(t, c.Post(jobsQuery, &resp, gqlclient.Var("filter", graphQLFilter(t, tc.Query)), gqlclient.Var("limit", 4), gqlclient.Var("offset", 1)))
 			cards := []domain.JobCard{}
 			for _, n := range resp.Jobs.Nodes {
-				c := domain.JobCard{ID: n.ID, Title: n.Title, Company: n.Company, Location: n.Location, EmploymentType: n.EmploymentType,
+				// GraphQL spells the closed sets as enum values (FULL_TIME,
+				// HOURLY), REST as the specification does.
+				restSpelling := func(s *string) *string {
+					if s == nil {
+						return nil
+					}
+					return ptr(strings.ToLower(strings.ReplaceAll(*s, "_", "-")))
+				}
+				c := domain.JobCard{ID: n.ID, Title: n.Title, Company: n.Company, Location: n.Location, EmploymentType: restSpelling(n.EmploymentType),
 					Salary: n.Salary, Category: n.Category}
+				if c.Salary != nil {
+					c.Salary.Period = restSpelling(c.Salary.Period)
+				}
 				if n.WorkArrangement != nil {
 					wa := domain.WorkArrangement(strings.ToLower(*n.WorkArrangement))
 					c.WorkArrangement = &wa

@@ -23,7 +23,7 @@ func (r *companyProfileResolver) Jobs(ctx context.Context, obj *domain.CompanyPr
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.svc.CompanyJobs(ctx, obj.ID, filter, limit, offset, sort, after)
+	page, err := r.svc.CompanyJobs(withCardExtras(ctx), obj.ID, filter, limit, offset, sort, after)
 	if err == nil {
 		notePage(ctx, page.Nodes)
 	}
@@ -32,7 +32,7 @@ func (r *companyProfileResolver) Jobs(ctx context.Context, obj *domain.CompanyPr
 
 // Similar is the resolver for the similar field.
 func (r *jobResolver) Similar(ctx context.Context, obj *domain.Job, limit *int) ([]*domain.JobCard, error) {
-	page, err := r.svc.Similar(ctx, obj.ID, limit)
+	page, err := r.svc.Similar(withCardExtras(ctx), obj.ID, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func (r *jobCardConnectionResolver) Facets(ctx context.Context, obj *domain.JobC
 	if err != nil {
 		return nil, err
 	}
-	return pointers(facets), nil
+	return pointers(enumFacets(facets)), nil
 }
 
 // Jobs is the resolver for the jobs field.
@@ -72,7 +72,7 @@ func (r *queryResolver) Jobs(ctx context.Context, filter *domain.JobFilter, firs
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.svc.Jobs(ctx, filter, limit, offset, sort, after)
+	page, err := r.svc.Jobs(withCardExtras(ctx), filter, limit, offset, sort, after)
 	if err == nil {
 		notePage(ctx, page.Nodes)
 	}
@@ -102,8 +102,13 @@ func (r *queryResolver) Node(ctx context.Context, id string) (domain.Node, error
 }
 
 // Company is the resolver for the company field.
-func (r *queryResolver) Company(ctx context.Context, slug *string, name *string) (*domain.CompanyProfile, error) {
-	return orNil(r.svc.Company(ctx, slug, name))
+func (r *queryResolver) Company(ctx context.Context, by *domain.CompanyKey, slug *string, name *string) (*domain.CompanyProfile, error) {
+	slug, name, err := companyKey(by, slug, name)
+	if err != nil {
+		return nil, err
+	}
+	profile, err := orNil(r.svc.Company(ctx, slug, name))
+	return enumProfile(profile), err
 }
 
 // InterpretFilter is the resolver for the interpretFilter field.

@@ -300,6 +300,12 @@ func parseValidThrough(s string) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("valid_through %q is not an RFC 3339 date-time or a date (YYYY-MM-DD)", s)
 }
 
+// ParseTime reads an instant as posted_at and the posted_after filter
+// accept it: an RFC 3339 date-time, one without an offset (UTC), or a date
+// (midnight UTC); the result is UTC, to the second. GraphQL's DateTime
+// scalar reads its input with it.
+func ParseTime(s string) (time.Time, error) { return parseTime(s) }
+
 func parseTime(s string) (time.Time, error) {
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
 		if t, err := time.Parse(layout, s); err == nil {

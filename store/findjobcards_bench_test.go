@@ -3,10 +3,12 @@ package store_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/store"
 )
 
 // BenchmarkFindJobCardsSQL lists a page of 25 generated jobs matching a
@@ -25,5 +27,37 @@ func BenchmarkFindJobCardsSQL(b *testing.B) {
 		if err != nil || len(cards) == 0 || total < len(cards) {
 			b.Fatalf("%d cards of %d: %v", len(cards), total, err)
 		}
+	}
+}
+
+// BenchmarkFindJobCardsIndex lists the newest page of 25 generated jobs
+// through the in-process index (the ids from the index, the cards by id
+// in one prepared statement), without and with the cards' list extras
+// (GraphQL's postedAt, companyLogo, summary).
+// Run with: go test -run '^$' -bench FindJobCardsIndex -benchmem ./store
+func BenchmarkFindJobCardsIndex(b *testing.B) {
+	ctx, cancel := context.WithCancel(context.Background())
+	b.Cleanup(cancel)
+	st, norm, _, _ := seeded(b, 2000)
+	x, err := st.StartIndex(ctx, store.IndexOptions{Poll: time.Second})
+	require.NoError(b, err)
+	waitCtx, done := context.WithTimeout(ctx, 30*time.Second)
+	defer done()
+	require.NoError(b, x.WaitReady(waitCtx))
+	query, err := norm.JobQuery(&domain.JobFilter{}, new(25), nil, nil, nil)
+	require.NoError(b, err)
+	for _, bc := range []struct {
+		name string
+		ctx  context.Context
+	}{{"plain", ctx}, {"extras", domain.WithCardExtras(ctx)}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				cards, total, _, err := st.FindJobCards(bc.ctx, query)
+				if err != nil || len(cards) != 25 || total < len(cards) {
+					b.Fatalf("%d cards of %d: %v", len(cards), total, err)
+				}
+			}
+		})
 	}
 }

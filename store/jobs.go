@@ -27,6 +27,19 @@ var cardColumns = []string{
 	"j.category_field", "j.category_role", "j.category_specialization", "j.company_id",
 }
 
+// extraColumns are the columns of a card's list extras (GraphQL's
+// postedAt, companyLogo and summary), read only when the context asks for
+// them (domain.WithCardExtras): a summary is the largest value of a card.
+var extraColumns = []string{"j.posted_at", "j.company_logo", "j.summary"}
+
+// cardColumnsFor returns the columns of the cards of ctx's job lists.
+func cardColumnsFor(ctx context.Context) []string {
+	if domain.CardExtras(ctx) {
+		return append(slices.Clip(cardColumns), extraColumns...)
+	}
+	return cardColumns
+}
+
 // order is one sort order of job lists: its sort key expression, direction,
 // and the keyset condition that continues after a cursor.
 type order struct {
@@ -123,7 +136,7 @@ func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.J
 		if !ok {
 			break
 		}
-		rows, err := s.cardsByID(ctx, ix.Version(), q, page.IDs, try == 2)
+		rows, err := s.cardsByID(ctx, ix.Version(), q, page.IDs, try == 2, domain.CardExtras(ctx))
 		switch {
 		case err == nil:
 			s.index.answered.Add(1)
@@ -153,7 +166,7 @@ func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.J
 		if total <= q.Offset {
 			return nil
 		}
-		sq := db.NewSelect().Model(&rows).Column(cardColumns...).Apply(applyFilters(q)).Limit(int64(q.Limit))
+		sq := db.NewSelect().Model(&rows).Column(cardColumnsFor(ctx)...).Apply(applyFilters(q)).Limit(int64(q.Limit))
 		switch {
 		case keyset:
 			sq = sq.ColumnExpr(ord.key + " AS " + ord.column)
@@ -225,8 +238,9 @@ func pageOf(q domain.JobQuery, rows []cardRow, total int) ([]domain.JobCard, int
 // statement checks it, so the rows are of that version, and a list sees
 // every write committed before it began. It is the index's hot path: one statement prepared once per
 // connection, its ids a parameter, its rows binary and scanned without
-// reflection. primary reads from the primary even with replicas.
-func (s *Store) cardsByID(ctx context.Context, version int64, q domain.JobQuery, ids []string, primary bool) ([]cardRow, error) {
+// reflection. primary reads from the primary even with replicas; extras
+// reads the cards' list extras too (a second prepared statement).
+func (s *Store) cardsByID(ctx context.Context, version int64, q domain.JobQuery, ids []string, primary, extras bool) ([]cardRow, error) {
 	read := s.read
 	if primary {
 		read = s.readPrimary
@@ -253,7 +267,7 @@ func (s *Store) cardsByID(ctx context.Context, version int64, q domain.JobQuery,
 		clear(rows)
 		found = 0
 		return wrap(withPgx(ctx, db, func(c *pgx.Conn) error {
-			res, err := c.Query(ctx, cardsByIDSQL(q), pgx.QueryExecModeCacheStatement, ids, version)
+			res, err := c.Query(ctx, cardsByIDSQL(q, extras), pgx.QueryExecModeCacheStatement, ids, version)
 			if err != nil {
 				return err
 			}
@@ -262,6 +276,9 @@ func (s *Store) cardsByID(ctx context.Context, version int64, q domain.JobQuery,
 			dst := []any{&r.ID, &r.Title, &r.Company, &r.LocationCity, &r.LocationState, &r.LocationCountry, &r.LocationFull,
 				&r.WorkArrangement, &r.EmploymentType, &r.SalaryMin, &r.SalaryMax, &r.SalaryCurrency, &r.SalaryPeriod,
 				&r.CategoryField, &r.CategoryRole, &r.CategorySpecialization, &r.CompanyID, &sortTime, &r.SortNumber}
+			if extras {
+				dst = append(dst, &r.PostedAt, &r.CompanyLogo, &r.Summary)
+			}
 			_, err = pgx.ForEachRow(res, dst, func() error {
 				if sortTime != nil {
 					r.SortTime = *sortTime
@@ -309,16 +326,20 @@ func withPgx(ctx context.Context, db bun.IDB, fn func(*pgx.Conn) error) error {
 
 // cardsByIDSQL is cardsByID's statement for q's sort: cardColumns, then the
 // sort's key as the SQL path scans it (sort_time or sort_number; the other
-// NULL or 0), for jobs whose id is in $1 while the feed's last change is
-// $2.
-func cardsByIDSQL(q domain.JobQuery) string {
+// NULL or 0), then with extras extraColumns, for jobs whose id is in $1
+// while the feed's last change is $2.
+func cardsByIDSQL(q domain.JobQuery, extras bool) string {
 	sortTime, sortNumber := "NULL::timestamptz", "0::float8"
 	if ord, ok := orderOf(q); ok && ord.column == "sort_time" {
 		sortTime = ord.key
 	} else if ok {
 		sortNumber = ord.key
 	}
-	return "SELECT " + strings.Join(cardColumns, ", ") + ", " + sortTime + ", " + sortNumber +
+	more := ""
+	if extras {
+		more = ", " + strings.Join(extraColumns, ", ")
+	}
+	return "SELECT " + strings.Join(cardColumns, ", ") + ", " + sortTime + ", " + sortNumber + more +
 		" FROM jobs AS j WHERE j.id = ANY($1::text[]) AND (SELECT f.last_seq FROM jobsd_feed AS f) = $2"
 }
 
@@ -571,7 +592,7 @@ func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]domain
 		}
 		total = int(n)
 		counted()
-		err = db.NewSelect().Model(&rows).Column(cardColumns...).Apply(peers).
+		err = db.NewSelect().Model(&rows).Column(cardColumnsFor(ctx)...).Apply(peers).
 			OrderExpr("cardinality(ARRAY(SELECT unnest(j.skills) INTERSECT SELECT unnest(?::text[]))) DESC", pgdialect.Array(nonNil(me.Skills))).
 			OrderExpr("(j.location_city && ?::text[]) DESC", pgdialect.Array(nonNil(me.LocationCity))).
 			OrderExpr("j.posted_sort DESC").OrderExpr("j.id ASC").Limit(int64(limit)).Scan(ctx)

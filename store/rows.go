@@ -95,6 +95,10 @@ type cardRow struct {
 	CategoryRole           *string  `bun:"category_role"`
 	CategorySpecialization *string  `bun:"category_specialization"`
 	CompanyID              int64    `bun:"company_id"`
+	// The list extras, read only when asked for (extraColumns).
+	PostedAt    *time.Time `bun:"posted_at"`
+	CompanyLogo *string    `bun:"company_logo"`
+	Summary     *string    `bun:"summary"`
 	// The sort key of the list's order, for the page's end cursor.
 	SortTime   time.Time `bun:"sort_time,scanonly"`
 	SortNumber float64   `bun:"sort_number,scanonly"`
@@ -150,16 +154,23 @@ func (r *cardRow) toCard() domain.JobCard {
 		Salary:          salary(r.SalaryMin, r.SalaryMax, r.SalaryCurrency, r.SalaryPeriod),
 		Category:        domain.Category{Field: r.CategoryField, Role: r.CategoryRole, Specialization: r.CategorySpecialization},
 		CompanyID:       r.CompanyID,
+		PostedAt:        postedAt(r.PostedAt),
+		CompanyLogo:     r.CompanyLogo,
+		Summary:         r.Summary,
 	}
+}
+
+// postedAt writes a posting's instant as the API does, or nil.
+func postedAt(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := domain.FormatTime(*t)
+	return &s
 }
 
 // toJob converts a row to the full job record.
 func (r *jobRow) toJob() *domain.Job {
-	var posted *string
-	if r.PostedAt != nil {
-		s := r.PostedAt.UTC().Format(domain.TimeLayout)
-		posted = &s
-	}
 	var clearances []string
 	if len(r.SecurityClearances) > 0 {
 		clearances = r.SecurityClearances
@@ -170,7 +181,7 @@ func (r *jobRow) toJob() *domain.Job {
 		Company:                 r.Company,
 		CompanyLogo:             r.CompanyLogo,
 		URL:                     r.URL,
-		PostedAt:                posted,
+		PostedAt:                postedAt(r.PostedAt),
 		Location:                location(r.LocationCity, r.LocationState, r.LocationCountry, r.LocationFull),
 		WorkArrangement:         arrangement(r.WorkArrangement),
 		EmploymentType:          r.EmploymentType,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -127,7 +128,8 @@ func parseAnswer(k kind, transport string, body []byte) (answer, error) {
 			if a.Facets == nil {
 				a.Facets = map[string][]facetValue{}
 			}
-			a.Facets[strings.ToLower(f.Field)] = f.Values
+			field := strings.ToLower(f.Field)
+			a.Facets[field] = restFacetValues(field, f.Values)
 		}
 	case k == companyKind && g.Data.Companies != nil:
 		p := g.Data.Companies
@@ -194,6 +196,27 @@ func expected(ctx context.Context, db *pgx.Conn, k kind, tc testCase) (answer, e
 		a.Facets[f.Field] = values
 	}
 	return a, nil
+}
+
+// enumPattern matches a GraphQL enum value (HYBRID, FULL_TIME).
+var enumPattern = regexp.MustCompile(`^[A-Z][A-Z_]*$`)
+
+// restFacetValues spells the values of a GraphQL facet of an enum-typed
+// field (work_arrangement, employment_type), which GraphQL writes as its
+// enum values, as REST and the database do (HYBRID → hybrid, FULL_TIME →
+// full-time); a value outside the enum is kept as it came.
+func restFacetValues(field string, values []facetValue) []facetValue {
+	if field != "work_arrangement" && field != "employment_type" {
+		return values
+	}
+	out := make([]facetValue, len(values))
+	for i, v := range values {
+		if enumPattern.MatchString(v.Value) {
+			v.Value = strings.ToLower(strings.ReplaceAll(v.Value, "_", "-"))
+		}
+		out[i] = v
+	}
+	return out
 }
 
 // facetSQL says, from the contract, which column of jobs j holds each

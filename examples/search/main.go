@@ -81,7 +81,7 @@ func salary(s *client.SearchCardSalary) string {
 		cur = " " + *s.Currency
 	}
 	if s.Period != nil {
-		per = " " + *s.Period
+		per = " " + strings.ToLower(string(*s.Period))
 	}
 	return amount(s.Min) + "–" + amount(s.Max) + cur + per
 }

@@ -16,8 +16,8 @@ const FACETS = [
   { field: "COMPANY", label: "Company", member: "company", list: false, value: (v) => v },
 ];
 
-const CARD_FIELDS = `id title company location { full } workArrangement employmentType
-  salary { min max currency period } category { role specialization }`;
+const CARD_FIELDS = `id title company companyLogo postedAt summary location { full }
+  workArrangement employmentType salary { min max currency period } category { role specialization }`;
 
 const SEARCH = `query Search($filter: JobFilter, $first: Int, $after: String, $withFacets: Boolean!) {
   jobs(filter: $filter, first: $first, after: $after) {
@@ -243,6 +243,22 @@ function salaryText(s) {
   return `${range} ${s.currency || ""}${s.period ? " / " + s.period.toLowerCase() : ""}`.trim();
 }
 
+// ago says how long before now an RFC 3339 instant was, in days.
+function ago(instant) {
+  const days = Math.floor((Date.now() - Date.parse(instant)) / 86400000);
+  if (!(days >= 0)) return "";
+  return days === 0 ? "Posted today" : `Posted ${days} ${days === 1 ? "day" : "days"} ago`;
+}
+
+// logo is the company's logo, hidden when it does not load (decorative:
+// the company's name is beside it).
+function logo(url) {
+  if (!url) return null;
+  const img = el("img", { class: "logo", src: url, alt: "", width: "40", height: "40", loading: "lazy" });
+  img.addEventListener("error", () => img.remove());
+  return img;
+}
+
 function renderCard(card) {
   const chips = el("ul", { class: "chips", "aria-label": "Details" });
   for (const chip of [
@@ -259,9 +275,12 @@ function renderCard(card) {
     el(
       "article",
       {},
+      logo(card.companyLogo),
       el("h2", {}, el("a", { href: `#job/${encodeURIComponent(card.id)}` }, card.title)),
       el("p", {}, `${card.company} · ${card.location.full}`),
+      card.summary ? el("p", { class: "summary" }, card.summary) : null,
       chips,
+      card.postedAt ? el("p", { class: "posted" }, el("time", { datetime: card.postedAt }, ago(card.postedAt))) : null,
     ),
   );
 }

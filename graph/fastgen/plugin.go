@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/99designs/gqlgen/codegen"
+	"github.com/99designs/gqlgen/codegen/config"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -38,9 +39,16 @@ func (p *plugin) GenerateCode(data *codegen.Data) error {
 		written: map[string]bool{},
 		enums:   map[string]string{},
 		enumGo:  map[string]types.Type{},
+		funcs:   map[string]*config.TypeReference{},
 	}
 	for _, o := range data.Objects {
 		g.objects[o.Name] = o
+	}
+	for _, ref := range data.ReferencedTypes {
+		// The built-in scalars have writers of their own (value).
+		if ref.Marshaler != nil && ref.Definition != nil && ref.Definition.IsLeafType() && !ref.Definition.BuiltIn {
+			g.funcs[ref.Definition.Name] = ref
+		}
 	}
 	src, err := g.file()
 	if err != nil {
@@ -75,7 +83,10 @@ type gen struct {
 	written map[string]bool
 	enums   map[string]string     // enum type name → table variable
 	enumGo  map[string]types.Type // enum type name → its Go type
-	body    bytes.Buffer
+	// funcs are the scalars and enums bound to marshal functions
+	// (gqlgen.yml's models) rather than types with methods, by name.
+	funcs map[string]*config.TypeReference
+	body  bytes.Buffer
 }
 
 func (g *gen) file() ([]byte, error) {
@@ -174,6 +185,10 @@ func (g *gen) file() ([]byte, error) {
 		names := make([]string, len(def.EnumValues))
 		for i, v := range def.EnumValues {
 			names[i] = strconv.Quote(v.Name)
+		}
+		if ref := g.funcs[name]; ref != nil {
+			fmt.Fprintf(&out, "var %s = newFuncEnumTable(%s, %s, %s)\n\n", g.enums[name], g.funcName(ref.Unmarshaler), g.funcName(ref.Marshaler), strings.Join(names, ", "))
+			continue
 		}
 		fmt.Fprintf(&out, "var %s = newEnumTable[%s](%s)\n\n", g.enums[name], g.typeName(g.enumGo[name]), strings.Join(names, ", "))
 	}
@@ -317,6 +332,9 @@ func (g *gen) value(typ *ast.Type, goT types.Type, expr, sel string, depth int) 
 	if def == nil {
 		return "", fmt.Errorf("unknown type %s", typ.Name())
 	}
+	if ref := g.funcs[def.Name]; ref != nil {
+		return g.funcValue(def, ref, goT, expr, indent)
+	}
 	switch def.Kind {
 	case ast.Scalar:
 		if named, ok := goT.(*types.Named); ok && hasMethod(named, "AppendGQL", false) && hasMethod(named, "MarshalGQL", false) {
@@ -369,6 +387,40 @@ func (g *gen) value(typ *ast.Type, goT types.Type, expr, sel string, depth int) 
 		return fmt.Sprintf("%sr.write%s(%s, %s)\n", indent, o.Name, sel, ref), nil
 	}
 	return "", fmt.Errorf("%s of kind %s", def.Name, def.Kind)
+}
+
+// funcValue returns the code writing expr as a scalar or an enum bound to
+// marshal functions, by calling its marshal function as gqlgen does: an
+// enum through a table of its values' bytes, made once with the two
+// functions (a value not in it is written by the function); a scalar by
+// the function each time, whose error (a context marshaler's) sends the
+// operation to gqlgen.
+func (g *gen) funcValue(def *ast.Definition, ref *config.TypeReference, goT types.Type, expr, indent string) (string, error) {
+	if !types.Identical(ref.Target, goT) {
+		return "", fmt.Errorf("%s bound to %s, its marshal function to %s", def.Name, goT, ref.Target)
+	}
+	marshal := g.funcName(ref.Marshaler)
+	switch {
+	case def.Kind == ast.Enum && !ref.IsContext:
+		if _, ok := g.enums[def.Name]; !ok {
+			g.enums[def.Name] = "enum" + def.Name
+		}
+		return fmt.Sprintf("%swriteFuncEnum(r.encoder, %s, %s, %s)\n", indent, g.enums[def.Name], marshal, expr), nil
+	case ref.IsContext:
+		return fmt.Sprintf("%sr.marshalContext(%s(%s))\n", indent, marshal, expr), nil
+	default:
+		return fmt.Sprintf("%s%s(%s).MarshalGQL(r.encoder)\n", indent, marshal, expr), nil
+	}
+}
+
+// funcName spells a marshal function in the generated file, importing its
+// package.
+func (g *gen) funcName(f *types.Func) string {
+	if f.Pkg() == nil || f.Pkg().Path() == g.pkgPath {
+		return f.Name()
+	}
+	g.imports[f.Pkg().Path()] = f.Pkg().Name()
+	return f.Pkg().Name() + "." + f.Name()
 }
 
 // fieldOf returns the field of o named name, or nil.

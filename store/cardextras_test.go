@@ -1,0 +1,62 @@
+package store_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/domain"
+)
+
+// TestCardExtras: a job list reads the cards' list extras (posted_at,
+// company_logo, summary) only when its context asks for them, in SQL and
+// through the index alike, and they are the job's own.
+func TestCardExtras(t *testing.T) {
+	e, indexed, _ := indexedEnv(t, 200)
+	for _, sort := range []domain.JobSort{domain.JobSortNewest, domain.JobSortSalaryAsc} {
+		limit := 30
+		q, err := e.norm.JobQuery(&domain.JobFilter{}, &limit, nil, &sort, nil)
+		require.NoError(t, err)
+
+		plain, _, _, err := indexed.FindJobCards(e.ctx, q)
+		require.NoError(t, err)
+		require.Len(t, plain, limit)
+		for _, c := range plain {
+			assert.Nil(t, c.PostedAt, "%s: not asked for", c.ID)
+			assert.Nil(t, c.CompanyLogo, "%s: not asked for", c.ID)
+			assert.Nil(t, c.Summary, "%s: not asked for", c.ID)
+		}
+
+		ctx := domain.WithCardExtras(e.ctx)
+		withExtras := *e
+		withExtras.ctx = ctx
+		requireSamePages(t, &withExtras, indexed, q, "extras, sort "+string(sort))
+		cards, _, _, err := indexed.FindJobCards(ctx, q)
+		require.NoError(t, err)
+		require.Equal(t, cardIDs(plain), cardIDs(cards), "the same page")
+		var summaries int
+		for i, c := range cards {
+			job, err := e.st.JobByID(e.ctx, c.ID)
+			require.NoError(t, err)
+			assert.Equal(t, job.PostedAt, c.PostedAt, "%s: posted_at", c.ID)
+			assert.Equal(t, job.CompanyLogo, c.CompanyLogo, "%s: company_logo", c.ID)
+			assert.Equal(t, job.Summary, c.Summary, "%s: summary", c.ID)
+			if c.Summary != nil {
+				summaries++
+			}
+			c.PostedAt, c.CompanyLogo, c.Summary = nil, nil, nil
+			assert.Equal(t, plain[i], c, "%s: the other fields as without extras", c.ID)
+		}
+		assert.NotZero(t, summaries, "the seed writes summaries")
+	}
+
+	similar, _, err := e.st.SimilarJobs(domain.WithCardExtras(e.ctx), "test-1", 10)
+	require.NoError(t, err)
+	require.NotEmpty(t, similar)
+	for _, c := range similar {
+		job, err := e.st.JobByID(e.ctx, c.ID)
+		require.NoError(t, err)
+		assert.Equal(t, job.Card(), c, "%s: a similar job's card with extras", c.ID)
+	}
+}
