@@ -1126,7 +1126,7 @@ func (r *fastRun) writeNormalizedFilter(sel ast.SelectionSet, v *domain.Normaliz
 			if v.PostedAfter == nil {
 				r.null()
 			} else {
-				r.string(*v.PostedAfter)
+				r.marshalContext(scalar.MarshalDateTime(*v.PostedAfter))
 			}
 		case "categoryField":
 			if v.CategoryField == nil {

@@ -1770,7 +1770,7 @@ type NormalizedFilter {
   "True when postings without a salary are kept."
   includeUnknownSalary: Boolean
   "The freshness bound (postedAfter or postedWithin, the later): RFC 3339 UTC."
-  postedAfter: String
+  postedAfter: DateTime
   "Category fields."
   categoryField: [String!]
   "Category roles."
@@ -6261,14 +6261,14 @@ func (ec *executionContext) _NormalizedFilter_postedAfter(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+			return ec.marshalODateTime2ᚖstring(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_NormalizedFilter_postedAfter(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type DateTime does not have child fields"))
 }
 
 func (ec *executionContext) _NormalizedFilter_categoryField(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
