@@ -6,8 +6,10 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// The general rules of issue 21 on titles written the way employers write
-// them. The titles are made up (none is taken from an evaluation set);
+// The general title rules: noise words (programs, cohorts, levels, places)
+// dropped, a known head kept whatever modifiers precede it, ambiguous heads
+// read by their context, related occupations kept apart, on titles written
+// the way employers write them. The titles are made up (none is taken from an evaluation set);
 // each case names the SOC code the title's category must have, "" for
 // none, in both modes (built in and with reference data) unless said.
 func TestTitleRules(t *testing.T) {
