@@ -104,9 +104,9 @@ func (t *taxonomy) loadOccupations(dir string) error {
 	return nil
 }
 
-// readTSV calls row with the columns of each line of a tab-separated file
+// ReadTSV calls row with the columns of each line of a tab-separated file
 // after its header; a .gz file is decompressed.
-func readTSV(path string, minCols int, row func(cols []string) error) error {
+func ReadTSV(path string, minCols int, row func(cols []string) error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -158,7 +158,7 @@ func splitTabs(cols []string, line string) []string {
 // majorGroups checks that titles.json has a field for every SOC major
 // group, named as the group without its trailing " Occupations".
 func (l *occupationLoader) majorGroups(path string) error {
-	return readTSV(path, 3, func(cols []string) error {
+	return ReadTSV(path, 3, func(cols []string) error {
 		if cols[0] != "Major" {
 			return nil
 		}
@@ -179,7 +179,7 @@ func (l *occupationLoader) majorGroups(path string) error {
 func (l *occupationLoader) occupations(path string) error {
 	type occupation struct{ code, title string }
 	var all []occupation
-	err := readTSV(path, 2, func(cols []string) error {
+	err := ReadTSV(path, 2, func(cols []string) error {
 		code := cols[0]
 		if len(code) != 10 || !socCode.MatchString(code[:7]) || code[7] != '.' {
 			return fmt.Errorf("%q is no O*NET-SOC code", code)
@@ -272,7 +272,7 @@ func (l *occupationLoader) vote(title, code string, weight float32) {
 }
 
 func (l *occupationLoader) directMatches(path string) error {
-	return readTSV(path, 3, func(cols []string) error {
+	return ReadTSV(path, 3, func(cols []string) error {
 		w := float32(voteDirectMatch)
 		if len(cols) > 3 && strings.TrimSpace(cols[3]) != "" {
 			w = voteIllustrated
@@ -283,7 +283,7 @@ func (l *occupationLoader) directMatches(path string) error {
 }
 
 func (l *occupationLoader) alternateTitles(path string) error {
-	return readTSV(path, 3, func(cols []string) error {
+	return ReadTSV(path, 3, func(cols []string) error {
 		l.vote(cols[2], cols[0], voteAlternate)
 		if len(cols) > 3 && cols[3] != "" && cols[3] != "n/a" {
 			l.vote(cols[3], cols[0], voteAlternate)
@@ -293,7 +293,7 @@ func (l *occupationLoader) alternateTitles(path string) error {
 }
 
 func (l *occupationLoader) reportedTitles(path string) error {
-	return readTSV(path, 3, func(cols []string) error {
+	return ReadTSV(path, 3, func(cols []string) error {
 		l.vote(cols[2], cols[0], voteReported)
 		return nil
 	})

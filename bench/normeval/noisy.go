@@ -6,8 +6,6 @@
 package main
 
 import (
-	"bufio"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -62,10 +60,11 @@ func noisyTitles(refData string) ([][]string, error) {
 	// a title filed under two occupations has no one label.
 	codes := map[string]map[string]bool{}
 	file := func(name string, col int, each func(soc, title string)) error {
-		return readGzTSV(filepath.Join(dir, name), func(cols []string) {
-			if len(cols) > col && len(cols[0]) >= 7 {
+		return normalize.ReadTSV(filepath.Join(dir, name), col+1, func(cols []string) error {
+			if len(cols[0]) >= 7 {
 				each(cols[0][:7], strings.TrimSpace(cols[col]))
 			}
+			return nil
 		})
 	}
 	note := func(soc, title string) {
@@ -276,36 +275,6 @@ func abbreviate(title string, rng *rand.Rand) (string, bool) {
 }
 
 func pick(list []string, rng *rand.Rand) string { return list[rng.IntN(len(list))] }
-
-// readGzTSV calls row with the columns of every line but the header of a
-// tab-separated file, gzip'd when its name ends in .gz.
-func readGzTSV(path string, row func(cols []string)) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return fmt.Errorf("%s: %w", filepath.Base(path), err)
-		}
-		defer zr.Close()
-		r = zr
-	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		if line > 1 {
-			row(strings.Split(sc.Text(), "\t"))
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: %w", filepath.Base(path), err)
-	}
-	return nil
-}
 
 // The targets of the noisy titles (reference-data run), in percent.
 const (
