@@ -18,7 +18,9 @@
 # a 50-posting import every 3 s and one snapshot closing 1,000 of a
 # 10,000-posting source, BENCH_LIVE_DURATION (60s) per phase; bin/benchload
 # -live writes its own section of docs/bench-results.md. BENCH_QUIET=0
-# skips the quiet benchmark (the live scenario alone).
+# skips the quiet benchmark (the live scenario alone). BENCH_LOAD_ONLY=1
+# loads (or checks) the database and stops: the slow load can then run
+# while the machine is busy, and the measured part later on an idle one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N="${N:-200000}"
@@ -109,6 +111,11 @@ else
 CREATE TABLE jobsd_bench (name text PRIMARY KEY, value text NOT NULL);
 INSERT INTO jobsd_bench VALUES ('fingerprint', :'fp'), ('import', :'note'), ('loaded_at', now()::text);
 SQL
+fi
+
+if [ "${BENCH_LOAD_ONLY:-}" = 1 ]; then
+  echo "bench: $name is loaded; BENCH_LOAD_ONLY=1 stops before the load"
+  exit 0
 fi
 
 key="$(./bin/jobsd apikey create --name "bench-$$" 2>/dev/null)"
