@@ -68,11 +68,13 @@ func noisyTitles(refData string) ([][]string, error) {
 		})
 	}
 	note := func(soc, title string) {
-		k := wordSet(title)
-		if codes[k] == nil {
-			codes[k] = map[string]bool{}
+		for _, name := range titleNames(title) {
+			k := wordSet(name)
+			if codes[k] == nil {
+				codes[k] = map[string]bool{}
+			}
+			codes[k][soc] = true
 		}
-		codes[k][soc] = true
 	}
 	var reported, alternate []noisySource
 	for _, f := range []struct {
@@ -156,6 +158,21 @@ func wordSet(title string) string {
 	}
 	slices.Sort(words)
 	return strings.Join(slices.Compact(words), " ")
+}
+
+// oNETAlias is O*NET's way of writing one title two ways: "Watch
+// Technician (Watch Tech)", "MIG Welder (Metal Inert Gas Welder)".
+var oNETAlias = regexp.MustCompile(`^(.+?)\s*\((.+)\)$`)
+
+// titleNames are the names a title as written in O*NET's files files an
+// occupation under: the title itself and, for "A (B)", A and B apart. A
+// source title is ambiguous when any of these names of another
+// occupation's title has its words.
+func titleNames(title string) []string {
+	if m := oNETAlias.FindStringSubmatch(title); m != nil {
+		return []string{title, m[1], m[2]}
+	}
+	return []string{title}
 }
 
 // usable reports whether a source title can be labelled by its file's
