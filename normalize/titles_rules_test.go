@@ -36,6 +36,12 @@ func TestTitleRules(t *testing.T) {
 		{"head", "Hyperlocal Plumber", "47-2152", bothModes},
 		{"head", "Chief Happiness Wizard", "", bothModes}, // an unknown head stays unknown
 		{"head", "Assistant to the CEO", "", bothModes},   // the head is assistant, not the CEO
+		// A two-word adjective of whom or where the job faces is no
+		// occupation word, though its first word may be one ("client").
+		{"adjective", "Client-Facing Product Manager", "11-2021", bothModes},
+		{"adjective", "Customer-Facing Payroll Clerk", "43-3051", bothModes},
+		{"adjective", "Home-Based Registered Nurse", "29-1141", bothModes},
+		{"adjective", "Office-Based Mechanical Engineer", "17-2141", bothModes},
 		// Abbreviations of heads.
 		{"abbreviation", "Pharmacy Tech II", "29-2052", bothModes},
 		{"abbreviation", "Software Eng.", "15-1252", bothModes},

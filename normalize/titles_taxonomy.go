@@ -58,6 +58,10 @@ type titlesFile struct {
 	// others, are a level, not the occupation ("Associate – Risk
 	// Analyst").
 	LevelPrefixes []string `json:"level_prefixes"`
+	// AdjectiveEnds end a two-word adjective that says whom or where a
+	// job faces, never what it is: the word before goes with them
+	// ("Client-Facing Product Manager", "Home-Based Nurse").
+	AdjectiveEnds []string `json:"adjective_ends"`
 	// HeadAbbreviations expand only as the last word of a segment, where
 	// they are the occupation ("Test Tech" → technician; not "Tech Lead").
 	HeadAbbreviations map[string]string `json:"head_abbreviations"`
@@ -101,6 +105,7 @@ type lexicon struct {
 	abbreviations             map[string][]string // "mgr" → manager
 	beforeNumber              map[string]bool     // noise before a number: "grade" 7
 	levelPrefixes             map[string]bool     // a first segment of these is a level: "Associate –"
+	adjectiveEnds             map[string]bool     // "facing": "Client-Facing" says nothing of the occupation
 	headAbbreviations         map[string][]string // "tech" → technician, as a segment's last word
 	foreign                   map[string][]string // words of other languages: "enfermera" → nurse
 	foreignHeads              map[string][]string // heads of German compounds: "entwickler" → developer
@@ -203,7 +208,7 @@ func newLexicon(f *titlesFile, langs *titleLanguages) lexicon {
 	lex := lexicon{noise: set(f.Noise), units: set(f.Units), keepNumbers: set(f.KeepNumbers), seniority: set(f.Seniority),
 		kind:      map[string]uint8{},
 		compounds: map[string]string{}, compoundStart: map[string]bool{}, abbreviations: map[string][]string{},
-		beforeNumber: set(f.BeforeNumber), levelPrefixes: set(f.LevelPrefixes), headAbbreviations: map[string][]string{}, foreign: map[string][]string{}, foreignHeads: map[string][]string{},
+		beforeNumber: set(f.BeforeNumber), levelPrefixes: set(f.LevelPrefixes), adjectiveEnds: set(f.AdjectiveEnds), headAbbreviations: map[string][]string{}, foreign: map[string][]string{}, foreignHeads: map[string][]string{},
 		falseFriends: map[string]bool{}}
 	for _, w := range f.Soft {
 		lex.kind[stem(Fold(w))] = wordSoft
