@@ -133,6 +133,9 @@ func (t *taxonomy) classify(title string) (TitleCategory, bool) {
 		return t.cats[id], true
 	}
 	mainWords, asideWords := t.split(title)
+	if c, ok := t.readHead(t.translate(mainWords, false), t.translate(asideWords, false)); ok {
+		return c, true
+	}
 	c, ok := t.classifyWords(t.translate(mainWords, false), t.translate(asideWords, false))
 	if c.Level < LevelRole && t.hasForeign(mainWords) {
 		// False friends alone ("Chef de Cuisine" aside) are read as
@@ -239,6 +242,30 @@ func (t *taxonomy) classifyWords(mainWords, asideWords [][]string) (TitleCategor
 		}
 	}
 	return c, true
+}
+
+// readHead reads the first main segment that ends in a word of
+// head_readings, after at least one other word, as the reading says, and
+// returns the category so read when it is a role of one of the reading's
+// fields ("Database Admin", not "Sales Admin" nor "Admin").
+func (t *taxonomy) readHead(mainWords, asideWords [][]string) (TitleCategory, bool) {
+	for i, seg := range mainWords {
+		if len(seg) < 2 {
+			continue
+		}
+		r, ok := t.lex.headReadings[seg[len(seg)-1]]
+		if !ok {
+			continue
+		}
+		read := slices.Clone(mainWords)
+		read[i] = append(slices.Clone(seg[:len(seg)-1]), r.as...)
+		c, ok := t.classifyWords(read, asideWords)
+		if ok && c.Level >= LevelRole && r.fields[c.Code[:2]] {
+			return c, true
+		}
+		return TitleCategory{}, false
+	}
+	return TitleCategory{}, false
 }
 
 // headFallback reads a title that names no role by its head: its first

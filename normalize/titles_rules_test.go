@@ -55,6 +55,14 @@ func TestTitleRules(t *testing.T) {
 		{"sense", "Data Labeler", "43-9021", bothModes},
 		{"sense", "Video Annotator (Contract)", "43-9021", bothModes},
 		{"sense", "Labeler", "51-9111", refOnly}, // a packaging job without data around it
+		// "Admin" after a computing word is an administrator, else an
+		// administrative assistant.
+		{"sense", "Database Admin", "15-1242", bothModes},
+		{"sense", "Linux Admin (Contract)", "15-1244", bothModes},
+		{"sense", "Cloud Admin", "15-1244", bothModes},
+		{"sense", "Sales Admin", "43-6014", bothModes},
+		{"sense", "IT Admin Assistant", "43-6014", bothModes},
+		{"sense", "Admin", "43-6014", bothModes},
 		// Families kept apart.
 		{"family", "Quant Researcher", "13-2099", bothModes},
 		{"family", "Quantitative Research Analyst", "13-2099", bothModes},

@@ -62,6 +62,15 @@ type titlesFile struct {
 	// job faces, never what it is: the word before goes with them
 	// ("Client-Facing Product Manager", "Home-Based Nurse").
 	AdjectiveEnds []string `json:"adjective_ends"`
+	// HeadReadings read a segment's last word Head as the words As when
+	// the title so read names a role of one of Fields: "Database Admin"
+	// is a database administrator, "Sales Admin" stays an administrative
+	// assistant.
+	HeadReadings []struct {
+		Head   string   `json:"head"`
+		As     string   `json:"as"`
+		Fields []string `json:"fields"`
+	} `json:"head_readings"`
 	// HeadAbbreviations expand only as the last word of a segment, where
 	// they are the occupation ("Test Tech" → technician; not "Tech Lead").
 	HeadAbbreviations map[string]string `json:"head_abbreviations"`
@@ -106,10 +115,18 @@ type lexicon struct {
 	beforeNumber              map[string]bool     // noise before a number: "grade" 7
 	levelPrefixes             map[string]bool     // a first segment of these is a level: "Associate –"
 	adjectiveEnds             map[string]bool     // "facing": "Client-Facing" says nothing of the occupation
+	headReadings              map[string]headReading
 	headAbbreviations         map[string][]string // "tech" → technician, as a segment's last word
 	foreign                   map[string][]string // words of other languages: "enfermera" → nurse
 	foreignHeads              map[string][]string // heads of German compounds: "entwickler" → developer
 	falseFriends              map[string]bool     // foreign words English titles use otherwise: "chef"
+}
+
+// headReading is another reading of a segment's last word: its words, and
+// the fields (two-digit SOC major groups) of the roles it may name.
+type headReading struct {
+	as     []string
+	fields map[string]bool
 }
 
 // sense names a role for titles holding one of its heads and a word of
@@ -208,7 +225,7 @@ func newLexicon(f *titlesFile, langs *titleLanguages) lexicon {
 	lex := lexicon{noise: set(f.Noise), units: set(f.Units), keepNumbers: set(f.KeepNumbers), seniority: set(f.Seniority),
 		kind:      map[string]uint8{},
 		compounds: map[string]string{}, compoundStart: map[string]bool{}, abbreviations: map[string][]string{},
-		beforeNumber: set(f.BeforeNumber), levelPrefixes: set(f.LevelPrefixes), adjectiveEnds: set(f.AdjectiveEnds), headAbbreviations: map[string][]string{}, foreign: map[string][]string{}, foreignHeads: map[string][]string{},
+		beforeNumber: set(f.BeforeNumber), levelPrefixes: set(f.LevelPrefixes), adjectiveEnds: set(f.AdjectiveEnds), headReadings: map[string]headReading{}, headAbbreviations: map[string][]string{}, foreign: map[string][]string{}, foreignHeads: map[string][]string{},
 		falseFriends: map[string]bool{}}
 	for _, w := range f.Soft {
 		lex.kind[stem(Fold(w))] = wordSoft
@@ -224,6 +241,13 @@ func newLexicon(f *titlesFile, langs *titleLanguages) lexicon {
 	}
 	for k, v := range f.Abbreviations {
 		lex.abbreviations[Fold(k)] = strings.Fields(Fold(v))
+	}
+	for _, r := range f.HeadReadings {
+		fields := map[string]bool{}
+		for _, code := range r.Fields {
+			fields[code[:2]] = true
+		}
+		lex.headReadings[stem(Fold(r.Head))] = headReading{as: strings.Fields(Fold(r.As)), fields: fields}
 	}
 	for k, v := range f.HeadAbbreviations {
 		lex.headAbbreviations[Fold(k)] = strings.Fields(Fold(v))
