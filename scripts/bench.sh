@@ -114,7 +114,7 @@ SQL
 fi
 
 if [ "${BENCH_LOAD_ONLY:-}" = 1 ]; then
-  echo "bench: $name is loaded; BENCH_LOAD_ONLY=1 stops before the load"
+  echo "bench: $name is loaded; BENCH_LOAD_ONLY=1 stops before the benchmark"
   exit 0
 fi
 
