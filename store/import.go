@@ -30,7 +30,7 @@ type Import struct {
 	touched   map[int64]bool   // companies whose job count may have changed
 	written   int
 	counts    domain.ImportCounts
-	seen      map[string]struct{} // ids of the records written
+	seen      map[string]struct{} // ids of the records written, for a snapshot only
 	// scope, when set, makes the import a snapshot of it (SetSnapshot).
 	scope           *domain.Scope
 	allowMassClose  bool
@@ -181,7 +181,9 @@ func (im *Import) Write(ctx context.Context, recs []domain.JobRecord) error {
 	now := time.Now()
 	var live, gone []jobRow
 	for _, r := range rows {
-		im.seen[r.ID] = struct{}{}
+		if im.scope != nil {
+			im.seen[r.ID] = struct{}{} // a million ids of a plain import would be 100+ MB
+		}
 		if expired(r.ValidThrough, now) {
 			gone = append(gone, r)
 		} else {

@@ -165,6 +165,9 @@ func (im *Import) SetSnapshot(ctx context.Context, scope domain.Scope, allowMass
 		return &domain.Error{Code: domain.CodeInvalidParameter, Param: "source",
 			Message: "a snapshot import needs the source it lists"}
 	}
+	if im.written > 0 {
+		return fmt.Errorf("set snapshot: %d records were written before it", im.written)
+	}
 	open, err := im.scopeOpen(ctx, scope)
 	if err != nil {
 		return err
@@ -177,6 +180,9 @@ func (im *Import) SetSnapshot(ctx context.Context, scope domain.Scope, allowMass
 // snapshot leaves their postings open (the ids of lines skipped as
 // invalid).
 func (im *Import) Keep(ids []string) {
+	if im.scope == nil {
+		return
+	}
 	for _, id := range ids {
 		im.seen[id] = struct{}{}
 	}

@@ -212,4 +212,9 @@ func TestSnapshotScopeByCompany(t *testing.T) {
 	var de *domain.Error
 	require.True(t, errors.As(im.SetSnapshot(e.ctx, domain.Scope{}, false), &de))
 	assert.Equal(t, domain.CodeInvalidParameter, de.Code)
+
+	// A plain import does not keep the ids it writes, so it cannot turn
+	// into a snapshot once it has written some.
+	require.NoError(t, im.Write(e.ctx, recs[:1]))
+	assert.ErrorContains(t, im.SetSnapshot(e.ctx, domain.Scope{Source: "ats"}, false), "written before it")
 }
