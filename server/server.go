@@ -84,8 +84,9 @@ type Config struct {
 	// DBs are the database pools whose statistics /metrics exports, by
 	// db_name ("jobsd" for requests, the background pool, replicas).
 	DBs map[string]*sql.DB
-	// Attributions are the data sources served at /attributions.
-	Attributions []normalize.Source
+	// Attributions returns the data sources served at /attributions, at
+	// each request: the reference data in use may change while serving.
+	Attributions func() []normalize.Source
 	// GraphQL tunes the GraphQL endpoint's limits.
 	GraphQL graph.HandlerOptions
 	// Limiter limits each key's requests (default: in process).
@@ -177,7 +178,11 @@ func New(cfg Config) http.Handler {
 	r.Get("/api/v1/openapi.json", rest.OpenAPIHandler)
 	r.Get("/attributions", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		_ = json.NewEncoder(w).Encode(map[string]any{"data": cfg.Attributions})
+		sources := []normalize.Source{}
+		if cfg.Attributions != nil {
+			sources = append(sources, cfg.Attributions()...)
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"data": sources})
 	})
 	r.Get("/graphql/schema.graphqls", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -372,18 +372,17 @@ func openServeDeps(ctx context.Context, cfg serveConfig, log *slog.Logger) (_ *s
 // ratesPoll is how often the currency rates file is checked for a change.
 const ratesPoll = 2 * time.Second
 
-// attributions are the sources of the data the service uses: the
-// normalizer's, and the ECB's rates when the reference data has them.
+// attributions are the sources of the data the service uses now: the
+// normalizer's, and the ECB's while salaries are converted at its rates
+// (the rates file may appear or go while serving).
 func attributions(deps *serveDeps) []normalize.Source {
 	out := deps.norm.Sources()
-	if deps.rates.Path() != "" {
-		if _, err := os.Stat(deps.rates.Path()); err == nil {
-			out = append(out, normalize.Source{
-				Name:        "ECB euro foreign exchange reference rates",
-				Licence:     "reproduction permitted provided the source is acknowledged",
-				Attribution: "Source: ECB",
-			})
-		}
+	if deps.rates.Rates() != nil {
+		out = append(out, normalize.Source{
+			Name:        "ECB euro foreign exchange reference rates",
+			Licence:     "reproduction permitted provided the source is acknowledged",
+			Attribution: "Source: ECB",
+		})
 	}
 	return out
 }
@@ -422,7 +421,7 @@ func buildHandler(cfg serveConfig, deps *serveDeps, logs serveLogs, draining fun
 		PlaygroundKey:  cfg.PlaygroundKey,
 		Demo:           cfg.Demo,
 		Introspection:  cfg.Introspection,
-		Attributions:   attributions(deps),
+		Attributions:   func() []normalize.Source { return attributions(deps) },
 		CORSOrigins:    cfg.CORSOrigins,
 		MaxBodyBytes:   cfg.MaxBodyBytes,
 		DBs:            deps.pools,
