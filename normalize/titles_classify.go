@@ -133,10 +133,11 @@ func (t *taxonomy) classify(title string) (TitleCategory, bool) {
 		return t.cats[id], true
 	}
 	mainWords, asideWords := t.split(title)
-	if c, ok := t.readHead(t.translate(mainWords, false), t.translate(asideWords, false)); ok {
+	mainRead, asideRead := t.translate(mainWords, false), t.translate(asideWords, false)
+	if c, ok := t.readHead(mainRead, asideRead); ok {
 		return c, true
 	}
-	c, ok := t.classifyWords(t.translate(mainWords, false), t.translate(asideWords, false))
+	c, ok := t.classifyWords(mainRead, asideRead)
 	if c.Level < LevelRole && t.hasForeign(mainWords) {
 		// False friends alone ("Chef de Cuisine" aside) are read as
 		// foreign words when nothing else names a role.
@@ -260,7 +261,7 @@ func (t *taxonomy) readHead(mainWords, asideWords [][]string) (TitleCategory, bo
 		read := slices.Clone(mainWords)
 		read[i] = append(slices.Clone(seg[:len(seg)-1]), r.as...)
 		c, ok := t.classifyWords(read, asideWords)
-		if ok && c.Level >= LevelRole && r.fields[c.Code[:2]] {
+		if ok && c.Level >= LevelRole && len(c.Code) >= 2 && r.fields[c.Code[:2]] {
 			return c, true
 		}
 		return TitleCategory{}, false
