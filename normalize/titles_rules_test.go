@@ -29,6 +29,8 @@ func TestTitleRules(t *testing.T) {
 		{"level", "Registered Nurse - Band 5", "29-1141", bothModes},
 		{"level", "Pharmacist, Grade 8", "29-1051", bothModes},
 		{"level", "Class 1 Driver", "53-3032", bothModes}, // a licence class is no level
+		{"level", "Help Desk Engineer - Entry-Level", "15-1232", bothModes},
+		{"level", "Desktop Support Engineer II", "15-1232", bothModes}, // O*NET files it under desktop publishers too
 		{"place", "Dental Hygienist - Reno, NV (Onsite)", "29-1292", bothModes},
 		// A known head survives modifiers the vocabulary does not know.
 		{"head", "Field Deployed Data Engineer", "15-1252", bothModes},
