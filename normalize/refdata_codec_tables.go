@@ -124,7 +124,6 @@ func (e *encoder) taxonomy(t *taxonomy) {
 	encMap(e, x.abbreviations, e.str, e.strs)
 	e.setMap(x.beforeNumber)
 	e.setMap(x.levelPrefixes)
-	e.setMap(x.adjectiveEnds)
 	encMap(e, x.headReadings, e.str, func(r headReading) { e.strs(r.as); e.setMap(r.fields) })
 	encMap(e, x.headAbbreviations, e.str, e.strs)
 	encMap(e, x.foreign, e.str, e.strs)
@@ -176,7 +175,7 @@ func (d *decoder) taxonomy() *taxonomy {
 		noise: d.setMap(), units: d.setMap(), keepNumbers: d.setMap(), seniority: d.setMap(),
 		kind:      decMap(d, d.str, func() uint8 { return uint8(d.uint()) }),
 		compounds: d.strMap(), compoundStart: d.setMap(), abbreviations: decMap(d, d.str, d.strs),
-		beforeNumber: d.setMap(), levelPrefixes: d.setMap(), adjectiveEnds: d.setMap(),
+		beforeNumber: d.setMap(), levelPrefixes: d.setMap(),
 		headReadings:      decMap(d, d.str, func() headReading { return headReading{as: d.strs(), fields: d.setMap()} }),
 		headAbbreviations: decMap(d, d.str, d.strs), foreign: decMap(d, d.str, d.strs),
 		foreignHeads: decMap(d, d.str, d.strs), falseFriends: d.setMap(),

@@ -246,9 +246,12 @@ func (t *taxonomy) classifyWords(mainWords, asideWords [][]string) (TitleCategor
 }
 
 // readHead reads the first main segment that ends in a word of
-// head_readings, after at least one other word, as the reading says, and
-// returns the category so read when it is a role of one of the reading's
-// fields ("Database Admin", not "Sales Admin" nor "Admin").
+// head_readings, after at least one other word, as the reading says. When
+// that segment so read, alone, names a role of one of the reading's fields
+// ("Database Admin", not "Sales Admin" nor "Admin"), it returns the whole
+// title so read, or that role when the rest of the title names another
+// ("Sales Admin - Cloud Solutions" is no administrator of clouds). Later
+// segments are not read so: the first holds the head.
 func (t *taxonomy) readHead(mainWords, asideWords [][]string) (TitleCategory, bool) {
 	for i, seg := range mainWords {
 		if len(seg) < 2 {
@@ -260,11 +263,14 @@ func (t *taxonomy) readHead(mainWords, asideWords [][]string) (TitleCategory, bo
 		}
 		read := slices.Clone(mainWords)
 		read[i] = append(slices.Clone(seg[:len(seg)-1]), r.as...)
-		c, ok := t.classifyWords(read, asideWords)
-		if ok && c.Level >= LevelRole && len(c.Code) >= 2 && r.fields[c.Code[:2]] {
-			return c, true
+		alone, ok := t.classifyWords(read[i:i+1], nil)
+		if !ok || alone.Level < LevelRole || len(alone.Code) < 2 || !r.fields[alone.Code[:2]] {
+			return TitleCategory{}, false
 		}
-		return TitleCategory{}, false
+		if whole, ok := t.classifyWords(read, asideWords); ok && whole.Code == alone.Code && whole.Role == alone.Role {
+			return whole, true // a specialization the rest names
+		}
+		return alone, true
 	}
 	return TitleCategory{}, false
 }

@@ -38,12 +38,14 @@ func TestTitleRules(t *testing.T) {
 		{"head", "Hyperlocal Plumber", "47-2152", bothModes},
 		{"head", "Chief Happiness Wizard", "", bothModes}, // an unknown head stays unknown
 		{"head", "Assistant to the CEO", "", bothModes},   // the head is assistant, not the CEO
-		// A two-word adjective of whom or where the job faces is no
-		// occupation word, though its first word may be one ("client").
+		// Whom or where a job faces is no occupation word, though its
+		// first word may be one ("client"); a setting that is one stays.
 		{"adjective", "Client-Facing Product Manager", "11-2021", bothModes},
 		{"adjective", "Customer-Facing Payroll Clerk", "43-3051", bothModes},
 		{"adjective", "Home-Based Registered Nurse", "29-1141", bothModes},
 		{"adjective", "Office-Based Mechanical Engineer", "17-2141", bothModes},
+		{"adjective", "Web-Based Developer", "15-1254", bothModes},
+		{"adjective", "Registered Nurse Based in Reno", "29-1141", handOnly},
 		// Abbreviations of heads.
 		{"abbreviation", "Pharmacy Tech II", "29-2052", bothModes},
 		{"abbreviation", "Software Eng.", "15-1252", bothModes},
@@ -65,6 +67,9 @@ func TestTitleRules(t *testing.T) {
 		{"sense", "Sales Admin", "43-6014", bothModes},
 		{"sense", "IT Admin Assistant", "43-6014", bothModes},
 		{"sense", "Admin", "43-6014", bothModes},
+		{"sense", "Sales Admin - Cloud Solutions", "43-6014", bothModes}, // the other segment names no administrator
+		{"sense", "Finance Admin - Data Team", "43-6014", bothModes},
+		{"sense", "Oracle Database Admin - Remote", "15-1242", bothModes},
 		// Families kept apart.
 		{"family", "Quant Researcher", "13-2099", bothModes},
 		{"family", "Quantitative Research Analyst", "13-2099", bothModes},

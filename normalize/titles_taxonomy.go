@@ -58,10 +58,6 @@ type titlesFile struct {
 	// others, are a level, not the occupation ("Associate – Risk
 	// Analyst").
 	LevelPrefixes []string `json:"level_prefixes"`
-	// AdjectiveEnds end a two-word adjective that says whom or where a
-	// job faces, never what it is: the word before goes with them
-	// ("Client-Facing Product Manager", "Home-Based Nurse").
-	AdjectiveEnds []string `json:"adjective_ends"`
 	// HeadReadings read a segment's last word Head as the words As when
 	// the title so read names a role of one of Fields: "Database Admin"
 	// is a database administrator, "Sales Admin" stays an administrative
@@ -114,7 +110,6 @@ type lexicon struct {
 	abbreviations             map[string][]string // "mgr" → manager
 	beforeNumber              map[string]bool     // noise before a number: "grade" 7
 	levelPrefixes             map[string]bool     // a first segment of these is a level: "Associate –"
-	adjectiveEnds             map[string]bool     // "facing": "Client-Facing" says nothing of the occupation
 	headReadings              map[string]headReading
 	headAbbreviations         map[string][]string // "tech" → technician, as a segment's last word
 	foreign                   map[string][]string // words of other languages: "enfermera" → nurse
@@ -190,6 +185,13 @@ func loadTaxonomy() (*taxonomy, error) {
 	if err := json.Unmarshal(b, &file); err != nil {
 		return nil, fmt.Errorf("vocabulary titles.json: %w", err)
 	}
+	for _, r := range file.HeadReadings {
+		for _, code := range r.Fields {
+			if !socCode.MatchString(code) || !strings.HasSuffix(code, "-0000") {
+				return nil, fmt.Errorf("vocabulary titles.json: head reading %q: %q is no field code (NN-0000)", r.Head, code)
+			}
+		}
+	}
 	t := &taxonomy{
 		byName: map[string]int32{},
 		names: map[Level]map[string]string{
@@ -225,7 +227,7 @@ func newLexicon(f *titlesFile, langs *titleLanguages) lexicon {
 	lex := lexicon{noise: set(f.Noise), units: set(f.Units), keepNumbers: set(f.KeepNumbers), seniority: set(f.Seniority),
 		kind:      map[string]uint8{},
 		compounds: map[string]string{}, compoundStart: map[string]bool{}, abbreviations: map[string][]string{},
-		beforeNumber: set(f.BeforeNumber), levelPrefixes: set(f.LevelPrefixes), adjectiveEnds: set(f.AdjectiveEnds), headReadings: map[string]headReading{}, headAbbreviations: map[string][]string{}, foreign: map[string][]string{}, foreignHeads: map[string][]string{},
+		beforeNumber: set(f.BeforeNumber), levelPrefixes: set(f.LevelPrefixes), headReadings: map[string]headReading{}, headAbbreviations: map[string][]string{}, foreign: map[string][]string{}, foreignHeads: map[string][]string{},
 		falseFriends: map[string]bool{}}
 	for _, w := range f.Soft {
 		lex.kind[stem(Fold(w))] = wordSoft
@@ -245,9 +247,13 @@ func newLexicon(f *titlesFile, langs *titleLanguages) lexicon {
 	for _, r := range f.HeadReadings {
 		fields := map[string]bool{}
 		for _, code := range r.Fields {
-			fields[code[:2]] = true
+			fields[code[:min(2, len(code))]] = true // checked by loadTaxonomy
 		}
-		lex.headReadings[stem(Fold(r.Head))] = headReading{as: strings.Fields(Fold(r.As)), fields: fields}
+		as := strings.Fields(Fold(r.As))
+		for i, w := range as {
+			as[i] = stem(w)
+		}
+		lex.headReadings[stem(Fold(r.Head))] = headReading{as: as, fields: fields}
 	}
 	for k, v := range f.HeadAbbreviations {
 		lex.headAbbreviations[Fold(k)] = strings.Fields(Fold(v))

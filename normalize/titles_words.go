@@ -112,10 +112,6 @@ func (t *taxonomy) clean(raw []string) []string {
 	afterNumber := false
 	for i := 0; i < len(raw); i++ {
 		w := raw[i]
-		if i+1 < len(raw) && lex.adjectiveEnds[raw[i+1]] {
-			i++ // "Client-Facing": neither word is the occupation
-			continue
-		}
 		if lex.compoundStart[w] {
 			if i+2 < len(raw) {
 				if c, ok := lex.compounds[w+" "+raw[i+1]+" "+raw[i+2]]; ok {
