@@ -30,13 +30,14 @@ PORT="${BENCH_PORT:-18766}"
 QUIET="${BENCH_QUIET:-1}"
 LIVE="${BENCH_LIVE:-1}"
 LIVE_DURATION="${BENCH_LIVE_DURATION:-60s}"
-for knob in "BENCH_QUIET=$QUIET" "BENCH_LIVE=$LIVE"; do
+LOAD_ONLY="${BENCH_LOAD_ONLY:-0}"
+for knob in "BENCH_QUIET=$QUIET" "BENCH_LIVE=$LIVE" "BENCH_LOAD_ONLY=$LOAD_ONLY"; do
   case "${knob#*=}" in
     0 | 1) ;;
     *) echo "bench: ${knob%%=*} is 0 or 1, not \"${knob#*=}\"" >&2; exit 2 ;;
   esac
 done
-if [ "$QUIET$LIVE" = 00 ]; then
+if [ "$QUIET$LIVE$LOAD_ONLY" = 000 ]; then
   echo "bench: BENCH_QUIET=0 and BENCH_LIVE=0: nothing to run" >&2
   exit 2
 fi
@@ -113,7 +114,7 @@ INSERT INTO jobsd_bench VALUES ('fingerprint', :'fp'), ('import', :'note'), ('lo
 SQL
 fi
 
-if [ "${BENCH_LOAD_ONLY:-}" = 1 ]; then
+if [ "$LOAD_ONLY" = 1 ]; then
   echo "bench: $name is loaded; BENCH_LOAD_ONLY=1 stops before the benchmark"
   exit 0
 fi
@@ -139,12 +140,13 @@ base="http://127.0.0.1:$PORT"
 # before the quiet run: its first start always builds (cold), and the
 # restart after it loads what that start saved.
 index_cache="$work/index-cache"
-# start_serve LOG: jobsd serve on $DATABASE_URL, cold, with the rate limit
-# far above what the load can reach and the request log to LOG (one line a
-# request); sets server and ready (how long it took to answer /readyz).
+# start_serve LOG CACHE: jobsd serve on $DATABASE_URL, with the rate limit
+# far above what the load can reach, the request log to LOG (one line a
+# request) and CACHE as its --index-cache ("": none); sets server, ready
+# and ready_ns (how long it took to answer /readyz).
 start_serve() {
-  local log="$1" started
-  ./bin/jobsd serve --addr "127.0.0.1:$PORT" --no-migrate --index-cache "$index_cache" --rate 1000000000 --burst 1000000000 ${no_text_index:+"$no_text_index"} 2>"$log" >/dev/null &
+  local log="$1" cache="$2" started
+  ./bin/jobsd serve --addr "127.0.0.1:$PORT" --no-migrate --index-cache "$cache" --rate 1000000000 --burst 1000000000 ${no_text_index:+"$no_text_index"} 2>"$log" >/dev/null &
   server=$!
   echo "bench: waiting for $base/readyz"
   started=$(date +%s%N)
@@ -165,16 +167,23 @@ start_serve() {
   echo "bench: ready after $ready"
 }
 
-# wait_log LOG TEXT: wait until serve's LOG holds TEXT (READY_TIMEOUT).
+# wait_log LOG TEXT FAILURE: wait until serve's LOG holds TEXT; fail at
+# once when it holds FAILURE instead or serve has exited, and after
+# READY_TIMEOUT.
 wait_log() {
-  local waited=0
+  local started
+  started=$(date +%s%N)
   until grep -qF "$2" "$1"; do
-    if [ "$waited" -gt $((READY_TIMEOUT * 5)) ]; then
+    if grep -qF "$3" "$1" || ! kill -0 "$server" 2>/dev/null; then
+      echo "bench: $1 does not say $2; its end:" >&2
+      tail -n 5 "$1" >&2
+      exit 1
+    fi
+    if [ $(($(date +%s%N) - started)) -gt $((READY_TIMEOUT * 1000000000)) ]; then
       echo "bench: no $2 in $1 after ${READY_TIMEOUT}s" >&2
       exit 1
     fi
     sleep 0.2
-    waited=$((waited + 1))
   done
 }
 
@@ -182,21 +191,21 @@ commit="$(git rev-parse --short HEAD)"
 # Dirty: uncommitted changes to tracked files other than the results file.
 if [ -n "$(git status --porcelain --untracked-files=no -- . ":(exclude)$OUT")" ]; then commit="$commit-dirty"; fi
 # A failed quiet benchmark (an error or an answer that differs from SQL)
-# still lets the live scenario run; the script then fails.
+# still lets the live scenario run; the script then fails. A start-up that
+# does not go as below (build and save, then load) fails it at once.
 quiet_status=0
 if [ "$QUIET" = 1 ]; then
   rm -rf "$index_cache"
-  start_serve "$work/jobsd.log"
+  start_serve "$work/jobsd.log" "$index_cache"
   cold="$ready"
   # Start-up: the cold start saves the index it built, in the background;
   # a restart loads it. The load below runs on the restarted jobsd.
-  wait_log "$work/jobsd.log" '"msg":"index saved"'
+  wait_log "$work/jobsd.log" '"msg":"index saved"' '"msg":"the index is not saved'
   stop_server
-  start_serve "$work/jobsd-restart.log"
-  if ! grep -qF '"msg":"index ready from the saved one"' "$work/jobsd-restart.log"; then
-    echo "bench: the restart did not load the saved index; its log: $work/jobsd-restart.log" >&2
-    exit 1
-  fi
+  start_serve "$work/jobsd-restart.log" "$index_cache"
+  restarted="$ready"
+  wait_log "$work/jobsd-restart.log" '"msg":"index ready from the saved one"' '"msg":"index built"'
+  ready="$restarted"
   restart_target=""
   if [ "$N" -ge 1000000 ]; then
     if [ "$ready_ns" -le 10000000000 ]; then restart_target=" (target at N=1,000,000 ≤ 10 s: met)"; else
@@ -222,7 +231,7 @@ copy_started=$(date +%s%N)
 psql "$admin" -XqAc "CREATE DATABASE $live_db TEMPLATE $name" >/dev/null
 copied="$(awk -v ns="$(($(date +%s%N) - copy_started))" 'BEGIN { printf "%.1f s", ns / 1e9 }')"
 export DATABASE_URL="${admin%/postgres\?*}/$live_db?sslmode=disable"
-start_serve "$work/jobsd-live.log"
+start_serve "$work/jobsd-live.log" "" # builds: the copy is another database; nothing saved while measuring
 ./bin/benchload -live -base "$base" -key "$key" -db "$DATABASE_URL" -n "$N" -jobsd bin/jobsd \
   -connections "$CONNECTIONS" -live-duration "$LIVE_DURATION" -commit "$commit" -out "$OUT" \
   -live-database "\`$live_db\`, a copy of \`$name\` made with CREATE DATABASE … TEMPLATE in $copied before the scenario and dropped after it (the quiet figures' data is never written to); jobsd started cold on it (ready after $ready)"
