@@ -30,7 +30,7 @@ type Import struct {
 	touched   map[int64]bool   // companies whose job count may have changed
 	written   int
 	counts    domain.ImportCounts
-	seen      map[string]struct{} // ids of the records written, for a snapshot only
+	seen      map[string]struct{} // ids a snapshot lists: written, or kept (Keep)
 	// scope, when set, makes the import a snapshot of it (SetSnapshot).
 	scope           *domain.Scope
 	allowMassClose  bool

@@ -205,3 +205,20 @@ func TestNoisySourceUsable(t *testing.T) {
 		}
 	}
 }
+
+func TestTitleNames(t *testing.T) {
+	tests := []struct {
+		give string
+		want []string
+	}{
+		{"Watch Technician (Watch Tech)", []string{"Watch Technician (Watch Tech)", "Watch Technician", "Watch Tech"}},
+		{"MIG Welder (Metal Inert Gas Welder)", []string{"MIG Welder (Metal Inert Gas Welder)", "MIG Welder", "Metal Inert Gas Welder"}},
+		{"Watch Technician", []string{"Watch Technician"}},
+		{"Teacher (Special Education) (K-12)", []string{"Teacher (Special Education) (K-12)", "Teacher", "Special Education) (K-12"}},
+	}
+	for _, tt := range tests {
+		if got := titleNames(tt.give); !slices.Equal(got, tt.want) {
+			t.Errorf("titleNames(%q) = %q, want %q", tt.give, got, tt.want)
+		}
+	}
+}

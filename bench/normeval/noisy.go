@@ -164,9 +164,9 @@ func wordSet(title string) string {
 // Technician (Watch Tech)", "MIG Welder (Metal Inert Gas Welder)".
 var oNETAlias = regexp.MustCompile(`^(.+?)\s*\((.+)\)$`)
 
-// titleNames are the names a title as written in O*NET's files files an
-// occupation under: the title itself and, for "A (B)", A and B apart. A
-// source title is ambiguous when any of these names of another
+// titleNames are the names under which a title, as O*NET's files write
+// it, files its occupation: the title itself and, for "A (B)", A and B
+// apart. A source title is ambiguous when one of these names of another
 // occupation's title has its words.
 func titleNames(title string) []string {
 	if m := oNETAlias.FindStringSubmatch(title); m != nil {

@@ -373,8 +373,8 @@ func openServeDeps(ctx context.Context, cfg serveConfig, log *slog.Logger) (_ *s
 const ratesPoll = 2 * time.Second
 
 // attributions are the sources of the data the service uses now: the
-// normalizer's, and the ECB's while salaries are converted at its rates
-// (the rates file may appear or go while serving).
+// normalizer's, and the ECB's while a rates file of it is loaded (the
+// file may appear or go while serving).
 func attributions(deps *serveDeps) []normalize.Source {
 	out := deps.norm.Sources()
 	if deps.rates.Rates() != nil {
