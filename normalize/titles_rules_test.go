@@ -45,7 +45,8 @@ func TestTitleRules(t *testing.T) {
 		{"adjective", "Home-Based Registered Nurse", "29-1141", bothModes},
 		{"adjective", "Office-Based Mechanical Engineer", "17-2141", bothModes},
 		{"adjective", "Web-Based Developer", "15-1254", bothModes},
-		{"adjective", "Registered Nurse Based in Reno", "29-1141", handOnly},
+		{"place", "Registered Nurse Based in Reno", "29-1141", bothModes},
+		{"place", "Payroll Clerk based out of Denver, CO", "43-3051", bothModes},
 		// Abbreviations of heads.
 		{"abbreviation", "Pharmacy Tech II", "29-2052", bothModes},
 		{"abbreviation", "Software Eng.", "15-1252", bothModes},

@@ -43,7 +43,10 @@ func (t *taxonomy) split(title string) (main, asides [][]string) {
 		case w == "":
 		case depth > 0:
 			aside = append(aside, w)
-		case w == "at" || w == "to":
+		case w == "at" || w == "to" || (w == "in" || w == "out") && len(raw) > 0 && raw[len(raw)-1] == "based":
+			if w != "at" && w != "to" {
+				raw = raw[:len(raw)-1] // "Nurse Based in Reno": a place follows
+			}
 			if words := t.clean(raw); len(words) > 0 {
 				main = append(main, words)
 			}
