@@ -1,10 +1,8 @@
 package store_test
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -44,14 +42,7 @@ func categoryEnv(t *testing.T) (*env, *store.Store, *store.Indexer) {
 	res, err := e.importText(categoryPostings, importer.Options{})
 	require.NoError(t, err)
 	require.Empty(t, res.Invalid)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	indexed := store.New(e.db)
-	x, err := indexed.StartIndex(ctx, store.IndexOptions{Poll: 50 * time.Millisecond})
-	require.NoError(t, err)
-	waitCtx, done := context.WithTimeout(ctx, 30*time.Second)
-	defer done()
-	require.NoError(t, x.WaitReady(waitCtx))
+	indexed, x := e.startIndexed(store.IndexOptions{})
 	return e, indexed, x
 }
 

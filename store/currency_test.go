@@ -42,14 +42,7 @@ func TestIndexAnswersAsSQLInCurrencies(t *testing.T) {
 			res, err := e.importText(buf.String(), importer.Options{})
 			require.NoError(t, err)
 			require.Empty(t, res.Invalid)
-			ctx, cancel := context.WithCancel(context.Background())
-			t.Cleanup(cancel)
-			indexed := store.New(e.db)
-			x, err := indexed.StartIndex(ctx, store.IndexOptions{Poll: 50 * time.Millisecond, Rates: func() *currency.Rates { return r }})
-			require.NoError(t, err)
-			waitCtx, done := context.WithTimeout(ctx, 30*time.Second)
-			defer done()
-			require.NoError(t, x.WaitReady(waitCtx))
+			indexed, x := e.startIndexed(store.IndexOptions{Rates: func() *currency.Rates { return r }})
 
 			rng := rand.New(rand.NewPCG(5, 6))
 			codes := []string{"USD", "GBP", "JPY", "EUR", "CHF"}

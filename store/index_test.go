@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -30,14 +29,7 @@ func indexedEnv(t *testing.T, n int) (*env, *store.Store, *store.Indexer) {
 	res, err := e.importText(buf.String(), importer.Options{})
 	require.NoError(t, err)
 	require.Empty(t, res.Invalid)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	indexed := store.New(e.db)
-	x, err := indexed.StartIndex(ctx, store.IndexOptions{Poll: 50 * time.Millisecond})
-	require.NoError(t, err)
-	waitCtx, done := context.WithTimeout(ctx, 30*time.Second)
-	defer done()
-	require.NoError(t, x.WaitReady(waitCtx))
+	indexed, x := e.startIndexed(store.IndexOptions{})
 	return e, indexed, x
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -31,6 +32,25 @@ func newEnv(t *testing.T) *env {
 	require.NoError(t, err)
 	db := pgtest.NewDB(t)
 	return &env{db: db, st: store.New(db), norm: norm, ctx: context.Background(), t: t}
+}
+
+// startIndexed starts the index on e's database, as serve does, with opts
+// (Poll 50 ms when unset) and waits until it is ready: a second store over
+// the data that answers from the index, stopped when the test ends.
+func (e *env) startIndexed(opts store.IndexOptions) (*store.Store, *store.Indexer) {
+	e.t.Helper()
+	if opts.Poll == 0 {
+		opts.Poll = 50 * time.Millisecond
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	e.t.Cleanup(cancel)
+	indexed := store.New(e.db)
+	x, err := indexed.StartIndex(ctx, opts)
+	require.NoError(e.t, err)
+	waitCtx, done := context.WithTimeout(ctx, 30*time.Second)
+	defer done()
+	require.NoError(e.t, x.WaitReady(waitCtx))
+	return indexed, x
 }
 
 func (e *env) importText(text string, opts importer.Options) (importer.Result, error) {
