@@ -82,29 +82,16 @@ func TestTitleRules(t *testing.T) {
 		{"family", "Online Bootcamp Instructor", "25-3099", bothModes},
 		{"family", "Chemistry Tutor", "25-3041", bothModes},
 	}
-	plain, ref := titleTestNormalizers(t)
 	for _, tt := range tests {
-		for _, m := range []struct {
-			name string
-			n    *Normalizer
-			on   bool
-		}{{"hand", plain, tt.mode != refOnly}, {"refdata", ref, tt.mode != handOnly}} {
-			if !m.on {
-				continue
+		eachTitleMode(t, tt.class+"/"+tt.give, tt.mode, func(t *testing.T, n *Normalizer) {
+			got, ok := n.Title(tt.give)
+			code := got.Code
+			if len(code) > 7 {
+				code = code[:7]
 			}
-			t.Run(m.name+"/"+tt.class+"/"+tt.give, func(t *testing.T) {
-				if m.n == nil {
-					t.Skip("JOBSD_REFDATA is unset")
-				}
-				got, ok := m.n.Title(tt.give)
-				code := got.Code
-				if len(code) > 7 {
-					code = code[:7]
-				}
-				assert.Equal(t, tt.want, code, "%+v", got)
-				assert.Equal(t, tt.want != "", ok)
-			})
-		}
+			assert.Equal(t, tt.want, code, "%+v", got)
+			assert.Equal(t, tt.want != "", ok)
+		})
 	}
 }
 

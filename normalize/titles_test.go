@@ -212,25 +212,35 @@ func TestTitleTaxonomy(t *testing.T) {
 		{"Sr. Astronomer - Observatory (Remote)", titleCat("Life, Physical, and Social Science", "Astronomers", "", "19-2011"), refOnly},
 		{"Roof Bolter", titleCat("Construction and Extraction", "Roof Bolters, Mining", "", "47-5043"), refOnly},
 	}
-	plain, ref := titleTestNormalizers(t)
 	for _, tt := range tests {
-		for _, m := range []struct {
-			name string
-			n    *Normalizer
-			on   bool
-		}{{"hand", plain, tt.mode != refOnly}, {"refdata", ref, tt.mode != handOnly}} {
-			if !m.on {
-				continue
-			}
-			t.Run(m.name+"/"+tt.give, func(t *testing.T) {
-				if m.n == nil {
-					t.Skip("JOBSD_REFDATA is unset")
-				}
-				got, ok := m.n.Title(tt.give)
-				assert.Equal(t, tt.want, got)
-				assert.Equal(t, tt.want.Level != LevelNone, ok)
-			})
+		eachTitleMode(t, tt.give, tt.mode, func(t *testing.T, n *Normalizer) {
+			got, ok := n.Title(tt.give)
+			assert.Equal(t, tt.want, got)
+			assert.Equal(t, tt.want.Level != LevelNone, ok)
+		})
+	}
+}
+
+// eachTitleMode runs fn as a subtest named name under "hand/" (the
+// built-in vocabulary) and "refdata/" (with JOBSD_REFDATA; skipped when it
+// is unset), as mode asks (bothModes, handOnly, refOnly).
+func eachTitleMode(t *testing.T, name string, mode int, fn func(t *testing.T, n *Normalizer)) {
+	t.Helper()
+	plain, ref := titleTestNormalizers(t)
+	for _, m := range []struct {
+		name string
+		n    *Normalizer
+		on   bool
+	}{{"hand", plain, mode != refOnly}, {"refdata", ref, mode != handOnly}} {
+		if !m.on {
+			continue
 		}
+		t.Run(m.name+"/"+name, func(t *testing.T) {
+			if m.n == nil {
+				t.Skip("JOBSD_REFDATA is unset")
+			}
+			fn(t, m.n)
+		})
 	}
 }
 
