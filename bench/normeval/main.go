@@ -324,6 +324,18 @@ func sideLabel(name string) string {
 	return name
 }
 
+// targetLine returns a printer of one row of the targets table, with PASS
+// or FAIL, that clears *all on a FAIL.
+func targetLine(w io.Writer, all *bool) func(target, value string, ok bool) {
+	return func(target, value string, ok bool) {
+		res := "PASS"
+		if !ok {
+			res, *all = "FAIL", false
+		}
+		fmt.Fprintf(w, "| %s | %s | %s |\n", target, value, res)
+	}
+}
+
 // checkTargets prints the targets of the reference-data run with PASS or
 // FAIL and reports whether all passed.
 func checkTargets(w io.Writer, ts []*tally) bool {
@@ -332,13 +344,7 @@ func checkTargets(w io.Writer, ts []*tally) bool {
 	fmt.Fprintln(w, "| target | value | result |")
 	fmt.Fprintln(w, "|--------|-------|--------|")
 	all := true
-	line := func(target, value string, ok bool) {
-		res := "PASS"
-		if !ok {
-			res, all = "FAIL", false
-		}
-		fmt.Fprintf(w, "| %s | %s | %s |\n", target, value, res)
-	}
+	line := targetLine(w, &all)
 	for i, t := range ts {
 		ve := vocabs[i]
 		level := ""

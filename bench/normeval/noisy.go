@@ -315,13 +315,7 @@ func checkNoisyTargets(w io.Writer, t *tally) bool {
 		return true
 	}
 	all := true
-	line := func(target, value string, ok bool) {
-		res := "PASS"
-		if !ok {
-			res, all = "FAIL", false
-		}
-		fmt.Fprintf(w, "| %s | %s | %s |\n", target, value, res)
-	}
+	line := targetLine(w, &all)
 	c, na := t.pct(correct), t.pct(noAnswer)
 	line(fmt.Sprintf("noisy titles correct (role level) ≥ %d%%", noisyRoleTarget), fmt.Sprintf("%.1f%%", c), c >= noisyRoleTarget)
 	line(fmt.Sprintf("noisy titles: no category ≤ %d%%", noisyNoneCeiling), fmt.Sprintf("%.1f%%", na), na <= noisyNoneCeiling)
