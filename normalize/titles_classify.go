@@ -246,12 +246,17 @@ func (t *taxonomy) classifyWords(mainWords, asideWords [][]string) (TitleCategor
 }
 
 // readHead reads the first main segment that ends in a word of
-// head_readings, after at least one other word, as the reading says. When
-// that segment so read, alone, names a role of one of the reading's fields
-// ("Database Admin", not "Sales Admin" nor "Admin"), it returns the whole
-// title so read, or that role when the rest of the title names another
-// ("Sales Admin - Cloud Solutions" is no administrator of clouds). Later
-// segments are not read so: the first holds the head.
+// head_readings, after at least one other word, as the reading says: an
+// abbreviation reads as what it stands for, as O*NET's own short titles
+// do ("Payroll Admin" is a payroll administrator, "Database Admin" a
+// database administrator). It does not when the segment as written, but
+// for its soft words, is a phrase of two or more words of the hand-written
+// vocabulary that names a category ("Lead HR Admin"), or when the segment so
+// read, alone, names no role ("Admin" is an administrative assistant).
+// It returns the whole title so read, or the segment's role when the rest
+// of the title names another ("Database Admin - Cloud Solutions" is no
+// administrator of clouds). Later segments are not read so: the first
+// holds the head.
 func (t *taxonomy) readHead(mainWords, asideWords [][]string) (TitleCategory, bool) {
 	for i, seg := range mainWords {
 		if len(seg) < 2 {
@@ -261,10 +266,13 @@ func (t *taxonomy) readHead(mainWords, asideWords [][]string) (TitleCategory, bo
 		if !ok {
 			continue
 		}
+		if t.handPhrase(seg) {
+			return TitleCategory{}, false
+		}
 		read := slices.Clone(mainWords)
 		read[i] = append(slices.Clone(seg[:len(seg)-1]), r.as...)
 		alone, ok := t.classifyWords(read[i:i+1], nil)
-		if !ok || alone.Level < LevelRole || len(alone.Code) < 2 || !r.fields[alone.Code[:2]] {
+		if !ok || alone.Level < LevelRole {
 			return TitleCategory{}, false
 		}
 		if whole, ok := t.classifyWords(read, asideWords); ok && whole.Code == alone.Code && whole.Role == alone.Role {
@@ -273,6 +281,23 @@ func (t *taxonomy) readHead(mainWords, asideWords [][]string) (TitleCategory, bo
 		return alone, true
 	}
 	return TitleCategory{}, false
+}
+
+// handPhrase reports whether words, but for their soft words, are a
+// phrase of two or more words of the hand-written vocabulary naming a
+// category.
+func (t *taxonomy) handPhrase(words []string) bool {
+	kept := make([]string, 0, len(words))
+	for _, w := range words {
+		if t.lex.kind[w] != wordSoft {
+			kept = append(kept, w)
+		}
+	}
+	if len(kept) < 2 {
+		return false
+	}
+	p, ok := t.phrases[hashBag(kept)]
+	return ok && p.hand && p.cat >= 0
 }
 
 // headFallback reads a title that names no role by its head: its first

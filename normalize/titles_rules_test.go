@@ -1,9 +1,12 @@
 package normalize
 
 import (
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The general title rules: noise words (programs, cohorts, levels, places)
@@ -60,17 +63,20 @@ func TestTitleRules(t *testing.T) {
 		{"sense", "Data Labeler", "43-9021", bothModes},
 		{"sense", "Video Annotator (Contract)", "43-9021", bothModes},
 		{"sense", "Labeler", "51-9111", refOnly}, // a packaging job without data around it
-		// "Admin" after a computing word is an administrator, else an
-		// administrative assistant.
-		{"sense", "Database Admin", "15-1242", bothModes},
-		{"sense", "Linux Admin (Contract)", "15-1244", bothModes},
-		{"sense", "Cloud Admin", "15-1244", bothModes},
-		{"sense", "Sales Admin", "43-6014", bothModes},
-		{"sense", "IT Admin Assistant", "43-6014", bothModes},
-		{"sense", "Admin", "43-6014", bothModes},
-		{"sense", "Sales Admin - Cloud Solutions", "43-6014", bothModes}, // the other segment names no administrator
-		{"sense", "Finance Admin - Data Team", "43-6014", bothModes},
-		{"sense", "Oracle Database Admin - Remote", "15-1242", bothModes},
+		// "X Admin" is an X administrator where that names a role, else
+		// an administrative assistant; a phrase of the vocabulary stays.
+		{"admin", "Database Admin", "15-1242", bothModes},
+		{"admin", "Linux Admin (Contract)", "15-1244", bothModes},
+		{"admin", "Cloud Admin", "15-1244", bothModes},
+		{"admin", "Payroll Admin II", "43-3051", bothModes},
+		{"admin", "Sales Admin", "43-6014", handOnly},    // the vocabulary knows no sales administrator
+		{"admin", "Sales Admin", "11-2022", refOnly},     // as O*NET files "Sales Administrator"
+		{"admin", "Lead HR Admin", "43-4161", bothModes}, // "hr admin" is a phrase of the vocabulary
+		{"admin", "IT Admin Assistant", "43-6014", bothModes},
+		{"admin", "Admin", "43-6014", bothModes},
+		{"admin", "Finance Admin - Data Team", "43-6014", bothModes}, // no role is a finance administrator
+		{"admin", "Oracle Database Admin - Remote", "15-1242", bothModes},
+		{"admin", "Database Admin - Cloud Solutions", "15-1242", bothModes}, // the other segment names no administrator
 		// Families kept apart.
 		{"family", "Quant Researcher", "13-2099", bothModes},
 		{"family", "Quantitative Research Analyst", "13-2099", bothModes},
@@ -168,4 +174,42 @@ func TestTitleTranslate(t *testing.T) {
 		got := tx.translate([][]string{tt.give}, false)
 		assert.Equal(t, tt.want, got[0], "%v", tt.give)
 	}
+}
+
+// "X Admin" reads as "X Administrator", as O*NET's own short titles write
+// it ("Payroll Administrator (Payroll Admin)"): over every administrator
+// title of the reference data that names a role, its "Admin" form has
+// the same category but for a few the vocabulary knows otherwise.
+func TestTitleAdminAbbreviation(t *testing.T) {
+	dir := titleRefDir()
+	if dir == "" {
+		t.Skip("JOBSD_REFDATA is unset")
+	}
+	_, n := titleTestNormalizers(t)
+	titles := map[string]bool{}
+	for _, file := range []string{"onet_alternate_titles.tsv.gz", "onet_sample_of_reported_titles.tsv.gz"} {
+		err := ReadTSV(filepath.Join(dir, "occupations", file), 3, func(cols []string) error {
+			title, _, _ := strings.Cut(cols[2], " (")
+			if strings.HasSuffix(title, " Administrator") && !strings.Contains(title, ",") {
+				titles[title] = true
+			}
+			return nil
+		})
+		require.NoError(t, err)
+	}
+	roles, same := 0, 0
+	for title := range titles {
+		long, ok := n.Title(title)
+		if !ok || long.Level < LevelRole {
+			continue
+		}
+		roles++
+		if short, _ := n.Title(strings.TrimSuffix(title, "istrator")); short.Code == long.Code {
+			same++
+		} else {
+			t.Logf("%q is %s, its Admin form %s", title, long.Code, short.Code)
+		}
+	}
+	require.Greater(t, roles, 100)
+	assert.GreaterOrEqual(t, float64(same)/float64(roles), 0.95, "%d of %d", same, roles)
 }

@@ -59,13 +59,12 @@ type titlesFile struct {
 	// Analyst").
 	LevelPrefixes []string `json:"level_prefixes"`
 	// HeadReadings read a segment's last word Head as the words As when
-	// the title so read names a role of one of Fields: "Database Admin"
-	// is a database administrator, "Sales Admin" stays an administrative
-	// assistant.
+	// the segment so read names a role and, as written, is no phrase of
+	// this vocabulary: "Database Admin" is a database administrator,
+	// "HR Admin" stays a human resources assistant.
 	HeadReadings []struct {
-		Head   string   `json:"head"`
-		As     string   `json:"as"`
-		Fields []string `json:"fields"`
+		Head string `json:"head"`
+		As   string `json:"as"`
 	} `json:"head_readings"`
 	// HeadAbbreviations expand only as the last word of a segment, where
 	// they are the occupation ("Test Tech" → technician; not "Tech Lead").
@@ -117,11 +116,9 @@ type lexicon struct {
 	falseFriends              map[string]bool     // foreign words English titles use otherwise: "chef"
 }
 
-// headReading is another reading of a segment's last word: its words, and
-// the fields (two-digit SOC major groups) of the roles it may name.
+// headReading is another reading of a segment's last word: its words.
 type headReading struct {
-	as     []string
-	fields map[string]bool
+	as []string
 }
 
 // sense names a role for titles holding one of its heads and a word of
@@ -185,13 +182,6 @@ func loadTaxonomy() (*taxonomy, error) {
 	if err := json.Unmarshal(b, &file); err != nil {
 		return nil, fmt.Errorf("vocabulary titles.json: %w", err)
 	}
-	for _, r := range file.HeadReadings {
-		for _, code := range r.Fields {
-			if !socCode.MatchString(code) || !strings.HasSuffix(code, "-0000") {
-				return nil, fmt.Errorf("vocabulary titles.json: head reading %q: %q is no field code (NN-0000)", r.Head, code)
-			}
-		}
-	}
 	t := &taxonomy{
 		byName: map[string]int32{},
 		names: map[Level]map[string]string{
@@ -245,15 +235,11 @@ func newLexicon(f *titlesFile, langs *titleLanguages) lexicon {
 		lex.abbreviations[Fold(k)] = strings.Fields(Fold(v))
 	}
 	for _, r := range f.HeadReadings {
-		fields := map[string]bool{}
-		for _, code := range r.Fields {
-			fields[code[:min(2, len(code))]] = true // checked by loadTaxonomy
-		}
 		as := strings.Fields(Fold(r.As))
 		for i, w := range as {
 			as[i] = stem(w)
 		}
-		lex.headReadings[stem(Fold(r.Head))] = headReading{as: as, fields: fields}
+		lex.headReadings[stem(Fold(r.Head))] = headReading{as: as}
 	}
 	for k, v := range f.HeadAbbreviations {
 		lex.headAbbreviations[Fold(k)] = strings.Fields(Fold(v))
