@@ -31,40 +31,6 @@ type relayPage struct {
 	} `json:"pageInfo"`
 }
 
-// gqlCard is a JobCard as GraphQL writes it.
-type gqlCard struct {
-	ID              string          `json:"id"`
-	Title           string          `json:"title"`
-	Company         string          `json:"company"`
-	Location        domain.Location `json:"location"`
-	WorkArrangement *string         `json:"workArrangement"`
-	EmploymentType  *string         `json:"employmentType"`
-	Salary          *domain.Salary  `json:"salary"`
-	Category        domain.Category `json:"category"`
-}
-
-// card returns the card as REST writes it.
-func (n gqlCard) card() domain.JobCard {
-	c := domain.JobCard{ID: n.ID, Title: n.Title, Company: n.Company, Location: n.Location, EmploymentType: n.EmploymentType,
-		Salary: n.Salary, Category: n.Category}
-	if n.WorkArrangement != nil {
-		wa := domain.WorkArrangement(strings.ToLower(*n.WorkArrangement))
-		c.WorkArrangement = &wa
-	}
-	// GraphQL spells the closed sets as enums; REST as the contract's words.
-	if n.EmploymentType != nil {
-		et := strings.ToLower(strings.ReplaceAll(*n.EmploymentType, "_", "-"))
-		c.EmploymentType = &et
-	}
-	if n.Salary != nil && n.Salary.Period != nil {
-		s := *n.Salary
-		period := strings.ToLower(*s.Period)
-		s.Period = &period
-		c.Salary = &s
-	}
-	return c
-}
-
 const relayJobsQuery = `query($filter: JobFilter, $first: Int, $after: String, $offset: Int, $sort: JobSort) {
   jobs(filter: $filter, first: $first, after: $after, offset: $offset, sort: $sort) {
     totalCount
@@ -82,17 +48,6 @@ func TestConnectionPagesAsREST(t *testing.T) {
 	env := apitest.New(t)
 	c := gql(env)
 	restAPI := env.REST()
-	type restPage struct {
-		Data []domain.JobCard `json:"data"`
-		Meta struct {
-			Total      int            `json:"total"`
-			Limit      int            `json:"limit"`
-			Offset     int            `json:"offset"`
-			HasMore    bool           `json:"has_more"`
-			NextCursor *string        `json:"next_cursor"`
-			Normalized map[string]any `json:"normalized"`
-		} `json:"meta"`
-	}
 	for _, tc := range []struct{ rest, sort string }{
 		{"", ""},
 		{"employment_type=FT", ""},

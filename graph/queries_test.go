@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"strings"
 	"testing"
 
 	gqlclient "github.com/99designs/gqlgen/client"
@@ -149,28 +148,6 @@ func TestRESTAndGraphQLAgree(t *testing.T) {
     pageInfo { total limit offset hasMore endCursor }
   }
 }`
-	type card struct {
-		ID              string          `json:"id"`
-		Title           string          `json:"title"`
-		Company         string          `json:"company"`
-		Location        domain.Location `json:"location"`
-		WorkArrangement *string         `json:"workArrangement"`
-		EmploymentType  *string         `json:"employmentType"`
-		Salary          *domain.Salary  `json:"salary"`
-		Category        domain.Category `json:"category"`
-	}
-	type restMeta struct {
-		Total      int            `json:"total"`
-		Limit      int            `json:"limit"`
-		Offset     int            `json:"offset"`
-		HasMore    bool           `json:"has_more"`
-		NextCursor *string        `json:"next_cursor"`
-		Normalized map[string]any `json:"normalized"`
-	}
-	type restPage struct {
-		Data []domain.JobCard `json:"data"`
-		Meta restMeta         `json:"meta"`
-	}
 	for _, tc := range apitest.FilterCases {
 		t.Run(tc.Query, func(t *testing.T) {
 			rec := apitest.Get(t, restAPI, "/api/v1/jobs?limit=4&offset=1&"+tc.Query)
@@ -179,7 +156,7 @@ func TestRESTAndGraphQLAgree(t *testing.T) {
 
 			var resp struct {
 				Jobs struct {
-					Nodes    []card `json:"nodes"`
+					Nodes    []gqlCard `json:"nodes"`
 					PageInfo struct {
 						Total     int     `json:"total"`
 						Limit     int     `json:"limit"`
@@ -192,24 +169,7 @@ func TestRESTAndGraphQLAgree(t *testing.T) {
 			require.NoError(t, c.Post(jobsQuery, &resp, gqlclient.Var("filter", graphQLFilter(t, tc.Query)), gqlclient.Var("limit", 4), gqlclient.Var("offset", 1)))
 			cards := []domain.JobCard{}
 			for _, n := range resp.Jobs.Nodes {
-				// GraphQL spells the closed sets as enum values (FULL_TIME,
-				// HOURLY), REST as the specification does.
-				restSpelling := func(s *string) *string {
-					if s == nil {
-						return nil
-					}
-					return ptr(strings.ToLower(strings.ReplaceAll(*s, "_", "-")))
-				}
-				c := domain.JobCard{ID: n.ID, Title: n.Title, Company: n.Company, Location: n.Location, EmploymentType: restSpelling(n.EmploymentType),
-					Salary: n.Salary, Category: n.Category}
-				if c.Salary != nil {
-					c.Salary.Period = restSpelling(c.Salary.Period)
-				}
-				if n.WorkArrangement != nil {
-					wa := domain.WorkArrangement(strings.ToLower(*n.WorkArrangement))
-					c.WorkArrangement = &wa
-				}
-				cards = append(cards, c)
+				cards = append(cards, n.card())
 			}
 			assert.Equal(t, rest.Data, cards, "same cards, same order")
 			info := resp.Jobs.PageInfo
