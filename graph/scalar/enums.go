@@ -34,10 +34,25 @@ func writeEnum(w io.Writer, s string, known bool) {
 	_, _ = io.WriteString(w, strconv.Quote(enumName(s)))
 }
 
+// unmarshalEnum reads the value of the enum named name (FULL_TIME) as its
+// REST spelling (full-time); known says which REST spellings it has.
+func unmarshalEnum(name string, known func(string) bool, v any) (string, error) {
+	s, ok := v.(string)
+	if !ok || enumName(restName(s)) != s || !known(restName(s)) {
+		return "", fmt.Errorf("%v is not a valid %s", v, name)
+	}
+	return restName(s), nil
+}
+
+// employmentType reports whether s is one of the contract's employment
+// types (full-time, part-time, contract, internship, temporary,
+// volunteer).
+func employmentType(s string) bool { return slices.Contains(normalize.EmploymentTypeNames(), s) }
+
 // EmploymentTypeValue returns the GraphQL enum value of an employment type
 // (full-time → FULL_TIME), and false when it is none of the contract's.
 func EmploymentTypeValue(s string) (string, bool) {
-	if !slices.Contains(normalize.EmploymentTypeNames(), s) {
+	if !employmentType(s) {
 		return "", false
 	}
 	return enumName(s), true
@@ -46,19 +61,13 @@ func EmploymentTypeValue(s string) (string, bool) {
 // MarshalEmploymentType writes an employment type as the EmploymentType
 // enum.
 func MarshalEmploymentType(s string) graphql.Marshaler {
-	return graphql.WriterFunc(func(w io.Writer) {
-		writeEnum(w, s, slices.Contains(normalize.EmploymentTypeNames(), s))
-	})
+	return graphql.WriterFunc(func(w io.Writer) { writeEnum(w, s, employmentType(s)) })
 }
 
 // UnmarshalEmploymentType reads an EmploymentType enum value (FULL_TIME)
 // as its REST spelling (full-time).
 func UnmarshalEmploymentType(v any) (string, error) {
-	s, ok := v.(string)
-	if !ok || enumName(restName(s)) != s || !slices.Contains(normalize.EmploymentTypeNames(), restName(s)) {
-		return "", fmt.Errorf("%v is not a valid EmploymentType", v)
-	}
-	return restName(s), nil
+	return unmarshalEnum("EmploymentType", employmentType, v)
 }
 
 // salaryPeriod reports whether s is a canonical salary period (annual,
@@ -76,9 +85,5 @@ func MarshalSalaryPeriod(s string) graphql.Marshaler {
 // UnmarshalSalaryPeriod reads a SalaryPeriod enum value (HOURLY) as its
 // REST spelling (hourly).
 func UnmarshalSalaryPeriod(v any) (string, error) {
-	s, ok := v.(string)
-	if !ok || enumName(restName(s)) != s || !salaryPeriod(restName(s)) {
-		return "", fmt.Errorf("%v is not a valid SalaryPeriod", v)
-	}
-	return restName(s), nil
+	return unmarshalEnum("SalaryPeriod", salaryPeriod, v)
 }
