@@ -5,6 +5,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -62,33 +63,31 @@ func TestDateTimeOutput(t *testing.T) {
 }
 
 func TestEnums(t *testing.T) {
-	for _, tc := range []struct {
-		rest, gql string // gql "null": outside the set
+	for _, enum := range []struct {
+		name      string
+		marshal   func(string) graphql.Marshaler
+		unmarshal func(any) (string, error)
+		values    []struct{ rest, gql string } // gql "null": outside the set
 	}{
-		{"full-time", `"FULL_TIME"`}, {"part-time", `"PART_TIME"`}, {"contract", `"CONTRACT"`},
-		{"internship", `"INTERNSHIP"`}, {"temporary", `"TEMPORARY"`}, {"volunteer", `"VOLUNTEER"`},
-		{"gig", "null"}, {"FULL_TIME", "null"}, {"", "null"},
+		{"EmploymentType", scalar.MarshalEmploymentType, scalar.UnmarshalEmploymentType, []struct{ rest, gql string }{
+			{"full-time", `"FULL_TIME"`}, {"part-time", `"PART_TIME"`}, {"contract", `"CONTRACT"`},
+			{"internship", `"INTERNSHIP"`}, {"temporary", `"TEMPORARY"`}, {"volunteer", `"VOLUNTEER"`},
+			{"gig", "null"}, {"FULL_TIME", "null"}, {"", "null"},
+		}},
+		{"SalaryPeriod", scalar.MarshalSalaryPeriod, scalar.UnmarshalSalaryPeriod, []struct{ rest, gql string }{
+			{"annual", `"ANNUAL"`}, {"monthly", `"MONTHLY"`}, {"weekly", `"WEEKLY"`}, {"daily", `"DAILY"`}, {"hourly", `"HOURLY"`},
+			{"per shift", "null"}, {"yearly", "null"}, {"month\u2028ly", "null"},
+		}},
 	} {
-		var b bytes.Buffer
-		scalar.MarshalEmploymentType(tc.rest).MarshalGQL(&b)
-		assert.Equal(t, tc.gql, b.String(), tc.rest)
-		if tc.gql != "null" {
-			back, err := scalar.UnmarshalEmploymentType(tc.gql[1 : len(tc.gql)-1])
-			require.NoError(t, err)
-			assert.Equal(t, tc.rest, back)
-		}
-	}
-	for _, tc := range []struct{ rest, gql string }{
-		{"annual", `"ANNUAL"`}, {"monthly", `"MONTHLY"`}, {"weekly", `"WEEKLY"`}, {"daily", `"DAILY"`}, {"hourly", `"HOURLY"`},
-		{"per shift", "null"}, {"yearly", "null"}, {"month\u2028ly", "null"},
-	} {
-		var b bytes.Buffer
-		scalar.MarshalSalaryPeriod(tc.rest).MarshalGQL(&b)
-		assert.Equal(t, tc.gql, b.String(), tc.rest)
-		if tc.gql != "null" {
-			back, err := scalar.UnmarshalSalaryPeriod(tc.gql[1 : len(tc.gql)-1])
-			require.NoError(t, err)
-			assert.Equal(t, tc.rest, back)
+		for _, tc := range enum.values {
+			var b bytes.Buffer
+			enum.marshal(tc.rest).MarshalGQL(&b)
+			assert.Equal(t, tc.gql, b.String(), "%s %s", enum.name, tc.rest)
+			if tc.gql != "null" {
+				back, err := enum.unmarshal(tc.gql[1 : len(tc.gql)-1])
+				require.NoError(t, err)
+				assert.Equal(t, tc.rest, back)
+			}
 		}
 	}
 	for _, bad := range []any{"FT", "full-time", "YEARLY", 3, nil} {
