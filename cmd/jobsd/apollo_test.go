@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -62,7 +63,7 @@ func TestApolloClientPagesEqualREST(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cmd := exec.Command(node, "apollo.mjs")
 			cmd.Dir = nodeClients
-			cmd.Env = append(os.Environ(), "JOBSD_URL="+s.base, "JOBSD_KEY="+s.key, "JOBSD_FILTER="+tt.filter, "JOBSD_FIRST=5")
+			cmd.Env = append(os.Environ(), "JOBSD_URL="+s.base, "JOBSD_KEY="+s.key, "JOBSD_FILTER="+tt.filter, "JOBSD_FIRST="+strconv.Itoa(first))
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
 			out, err := cmd.Output()
@@ -93,7 +94,7 @@ func TestApolloClientPagesEqualREST(t *testing.T) {
 			var meta map[string]any
 			next := ""
 			for page := 0; page < 3; page++ {
-				path := "/api/v1/jobs?" + tt.query + "&limit=5&facets=work_arrangement,skills&facet_limit=5"
+				path := "/api/v1/jobs?" + tt.query + "&limit=" + strconv.Itoa(first) + "&facets=work_arrangement,skills&facet_limit=5"
 				if next != "" {
 					path += "&cursor=" + url.QueryEscape(next)
 				}
