@@ -8,12 +8,13 @@ const PAGE_SIZE = 10;
 const endpoint = meta("jobsd-endpoint") || "/graphql";
 
 // The facets shown beside the results, and the filter member each one's
-// values set when clicked.
+// values set when clicked (the values of enum-typed fields come spelled
+// as the enum, as the filter takes them).
 const FACETS = [
-  { field: "WORK_ARRANGEMENT", label: "Work arrangement", member: "workArrangement", list: true, value: (v) => v.toUpperCase() },
-  { field: "EMPLOYMENT_TYPE", label: "Employment type", member: "employmentType", list: true, value: (v) => v },
-  { field: "CATEGORY_ROLE", label: "Role", member: "categoryRole", list: false, value: (v) => v },
-  { field: "COMPANY", label: "Company", member: "company", list: false, value: (v) => v },
+  { field: "WORK_ARRANGEMENT", label: "Work arrangement", member: "workArrangement", list: true },
+  { field: "EMPLOYMENT_TYPE", label: "Employment type", member: "employmentType", list: true },
+  { field: "CATEGORY_ROLE", label: "Role", member: "categoryRole", list: false },
+  { field: "COMPANY", label: "Company", member: "company", list: false },
 ];
 
 const CARD_FIELDS = `id title company companyLogo postedAt summary location { full }
@@ -142,7 +143,7 @@ function currentFilter() {
   const filter = { ...state.reading };
   for (const f of FACETS) {
     const v = state.chosen[f.field];
-    if (v !== undefined) filter[f.member] = f.list ? [f.value(v)] : f.value(v);
+    if (v !== undefined) filter[f.member] = f.list ? [v] : v;
   }
   return filter;
 }
