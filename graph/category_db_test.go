@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/internal/apitest"
 )
 
@@ -38,10 +39,6 @@ func TestOneCategoryPerJob(t *testing.T) {
 	assert.Equal(t, "Registered Nurse", similar.Job.Category.Role)
 	assert.Equal(t, []string{"test-71", "test-72", "test-3"}, nodeIDs(similar.Job.Similar), "the postings of its given role")
 
-	type facetValue struct {
-		Value string `json:"value"`
-		Count int    `json:"count"`
-	}
 	var page struct {
 		Jobs struct {
 			Nodes    []node `json:"nodes"`
@@ -49,8 +46,8 @@ func TestOneCategoryPerJob(t *testing.T) {
 				Total int `json:"total"`
 			} `json:"pageInfo"`
 			Facets []struct {
-				Field  string       `json:"field"`
-				Values []facetValue `json:"values"`
+				Field  string              `json:"field"`
+				Values []domain.FacetValue `json:"values"`
 			} `json:"facets"`
 		} `json:"jobs"`
 	}
@@ -59,11 +56,11 @@ func TestOneCategoryPerJob(t *testing.T) {
 		assert.Equal(t, []string{"test-70", "test-71", "test-72", "test-3"}, nodeIDs(page.Jobs.Nodes), filter)
 		assert.Equal(t, 4, page.Jobs.PageInfo.Total, filter)
 		require.Len(t, page.Jobs.Facets, 1)
-		assert.Equal(t, []facetValue{{healthcare, 4}}, page.Jobs.Facets[0].Values, filter)
+		assert.Equal(t, []domain.FacetValue{{Value: healthcare, Count: 4}}, page.Jobs.Facets[0].Values, filter)
 	}
 	require.NoError(t, c.Post(`{ jobs(filter: {title: "software engineer"}, limit: 50) { nodes { id } pageInfo { total } facets(fields: [CATEGORY_ROLE]) { field values { value count } } } }`, &page))
 	assert.NotContains(t, nodeIDs(page.Jobs.Nodes), "test-72", "its title says software engineer; it shows a nurse")
-	assert.Equal(t, []facetValue{{"Software Engineer", page.Jobs.PageInfo.Total}}, page.Jobs.Facets[0].Values)
+	assert.Equal(t, []domain.FacetValue{{Value: "Software Engineer", Count: page.Jobs.PageInfo.Total}}, page.Jobs.Facets[0].Values)
 
 	var company struct {
 		Company struct {
