@@ -30,6 +30,12 @@ func (t *taxonomy) split(title string) (main, asides [][]string) {
 	var raw, aside []string
 	depth := 0
 	start := -1 // of the current word
+	endSegment := func() {
+		if words := t.clean(raw); len(words) > 0 {
+			main = append(main, words)
+		}
+		raw = raw[:0] // clean keeps nothing of raw
+	}
 	flush := func(end int) {
 		if start < 0 {
 			return
@@ -43,23 +49,14 @@ func (t *taxonomy) split(title string) (main, asides [][]string) {
 		case w == "":
 		case depth > 0:
 			aside = append(aside, w)
-		case w == "at" || w == "to" || (w == "in" || w == "out") && len(raw) > 0 && raw[len(raw)-1] == "based":
-			if w != "at" && w != "to" {
-				raw = raw[:len(raw)-1] // "Nurse Based in Reno": a place follows
-			}
-			if words := t.clean(raw); len(words) > 0 {
-				main = append(main, words)
-			}
-			raw = raw[:0] // clean keeps nothing of raw
+		case w == "at" || w == "to":
+			endSegment()
+		case (w == "in" || w == "out") && len(raw) > 0 && raw[len(raw)-1] == "based":
+			raw = raw[:len(raw)-1] // "Nurse Based in Reno": a place follows
+			endSegment()
 		default:
 			raw = append(raw, w)
 		}
-	}
-	endSegment := func() {
-		if words := t.clean(raw); len(words) > 0 {
-			main = append(main, words)
-		}
-		raw = raw[:0]
 	}
 	endAside := func() {
 		if words := t.clean(aside); len(words) > 0 {
