@@ -31,7 +31,9 @@ func (n *Normalizer) Category(given domain.Category, title string) domain.Catego
 	agrees := func(given *string, derived string) bool { return given == nil || *given == derived }
 	var spec TitleCategory // the given specialization, when the taxonomy knows it
 	if c.Specialization != nil {
-		spec, _ = n.titles.named(*c.Specialization, LevelSpecialization)
+		if id, ok := n.titles.named(*c.Specialization, LevelSpecialization); ok {
+			spec = n.titles.cats[id]
+		}
 	}
 	if c.Role == nil && spec.Role != "" && agrees(c.Field, spec.Field) {
 		c.Role = &spec.Role
@@ -67,10 +69,7 @@ func givenMember(p *string, norm func(string) string) *string {
 
 // named returns the category of the level with the canonical name, and
 // false when the taxonomy has none (names are unique across levels).
-func (t *taxonomy) named(name string, level Level) (TitleCategory, bool) {
+func (t *taxonomy) named(name string, level Level) (int32, bool) {
 	id, ok := t.byName[Fold(name)]
-	if !ok || t.cats[id].Level != level {
-		return TitleCategory{}, false
-	}
-	return t.cats[id], true
+	return id, ok && t.cats[id].Level == level
 }

@@ -252,11 +252,10 @@ func newLexicon(f *titlesFile, langs *titleLanguages) lexicon {
 // roles they name.
 func (t *taxonomy) addSenses(f *titlesFile) error {
 	role := func(name string) (int32, error) {
-		id, ok := t.byName[Fold(name)]
-		if !ok || t.cats[id].Level != LevelRole {
-			return 0, fmt.Errorf("%q is no role", name)
+		if id, ok := t.named(name, LevelRole); ok {
+			return id, nil
 		}
-		return id, nil
+		return 0, fmt.Errorf("%q is no role", name)
 	}
 	words := func(phrases []string) [][]string {
 		var out [][]string
