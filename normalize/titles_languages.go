@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // titleLanguages is the layout of vocab/title_languages.json: a compact,
@@ -51,22 +50,15 @@ func (l *titleLanguages) addTo(lex *lexicon) {
 		lex.noise[Fold(w)] = true
 	}
 	// Both sides as clean leaves words: folded and singular.
-	words := func(v string) []string {
-		out := strings.Fields(Fold(v))
-		for i, w := range out {
-			out[i] = stem(w)
-		}
-		return out
-	}
 	for _, m := range []map[string]string{l.Words, l.CompoundHeads} {
 		for k, v := range m {
-			if k, e := stem(Fold(k)), words(v); len(e) != 1 || e[0] != k {
+			if k, e := stem(Fold(k)), stemmedWords(v); len(e) != 1 || e[0] != k {
 				lex.foreign[k] = e
 			}
 		}
 	}
 	for k, v := range l.CompoundHeads {
-		lex.foreignHeads[stem(Fold(k))] = words(v)
+		lex.foreignHeads[stem(Fold(k))] = stemmedWords(v)
 	}
 	for _, w := range l.FalseFriends {
 		lex.falseFriends[stem(Fold(w))] = true

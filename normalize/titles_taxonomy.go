@@ -235,11 +235,7 @@ func newLexicon(f *titlesFile, langs *titleLanguages) lexicon {
 		lex.abbreviations[Fold(k)] = strings.Fields(Fold(v))
 	}
 	for _, r := range f.HeadReadings {
-		as := strings.Fields(Fold(r.As))
-		for i, w := range as {
-			as[i] = stem(w)
-		}
-		lex.headReadings[stem(Fold(r.Head))] = headReading{as: as}
+		lex.headReadings[stem(Fold(r.Head))] = headReading{as: stemmedWords(r.As)}
 	}
 	for k, v := range f.HeadAbbreviations {
 		lex.headAbbreviations[Fold(k)] = strings.Fields(Fold(v))

@@ -247,6 +247,16 @@ func stem(w string) string {
 	return w
 }
 
+// stemmedWords returns the words of s as clean leaves them: folded and
+// singular.
+func stemmedWords(s string) []string {
+	out := strings.Fields(Fold(s))
+	for i, w := range out {
+		out[i] = stem(w)
+	}
+	return out
+}
+
 // tokens weighs the words of a segment, correcting the long ones the
 // vocabulary does not know.
 func (t *taxonomy) tokens(words []string, pos int) []token {
