@@ -124,7 +124,7 @@ func (e *encoder) taxonomy(t *taxonomy) {
 	encMap(e, x.abbreviations, e.str, e.strs)
 	e.setMap(x.beforeNumber)
 	e.setMap(x.levelPrefixes)
-	encMap(e, x.headReadings, e.str, func(r headReading) { e.strs(r.as) })
+	encMap(e, x.headReadings, e.str, e.strs)
 	encMap(e, x.headAbbreviations, e.str, e.strs)
 	encMap(e, x.foreign, e.str, e.strs)
 	encMap(e, x.foreignHeads, e.str, e.strs)
@@ -176,7 +176,7 @@ func (d *decoder) taxonomy() *taxonomy {
 		kind:      decMap(d, d.str, func() uint8 { return uint8(d.uint()) }),
 		compounds: d.strMap(), compoundStart: d.setMap(), abbreviations: decMap(d, d.str, d.strs),
 		beforeNumber: d.setMap(), levelPrefixes: d.setMap(),
-		headReadings:      decMap(d, d.str, func() headReading { return headReading{as: d.strs()} }),
+		headReadings:      decMap(d, d.str, d.strs),
 		headAbbreviations: decMap(d, d.str, d.strs), foreign: decMap(d, d.str, d.strs),
 		foreignHeads: decMap(d, d.str, d.strs), falseFriends: d.setMap(),
 	}}

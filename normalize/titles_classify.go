@@ -262,7 +262,7 @@ func (t *taxonomy) readHead(mainWords, asideWords [][]string) (TitleCategory, bo
 		if len(seg) < 2 {
 			continue
 		}
-		r, ok := t.lex.headReadings[seg[len(seg)-1]]
+		as, ok := t.lex.headReadings[seg[len(seg)-1]]
 		if !ok {
 			continue
 		}
@@ -270,7 +270,7 @@ func (t *taxonomy) readHead(mainWords, asideWords [][]string) (TitleCategory, bo
 			return TitleCategory{}, false
 		}
 		read := slices.Clone(mainWords)
-		read[i] = append(slices.Clone(seg[:len(seg)-1]), r.as...)
+		read[i] = append(slices.Clone(seg[:len(seg)-1]), as...)
 		alone, ok := t.classifyWords(read[i:i+1], nil)
 		if !ok || alone.Level < LevelRole {
 			return TitleCategory{}, false

@@ -109,16 +109,11 @@ type lexicon struct {
 	abbreviations             map[string][]string // "mgr" → manager
 	beforeNumber              map[string]bool     // noise before a number: "grade" 7
 	levelPrefixes             map[string]bool     // a first segment of these is a level: "Associate –"
-	headReadings              map[string]headReading
+	headReadings              map[string][]string // "admin" → administrator, as a segment's last word, when that names a role
 	headAbbreviations         map[string][]string // "tech" → technician, as a segment's last word
 	foreign                   map[string][]string // words of other languages: "enfermera" → nurse
 	foreignHeads              map[string][]string // heads of German compounds: "entwickler" → developer
 	falseFriends              map[string]bool     // foreign words English titles use otherwise: "chef"
-}
-
-// headReading is another reading of a segment's last word: its words.
-type headReading struct {
-	as []string
 }
 
 // sense names a role for titles holding one of its heads and a word of
@@ -217,7 +212,7 @@ func newLexicon(f *titlesFile, langs *titleLanguages) lexicon {
 	lex := lexicon{noise: set(f.Noise), units: set(f.Units), keepNumbers: set(f.KeepNumbers), seniority: set(f.Seniority),
 		kind:      map[string]uint8{},
 		compounds: map[string]string{}, compoundStart: map[string]bool{}, abbreviations: map[string][]string{},
-		beforeNumber: set(f.BeforeNumber), levelPrefixes: set(f.LevelPrefixes), headReadings: map[string]headReading{}, headAbbreviations: map[string][]string{}, foreign: map[string][]string{}, foreignHeads: map[string][]string{},
+		beforeNumber: set(f.BeforeNumber), levelPrefixes: set(f.LevelPrefixes), headReadings: map[string][]string{}, headAbbreviations: map[string][]string{}, foreign: map[string][]string{}, foreignHeads: map[string][]string{},
 		falseFriends: map[string]bool{}}
 	for _, w := range f.Soft {
 		lex.kind[stem(Fold(w))] = wordSoft
@@ -235,7 +230,7 @@ func newLexicon(f *titlesFile, langs *titleLanguages) lexicon {
 		lex.abbreviations[Fold(k)] = strings.Fields(Fold(v))
 	}
 	for _, r := range f.HeadReadings {
-		lex.headReadings[stem(Fold(r.Head))] = headReading{as: stemmedWords(r.As)}
+		lex.headReadings[stem(Fold(r.Head))] = stemmedWords(r.As)
 	}
 	for k, v := range f.HeadAbbreviations {
 		lex.headAbbreviations[Fold(k)] = strings.Fields(Fold(v))
