@@ -68,6 +68,8 @@ type titlesFile struct {
 	} `json:"head_readings"`
 	// HeadAbbreviations expand only as the last word of a segment, where
 	// they are the occupation ("Test Tech" → technician; not "Tech Lead").
+	// They are looked up after abbreviations and the plural ("Techs" is
+	// "tech" by then), so a key must be a word clean leaves as it is.
 	HeadAbbreviations map[string]string `json:"head_abbreviations"`
 	// Senses read an ambiguous head by its context: a title holding one
 	// of heads and one of context names role ("ASIC Architect").
