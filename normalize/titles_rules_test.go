@@ -134,10 +134,15 @@ func TestTitleLanguages(t *testing.T) {
 		{"Auxiliar Administrativo", "Administrative Assistant"},
 		{"Chef de Projet", "Project Manager"},
 		{"Desarrollador Web", "Web Developer"},
-		{"Chauffeur", "Chauffeur"},
-		{"Chef", "Chef"},
-		{"Personal Trainer", "Personal Trainer"},
-		{"Professor of Chemistry", "Professor of Chemistry"},
+	}
+	// False friends keep their English sense (the SOC code, or its start,
+	// of that sense): a chauffeur drives, a chef cooks, a personal trainer
+	// trains, a professor teaches postsecondary.
+	falseFriends := []struct{ give, soc string }{
+		{"Chauffeur", "53-3053"},
+		{"Chef", "35-1011"},
+		{"Personal Trainer", "39-9031"},
+		{"Professor of Chemistry", "25-1"},
 	}
 	plain, ref := titleTestNormalizers(t)
 	for _, n := range []*Normalizer{plain, ref} {
@@ -150,6 +155,11 @@ func TestTitleLanguages(t *testing.T) {
 			assert.True(t, wantOK, "%q is known", tt.english)
 			assert.Equal(t, ok, wantOK, tt.give)
 			assert.Equal(t, want.Code, got.Code, "%q (%+v) reads as %q (%+v)", tt.give, got, tt.english, want)
+		}
+		for _, tt := range falseFriends {
+			got, ok := n.Title(tt.give)
+			assert.True(t, ok, "%q is known", tt.give)
+			assert.True(t, strings.HasPrefix(got.Code, tt.soc), "%q (%+v) is %s", tt.give, got, tt.soc)
 		}
 	}
 }
