@@ -76,14 +76,14 @@ func (t *taxonomy) translate(segs [][]string, all bool) [][]string {
 	}
 	var out [][]string // nil until a segment changes
 	for i, seg := range segs {
-		tr := t.translateSeg(seg, all)
-		if out == nil && len(tr) > 0 && len(seg) > 0 && &tr[0] == &seg[0] {
+		tr, changed := t.translateSeg(seg, all)
+		if !changed {
 			continue
 		}
 		if out == nil {
-			out = append(make([][]string, 0, len(segs)), segs[:i]...)
+			out = slices.Clone(segs)
 		}
-		out = append(out, tr)
+		out[i] = tr
 	}
 	if out == nil {
 		return segs
@@ -104,9 +104,10 @@ func (t *taxonomy) hasForeign(segs [][]string) bool {
 }
 
 // translateSeg translates the words of one segment that holds a foreign
-// word other than a false friend, or any with all. A segment that starts
-// with a translated word is turned round to English order.
-func (t *taxonomy) translateSeg(seg []string, all bool) []string {
+// word other than a false friend, or any with all, and reports whether a
+// word changed (else it returns seg). A segment that starts with a
+// translated word is turned round to English order.
+func (t *taxonomy) translateSeg(seg []string, all bool) ([]string, bool) {
 	foreign := all
 	for _, w := range seg {
 		if _, ok := t.lex.foreign[w]; ok && !t.lex.falseFriends[w] {
@@ -137,7 +138,7 @@ func (t *taxonomy) translateSeg(seg []string, all bool) []string {
 		}
 	}
 	if out == nil {
-		return seg
+		return seg, false
 	}
 	if headFirst {
 		// "Gerente de Ventas", "Leiter Vertrieb": the head comes first in
@@ -145,5 +146,5 @@ func (t *taxonomy) translateSeg(seg []string, all bool) []string {
 		// for it.
 		slices.Reverse(out)
 	}
-	return dedupe(out)
+	return dedupe(out), true
 }
