@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -112,12 +111,7 @@ func TestIndexRebuildsAtNewRates(t *testing.T) {
 	require.NoError(t, err)
 	var cur atomic.Pointer[currency.Rates]
 	cur.Store(first)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	indexed := store.New(e.db)
-	x, err := indexed.StartIndex(ctx, store.IndexOptions{Poll: 20 * time.Millisecond, Rates: cur.Load})
-	require.NoError(t, err)
-	require.NoError(t, x.WaitReady(ctx))
+	indexed, x := e.startIndexed(store.IndexOptions{Poll: 20 * time.Millisecond, Rates: cur.Load})
 
 	// test-4 pays GBP 500–600 a day (GBP 130,000–156,000 a year): at 0.8
 	// GBP a euro that is USD 203,125–243,750, at 1.25 USD 130,000–156,000.

@@ -36,14 +36,9 @@ func BenchmarkFindJobCardsSQL(b *testing.B) {
 // (GraphQL's postedAt, companyLogo, summary).
 // Run with: go test -run '^$' -bench FindJobCardsIndex -benchmem ./store
 func BenchmarkFindJobCardsIndex(b *testing.B) {
-	ctx, cancel := context.WithCancel(context.Background())
-	b.Cleanup(cancel)
-	st, norm, _, _ := seeded(b, 2000)
-	x, err := st.StartIndex(ctx, store.IndexOptions{Poll: time.Second})
-	require.NoError(b, err)
-	waitCtx, done := context.WithTimeout(ctx, 30*time.Second)
-	defer done()
-	require.NoError(b, x.WaitReady(waitCtx))
+	ctx := context.Background()
+	_, norm, db, _ := seeded(b, 2000)
+	st, _ := startIndexed(b, db, store.IndexOptions{Poll: time.Second})
 	query, err := norm.JobQuery(&domain.JobFilter{}, new(25), nil, nil, nil)
 	require.NoError(b, err)
 	for _, bc := range []struct {

@@ -34,22 +34,28 @@ func newEnv(t *testing.T) *env {
 	return &env{db: db, st: store.New(db), norm: norm, ctx: context.Background(), t: t}
 }
 
-// startIndexed starts the index on e's database, as serve does, with opts
-// (Poll 50 ms when unset) and waits until it is ready: a second store over
-// the data that answers from the index, stopped when the test ends.
+// startIndexed starts the index on e's database (startIndexed).
 func (e *env) startIndexed(opts store.IndexOptions) (*store.Store, *store.Indexer) {
 	e.t.Helper()
+	return startIndexed(e.t, e.db, opts)
+}
+
+// startIndexed starts the index on db, as serve does, with opts (Poll 50
+// ms when unset) and waits until it is ready: a second store over the data
+// that answers from the index, stopped when the test ends.
+func startIndexed(tb testing.TB, db *bun.DB, opts store.IndexOptions) (*store.Store, *store.Indexer) {
+	tb.Helper()
 	if opts.Poll == 0 {
 		opts.Poll = 50 * time.Millisecond
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	e.t.Cleanup(cancel)
-	indexed := store.New(e.db)
+	tb.Cleanup(cancel)
+	indexed := store.New(db)
 	x, err := indexed.StartIndex(ctx, opts)
-	require.NoError(e.t, err)
+	require.NoError(tb, err)
 	waitCtx, done := context.WithTimeout(ctx, 30*time.Second)
 	defer done()
-	require.NoError(e.t, x.WaitReady(waitCtx))
+	require.NoError(tb, x.WaitReady(waitCtx))
 	return indexed, x
 }
 
