@@ -10,7 +10,6 @@ import (
 
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/importer"
-	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/store"
 )
 
@@ -166,14 +165,7 @@ func TestRenormalizeToOneCategory(t *testing.T) {
 	require.NoError(t, err)
 	jobs := e.count("SELECT count(*) FROM jobs")
 
-	rederive := func(stored domain.Job, given []byte) (domain.JobRecord, error) {
-		job, err := normalize.Given(stored, given)
-		if err != nil {
-			return domain.JobRecord{}, err
-		}
-		return e.norm.Job(job)
-	}
-	out, err := e.st.Renormalize(e.ctx, e.norm.Digest(), rederive, nil)
+	out, err := e.st.Renormalize(e.ctx, e.norm.Digest(), e.rederive, nil)
 	require.NoError(t, err)
 	assert.Equal(t, 1, out.Changed, "the old row is rewritten, the others are already right")
 	assert.Equal(t, jobs, e.count("SELECT count(*) FROM jobs"), "no posting is lost")

@@ -21,14 +21,7 @@ func TestRenormalize(t *testing.T) {
 	assert.Equal(t, []string{e.norm.Digest()}, digests, "the import records its vocabulary")
 	jobs := e.count("SELECT count(*) FROM jobs")
 
-	rederive := func(stored domain.Job, given []byte) (domain.JobRecord, error) {
-		job, err := normalize.Given(stored, given)
-		if err != nil {
-			return domain.JobRecord{}, err
-		}
-		return e.norm.Job(job)
-	}
-	res, err := e.st.Renormalize(e.ctx, "other-vocabulary", rederive, nil)
+	res, err := e.st.Renormalize(e.ctx, "other-vocabulary", e.rederive, nil)
 	require.NoError(t, err)
 	assert.Equal(t, jobs, res.Jobs, "every job is read")
 	assert.Zero(t, res.Changed, "the same vocabularies derive the same records")
