@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -41,7 +40,15 @@ func readFeedPlace(ctx context.Context, tx pgx.Tx) (feedPlace, error) {
 	return p, nil
 }
 
-// cacheFile is the file of the index of a feed's epoch.
+// The names of the cache's files, as os.CreateTemp and filepath.Match
+// read them: a saved index (cacheFile) and the temporary file of a save
+// (writeIndexFile). pruneCache removes only files of these names.
+const (
+	savedPattern = "index-*.bin"
+	tempPattern  = ".index-*.tmp"
+)
+
+// cacheFile is the file of the index of a feed's epoch (savedPattern).
 func (x *Indexer) cacheFile(p feedPlace) string {
 	return filepath.Join(x.cacheDir, fmt.Sprintf("index-%s-%d-%d.bin", p.Instance, p.Database, p.Epoch))
 }
@@ -138,13 +145,10 @@ func pruneCache(dir string, now time.Time) int {
 	removed := 0
 	for _, e := range entries {
 		name := e.Name()
-		var maxAge time.Duration
-		switch {
-		case strings.HasPrefix(name, "index-") && strings.HasSuffix(name, ".bin"):
-			maxAge = cacheMaxAge
-		case strings.HasPrefix(name, ".index-") && strings.HasSuffix(name, ".tmp"):
+		maxAge := cacheMaxAge
+		if temp, _ := filepath.Match(tempPattern, name); temp {
 			maxAge = tempMaxAge
-		default:
+		} else if saved, _ := filepath.Match(savedPattern, name); !saved {
 			continue
 		}
 		info, err := e.Info()
@@ -162,7 +166,7 @@ func writeIndexFile(dir, path string, ix *index.Index) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".index-*.tmp")
+	tmp, err := os.CreateTemp(dir, tempPattern)
 	if err != nil {
 		return err
 	}
@@ -183,7 +187,7 @@ func writeIndexFile(dir, path string, ix *index.Index) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if !strings.HasPrefix(filepath.Base(path), "index-") {
+	if saved, _ := filepath.Match(savedPattern, filepath.Base(path)); !saved {
 		return fmt.Errorf("not an index file name: %s", path)
 	}
 	return os.Rename(tmp.Name(), path)
