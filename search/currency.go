@@ -20,17 +20,13 @@ func WithRates(src *currency.Source) Option {
 	return func(s *Service) { s.rates = src }
 }
 
-// NormalizedCurrency is the key of meta.normalized that names the
-// currency and the rates' date a salary comparison used.
-const NormalizedCurrency = "salary_currency"
-
 // withRates gives q the current rates and checks that they know its
 // currency; q's echo names them when q filters or sorts by salary or names
 // a currency.
 func (s *Service) withRates(q *domain.JobQuery) error {
 	rates := s.rates.Rates()
 	if _, ok := rates.Rate(q.Currency.Code); rates != nil && !ok {
-		return domain.InvalidParam(NormalizedCurrency, "salary_currency must be a currency of the reference rates of %s: %s; got %q",
+		return domain.InvalidParam("salary_currency", "salary_currency must be a currency of the reference rates of %s: %s; got %q",
 			rates.Date(), strings.Join(rates.Codes(), ", "), domain.Clip(q.Currency.Code))
 	}
 	q.Currency.Rates = rates
