@@ -17,8 +17,8 @@ import (
 
 // TestIndexCache: a started indexer saves its built index; the next start
 // loads it, applies the changes made meanwhile instead of building, and
-// answers as SQL does. A file that cannot be read is removed and the
-// index built.
+// answers as SQL does, and marks the file used. A file that cannot be
+// read is removed and the index built.
 func TestIndexCache(t *testing.T) {
 	e := newEnv(t)
 	e.importFixture("jobs.ndjson")
@@ -53,10 +53,16 @@ func TestIndexCache(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, im.Close(e.ctx, []domain.JobClose{{ID: some}}))
 	require.NoError(t, im.Commit(e.ctx))
+	// Loading counts as use (the pruning keeps files used lately).
+	aged := time.Now().Add(-72 * time.Hour)
+	require.NoError(t, os.Chtimes(saved()[0], aged, aged))
 
 	indexed, x, stop := start()
 	defer stop()
 	assert.Zero(t, x.Stats().Builds, "loaded, not built")
+	info, err := os.Stat(saved()[0])
+	require.NoError(t, err)
+	assert.WithinDuration(t, time.Now(), info.ModTime(), time.Minute, "a load marks the file used")
 	assert.Equal(t, 2, x.Stats().DeltaJobs, "the changes since were applied")
 	q, err := e.norm.JobQuery(&domain.JobFilter{}, nil, nil, nil, nil)
 	require.NoError(t, err)
