@@ -108,3 +108,13 @@ func Given(stored domain.Job, given []byte) (domain.Job, error) {
 	}
 	return stored, nil
 }
+
+// Rederive normalizes a stored job again by today's rules, from the
+// values its source gave (Given); jobsd renormalize runs it on every job.
+func (n *Normalizer) Rederive(stored domain.Job, given []byte) (domain.JobRecord, error) {
+	job, err := Given(stored, given)
+	if err != nil {
+		return domain.JobRecord{}, err
+	}
+	return n.Job(job)
+}

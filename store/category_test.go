@@ -165,7 +165,7 @@ func TestRenormalizeToOneCategory(t *testing.T) {
 	require.NoError(t, err)
 	jobs := e.count("SELECT count(*) FROM jobs")
 
-	out, err := e.st.Renormalize(e.ctx, e.norm.Digest(), e.rederive, nil)
+	out, err := e.st.Renormalize(e.ctx, e.norm.Digest(), e.norm.Rederive, nil)
 	require.NoError(t, err)
 	assert.Equal(t, 1, out.Changed, "the old row is rewritten, the others are already right")
 	assert.Equal(t, jobs, e.count("SELECT count(*) FROM jobs"), "no posting is lost")

@@ -21,7 +21,7 @@ func TestRenormalize(t *testing.T) {
 	assert.Equal(t, []string{e.norm.Digest()}, digests, "the import records its vocabulary")
 	jobs := e.count("SELECT count(*) FROM jobs")
 
-	res, err := e.st.Renormalize(e.ctx, "other-vocabulary", e.rederive, nil)
+	res, err := e.st.Renormalize(e.ctx, "other-vocabulary", e.norm.Rederive, nil)
 	require.NoError(t, err)
 	assert.Equal(t, jobs, res.Jobs, "every job is read")
 	assert.Zero(t, res.Changed, "the same vocabularies derive the same records")

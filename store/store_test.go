@@ -59,16 +59,6 @@ func startIndexed(tb testing.TB, db *bun.DB, opts store.IndexOptions) (*store.St
 	return indexed, x
 }
 
-// rederive normalizes a stored job again from the values its source gave,
-// as renormalize does.
-func (e *env) rederive(stored domain.Job, given []byte) (domain.JobRecord, error) {
-	job, err := normalize.Given(stored, given)
-	if err != nil {
-		return domain.JobRecord{}, err
-	}
-	return e.norm.Job(job)
-}
-
 func (e *env) importText(text string, opts importer.Options) (importer.Result, error) {
 	return importer.NDJSON(e.ctx, strings.NewReader(text), e.norm, e.st, opts)
 }

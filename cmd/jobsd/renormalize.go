@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/store"
 )
@@ -49,15 +48,8 @@ func (e env) renormalize(ctx context.Context, args []string) error {
 		}
 	}
 	start := time.Now()
-	rederive := func(stored domain.Job, given []byte) (domain.JobRecord, error) {
-		job, err := normalize.Given(stored, given)
-		if err != nil {
-			return domain.JobRecord{}, err
-		}
-		return norm.Job(job)
-	}
 	next := 100_000
-	res, err := store.New(db).Renormalize(ctx, norm.Digest(), rederive, func(read int) {
+	res, err := store.New(db).Renormalize(ctx, norm.Digest(), norm.Rederive, func(read int) {
 		if read >= next {
 			fmt.Fprintf(e.stderr, "renormalize: %d jobs read\n", read)
 			next += 100_000
