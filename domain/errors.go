@@ -21,6 +21,10 @@ const (
 	CodeQueryTooComplex  = "query_too_complex"
 	CodeInternal         = "internal"
 	CodeUnavailable      = "unavailable"
+	// CodeResyncRequired ends a subscription or stream whose client fell
+	// too far behind (section 15): it reads the list again and resumes
+	// from Error.Cursor.
+	CodeResyncRequired = "resync_required"
 )
 
 // Error is an application error with a contract code, a message safe to show
@@ -31,6 +35,9 @@ type Error struct {
 	Param   string
 	// ClosedAt is when a closed posting closed (code gone, for a job).
 	ClosedAt *time.Time
+	// Cursor is the change-feed cursor a subscription ended at (codes
+	// resync_required and gone of a subscription): the last one delivered.
+	Cursor string
 }
 
 // Error implements the error interface.

@@ -1,6 +1,8 @@
 package domain
 
 import (
+	"context"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"strconv"
@@ -59,6 +61,43 @@ type FeedCursor struct {
 	Epoch int64
 }
 
+// feedCursorPrefix marks the text of a change feed cursor, so that a job
+// list's cursor is not read as one.
+const feedCursorPrefix = "changes:"
+
+// Encode returns the opaque text of a place in the change feed: base64url
+// of "changes:SEQ:EPOCH" (REST next_cursor, GraphQL nextCursor, and a
+// subscription event's cursor).
+func (c FeedCursor) Encode() string {
+	return base64.RawURLEncoding.EncodeToString([]byte(feedCursorPrefix +
+		strconv.FormatInt(c.Seq, 10) + ":" + strconv.FormatInt(c.Epoch, 10)))
+}
+
+// ParseFeedCursor reads a cursor made by Encode, and no other spelling of
+// it.
+func ParseFeedCursor(s string) (FeedCursor, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return FeedCursor{}, false
+	}
+	rest, ok := strings.CutPrefix(string(b), feedCursorPrefix)
+	if !ok {
+		return FeedCursor{}, false
+	}
+	seq, epoch, ok := strings.Cut(rest, ":")
+	if !ok {
+		return FeedCursor{}, false
+	}
+	var c FeedCursor
+	var errSeq, errEpoch error
+	c.Seq, errSeq = strconv.ParseInt(seq, 10, 64)
+	c.Epoch, errEpoch = strconv.ParseInt(epoch, 10, 64)
+	if errSeq != nil || errEpoch != nil || c.Seq < 0 || c.Epoch < 0 || c.Encode() != s {
+		return FeedCursor{}, false
+	}
+	return c, true
+}
+
 // JobClose closes one posting: an import's tombstone line.
 type JobClose struct {
 	ID string
@@ -90,4 +129,60 @@ type ImportCounts struct {
 	Closed    int // open postings closed: tombstones, a snapshot's missing ones, expiries
 	// CloseIgnored counts tombstones of postings unknown or already closed.
 	CloseIgnored int
+}
+
+// JobChangeKind is what a change did to a subscription's results
+// (section 15): judged by the subscription's filter just before and just
+// after the change.
+type JobChangeKind string
+
+// The kinds of subscription event.
+const (
+	// JobAdded: the posting matches and did not.
+	JobAdded JobChangeKind = "added"
+	// JobUpdated: it matched before the change and matches after it.
+	JobUpdated JobChangeKind = "updated"
+	// JobRemoved: it matched and no longer does.
+	JobRemoved JobChangeKind = "removed"
+)
+
+// UnmarshalGQL reads the GraphQL enum value (ADDED).
+func (k *JobChangeKind) UnmarshalGQL(v any) error {
+	s, ok := v.(string)
+	kind := JobChangeKind(strings.ToLower(s))
+	if !ok || s != strings.ToUpper(s) || kind != JobAdded && kind != JobUpdated && kind != JobRemoved {
+		return fmt.Errorf("%q is not a valid JobChangeKind", Clip(fmt.Sprint(v)))
+	}
+	*k = kind
+	return nil
+}
+
+// MarshalGQL writes the GraphQL enum value (ADDED).
+func (k JobChangeKind) MarshalGQL(w io.Writer) {
+	_, _ = io.WriteString(w, strconv.Quote(strings.ToUpper(string(k))))
+}
+
+// JobChangeEvent is one event of a subscription: a change of the feed as
+// it changed the subscription's results.
+type JobChangeEvent struct {
+	Kind JobChangeKind `json:"kind"`
+	ID   string        `json:"id"`
+	// At is the change's instant (an expiry's valid_through).
+	At time.Time `json:"at"`
+	// Cursor is the change's feed cursor: a subscription resumed after it
+	// delivers what follows it.
+	Cursor string `json:"-"`
+	// Card is the posting's card after the change; nil for removed.
+	Card *JobCard `json:"card"`
+}
+
+// Subscription is an open standing search (section 15): its events in
+// feed order.
+type Subscription interface {
+	// Next waits for the next event. It ends with an *Error whose code is
+	// resync_required, gone or unavailable (its Cursor the last one
+	// delivered), or with the context's error.
+	Next(ctx context.Context) (*JobChangeEvent, error)
+	// Close ends the subscription.
+	Close()
 }

@@ -34,7 +34,9 @@ type ResolverRoot interface {
 	Job() JobResolver
 	JobCard() JobCardResolver
 	JobCardConnection() JobCardConnectionResolver
+	JobChangeEvent() JobChangeEventResolver
 	Query() QueryResolver
+	Subscription() SubscriptionResolver
 }
 
 type DirectiveRoot struct {
@@ -172,6 +174,14 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	JobChangeEvent struct {
+		At     func(childComplexity int) int
+		Card   func(childComplexity int) int
+		Cursor func(childComplexity int) int
+		ID     func(childComplexity int) int
+		Kind   func(childComplexity int) int
+	}
+
 	Location struct {
 		City    func(childComplexity int) int
 		Country func(childComplexity int) int
@@ -272,6 +282,10 @@ type ComplexityRoot struct {
 		Min   func(childComplexity int) int
 	}
 
+	Subscription struct {
+		JobChanges func(childComplexity int, filter *domain.JobFilter, after *string) int
+	}
+
 	ValueCount struct {
 		Count func(childComplexity int) int
 		Value func(childComplexity int) int
@@ -294,6 +308,9 @@ type JobCardResolver interface {
 type JobCardConnectionResolver interface {
 	Facets(ctx context.Context, obj *domain.JobCardPage, fields []domain.FacetField, limit *int) ([]*domain.Facet, error)
 }
+type JobChangeEventResolver interface {
+	At(ctx context.Context, obj *domain.JobChangeEvent) (string, error)
+}
 type QueryResolver interface {
 	Jobs(ctx context.Context, filter *domain.JobFilter, first *int, after *string, limit *int, offset *int, sort *domain.JobSort) (*domain.JobCardPage, error)
 	Job(ctx context.Context, id string) (*domain.Job, error)
@@ -302,6 +319,9 @@ type QueryResolver interface {
 	Company(ctx context.Context, by *domain.CompanyKey, slug *string, name *string) (*domain.CompanyProfile, error)
 	InterpretFilter(ctx context.Context, filter domain.JobFilter) (*domain.NormalizedFilter, error)
 	Changes(ctx context.Context, after *string, limit *int) (*domain.ChangePage, error)
+}
+type SubscriptionResolver interface {
+	JobChanges(ctx context.Context, filter *domain.JobFilter, after *string) (<-chan *domain.JobChangeEvent, error)
 }
 
 type executableSchema graphql.ExecutableSchemaState[ResolverRoot, DirectiveRoot, ComplexityRoot]
@@ -881,6 +901,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.JobCardEdge.Node(childComplexity), true
 
+	case "JobChangeEvent.at":
+		if e.ComplexityRoot.JobChangeEvent.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobChangeEvent.At(childComplexity), true
+	case "JobChangeEvent.card":
+		if e.ComplexityRoot.JobChangeEvent.Card == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobChangeEvent.Card(childComplexity), true
+	case "JobChangeEvent.cursor":
+		if e.ComplexityRoot.JobChangeEvent.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobChangeEvent.Cursor(childComplexity), true
+	case "JobChangeEvent.id":
+		if e.ComplexityRoot.JobChangeEvent.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobChangeEvent.ID(childComplexity), true
+	case "JobChangeEvent.kind":
+		if e.ComplexityRoot.JobChangeEvent.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobChangeEvent.Kind(childComplexity), true
+
 	case "Location.city":
 		if e.ComplexityRoot.Location.City == nil {
 			break
@@ -1364,6 +1415,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SalaryBucket.Min(childComplexity), true
 
+	case "Subscription.jobChanges":
+		if e.ComplexityRoot.Subscription.JobChanges == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_jobChanges_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.JobChanges(childComplexity, args["filter"].(*domain.JobFilter), args["after"].(*string)), true
+
 	case "ValueCount.count":
 		if e.ComplexityRoot.ValueCount.Count == nil {
 			break
@@ -1420,6 +1483,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			}
 
 			return &response
+		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
 		}
 
 	default:
@@ -1511,6 +1591,53 @@ type Query {
   without ` + "`" + `after` + "`" + `.
   """
   changes(after: String, limit: Int): ChangePage!
+}
+
+"""
+Live results (contract section 15): over a WebSocket at /graphql with the
+graphql-transport-ws protocol (the graphql-ws client library, which Apollo
+Client and urql use). The API key goes in connection_init's payload as
+{"x-api-key": "…"}; a missing or unknown key closes the socket with code
+4403.
+"""
+type Subscription {
+  """
+  The changes of the results of ` + "`" + `filter` + "`" + ` (read once, when the subscription
+  starts, as ` + "`" + `jobs` + "`" + ` reads it), as events relative to it, in feed order:
+  ADDED (the posting now matches and did not), UPDATED (it matched before
+  and after the change), REMOVED (it matched and no longer does). Without
+  ` + "`" + `after` + "`" + `, every change committed after the subscription started; with
+  ` + "`" + `after` + "`" + ` (an event's ` + "`" + `cursor` + "`" + `, or a feed page's ` + "`" + `nextCursor` + "`" + `), every change
+  after it: a client that resumes with its last cursor misses nothing and
+  gets nothing twice. A subscriber too slow to keep up is ended with an
+  error of code ` + "`" + `resync_required` + "`" + `, ` + "`" + `extensions.cursor` + "`" + ` the last cursor
+  delivered; a cursor older than what is kept ends it with ` + "`" + `gone` + "`" + `. Each API
+  key may hold a bounded number open (` + "`" + `rate_limited` + "`" + ` beyond).
+  """
+  jobChanges(filter: JobFilter, after: String): JobChangeEvent!
+}
+
+"A change of a subscription's results."
+type JobChangeEvent {
+  kind: JobChangeKind!
+  "The posting's id."
+  id: ID!
+  "The change's instant (for an expiry, its validThrough)."
+  at: DateTime!
+  "The change's feed cursor: ` + "`" + `jobChanges(after:)` + "`" + ` resumes after it."
+  cursor: String!
+  "The posting's card after the change; null for REMOVED."
+  card: JobCard
+}
+
+"What a change did to a subscription's results."
+enum JobChangeKind {
+  "the posting now matches the filter and did not: opened, reopened, or updated into it"
+  ADDED
+  "the posting matched before the change and matches after it"
+  UPDATED
+  "the posting matched and no longer does: closed, expired, or updated out of the filter"
+  REMOVED
 }
 
 "An object with a globally unique id, refetchable through Query.node."
@@ -2354,6 +2481,22 @@ func (ec *executionContext) childFields_JobCardEdge(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type JobCardEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_JobChangeEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_JobChangeEvent_kind(ctx, field)
+	case "id":
+		return ec.fieldContext_JobChangeEvent_id(ctx, field)
+	case "at":
+		return ec.fieldContext_JobChangeEvent_at(ctx, field)
+	case "cursor":
+		return ec.fieldContext_JobChangeEvent_cursor(ctx, field)
+	case "card":
+		return ec.fieldContext_JobChangeEvent_card(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JobChangeEvent", field.Name)
+}
+
 func (ec *executionContext) childFields_Location(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "city":
@@ -2963,6 +3106,28 @@ func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_jobChanges_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*domain.JobFilter, error) {
+			return ec.unmarshalOJobFilter2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -5347,6 +5512,130 @@ func (ec *executionContext) fieldContext_JobCardEdge_node(_ context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _JobChangeEvent_kind(ctx context.Context, field graphql.CollectedField, obj *domain.JobChangeEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobChangeEvent_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v domain.JobChangeKind) graphql.Marshaler {
+			return ec.marshalNJobChangeKind2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobChangeKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobChangeEvent_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JobChangeEvent", field, false, false, errors.New("field of type JobChangeKind does not have child fields"))
+}
+
+func (ec *executionContext) _JobChangeEvent_id(ctx context.Context, field graphql.CollectedField, obj *domain.JobChangeEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobChangeEvent_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobChangeEvent_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JobChangeEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _JobChangeEvent_at(ctx context.Context, field graphql.CollectedField, obj *domain.JobChangeEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobChangeEvent_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.JobChangeEvent().At(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNDateTime2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobChangeEvent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JobChangeEvent", field, true, true, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _JobChangeEvent_cursor(ctx context.Context, field graphql.CollectedField, obj *domain.JobChangeEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobChangeEvent_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobChangeEvent_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JobChangeEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _JobChangeEvent_card(ctx context.Context, field graphql.CollectedField, obj *domain.JobChangeEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobChangeEvent_card(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Card, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.JobCard) graphql.Marshaler {
+			return ec.marshalOJobCard2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCard(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_JobChangeEvent_card(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JobChangeEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JobCard(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Location_city(ctx context.Context, field graphql.CollectedField, obj *domain.Location) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7274,6 +7563,50 @@ func (ec *executionContext) _SalaryBucket_count(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_SalaryBucket_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SalaryBucket", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Subscription_jobChanges(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_jobChanges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().JobChanges(ctx, fc.Args["filter"].(*domain.JobFilter), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.JobChangeEvent) graphql.Marshaler {
+			return ec.marshalNJobChangeEvent2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobChangeEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_jobChanges(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JobChangeEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_jobChanges_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ValueCount_value(ctx context.Context, field graphql.CollectedField, obj *domain.ValueCount) (ret graphql.Marshaler) {
@@ -9778,6 +10111,93 @@ func (ec *executionContext) _JobCardEdge(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var jobChangeEventImplementors = []string{"JobChangeEvent"}
+
+func (ec *executionContext) _JobChangeEvent(ctx context.Context, sel ast.SelectionSet, obj *domain.JobChangeEvent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, jobChangeEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("JobChangeEvent")
+		case "kind":
+			out.Values[i] = ec._JobChangeEvent_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "id":
+			out.Values[i] = ec._JobChangeEvent_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "at":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._JobChangeEvent_at(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "cursor":
+			out.Values[i] = ec._JobChangeEvent_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "card":
+			out.Values[i] = ec._JobChangeEvent_card(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var locationImplementors = []string{"Location"}
 
 func (ec *executionContext) _Location(ctx context.Context, sel ast.SelectionSet, obj *domain.Location) graphql.Marshaler {
@@ -10414,6 +10834,26 @@ func (ec *executionContext) _SalaryBucket(ctx context.Context, sel ast.Selection
 	}
 
 	return out
+}
+
+var subscriptionImplementors = []string{"Subscription"}
+
+func (ec *executionContext) _Subscription(ctx context.Context, sel ast.SelectionSet) func(ctx context.Context) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionImplementors)
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
+		Object: "Subscription",
+	})
+	if len(fields) != 1 {
+		graphql.AddErrorf(ctx, "must subscribe to exactly one stream")
+		return nil
+	}
+
+	switch fields[0].Name {
+	case "jobChanges":
+		return ec._Subscription_jobChanges(ctx, fields[0])
+	default:
+		panic("unknown field " + strconv.Quote(fields[0].Name))
+	}
 }
 
 var valueCountImplementors = []string{"ValueCount"}
@@ -11171,6 +11611,30 @@ func (ec *executionContext) marshalNJobCardEdge2ᚕgithubᚗcomᚋjobsdᚑdevᚋ
 	return ret
 }
 
+func (ec *executionContext) marshalNJobChangeEvent2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobChangeEvent(ctx context.Context, sel ast.SelectionSet, v domain.JobChangeEvent) graphql.Marshaler {
+	return ec._JobChangeEvent(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNJobChangeEvent2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobChangeEvent(ctx context.Context, sel ast.SelectionSet, v *domain.JobChangeEvent) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._JobChangeEvent(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNJobChangeKind2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobChangeKind(ctx context.Context, v any) (domain.JobChangeKind, error) {
+	var res domain.JobChangeKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNJobChangeKind2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobChangeKind(ctx context.Context, sel ast.SelectionSet, v domain.JobChangeKind) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNJobFilter2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobFilter(ctx context.Context, v any) (domain.JobFilter, error) {
 	res, err := ec.unmarshalInputJobFilter(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -11586,6 +12050,13 @@ func (ec *executionContext) marshalOJob2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋ
 		return graphql.Null
 	}
 	return ec._Job(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOJobCard2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobCard(ctx context.Context, sel ast.SelectionSet, v *domain.JobCard) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._JobCard(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOJobFilter2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobFilter(ctx context.Context, v any) (*domain.JobFilter, error) {

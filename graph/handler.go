@@ -72,6 +72,15 @@ type HandlerOptions struct {
 	// gqlgen runs (401, 413, 429, 503 for keys) are not GraphQL answers'
 	// and are not reported here.
 	OnError func(code string)
+	// Authenticate, when set, makes /graphql serve subscriptions over
+	// WebSocket: it checks the API key a connection presents in
+	// connection_init's payload ({"x-api-key": …}, or else the upgrade
+	// request's header) and returns the context its operations run in; an
+	// error refuses the connection (closed with code 4403).
+	Authenticate func(ctx context.Context, key string) (context.Context, error)
+	// Closing, when done, closes every WebSocket connection (the server is
+	// shutting down).
+	Closing context.Context
 	// NoFastPath serves every operation through gqlgen's executor, without
 	// the fast path of fastpath.go (for tests that compare the two).
 	NoFastPath bool
@@ -125,12 +134,16 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	opts = opts.withDefaults()
 	schema := NewExecutableSchema(Config{Resolvers: r})
 	srv := handler.New(schema)
+	if opts.Authenticate != nil {
+		srv.AddTransport(newSocketTransport(opts.Authenticate, opts.Closing))
+	}
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(getTransport{})
 	srv.AddTransport(postTransport{})
 	srv.AddTransport(unsupportedTransport{})
 	parsed := newByteLRU(1000, 16<<20, parsedQueryWeight)
 	srv.SetQueryCache(parsed)
+	srv.Use(transportRule{})
 	srv.Use(documentLimit{maxBytes: opts.MaxDocumentBytes, maxFields: opts.MaxFields, maxString: opts.MaxStringBytes, parsed: parsed})
 	srv.Use(extension.AutomaticPersistedQuery{Cache: newByteLRU(opts.PersistedQueries, 8<<20, persistedQueryWeight)})
 	srv.Use(&costLimit{rules: costRules{
@@ -146,7 +159,8 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 		// Last: it answers common reads itself, after the extensions above.
 		srv.Use(&fastPath{schema: schema.(*executableSchema), served: opts.fastPathServed})
 	}
-	srv.SetErrorPresenter(presentError(r.log, opts.RequestID))
+	r.present = presentError(r.log, opts.RequestID)
+	srv.SetErrorPresenter(r.present)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		// Logged here, with the stack; the presenter then shows the client
 		// the internal code without logging it again.
@@ -189,6 +203,9 @@ func presentError(log *slog.Logger, requestID func(context.Context) string) grap
 			}
 			if appErr.ClosedAt != nil {
 				gqlErr.Extensions["closedAt"] = domain.FormatTime(*appErr.ClosedAt)
+			}
+			if appErr.Cursor != "" {
+				gqlErr.Extensions["cursor"] = appErr.Cursor
 			}
 		case gqlErr.Rule == "MaxIntrospectionDepth":
 			gqlErr.Extensions["code"] = domain.CodeQueryTooComplex

@@ -7,7 +7,10 @@
 package graph
 
 import (
+	"context"
 	"log/slog"
+
+	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/jobsd-dev/jobsd/search"
 )
@@ -16,11 +19,14 @@ import (
 type Resolver struct {
 	svc *search.Service
 	log *slog.Logger
+	// present is the handler's error presenter, for the errors that end
+	// a subscription after it started (NewHandler sets it).
+	present graphql.ErrorPresenterFunc
 }
 
 // NewResolver returns the resolvers over the query service.
 func NewResolver(svc *search.Service, log *slog.Logger) *Resolver {
-	return &Resolver{svc: svc, log: log}
+	return &Resolver{svc: svc, log: log, present: presentError(log, func(context.Context) string { return "" })}
 }
 
 var _ ResolverRoot = (*Resolver)(nil)

@@ -66,6 +66,11 @@ func (r *jobCardConnectionResolver) Facets(ctx context.Context, obj *domain.JobC
 	return pointers(enumFacets(facets)), nil
 }
 
+// At is the resolver for the at field.
+func (r *jobChangeEventResolver) At(ctx context.Context, obj *domain.JobChangeEvent) (string, error) {
+	return domain.FormatTime(obj.At), nil
+}
+
 // Jobs is the resolver for the jobs field.
 func (r *queryResolver) Jobs(ctx context.Context, filter *domain.JobFilter, first *int, after *string, limit *int, offset *int, sort *domain.JobSort) (*domain.JobCardPage, error) {
 	limit, err := normalize.FirstOrLimit(first, limit)
@@ -121,6 +126,15 @@ func (r *queryResolver) Changes(ctx context.Context, after *string, limit *int) 
 	return r.svc.Changes(ctx, after, limit)
 }
 
+// JobChanges is the resolver for the jobChanges field.
+func (r *subscriptionResolver) JobChanges(ctx context.Context, filter *domain.JobFilter, after *string) (<-chan *domain.JobChangeEvent, error) {
+	sub, err := r.svc.Subscribe(ctx, filter, after)
+	if err != nil {
+		return nil, err
+	}
+	return r.forward(ctx, sub), nil
+}
+
 // Change returns ChangeResolver implementation.
 func (r *Resolver) Change() ChangeResolver { return &changeResolver{r} }
 
@@ -138,12 +152,20 @@ func (r *Resolver) JobCardConnection() JobCardConnectionResolver {
 	return &jobCardConnectionResolver{r}
 }
 
+// JobChangeEvent returns JobChangeEventResolver implementation.
+func (r *Resolver) JobChangeEvent() JobChangeEventResolver { return &jobChangeEventResolver{r} }
+
 // Query returns QueryResolver implementation.
 func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
+
+// Subscription returns SubscriptionResolver implementation.
+func (r *Resolver) Subscription() SubscriptionResolver { return &subscriptionResolver{r} }
 
 type changeResolver struct{ *Resolver }
 type companyProfileResolver struct{ *Resolver }
 type jobResolver struct{ *Resolver }
 type jobCardResolver struct{ *Resolver }
 type jobCardConnectionResolver struct{ *Resolver }
+type jobChangeEventResolver struct{ *Resolver }
 type queryResolver struct{ *Resolver }
+type subscriptionResolver struct{ *Resolver }

@@ -205,3 +205,18 @@ func (m *Matcher) salaryHolds(s *State) bool {
 	}
 	return in || m.includeUnknown && s.Has(domain.NoSalaryKey)
 }
+
+// KeyJobs is the number of jobs with the filter key (of both layers,
+// removed base jobs included): how selective a key is.
+func (ix *Index) KeyJobs(key string) uint64 {
+	var n uint64
+	if b := ix.keys[key]; b != nil {
+		n = b.GetCardinality()
+	}
+	if ix.delta != nil {
+		if b := ix.delta.keys[key]; b != nil {
+			n += b.GetCardinality()
+		}
+	}
+	return n
+}

@@ -48,7 +48,10 @@ type errorDetail struct {
 	Message string `json:"message"`
 	Param   string `json:"param,omitempty"`
 	// ClosedAt is when a closed posting closed (gone), RFC 3339 UTC.
-	ClosedAt  string `json:"closed_at,omitempty"`
+	ClosedAt string `json:"closed_at,omitempty"`
+	// Cursor is where a stream ended (resync_required, gone, unavailable):
+	// the last cursor delivered, to resume after.
+	Cursor    string `json:"cursor,omitempty"`
 	RequestID string `json:"request_id"`
 }
 
@@ -57,6 +60,12 @@ type errorDetail struct {
 // "internal error". The param field is clipped (Clip): it names a
 // parameter, and a client's unknown name may be of any length.
 func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	writeJSON(w, r, Status(err), errorBodyOf(r, log, err))
+}
+
+// errorBodyOf is the contract's error body of err (WriteError's, and a
+// stream's error event's).
+func errorBodyOf(r *http.Request, log *slog.Logger, err error) errorBody {
 	code, msg := domain.ErrorCode(err), domain.ErrorMessage(err)
 	if errors.Is(err, context.DeadlineExceeded) {
 		code, msg = domain.CodeUnavailable, "the request took too long"
@@ -67,8 +76,11 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	}
 	detail := errorDetail{Code: code, Message: msg, Param: Clip(domain.ErrorParam(err)), RequestID: reqID}
 	var appErr *domain.Error
-	if errors.As(err, &appErr) && appErr.ClosedAt != nil {
-		detail.ClosedAt = domain.FormatTime(*appErr.ClosedAt)
+	if errors.As(err, &appErr) {
+		if appErr.ClosedAt != nil {
+			detail.ClosedAt = domain.FormatTime(*appErr.ClosedAt)
+		}
+		detail.Cursor = appErr.Cursor
 	}
-	writeJSON(w, r, Status(err), errorBody{Error: detail})
+	return errorBody{Error: detail}
 }

@@ -27,6 +27,7 @@ func NewRouter(svc *search.Service, log *slog.Logger) http.Handler {
 	h := &Handler{svc: svc, log: log}
 	r := chi.NewRouter()
 	r.Get("/jobs", h.jobs)
+	r.Get("/jobs/stream", h.stream)
 	r.Get("/jobs/{id}", h.job)
 	r.Get("/jobs/{id}/similar", h.similar)
 	r.Get("/companies", h.companies)

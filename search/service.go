@@ -46,6 +46,9 @@ type Service struct {
 	norm  *normalize.Normalizer
 	store Store
 	rates *currency.Source // nil: no rates
+	// live opens subscriptions (nil: none); liveLimit counts them by key.
+	live      Live
+	liveLimit *keyCounts
 }
 
 // New returns the service over a normalizer and a store. The store's calls

@@ -248,7 +248,7 @@ func TestChangesValidate(t *testing.T) {
 	assert.Equal(t, search.DefaultChangeLimit, page.PageInfo.Limit)
 	assert.Equal(t, feed, page.Nodes)
 	assert.False(t, page.PageInfo.HasMore)
-	assert.Equal(t, search.ChangeCursor(domain.FeedCursor{Seq: 9, Epoch: epoch}), page.PageInfo.NextCursor)
+	assert.Equal(t, domain.FeedCursor{Seq: 9, Epoch: epoch}.Encode(), page.PageInfo.NextCursor)
 
 	_, err = svc.Changes(ctx, nil, ptr(5000))
 	require.NoError(t, err)
@@ -273,6 +273,6 @@ func TestChangesValidate(t *testing.T) {
 	assert.Equal(t, []domain.Change{}, page.Nodes)
 	assert.Equal(t, *after, page.PageInfo.NextCursor)
 
-	_, err = svc.Changes(ctx, ptr(search.ChangeCursor(domain.FeedCursor{Seq: 1})), nil)
+	_, err = svc.Changes(ctx, ptr(domain.FeedCursor{Seq: 1}.Encode()), nil)
 	assert.Equal(t, domain.CodeGone, domain.ErrorCode(err), "older than kept")
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/jobsd-dev/jobsd/live"
 	"github.com/jobsd-dev/jobsd/rest"
 	"github.com/jobsd-dev/jobsd/store"
 )
@@ -29,7 +30,7 @@ type metrics struct {
 	graphQLErrors *prometheus.CounterVec
 }
 
-func newMetrics(dbs map[string]*sql.DB, indexStats func() store.IndexStats) *metrics {
+func newMetrics(dbs map[string]*sql.DB, indexStats func() store.IndexStats, liveStats func() live.Stats) *metrics {
 	m := &metrics{
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -53,6 +54,9 @@ func newMetrics(dbs map[string]*sql.DB, indexStats func() store.IndexStats) *met
 	}
 	if indexStats != nil {
 		m.registry.MustRegister(indexCollector{indexStats})
+	}
+	if liveStats != nil {
+		m.registry.MustRegister(liveCollector{liveStats})
 	}
 	return m
 }
@@ -102,6 +106,49 @@ func (c indexCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(indexStale, prometheus.CounterValue, float64(st.Stale))
 	ch <- prometheus.MustNewConstMetric(indexJobs, prometheus.GaugeValue, float64(st.Jobs))
 	ch <- prometheus.MustNewConstMetric(indexDeltaJobs, prometheus.GaugeValue, float64(st.DeltaJobs))
+}
+
+// liveCollector exports the subscriptions' figures: how many are open, the
+// events delivered and how late, and the subscribers that fell behind.
+type liveCollector struct{ stats func() live.Stats }
+
+var (
+	liveOpen = prometheus.NewDesc("jobsd_subscriptions_open",
+		"Open subscriptions, by transport (graphql: WebSocket subscriptions; sse: REST event streams).", []string{"transport"}, nil)
+	liveStarted = prometheus.NewDesc("jobsd_subscriptions_started_total",
+		"Subscriptions and streams started.", nil, nil)
+	liveEvents = prometheus.NewDesc("jobsd_subscription_events_total",
+		"Events delivered to subscribers.", nil, nil)
+	liveResyncs = prometheus.NewDesc("jobsd_subscription_resyncs_total",
+		"Subscriptions ended with resync_required: their subscriber fell too far behind.", nil, nil)
+	liveHistory = prometheus.NewDesc("jobsd_subscription_history_changes",
+		"Changes kept for subscriptions that resume after a cursor.", nil, nil)
+	liveLag = prometheus.NewDesc("jobsd_subscription_delivery_lag_seconds",
+		"Delay of each event delivered, from its change's instant to its subscriber taking it.", nil, nil)
+)
+
+// Describe implements prometheus.Collector.
+func (liveCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{liveOpen, liveStarted, liveEvents, liveResyncs, liveHistory, liveLag} {
+		ch <- d
+	}
+}
+
+// Collect implements prometheus.Collector.
+func (c liveCollector) Collect(ch chan<- prometheus.Metric) {
+	st := c.stats()
+	for _, via := range []string{"graphql", "sse"} {
+		ch <- prometheus.MustNewConstMetric(liveOpen, prometheus.GaugeValue, float64(st.Open[via]), via)
+	}
+	ch <- prometheus.MustNewConstMetric(liveStarted, prometheus.CounterValue, float64(st.Started))
+	ch <- prometheus.MustNewConstMetric(liveEvents, prometheus.CounterValue, float64(st.Delivered))
+	ch <- prometheus.MustNewConstMetric(liveResyncs, prometheus.CounterValue, float64(st.Resyncs))
+	ch <- prometheus.MustNewConstMetric(liveHistory, prometheus.GaugeValue, float64(st.History))
+	buckets := make(map[float64]uint64, len(live.LagBounds))
+	for i, b := range live.LagBounds {
+		buckets[b] = st.Lag.Buckets[i]
+	}
+	ch <- prometheus.MustNewConstHistogram(liveLag, st.Lag.Count, st.Lag.Sum, buckets)
 }
 
 // handler serves the metrics in Prometheus' text format, except to the

@@ -32,6 +32,7 @@ import (
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/examples/web"
 	"github.com/jobsd-dev/jobsd/graph"
+	"github.com/jobsd-dev/jobsd/live"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/playground"
 	"github.com/jobsd-dev/jobsd/ratelimit"
@@ -56,6 +57,12 @@ type Config struct {
 	// IndexStats, when set, are the in-memory index's figures /metrics
 	// exports.
 	IndexStats func() store.IndexStats
+	// LiveStats, when set, are the subscriptions' figures /metrics
+	// exports (live.Hub.Stats).
+	LiveStats func() live.Stats
+	// Closing, when done, ends the open WebSocket connections: the server
+	// is shutting down (the hub ends their subscriptions first).
+	Closing context.Context
 	// Draining, when set, reports whether the process is shutting down:
 	// /readyz then fails, so that load balancers stop sending requests,
 	// and every response closes its connection.
@@ -113,7 +120,7 @@ func New(cfg Config) http.Handler {
 	if cfg.DefaultLimit.Rate == 0 {
 		cfg.DefaultLimit = ratelimit.Limit{Rate: 50, Burst: 100}
 	}
-	s := &server{cfg: cfg, touched: map[int64]time.Time{}, metrics: newMetrics(cfg.DBs, cfg.IndexStats)}
+	s := &server{cfg: cfg, touched: map[int64]time.Time{}, metrics: newMetrics(cfg.DBs, cfg.IndexStats, cfg.LiveStats)}
 	// The fastest level: JSON compresses well at any level, and a slower
 	// level costs more processor time than the bytes it saves are worth.
 	gzip, err := gzhttp.NewWrapper(gzhttp.MinSize(1024), gzhttp.CompressionLevel(gz.BestSpeed))
@@ -138,7 +145,10 @@ func New(cfg Config) http.Handler {
 	// No middleware here reads the request body: the routes that take one
 	// read it (limitBody) only once requireKey has let the request through,
 	// so that an unauthenticated request costs no body read.
-	r.Use(etag, func(next http.Handler) http.Handler { return gzip(next) }, middleware.GetHead, s.deadline)
+	// Streams (a WebSocket, an event stream) are written as they go and
+	// last: the buffering middleware and the deadline pass them by.
+	r.Use(unlessStreaming(etag), unlessStreaming(func(next http.Handler) http.Handler { return gzip(next) }),
+		middleware.GetHead, unlessStreaming(s.deadline))
 	r.Get("/metrics", s.metrics.handler().ServeHTTP)
 	r.NotFound(rest.NotFound(cfg.Log))
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
@@ -192,8 +202,11 @@ func New(cfg Config) http.Handler {
 	gqlOpts.Introspection, gqlOpts.RequestID = cfg.Introspection, middleware.GetReqID
 	gqlOpts.OnError = s.metrics.graphQLError
 	gqlOpts.ClientKey = requestKey
+	gqlOpts.Authenticate, gqlOpts.Closing = s.authenticateSocket, cfg.Closing
 	gql := graph.NewHandler(graph.NewResolver(cfg.Search, cfg.Log), gqlOpts)
-	r.With(s.requireKey(writeGraphQLError), s.limitBody(cfg.MaxBodyBytes)).Handle("/graphql", gql)
+	// A WebSocket presents its key in connection_init (a browser cannot
+	// set the header of one): the transport checks it there.
+	r.With(unlessSocket(s.requireKey(writeGraphQLError)), unlessSocket(s.limitBody(cfg.MaxBodyBytes)), socketAddr).Handle("/graphql", gql)
 	r.With(s.requireKey(rest.WriteError), s.limitBody(cfg.MaxBodyBytes)).Mount("/api/v1", rest.NewRouter(cfg.Search, cfg.Log))
 	return r
 }
@@ -252,6 +265,9 @@ func (s *server) requireKey(writeErr errorWriter) func(http.Handler) http.Handle
 			s.touch(key.ID)
 			if !s.allow(w, r, key, writeErr) {
 				return
+			}
+			if r.URL.Path == eventStreamPath {
+				r = r.WithContext(search.WithSubscriber(r.Context(), key.BucketID(), "sse"))
 			}
 			next.ServeHTTP(w, r)
 		})

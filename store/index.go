@@ -41,6 +41,8 @@ type Indexer struct {
 	// rates are the current reference rates salaries are converted at;
 	// an index of other rates is rebuilt.
 	rates func() *currency.Rates
+	// onAdvance hears each move of current (IndexOptions.OnAdvance).
+	onAdvance func(prev, cur *index.Index)
 
 	current atomic.Pointer[index.Index]
 	ready   chan struct{}
@@ -79,6 +81,11 @@ type IndexOptions struct {
 	// built index is saved, and from which the next start loads the last
 	// one and applies the changes since, instead of building anew.
 	CacheDir string
+	// OnAdvance, when set, hears each move of the current index: prev the
+	// index before (nil for the first) and cur the one now current. It is
+	// called in the order of the moves, under the indexer's lock: it must
+	// not block (live.Hub.Advance only records the pair).
+	OnAdvance func(prev, cur *index.Index)
 	// Rates returns the current reference rates (nil: none; the default).
 	// When they change, the index is built anew at them; meanwhile the
 	// queries that compare salaries are answered in SQL.
@@ -106,7 +113,10 @@ func (s *Store) StartIndex(ctx context.Context, opts IndexOptions) (*Indexer, er
 	if opts.Rates == nil {
 		opts.Rates = func() *currency.Rates { return nil }
 	}
-	x := &Indexer{db: db, tail: primary, log: opts.Log, poll: opts.Poll, tuneGC: opts.TuneGC, cacheDir: opts.CacheDir, rates: opts.Rates,
+	if opts.OnAdvance == nil {
+		opts.OnAdvance = func(prev, cur *index.Index) {}
+	}
+	x := &Indexer{db: db, tail: primary, log: opts.Log, poll: opts.Poll, tuneGC: opts.TuneGC, cacheDir: opts.CacheDir, rates: opts.Rates, onAdvance: opts.OnAdvance,
 		ready: make(chan struct{}), kick: make(chan struct{}, 1), rebuilt: make(chan *index.Index, 1)}
 	s.index = x
 	go x.run(ctx)
@@ -297,10 +307,16 @@ func (x *Indexer) buildFirst(ctx context.Context) error {
 // makeFirst makes ix the first current index: the indexer is ready.
 func (x *Indexer) makeFirst(ix *index.Index) {
 	x.mu.Lock()
-	x.current.Store(ix)
+	x.setCurrent(ix)
 	x.freshAt.Store(time.Now().UnixNano())
 	x.mu.Unlock()
 	close(x.ready)
+}
+
+// setCurrent makes ix the current index and tells onAdvance; x.mu is held.
+func (x *Indexer) setCurrent(ix *index.Index) {
+	prev := x.current.Swap(ix)
+	x.onAdvance(prev, ix)
 }
 
 // buildTuned builds an index, with the GC tuned around it.
@@ -343,7 +359,7 @@ func (x *Indexer) catchUpTo(ctx context.Context, want int64) error {
 		return err
 	}
 	if nx != cur {
-		x.current.Store(nx)
+		x.setCurrent(nx)
 		if nx.DeltaLen() > rebuildAt(nx.Len()) {
 			x.startRebuild(ctx)
 		}
@@ -442,7 +458,7 @@ func (x *Indexer) adopt(ctx context.Context, ix *index.Index) error {
 	if cur := x.current.Load(); cur != nil && cur.Version() > nx.Version() {
 		return nil // a newer index is current (a rare race with a slow build)
 	}
-	x.current.Store(nx)
+	x.setCurrent(nx)
 	x.freshAt.Store(time.Now().UnixNano())
 	// The old base is garbage now: give the memory back rather than keep
 	// it as the heap's headroom.

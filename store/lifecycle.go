@@ -370,6 +370,17 @@ SELECT (SELECT count(*) FROM p),
 // beginning; a cursor of an epoch before a purge, from before what the
 // purge removed, is gone.
 func (s *Store) Changes(ctx context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error) {
+	return s.changes(ctx, s.read, after, limit)
+}
+
+// PrimaryChanges is Changes read from the primary, which the index follows
+// (a replica may not have replayed the changes the index has).
+func (s *Store) PrimaryChanges(ctx context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error) {
+	return s.changes(ctx, s.readPrimary, after, limit)
+}
+
+// changes is Changes through read.
+func (s *Store) changes(ctx context.Context, read func(context.Context, func(bun.IDB) error) error, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error) {
 	var rows []struct {
 		Gone   bool       `bun:"gone"`
 		Epoch  int64      `bun:"epoch"`
@@ -378,7 +389,7 @@ func (s *Store) Changes(ctx context.Context, after domain.FeedCursor, limit int)
 		Change *string    `bun:"change"`
 		At     *time.Time `bun:"at"`
 	}
-	err := s.read(ctx, func(db bun.IDB) error {
+	err := read(ctx, func(db bun.IDB) error {
 		// One statement: whether the cursor is gone, the feed's epoch and
 		// the page, of one snapshot.
 		return db.NewRaw(`WITH f AS (

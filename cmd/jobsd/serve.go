@@ -24,6 +24,7 @@ import (
 	"github.com/jobsd-dev/jobsd/auth"
 	"github.com/jobsd-dev/jobsd/currency"
 	"github.com/jobsd-dev/jobsd/graph"
+	"github.com/jobsd-dev/jobsd/live"
 	"github.com/jobsd-dev/jobsd/migrations"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/ratelimit"
@@ -47,10 +48,16 @@ func (e env) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	defer deps.close()
-	// draining is set on SIGTERM: /readyz fails from then on.
+	// draining is set on SIGTERM: /readyz fails from then on, and the
+	// subscriptions and streams end (closeStreams).
 	var draining atomic.Bool
-	handler := buildHandler(cfg, deps, logs, draining.Load)
-	return runServer(ctx, cfg, handler, logs.log, func() { draining.Store(true) })
+	closing, closeSockets := context.WithCancel(context.Background())
+	defer closeSockets()
+	handler := buildHandler(cfg, deps, logs, draining.Load, closing)
+	return runServer(ctx, cfg, handler, logs.log, func() {
+		draining.Store(true)
+		closeStreams(deps.hub, closeSockets)
+	})
 }
 
 // serveConfig is serve's configuration, validated: each value comes from
@@ -85,6 +92,9 @@ type serveConfig struct {
 	DBMaxConns    int    // ≥ 1, for each request pool
 	RedisURL      string // "" for in-process rate limits; parses as a URL
 	MetricsAddr   string // "" for /metrics on Addr
+	// MaxSubscriptionsPerKey bounds the subscriptions and streams one API
+	// key holds open on this instance.
+	MaxSubscriptionsPerKey int
 }
 
 // parseServeConfig reads serve's flags from args and then the
@@ -121,6 +131,7 @@ func (e env) parseServeConfig(args []string) (serveConfig, error) {
 	indexCache := fs.String("index-cache", defaultIndexCache(), "directory where each built index is saved and the next start loads it from, applying the changes since instead of building anew (env JOBSD_INDEX_CACHE); empty: none")
 	dbConns := fs.Int("db-max-conns", store.DefaultMaxOpenConns(), "connections to each database for requests at most (env JOBSD_DB_MAX_CONNS); the default is one per processor, 4 to 16: raise it to about twice the database's cores when the database has more cores than this machine")
 	redisURL := secretURLVar(fs, "redis-url", "Redis `URL` holding the rate-limit buckets, shared by every instance (env REDIS_URL); empty: in process")
+	maxSubs := fs.Int("max-subscriptions-per-key", search.DefaultMaxSubscriptionsPerKey, "subscriptions (GraphQL) and event streams (REST) one API key may hold open on this instance (env JOBSD_MAX_SUBSCRIPTIONS_PER_KEY)")
 	metricsAddr := fs.String("metrics-addr", "", "address of a separate listener serving /metrics, which the main listener then no longer serves (env JOBSD_METRICS_ADDR); empty: /metrics on --addr")
 	if err := parse(fs, args); err != nil {
 		return serveConfig{}, err
@@ -139,6 +150,9 @@ func (e env) parseServeConfig(args []string) (serveConfig, error) {
 	}
 	if *dbConns < 1 {
 		return serveConfig{}, usageError{"serve: --db-max-conns must be ≥ 1"}
+	}
+	if *maxSubs < 1 {
+		return serveConfig{}, usageError{"serve: --max-subscriptions-per-key must be ≥ 1"}
 	}
 	for _, limit := range []struct {
 		name  string
@@ -191,6 +205,8 @@ func (e env) parseServeConfig(args []string) (serveConfig, error) {
 		DBMaxConns:    *dbConns,
 		RedisURL:      *redisURL,
 		MetricsAddr:   *metricsAddr,
+
+		MaxSubscriptionsPerKey: *maxSubs,
 	}, nil
 }
 
@@ -226,6 +242,7 @@ var serveEnv = []envFlag{
 	{"auth-failure-burst", "JOBSD_AUTH_FAILURE_BURST", false},
 	{"shutdown-drain", "JOBSD_SHUTDOWN_DRAIN", false},
 	{"metrics-addr", "JOBSD_METRICS_ADDR", false},
+	{"max-subscriptions-per-key", "JOBSD_MAX_SUBSCRIPTIONS_PER_KEY", false},
 }
 
 // serveLogs are serve's two logs, sharing stderr through one lock: log,
@@ -260,8 +277,11 @@ type serveDeps struct {
 	ready   func() bool // false until the index's first build, and while it lags
 	// indexStats are the index's figures for /metrics (nil: no index).
 	indexStats func() store.IndexStats
-	pools      map[string]*sql.DB // by db_name, for /metrics
-	closers    []func()           // in the order opened
+	// hub delivers the subscriptions' events (nil without an index: it
+	// follows the index).
+	hub     *live.Hub
+	pools   map[string]*sql.DB // by db_name, for /metrics
+	closers []func()           // in the order opened
 }
 
 // close closes what openServeDeps opened, last opened first.
@@ -345,10 +365,13 @@ func openServeDeps(ctx context.Context, cfg serveConfig, log *slog.Logger) (_ *s
 	// and the text indexer hold for long stretches.
 	st.StartExpiry(ctx, 250*time.Millisecond, log)
 	if cfg.Index {
-		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log, TuneGC: true, DB: background, CacheDir: cfg.IndexCache, Rates: deps.rates.Rates})
+		deps.hub = live.NewHub(st, live.Options{Log: log})
+		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log, TuneGC: true, DB: background, CacheDir: cfg.IndexCache,
+			Rates: deps.rates.Rates, OnAdvance: deps.hub.Advance})
 		if err != nil {
 			return nil, err
 		}
+		go deps.hub.Run(ctx)
 		deps.ready, deps.indexStats = ix.Ready, ix.Stats
 	}
 	var replicas []bun.IDB
@@ -390,7 +413,7 @@ func attributions(deps *serveDeps) []normalize.Source {
 // buildHandler assembles the service's handler (server.New) from the
 // configuration and the dependencies; draining reports whether shutdown
 // has begun.
-func buildHandler(cfg serveConfig, deps *serveDeps, logs serveLogs, draining func() bool) http.Handler {
+func buildHandler(cfg serveConfig, deps *serveDeps, logs serveLogs, draining func() bool, closing context.Context) http.Handler {
 	st := deps.store
 	keys := auth.NewChecker(func(ctx context.Context, hash []byte) (*auth.Key, error) {
 		k, err := st.APIKeyByHash(ctx, hash)
@@ -407,8 +430,16 @@ func buildHandler(cfg serveConfig, deps *serveDeps, logs serveLogs, draining fun
 		}
 		return auth.NewKeyInfo(k.ID, k.Name, k.Hash, rate, burst), nil
 	}, 5*time.Second, auth.WithFailureLimit(cfg.AuthFailures))
+	opts := []search.Option{search.WithRates(deps.rates)}
+	var liveStats func() live.Stats
+	if deps.hub != nil {
+		opts = append(opts, search.WithLive(deps.hub, cfg.MaxSubscriptionsPerKey))
+		liveStats = deps.hub.Stats
+	}
 	return server.New(server.Config{
-		Search:         search.New(deps.norm, st, search.WithRates(deps.rates)),
+		Search:         search.New(deps.norm, st, opts...),
+		LiveStats:      liveStats,
+		Closing:        closing,
 		Keys:           keys,
 		Ping:           st.Ping,
 		Ready:          deps.ready,
@@ -429,6 +460,19 @@ func buildHandler(cfg serveConfig, deps *serveDeps, logs serveLogs, draining fun
 		Limiter:        deps.limiter,
 		DefaultLimit:   cfg.DefaultLimit,
 	})
+}
+
+// closeStreams ends the subscriptions and event streams at shutdown: each
+// subscriber gets the error unavailable with the cursor to resume after
+// (on another instance), then the WebSockets are closed.
+func closeStreams(hub *live.Hub, closeSockets func()) {
+	if hub != nil {
+		hub.Close()
+		// Give the subscriptions' last messages a moment to be written
+		// before their sockets close.
+		time.Sleep(250 * time.Millisecond)
+	}
+	closeSockets()
 }
 
 // runServer serves handler on cfg.Addr (and /metrics and the profiler on

@@ -37,6 +37,8 @@ func defaultServeConfig() serveConfig {
 		Index:        true,
 		IndexCache:   defaultIndexCache(),
 		DBMaxConns:   conns,
+
+		MaxSubscriptionsPerKey: 100,
 	}
 }
 

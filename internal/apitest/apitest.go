@@ -45,6 +45,7 @@ import (
 	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/importer"
 	"github.com/jobsd-dev/jobsd/internal/pgtest"
+	"github.com/jobsd-dev/jobsd/live"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/rest"
 	"github.com/jobsd-dev/jobsd/search"
@@ -57,6 +58,8 @@ type Env struct {
 	Store   *store.Store
 	Norm    *normalize.Normalizer
 	Service *search.Service
+	// Hub delivers subscriptions' events (Options.Live; nil otherwise).
+	Hub *live.Hub
 	// Log is the handlers' log: discarded unless LogTo says otherwise (an
 	// internal error also reaches the client as the internal code).
 	Log *slog.Logger
@@ -85,6 +88,12 @@ type Options struct {
 	Rates *currency.Source
 	// NoIndex answers every list in SQL alone, as serve --index=false.
 	NoIndex bool
+	// Live serves subscriptions, as serve does: a hub following the
+	// index (Env.Hub), at most LivePerKey open per key (0: the default).
+	Live       bool
+	LivePerKey int
+	// LiveOptions tune the hub.
+	LiveOptions live.Options
 }
 
 // NewWithOptions is NewWith with options.
@@ -97,14 +106,24 @@ func NewWithOptions(t testing.TB, ndjson string, opts Options) *Env {
 	t.Cleanup(cancel)
 	e := &Env{DB: db, Store: store.New(db), Norm: normalizer(t), Log: slog.New(slog.DiscardHandler), ctx: ctx}
 	e.Import(t, ndjson)
+	var searchOpts []search.Option
+	if opts.Live && !opts.NoIndex {
+		e.Hub = live.NewHub(e.Store, opts.LiveOptions)
+		searchOpts = append(searchOpts, search.WithLive(e.Hub, opts.LivePerKey))
+	}
 	if !opts.NoIndex {
-		ix, err := e.Store.StartIndex(ctx, store.IndexOptions{Poll: 100 * time.Millisecond, Rates: opts.Rates.Rates})
+		indexOpts := store.IndexOptions{Poll: 100 * time.Millisecond, Rates: opts.Rates.Rates}
+		if e.Hub != nil {
+			indexOpts.OnAdvance = e.Hub.Advance
+			go e.Hub.Run(ctx)
+		}
+		ix, err := e.Store.StartIndex(ctx, indexOpts)
 		require.NoError(t, err)
 		waitCtx, stop := context.WithTimeout(ctx, 30*time.Second)
 		defer stop()
 		require.NoError(t, ix.WaitReady(waitCtx), "the first index")
 	}
-	e.Service = search.New(e.Norm, e.Store, search.WithRates(opts.Rates))
+	e.Service = search.New(e.Norm, e.Store, append(searchOpts, search.WithRates(opts.Rates))...)
 	return e
 }
 
@@ -119,6 +138,14 @@ func (e *Env) Import(t testing.TB, ndjson string) {
 	require.Equal(t, strings.Count(strings.TrimSpace(ndjson), "\n")+1, res.Imported, "jobs written")
 	_, err = e.Store.IndexTexts(e.ctx, 1, nil)
 	require.NoError(t, err, "index the descriptions")
+}
+
+// ImportLines imports NDJSON lines (postings and tombstones) as `jobsd
+// import -` does, in one transaction, failing the test on an error.
+func (e *Env) ImportLines(t testing.TB, lines []string) {
+	t.Helper()
+	_, err := importer.NDJSON(e.ctx, strings.NewReader(strings.Join(lines, "\n")+"\n"), e.Norm, e.Store, importer.Options{})
+	require.NoError(t, err)
 }
 
 // Do sends req and returns its status, its JSON body decoded (nil when it

@@ -1,0 +1,197 @@
+package graph
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/gorilla/websocket"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/jobsd-dev/jobsd/domain"
+)
+
+// CloseForbidden is the WebSocket close code of a connection refused at
+// connection_init: its API key is missing or unknown (section 15).
+const CloseForbidden = 4403
+
+// Intervals of the WebSocket transport: a connection must send
+// connection_init within initTimeout; the server pings every pingInterval
+// and closes a connection that does not answer within two intervals.
+const (
+	initTimeout  = 10 * time.Second
+	pingInterval = 20 * time.Second
+)
+
+// socketTransport is gqlgen's WebSocket transport (protocols
+// graphql-transport-ws and the older graphql-ws) with the API key checked
+// at connection_init, a refusal closed with CloseForbidden (gqlgen's own
+// refusal closes with 1000), and every connection closed when the server
+// shuts down.
+type socketTransport struct {
+	transport.Websocket
+}
+
+var _ graphql.Transport = socketTransport{}
+
+// newSocketTransport returns the transport. authenticate checks the key a
+// connection presents and returns the context of its operations; closing
+// ends every connection when it is done (nil: never).
+func newSocketTransport(authenticate func(ctx context.Context, key string) (context.Context, error), closing context.Context) socketTransport {
+	if closing == nil {
+		closing = context.Background()
+	}
+	t := socketTransport{transport.Websocket{
+		Upgrader: websocket.Upgrader{
+			// The API key, not a cookie, authenticates a connection: a page of
+			// any origin may open one (as CORS-enabled REST calls are made).
+			CheckOrigin:     func(*http.Request) bool { return true },
+			ReadBufferSize:  1024,
+			WriteBufferSize: 1024,
+		},
+		InitTimeout:      initTimeout,
+		PingPongInterval: pingInterval,
+		// graphql-ws (the older protocol) has no ping: keep-alive messages.
+		KeepAlivePingInterval: pingInterval,
+	}}
+	t.InitFunc = func(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+		key := payload.GetString("x-api-key")
+		if key == "" {
+			key = payload.GetString("X-Api-Key")
+		}
+		if key == "" {
+			if hold, ok := ctx.Value(socketKey{}).(*socketConn); ok {
+				key = hold.header
+			}
+		}
+		authed, err := authenticate(ctx, key)
+		if err != nil {
+			forbid(ctx, err)
+			return nil, nil, err
+		}
+		ctx = authed
+		// The connection's operations end when the server shuts down, and
+		// gqlgen then closes the socket.
+		ctx, cancel := context.WithCancel(ctx)
+		stop := context.AfterFunc(closing, cancel)
+		if hold, ok := ctx.Value(socketKey{}).(*socketConn); ok {
+			hold.release = func() { stop(); cancel() }
+		}
+		return ctx, nil, nil
+	}
+	t.CloseFunc = func(ctx context.Context, _ int) {
+		if hold, ok := ctx.Value(socketKey{}).(*socketConn); ok && hold.release != nil {
+			hold.release()
+		}
+	}
+	return t
+}
+
+// socketKey marks a WebSocket request's context with its socketConn.
+type socketKey struct{}
+
+// socketConn is what the transport keeps of a WebSocket request: the
+// connection once upgraded (to close it with a code of our own) and the
+// x-api-key header, which a client other than a browser may send.
+type socketConn struct {
+	mu      sync.Mutex
+	conn    net.Conn
+	header  string
+	release func()
+}
+
+// Do implements graphql.Transport.
+func (t socketTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+	hold := &socketConn{header: r.Header.Get("x-api-key")}
+	ctx := context.WithValue(r.Context(), socketKey{}, hold)
+	t.Websocket.Do(hijackRecorder{ResponseWriter: w, hold: hold}, r.WithContext(ctx), exec)
+}
+
+// hijackRecorder hands the WebSocket upgrader the connection of any
+// ResponseWriter that can be hijacked through Unwrap, and keeps it.
+type hijackRecorder struct {
+	http.ResponseWriter
+	hold *socketConn
+}
+
+// Hijack implements http.Hijacker.
+func (h hijackRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn, rw, err := http.NewResponseController(h.ResponseWriter).Hijack()
+	if err == nil {
+		h.hold.mu.Lock()
+		h.hold.conn = conn
+		h.hold.mu.Unlock()
+	}
+	return conn, rw, err
+}
+
+// forbid closes a connection refused at connection_init with
+// CloseForbidden and the refusal's message. gqlgen has written nothing on
+// it since the upgrade (the refusal comes before its acknowledgement), so
+// the close frame is written on the connection itself.
+func forbid(ctx context.Context, err error) {
+	hold, ok := ctx.Value(socketKey{}).(*socketConn)
+	if !ok {
+		return
+	}
+	hold.mu.Lock()
+	defer hold.mu.Unlock()
+	if hold.conn == nil {
+		return
+	}
+	msg := domain.ErrorMessage(err)
+	var appErr *domain.Error
+	if !errors.As(err, &appErr) {
+		msg = "the API key cannot be checked"
+	}
+	payload := websocket.FormatCloseMessage(CloseForbidden, shorten(msg, 120))
+	frame := append([]byte{0x88, byte(len(payload))}, payload...) // FIN, close; unmasked from a server
+	_ = hold.conn.SetWriteDeadline(time.Now().Add(time.Second))
+	_, _ = hold.conn.Write(frame)
+	_ = hold.conn.Close()
+}
+
+// transportRule refuses an operation sent over the wrong transport:
+// subscriptions are served over a WebSocket only (an HTTP request cannot
+// stay open for them), and a WebSocket serves subscriptions only (queries
+// go over HTTP, where each one passes the key's rate limit).
+type transportRule struct{}
+
+var (
+	_ graphql.HandlerExtension        = transportRule{}
+	_ graphql.OperationContextMutator = transportRule{}
+)
+
+// ExtensionName implements graphql.HandlerExtension.
+func (transportRule) ExtensionName() string { return "TransportRule" }
+
+// Validate implements graphql.HandlerExtension.
+func (transportRule) Validate(graphql.ExecutableSchema) error { return nil }
+
+// MutateOperationContext implements graphql.OperationContextMutator.
+func (transportRule) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	if oc.Operation == nil {
+		return nil
+	}
+	_, socket := ctx.Value(socketKey{}).(*socketConn)
+	subscription := oc.Operation.Operation == ast.Subscription
+	var msg string
+	switch {
+	case subscription && !socket:
+		msg = "subscriptions are served over a WebSocket at /graphql (protocol graphql-transport-ws, the graphql-ws client)"
+	case socket && !subscription:
+		msg = "a WebSocket serves subscriptions only: send queries with POST or GET to /graphql"
+	default:
+		return nil
+	}
+	e := gqlerror.Errorf("%s", msg)
+	e.Extensions = map[string]any{"code": domain.CodeInvalidParameter}
+	return e
+}

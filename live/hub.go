@@ -1,0 +1,469 @@
+// Package live delivers the change feed to standing searches: GraphQL's
+// subscriptions and REST's event streams (contract section 15).
+//
+// The Hub follows the server's in-memory index as it moves along the feed
+// (store.IndexOptions.OnAdvance). For each move it reads the changes in
+// between, takes each changed job's State out of the index before and the
+// index after (index.State: what a query's conditions read), and judges
+// every change once against the subscriptions it may concern: each
+// subscription is filed under the keys of its most selective filter (a
+// percolator: filter key → subscriptions), so that a change is judged only
+// by the subscriptions filed under one of its job's keys, and by those
+// without a key filter. Membership before and after the change gives the
+// event: added, updated or removed.
+//
+// Judged changes stay in a bounded history, States and all, so that a
+// subscription can start after an older cursor and be judged exactly as a
+// live one; each subscriber reads its events from a bounded queue and is
+// ended with resync_required when it falls further behind.
+package live
+
+import (
+	"cmp"
+	"context"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/index"
+)
+
+// Feed is what the hub reads: the change feed and the cards of open jobs,
+// from the database the index follows (store.Store implements it).
+type Feed interface {
+	// PrimaryChanges returns at most limit changes after the cursor,
+	// oldest first, and the cursor after them.
+	PrimaryChanges(ctx context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error)
+	// OpenCards returns the cards of the open jobs among ids, by id.
+	OpenCards(ctx context.Context, ids []string) (map[string]*domain.JobCard, error)
+}
+
+// Options tune a Hub. A zero member takes its default.
+type Options struct {
+	// History is how many changes are kept for subscriptions that resume
+	// after a cursor (default 50,000); an older cursor is gone.
+	History int
+	// Buffer is how many events a subscriber may leave unread before it is
+	// ended with resync_required (default 512).
+	Buffer int
+	Log    *slog.Logger
+}
+
+// Hub judges the feed's changes for the open subscriptions and delivers
+// their events. It is safe for concurrent use.
+type Hub struct {
+	feed Feed
+	opts Options
+	log  *slog.Logger
+
+	// latest is the newest index the indexer made current that the hub
+	// has not processed yet (nil: none); wake tells run.
+	latest atomic.Pointer[index.Index]
+	wake   chan struct{}
+
+	// mu guards what follows: the hub's place in the feed, the history
+	// and the subscriptions' registry.
+	mu sync.Mutex
+	// at is the index whose changes are processed (nil before the first);
+	// epoch the feed's purge epoch, for cursors.
+	at    *index.Index
+	epoch int64
+	// history holds the changes after start, oldest first.
+	history []*record
+	start   int64
+	// anchored files subscriptions under the keys of their anchor filter;
+	// scan are the subscriptions without one, judged on every change.
+	anchored map[string]map[*Sub]struct{}
+	scan     map[*Sub]struct{}
+	subs     map[*Sub]struct{}
+	open     map[string]int // open subscriptions by transport
+	closed   bool
+	// pass numbers dispatches, marking the subscriptions judged in one.
+	pass uint64
+
+	started, delivered, resyncs atomic.Int64
+	lag                         lagHistogram
+}
+
+// record is one change of the feed, with the job's State just before and
+// just after it (nil: not open), and its card once read.
+type record struct {
+	change domain.Change
+	// place is the change's place in the feed, cursor its text.
+	place         domain.FeedCursor
+	cursor        string
+	before, after *index.State
+	card          atomic.Pointer[domain.JobCard]
+	cardRead      atomic.Bool
+}
+
+// NewHub returns a hub reading feed. Run makes it follow the index.
+func NewHub(feed Feed, opts Options) *Hub {
+	if opts.History <= 0 {
+		opts.History = 50_000
+	}
+	if opts.Buffer <= 0 {
+		opts.Buffer = 512
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Hub{feed: feed, opts: opts, log: opts.Log, wake: make(chan struct{}, 1),
+		anchored: map[string]map[*Sub]struct{}{}, scan: map[*Sub]struct{}{}, subs: map[*Sub]struct{}{}, open: map[string]int{}}
+}
+
+// Advance tells the hub that cur is the current index (the indexer's
+// OnAdvance). It only records cur: Run processes the changes up to it.
+func (h *Hub) Advance(_, cur *index.Index) {
+	h.latest.Store(cur)
+	select {
+	case h.wake <- struct{}{}:
+	default:
+	}
+}
+
+// retryAfter is the pause before a pass that failed (the database
+// unreachable) is tried again; the index waits as long.
+const retryAfter = 500 * time.Millisecond
+
+// Run processes the index's moves until ctx ends, then ends every
+// subscription (Close).
+func (h *Hub) Run(ctx context.Context) {
+	defer h.Close()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-h.wake:
+		}
+		cur := h.latest.Load()
+		if cur == nil {
+			continue
+		}
+		if err := h.process(ctx, cur); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			h.log.Warn("subscriptions: the feed's changes are not read; retrying", "err", err)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(retryAfter):
+			}
+			select {
+			case h.wake <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
+
+// pageSize is how many changes one read of the feed takes.
+const pageSize = 1000
+
+// process judges the changes from the hub's index to cur, and makes cur
+// the hub's index.
+func (h *Hub) process(ctx context.Context, cur *index.Index) error {
+	h.mu.Lock()
+	prev, epoch := h.at, h.epoch
+	h.mu.Unlock()
+	if prev != nil && cur.Version() <= prev.Version() {
+		return nil
+	}
+	from := int64(0)
+	if prev != nil {
+		from = prev.Version()
+	}
+	var changes []domain.Change
+	for pos := from; pos < cur.Version(); {
+		if prev == nil {
+			// The first index: the hub starts at it, and learns the epoch.
+			pos = cur.Version()
+		}
+		page, next, _, err := h.feed.PrimaryChanges(ctx, domain.FeedCursor{Seq: pos, Epoch: epoch}, pageSize)
+		if err != nil {
+			return err
+		}
+		epoch = next.Epoch
+		for _, c := range page {
+			if c.Seq <= cur.Version() {
+				changes = append(changes, c)
+			}
+		}
+		if len(page) == 0 || next.Seq <= pos {
+			break // the feed lost changes the index had: a purge in between
+		}
+		pos = next.Seq
+	}
+	if prev == nil {
+		h.mu.Lock()
+		h.at, h.epoch, h.start = cur, epoch, cur.Version()
+		h.mu.Unlock()
+		return nil
+	}
+	records := h.judge(prev, cur, changes, epoch)
+	if h.hasSubscribers() {
+		if err := h.readCards(ctx, records); err != nil {
+			return err
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.at, h.epoch = cur, epoch
+	h.keep(records)
+	for _, r := range records {
+		h.dispatch(r)
+	}
+	return nil
+}
+
+// judge makes the records of changes: each changed job's State in prev and
+// in cur, chained through the changes of one job (a job changed twice
+// between two indexes is judged with its state in cur after each).
+func (h *Hub) judge(prev, cur *index.Index, changes []domain.Change, epoch int64) []*record {
+	ids := make([]string, 0, len(changes))
+	for _, c := range changes {
+		ids = append(ids, c.ID)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	state := prev.States(ids)
+	after := cur.States(ids)
+	out := make([]*record, 0, len(changes))
+	for _, c := range changes {
+		place := domain.FeedCursor{Seq: c.Seq, Epoch: epoch}
+		r := &record{change: c, place: place, cursor: place.Encode(), before: state[c.ID]}
+		if c.Change != domain.ChangeClosed {
+			r.after = after[c.ID]
+		}
+		state[c.ID] = r.after
+		out = append(out, r)
+	}
+	return out
+}
+
+// readCards reads, in one statement, the cards of the records' jobs that
+// are open after their change.
+func (h *Hub) readCards(ctx context.Context, records []*record) error {
+	var ids []string
+	for _, r := range records {
+		if r.after != nil && !r.cardRead.Load() {
+			ids = append(ids, r.change.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	cards, err := h.feed.OpenCards(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for _, r := range records {
+		if r.after != nil && !r.cardRead.Load() {
+			r.card.Store(cards[r.change.ID])
+			r.cardRead.Store(true)
+		}
+	}
+	return nil
+}
+
+// keep appends records to the history, dropping its oldest beyond
+// Options.History. h.mu is held.
+func (h *Hub) keep(records []*record) {
+	h.history = append(h.history, records...)
+	if over := len(h.history) - h.opts.History; over > 0 {
+		h.start = h.history[over-1].change.Seq
+		// Copy the kept ones down once the dropped ones are many, so that
+		// the array does not grow without end.
+		if over > h.opts.History/4 || cap(h.history) > 2*h.opts.History {
+			h.history = append([]*record(nil), h.history[over:]...)
+		} else {
+			clear(h.history[:over])
+			h.history = h.history[over:]
+		}
+	}
+}
+
+// dispatch judges r by the subscriptions it may concern and queues their
+// events. h.mu is held.
+func (h *Hub) dispatch(r *record) {
+	h.pass++
+	judge := func(s *Sub) {
+		if s.pass == h.pass {
+			return
+		}
+		s.pass = h.pass
+		if kind, ok := s.kind(r); ok {
+			h.push(s, queued{r: r, kind: kind})
+		}
+	}
+	for _, st := range []*index.State{r.before, r.after} {
+		if st == nil {
+			continue
+		}
+		for _, k := range st.Keys {
+			for s := range h.anchored[k] {
+				judge(s)
+			}
+		}
+	}
+	for s := range h.scan {
+		judge(s)
+	}
+}
+
+// push queues an event for s, or ends s with resync_required when its
+// queue is full. h.mu is held.
+func (h *Hub) push(s *Sub, q queued) {
+	s.mu.Lock()
+	if s.err != nil {
+		s.mu.Unlock()
+		return
+	}
+	if len(s.queue) >= h.opts.Buffer {
+		s.err = &domain.Error{Code: domain.CodeResyncRequired, Cursor: s.delivered.Encode(),
+			Message: "the subscriber fell too far behind the changes; read the results again and resume after the cursor"}
+		s.queue = nil
+		h.resyncs.Add(1)
+		s.mu.Unlock()
+		h.unfile(s)
+		s.signal()
+		return
+	}
+	s.queue = append(s.queue, q)
+	s.mu.Unlock()
+	s.signal()
+}
+
+// hasSubscribers reports whether any subscription is open.
+func (h *Hub) hasSubscribers() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.subs) > 0
+}
+
+// Close ends every subscription with unavailable (the server is shutting
+// down), each with the cursor to resume from; later subscriptions are
+// refused.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.closed = true
+	for s := range h.subs {
+		s.mu.Lock()
+		if s.err == nil {
+			s.err = &domain.Error{Code: domain.CodeUnavailable, Cursor: s.delivered.Encode(),
+				Message: "the server is shutting down; subscribe again after the cursor"}
+		}
+		s.mu.Unlock()
+		h.unfile(s)
+		s.signal()
+	}
+}
+
+// Stats are a hub's figures for /metrics.
+type Stats struct {
+	Open      map[string]int // subscriptions open, by transport
+	Started   int64          // subscriptions started
+	Delivered int64          // events delivered
+	Resyncs   int64          // subscriptions ended with resync_required
+	History   int            // changes kept for resuming
+	// Lag is the delays of the events delivered: from the change's
+	// instant to the moment its subscriber took it.
+	Lag LagCounts
+}
+
+// Stats returns the hub's figures.
+func (h *Hub) Stats() Stats {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	open := make(map[string]int, len(h.open))
+	for via, n := range h.open {
+		open[via] = n
+	}
+	return Stats{Open: open, Started: h.started.Load(), Delivered: h.delivered.Load(),
+		Resyncs: h.resyncs.Load(), History: len(h.history), Lag: h.lag.counts()}
+}
+
+// Position is the last change the hub has judged (0 before the first
+// index).
+func (h *Hub) Position() int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.at == nil {
+		return 0
+	}
+	return h.at.Version()
+}
+
+// anchor returns the keys a subscription of m is filed under: those of its
+// most selective filter (any one key of a filter that needs them all), or
+// none when it has no key filter.
+func anchor(ix *index.Index, m *index.Matcher) []string {
+	var best []string
+	var bestJobs uint64
+	for _, f := range m.Keys() {
+		if len(f.Keys) == 0 {
+			continue
+		}
+		keys := f.Keys
+		if f.All {
+			keys = []string{slices.MinFunc(f.Keys, func(a, b string) int { return cmp.Compare(ix.KeyJobs(a), ix.KeyJobs(b)) })}
+		}
+		var jobs uint64
+		for _, k := range keys {
+			jobs += ix.KeyJobs(k)
+		}
+		if best == nil || jobs < bestJobs {
+			best, bestJobs = keys, jobs
+		}
+	}
+	return best
+}
+
+// LagBounds are the upper bounds, in seconds, of the delivery lag's
+// buckets.
+var LagBounds = []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2, 5, 10}
+
+// LagCounts is a histogram of delivery lags: Buckets[i] events took at
+// most LagBounds[i] (cumulative), Count in all, Sum their seconds.
+type LagCounts struct {
+	Buckets []uint64
+	Count   uint64
+	Sum     float64
+}
+
+// lagHistogram counts delivery lags by LagBounds.
+type lagHistogram struct {
+	mu      sync.Mutex
+	buckets [16]uint64 // by LagBounds, the last past them all
+	count   uint64
+	sum     float64
+}
+
+// observe counts one delivery's lag.
+func (l *lagHistogram) observe(d time.Duration) {
+	sec := max(d.Seconds(), 0)
+	i, _ := slices.BinarySearch(LagBounds, sec)
+	l.mu.Lock()
+	l.buckets[i]++
+	l.count++
+	l.sum += sec
+	l.mu.Unlock()
+}
+
+// counts returns the histogram, cumulative by bucket.
+func (l *lagHistogram) counts() LagCounts {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := LagCounts{Buckets: make([]uint64, len(LagBounds)), Count: l.count, Sum: l.sum}
+	var run uint64
+	for i := range LagBounds {
+		run += l.buckets[i]
+		out.Buckets[i] = run
+	}
+	return out
+}

@@ -1,0 +1,258 @@
+package live_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/internal/apitest"
+	"github.com/jobsd-dev/jobsd/live"
+	"github.com/jobsd-dev/jobsd/seed"
+)
+
+// postings returns n seeded postings as NDJSON lines: the same ids for
+// every seed, other content.
+func postings(t testing.TB, n int, seedN uint64) []string {
+	t.Helper()
+	var buf bytes.Buffer
+	require.NoError(t, seed.Write(&buf, seed.Options{N: n, Seed: seedN}))
+	return strings.Split(strings.TrimSpace(buf.String()), "\n")
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// filters are standing searches of every kind of condition the index
+// answers: lists (any and all), places, the category, the company
+// substring, salaries, and none.
+func filters() []domain.JobFilter {
+	return []domain.JobFilter{
+		{},
+		{Skills: []string{"golang"}},
+		{Skills: []string{"python", "react"}},
+		{Skills: []string{"python", "sql"}, SkillsMatch: ptr(domain.MatchAll)},
+		{WorkArrangement: []domain.WorkArrangement{domain.WorkArrangementRemote}},
+		{City: ptr("San Francisco")},
+		{Country: ptr("United States"), WorkArrangement: []domain.WorkArrangement{domain.WorkArrangementHybrid}},
+		{Title: ptr("software engineer")},
+		{CategoryField: ptr("Healthcare Practitioners and Technical")},
+		{Company: ptr("a")},
+		{SalaryMin: ptr(100000.0)},
+		{SalaryMin: ptr(80000.0), SalaryMax: ptr(150000.0), IncludeUnknownSalary: ptr(true)},
+		{Visas: []string{"h1b"}, Skills: []string{"golang", "java"}},
+		{EmploymentType: []string{"contract"}},
+		{PostedAfter: ptr("2026-01-01")},
+	}
+}
+
+// listOf returns the ids of every job matching f, by paging Jobs.
+func listOf(t *testing.T, env *apitest.Env, f domain.JobFilter) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	var after *string
+	for {
+		page, err := env.Service.Jobs(context.Background(), &f, ptr(100), nil, nil, after)
+		require.NoError(t, err)
+		for _, c := range page.Nodes {
+			out[c.ID] = true
+		}
+		if !page.PageInfo.HasMore {
+			return out
+		}
+		after = page.PageInfo.EndCursor
+	}
+}
+
+// TestEventsKeepAListCurrent: for subscriptions of many filters, while
+// imports replace, add and close postings (some quicker than the index's
+// poll, so that one move of the index carries several changes of a job),
+// a client that starts from a filter's list and applies its events (ADDED
+// adds a job not in it, UPDATED names one in it, REMOVED takes one out)
+// ends with the list the filter gives afterwards. A subscription opened
+// after a cursor of the middle ends with the same list from the list
+// there.
+func TestEventsKeepAListCurrent(t *testing.T) {
+	lines := postings(t, 400, 1)
+	env := apitest.NewWithOptions(t, strings.Join(lines[:300], "\n"), apitest.Options{Live: true})
+	ctx := context.Background()
+	waitFor(t, env, func(pos int64) bool { return pos > 0 })
+
+	type watched struct {
+		filter domain.JobFilter
+		list   map[string]bool
+		sub    domain.Subscription
+	}
+	var subs []*watched
+	for _, f := range filters() {
+		w := &watched{filter: f, list: listOf(t, env, f)}
+		sub, err := env.Service.Subscribe(ctx, &f, nil)
+		require.NoError(t, err, "%+v", f)
+		t.Cleanup(sub.Close)
+		w.sub = sub
+		subs = append(subs, w)
+	}
+
+	r := rand.New(rand.NewPCG(7, 7))
+	var middle string
+	var middleLists []map[string]bool
+	for round := range 12 {
+		var batch []string
+		other := postings(t, 400, uint64(10+round))
+		for range 5 + r.IntN(20) {
+			i := r.IntN(400)
+			switch r.IntN(5) {
+			case 0:
+				batch = append(batch, fmt.Sprintf(`{"id":%q,"closed":true}`, idOf(t, lines[i])))
+			default:
+				batch = append(batch, other[i])
+			}
+		}
+		env.ImportLines(t, batch)
+		if round%3 == 0 {
+			time.Sleep(150 * time.Millisecond) // the others land within one poll
+		}
+		if round == 5 {
+			waitFor(t, env, func(pos int64) bool { return pos >= feedLast(t, env) })
+			middle = feedCursor(t, env)
+			for _, f := range filters() {
+				middleLists = append(middleLists, listOf(t, env, f))
+			}
+		}
+	}
+	last := feedLast(t, env)
+	waitFor(t, env, func(pos int64) bool { return pos >= last })
+
+	apply := func(t *testing.T, sub domain.Subscription, list map[string]bool) {
+		t.Helper()
+		for {
+			ev, err := next(sub, 300*time.Millisecond)
+			if errors.Is(err, context.DeadlineExceeded) {
+				return
+			}
+			require.NoError(t, err)
+			switch ev.Kind {
+			case domain.JobAdded:
+				require.False(t, list[ev.ID], "ADDED %s, already listed", ev.ID)
+				require.NotNil(t, ev.Card)
+				list[ev.ID] = true
+			case domain.JobUpdated:
+				require.True(t, list[ev.ID], "UPDATED %s, not listed", ev.ID)
+				require.NotNil(t, ev.Card)
+			case domain.JobRemoved:
+				require.True(t, list[ev.ID], "REMOVED %s, not listed", ev.ID)
+				require.Nil(t, ev.Card)
+				delete(list, ev.ID)
+			}
+		}
+	}
+	for _, w := range subs {
+		apply(t, w.sub, w.list)
+		assert.Equal(t, listOf(t, env, w.filter), w.list, "filter %+v", w.filter)
+	}
+	for i, f := range filters() {
+		sub, err := env.Service.Subscribe(ctx, &f, &middle)
+		require.NoError(t, err)
+		apply(t, sub, middleLists[i])
+		sub.Close()
+		assert.Equal(t, listOf(t, env, f), middleLists[i], "resumed, filter %+v", f)
+	}
+	st := env.Hub.Stats()
+	assert.Positive(t, st.Delivered)
+	assert.Zero(t, st.Resyncs)
+}
+
+// next waits up to d for the subscription's next event.
+func next(sub domain.Subscription, d time.Duration) (*domain.JobChangeEvent, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	return sub.Next(ctx)
+}
+
+// idOf returns the id of an NDJSON posting.
+func idOf(t *testing.T, line string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(line, `"id":"`)
+	require.True(t, ok)
+	id, _, _ := strings.Cut(rest, `"`)
+	return id
+}
+
+// feedLast returns the number of the feed's last change.
+func feedLast(t *testing.T, env *apitest.Env) int64 {
+	t.Helper()
+	var last int64
+	require.NoError(t, env.DB.NewRaw("SELECT last_seq FROM jobsd_feed").Scan(context.Background(), &last))
+	return last
+}
+
+// feedCursor returns the cursor after the feed's last change.
+func feedCursor(t *testing.T, env *apitest.Env) string {
+	t.Helper()
+	var epoch int64
+	require.NoError(t, env.DB.NewRaw("SELECT epoch FROM jobsd_feed").Scan(context.Background(), &epoch))
+	return domain.FeedCursor{Seq: feedLast(t, env), Epoch: epoch}.Encode()
+}
+
+// waitFor waits until the hub's position satisfies ok.
+func waitFor(t *testing.T, env *apitest.Env, ok func(pos int64) bool) {
+	t.Helper()
+	require.Eventually(t, func() bool { return ok(env.Hub.Position()) }, 20*time.Second, 10*time.Millisecond)
+}
+
+// TestSlowSubscriberIsResynced: a subscriber that leaves more events
+// unread than its buffer is ended with resync_required and the cursor of
+// the last event it took; resumed there, it gets what followed.
+func TestSlowSubscriberIsResynced(t *testing.T) {
+	lines := postings(t, 60, 1)
+	env := apitest.NewWithOptions(t, strings.Join(lines[:10], "\n"), apitest.Options{Live: true, LiveOptions: live.Options{Buffer: 5}})
+	waitFor(t, env, func(pos int64) bool { return pos > 0 })
+	sub, err := env.Service.Subscribe(context.Background(), &domain.JobFilter{}, nil)
+	require.NoError(t, err)
+	defer sub.Close()
+	env.ImportLines(t, lines[10:13])
+	first, err := next(sub, 10*time.Second)
+	require.NoError(t, err)
+	env.ImportLines(t, lines[13:40]) // 27 events for a buffer of 5
+	last := feedLast(t, env)
+	waitFor(t, env, func(pos int64) bool { return pos >= last })
+	taken := []string{first.ID}
+	var ended *domain.Error
+	for {
+		ev, err := next(sub, 5*time.Second)
+		if err != nil {
+			require.ErrorAs(t, err, &ended)
+			break
+		}
+		taken = append(taken, ev.ID)
+	}
+	assert.Equal(t, domain.CodeResyncRequired, ended.Code)
+	require.NotEmpty(t, ended.Cursor)
+	assert.Equal(t, int64(1), env.Hub.Stats().Resyncs)
+	assert.Less(t, len(taken), 30, "it fell behind")
+
+	// Resumed after the cursor it ended with: every posting once, in
+	// feed order, with what it took before.
+	again, err := env.Service.Subscribe(context.Background(), &domain.JobFilter{}, &ended.Cursor)
+	require.NoError(t, err)
+	defer again.Close()
+	for {
+		ev, err := next(again, 500*time.Millisecond)
+		if err != nil {
+			break
+		}
+		taken = append(taken, ev.ID)
+	}
+	var want []string
+	for _, line := range lines[10:40] {
+		want = append(want, idOf(t, line))
+	}
+	assert.Equal(t, want, taken)
+}

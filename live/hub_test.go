@@ -1,0 +1,135 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/index"
+)
+
+// memFeed is a change feed in memory.
+type memFeed struct{ changes []domain.Change }
+
+func (f *memFeed) PrimaryChanges(_ context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error) {
+	var out []domain.Change
+	for _, c := range f.changes {
+		if c.Seq > after.Seq && len(out) < limit {
+			out = append(out, c)
+		}
+	}
+	next := after
+	if len(out) > 0 {
+		next.Seq = out[len(out)-1].Seq
+	}
+	return out, next, false, nil
+}
+
+func (f *memFeed) OpenCards(_ context.Context, ids []string) (map[string]*domain.JobCard, error) {
+	out := map[string]*domain.JobCard{}
+	for _, id := range ids {
+		out[id] = &domain.JobCard{ID: id}
+	}
+	return out, nil
+}
+
+// doc is a job with one skill key.
+func doc(id, skill string) *index.Doc {
+	return &index.Doc{ID: id, Posted: 1, Dated: true, SalaryMin: math.NaN(), SalaryMax: math.NaN(),
+		Keys: []string{"skills:" + skill}, Facets: map[string][]string{"skills": {skill}}}
+}
+
+// build is an index of version over docs.
+func build(version int64, docs ...*index.Doc) *index.Index {
+	slices.SortFunc(docs, func(a, b *index.Doc) int { return strings.Compare(a.ID, b.ID) })
+	b := index.NewBuilder(version)
+	for i, d := range docs {
+		b.Add(d)
+		b.SetIDRank(uint32(i), uint32(i))
+	}
+	return b.Build(b.Names())
+}
+
+// kinds returns the kinds of a subscription's events until none comes.
+func kinds(t *testing.T, sub domain.Subscription) []string {
+	t.Helper()
+	var out []string
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		ev, err := sub.Next(ctx)
+		cancel()
+		if errors.Is(err, context.DeadlineExceeded) {
+			return out
+		}
+		require.NoError(t, err)
+		out = append(out, string(ev.Kind)+" "+ev.ID)
+	}
+}
+
+// TestChangesOfOneMoveAreChained: when one move of the index carries
+// several changes of a job, each change is judged from the state the one
+// before left (the index after the move for the changes in between), so
+// that the events never contradict each other: opened then updated is
+// ADDED then UPDATED; closed then reopened is REMOVED then ADDED.
+func TestChangesOfOneMoveAreChained(t *testing.T) {
+	feed := &memFeed{}
+	h := NewHub(feed, Options{})
+	q := domain.JobQuery{Filters: []domain.KeyFilter{{Field: "skills", Keys: []string{"skills:go"}}}}
+
+	first := build(1, doc("b", "go"), doc("c", "rust"))
+	require.NoError(t, h.process(context.Background(), first))
+	sub, err := h.Subscribe(q, nil, "test")
+	require.NoError(t, err)
+	defer sub.Close()
+
+	feed.changes = []domain.Change{
+		{Seq: 2, ID: "a", Change: domain.ChangeOpened},
+		{Seq: 3, ID: "a", Change: domain.ChangeUpdated},
+		{Seq: 4, ID: "b", Change: domain.ChangeClosed},
+		{Seq: 5, ID: "b", Change: domain.ChangeOpened},
+		{Seq: 6, ID: "c", Change: domain.ChangeUpdated},
+		{Seq: 7, ID: "c", Change: domain.ChangeClosed},
+	}
+	second := build(7, doc("a", "go"), doc("b", "go"))
+	require.NoError(t, h.process(context.Background(), second))
+	assert.Equal(t, []string{"added a", "updated a", "removed b", "added b"}, kinds(t, sub))
+
+	// Resumed from the first change's cursor: the same events after it.
+	again, err := h.Subscribe(q, &domain.FeedCursor{Seq: 2}, "test")
+	require.NoError(t, err)
+	defer again.Close()
+	assert.Equal(t, []string{"updated a", "removed b", "added b"}, kinds(t, again))
+
+	// A cursor older than the history is gone.
+	_, err = h.Subscribe(q, &domain.FeedCursor{Seq: 0}, "test")
+	assert.Equal(t, domain.CodeGone, domain.ErrorCode(err))
+}
+
+// TestPercolatorFilesByTheRarestKeys: a subscription is filed under the
+// keys of its most selective filter (any one key of an all-of filter), and
+// without a key filter it is judged on every change.
+func TestPercolatorFilesByTheRarestKeys(t *testing.T) {
+	ix := build(1, doc("a", "go"), doc("b", "go"), doc("c", "go"), doc("d", "rust"))
+	for _, tc := range []struct {
+		name    string
+		filters []domain.KeyFilter
+		want    []string
+	}{
+		{"none", nil, nil},
+		{"one list", []domain.KeyFilter{{Keys: []string{"skills:go", "skills:rust"}}}, []string{"skills:go", "skills:rust"}},
+		{"the rarer list", []domain.KeyFilter{{Keys: []string{"skills:go"}}, {Keys: []string{"skills:rust"}}}, []string{"skills:rust"}},
+		{"all of", []domain.KeyFilter{{All: true, Keys: []string{"skills:go", "skills:rust"}}}, []string{"skills:rust"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, anchor(ix, ix.Matcher(domain.JobQuery{Filters: tc.filters})))
+		})
+	}
+}

@@ -1,0 +1,271 @@
+package live
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/index"
+)
+
+// Sub is one open subscription: a standing query and the events queued for
+// it. Its reader takes them with Next, one goroutine at a time, and ends it
+// with Close.
+type Sub struct {
+	h       *Hub
+	m       *index.Matcher
+	via     string // its transport, for the figures
+	anchors []string
+	// pass marks the dispatch that last judged it (Hub.pass; under h.mu).
+	pass uint64
+
+	// replayAfter and liveFrom bound the history's changes it still has
+	// to judge itself (those after replayAfter up to liveFrom: it started
+	// after an older cursor); the hub queues those after liveFrom. Only
+	// Next touches replayAfter, and pending, the events replayed but not
+	// yet taken.
+	replayAfter, liveFrom int64
+	pending               []queued
+	// skipThrough: changes up to it are not delivered (a cursor of
+	// another instance, ahead of this one).
+	skipThrough int64
+
+	mu        sync.Mutex
+	queue     []queued
+	err       error
+	delivered domain.FeedCursor
+	closed    bool
+	wake      chan struct{}
+}
+
+// queued is an event waiting for its reader: a change and what it did to
+// the subscription's results.
+type queued struct {
+	r    *record
+	kind domain.JobChangeKind
+}
+
+// Subscribe opens a subscription to q's results (q must be
+// index.Eligible): every change after the cursor after (nil: after the
+// last change judged) is delivered by Next. A cursor older than the
+// history is gone; a closed hub answers unavailable.
+func (h *Hub) Subscribe(q domain.JobQuery, after *domain.FeedCursor, via string) (domain.Subscription, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case h.closed:
+		return nil, domain.Errorf(domain.CodeUnavailable, "the server is shutting down; subscribe again")
+	case h.at == nil:
+		return nil, domain.Errorf(domain.CodeUnavailable, "the server is starting: its index is not built yet; retry in a few seconds")
+	}
+	pos := h.at.Version()
+	s := &Sub{h: h, m: h.at.Matcher(q), via: via, liveFrom: pos, replayAfter: pos,
+		delivered: domain.FeedCursor{Seq: pos, Epoch: h.epoch}, wake: make(chan struct{}, 1)}
+	s.anchors = anchor(h.at, s.m)
+	if after != nil {
+		switch {
+		case after.Seq > pos:
+			s.skipThrough = after.Seq
+		case after.Seq < h.start:
+			return nil, &domain.Error{Code: domain.CodeGone, Param: "after", Cursor: after.Encode(),
+				Message: "the cursor is older than the changes kept for subscriptions; read the results again and subscribe without after"}
+		default:
+			s.replayAfter = after.Seq
+		}
+		s.delivered = *after
+	}
+	h.file(s)
+	h.started.Add(1)
+	return s, nil
+}
+
+// file registers s with the percolator. h.mu is held.
+func (h *Hub) file(s *Sub) {
+	h.subs[s] = struct{}{}
+	h.open[s.via]++
+	if s.anchors == nil {
+		h.scan[s] = struct{}{}
+		return
+	}
+	for _, k := range s.anchors {
+		set := h.anchored[k]
+		if set == nil {
+			set = map[*Sub]struct{}{}
+			h.anchored[k] = set
+		}
+		set[s] = struct{}{}
+	}
+}
+
+// unfile removes s from the percolator. h.mu is held.
+func (h *Hub) unfile(s *Sub) {
+	if _, ok := h.subs[s]; !ok {
+		return
+	}
+	delete(h.subs, s)
+	if h.open[s.via]--; h.open[s.via] <= 0 {
+		delete(h.open, s.via)
+	}
+	delete(h.scan, s)
+	for _, k := range s.anchors {
+		if set := h.anchored[k]; set != nil {
+			delete(set, s)
+			if len(set) == 0 {
+				delete(h.anchored, k)
+			}
+		}
+	}
+}
+
+// Close ends the subscription; Next then returns nothing more.
+func (s *Sub) Close() {
+	s.h.mu.Lock()
+	s.h.unfile(s)
+	s.h.mu.Unlock()
+	s.mu.Lock()
+	s.closed, s.queue = true, nil
+	s.mu.Unlock()
+	s.signal()
+}
+
+// signal wakes the reader.
+func (s *Sub) signal() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// kind judges the change r for the subscription: added, updated, removed,
+// or no event.
+func (s *Sub) kind(r *record) (domain.JobChangeKind, bool) {
+	if r.change.Seq <= s.skipThrough {
+		return "", false
+	}
+	was, is := s.m.Match(r.before), s.m.Match(r.after)
+	switch {
+	case is && !was:
+		return domain.JobAdded, true
+	case is:
+		return domain.JobUpdated, true
+	case was:
+		return domain.JobRemoved, true
+	}
+	return "", false
+}
+
+// replayBatch is how many of the history's changes one look judges, and
+// the most events replayed at once (their cards read together).
+const replayBatch = 2048
+
+// Next waits for the subscription's next event, in feed order. It returns
+// an error with code resync_required (the reader fell behind), gone (the
+// changes to replay are no longer kept) or unavailable (the server is
+// shutting down), each with the cursor delivered last; or ctx's error.
+func (s *Sub) Next(ctx context.Context) (*domain.JobChangeEvent, error) {
+	for {
+		if len(s.pending) == 0 && s.replayAfter < s.liveFrom {
+			if err := s.replay(ctx); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		var q queued
+		var ok bool
+		s.mu.Lock()
+		switch {
+		case s.closed:
+			s.mu.Unlock()
+			return nil, context.Canceled
+		case len(s.pending) > 0:
+			q, s.pending, ok = s.pending[0], s.pending[1:], true
+		case s.err != nil:
+			err := s.err
+			s.mu.Unlock()
+			return nil, err
+		case len(s.queue) > 0:
+			q, s.queue, ok = s.queue[0], s.queue[1:], true
+		}
+		if ok {
+			s.delivered = q.r.place
+			s.mu.Unlock()
+			return s.event(ctx, q)
+		}
+		s.mu.Unlock()
+		select {
+		case <-s.wake:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// event makes the event of q, reading its card when the hub has not.
+func (s *Sub) event(ctx context.Context, q queued) (*domain.JobChangeEvent, error) {
+	r := q.r
+	ev := &domain.JobChangeEvent{Kind: q.kind, ID: r.change.ID, At: r.change.At, Cursor: r.cursor}
+	if q.kind != domain.JobRemoved {
+		if !r.cardRead.Load() {
+			if err := s.h.readCards(ctx, []*record{r}); err != nil {
+				return nil, err
+			}
+		}
+		ev.Card = r.card.Load()
+	}
+	s.h.delivered.Add(1)
+	s.h.lag.observe(time.Since(r.change.At))
+	return ev, nil
+}
+
+// replay judges the history's next changes up to liveFrom, putting their
+// events in pending (their cards read together).
+func (s *Sub) replay(ctx context.Context) error {
+	h := s.h
+	h.mu.Lock()
+	if s.replayAfter < h.start {
+		h.mu.Unlock()
+		s.mu.Lock()
+		cursor := s.delivered.Encode()
+		s.mu.Unlock()
+		return &domain.Error{Code: domain.CodeResyncRequired, Cursor: cursor,
+			Message: "the changes after the cursor are no longer kept for subscriptions; read the results again and subscribe without after"}
+	}
+	i, _ := searchSeq(h.history, s.replayAfter)
+	var events []queued
+	var records []*record
+	for n := 0; i < len(h.history) && n < replayBatch && len(events) < replayBatch/8; i, n = i+1, n+1 {
+		r := h.history[i]
+		if r.change.Seq > s.liveFrom {
+			break
+		}
+		s.replayAfter = r.change.Seq
+		if kind, ok := s.kind(r); ok {
+			events = append(events, queued{r: r, kind: kind})
+			records = append(records, r)
+		}
+	}
+	if i >= len(h.history) || h.history[i].change.Seq > s.liveFrom {
+		s.replayAfter = s.liveFrom
+	}
+	h.mu.Unlock()
+	if err := h.readCards(ctx, records); err != nil {
+		return err
+	}
+	s.pending = events
+	return nil
+}
+
+// searchSeq returns the position of the first record after seq.
+func searchSeq(history []*record, seq int64) (int, bool) {
+	lo, hi := 0, len(history)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if history[m].change.Seq <= seq {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < len(history)
+}

@@ -1,0 +1,128 @@
+package search
+
+import (
+	"context"
+	"strings"
+	"sync"
+
+	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/index"
+)
+
+// Live opens subscriptions (live.Hub implements it).
+type Live interface {
+	// Subscribe opens a subscription to q's results, delivering the
+	// changes after the cursor after (nil: from now on); via names its
+	// transport, for the figures.
+	Subscribe(q domain.JobQuery, after *domain.FeedCursor, via string) (domain.Subscription, error)
+}
+
+// DefaultMaxSubscriptionsPerKey is how many subscriptions and streams one
+// API key may hold open at once by default.
+const DefaultMaxSubscriptionsPerKey = 100
+
+// WithLive makes the service open subscriptions through l, at most
+// perKey open at once for one API key (0: DefaultMaxSubscriptionsPerKey).
+func WithLive(l Live, perKey int) Option {
+	if perKey <= 0 {
+		perKey = DefaultMaxSubscriptionsPerKey
+	}
+	return func(s *Service) { s.live, s.liveLimit = l, &keyCounts{limit: perKey, open: map[string]int{}} }
+}
+
+// subscriberKey marks a context with who a subscription is for.
+type subscriberKey struct{}
+
+// subscriber is who opens a subscription: its API key and transport.
+type subscriber struct{ key, via string }
+
+// WithSubscriber returns a context whose subscriptions count against the
+// API key named key (its rate-limit bucket), and are counted in the
+// figures under the transport via ("graphql", "sse").
+func WithSubscriber(ctx context.Context, key, via string) context.Context {
+	return context.WithValue(ctx, subscriberKey{}, subscriber{key: key, via: via})
+}
+
+// keyCounts counts the open subscriptions of each key.
+type keyCounts struct {
+	limit int
+	mu    sync.Mutex
+	open  map[string]int
+}
+
+// take counts one more subscription of key, or refuses it at the limit.
+func (k *keyCounts) take(key string) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.open[key] >= k.limit {
+		return domain.Errorf(domain.CodeRateLimited,
+			"this API key holds %d open subscriptions and streams, the most allowed; close one first", k.limit)
+	}
+	k.open[key]++
+	return nil
+}
+
+// release counts one subscription of key less.
+func (k *keyCounts) release(key string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.open[key]--; k.open[key] <= 0 {
+		delete(k.open, key)
+	}
+}
+
+// Subscribe opens a subscription to the results of filter (read once, as
+// Jobs reads it): the changes committed after after (a change-feed cursor,
+// nil for those after now), as events relative to the filter. A filter
+// error is Jobs' error; after is checked as Changes checks it (gone when
+// purged). The key of ctx (WithSubscriber) may hold only so many open.
+func (s *Service) Subscribe(ctx context.Context, filter *domain.JobFilter, after *string) (domain.Subscription, error) {
+	if s.live == nil {
+		return nil, domain.Errorf(domain.CodeUnavailable, "this server does not serve subscriptions")
+	}
+	q, err := s.jobQuery(filter, nil, nil, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	if !index.Eligible(q) {
+		param := "q"
+		if q.Q == "" {
+			param = "title"
+		}
+		return nil, domain.InvalidParam(param, "a subscription cannot follow a keyword search (q) or a title outside the taxonomy yet; use the category filters or skills")
+	}
+	var from *domain.FeedCursor
+	if after != nil {
+		c, ok := domain.ParseFeedCursor(strings.TrimSpace(*after))
+		if !ok {
+			return nil, domain.InvalidParam("after", "after %q is not a cursor of the change feed (an event's cursor or a page's next_cursor)", domain.Clip(*after))
+		}
+		if _, _, _, err := s.store.Changes(ctx, c, 1); err != nil {
+			return nil, err // gone, when a purge removed what follows it
+		}
+		from = &c
+	}
+	who, _ := ctx.Value(subscriberKey{}).(subscriber)
+	key := who.key
+	if err := s.liveLimit.take(key); err != nil {
+		return nil, err
+	}
+	sub, err := s.live.Subscribe(q, from, who.via)
+	if err != nil {
+		s.liveLimit.release(key)
+		return nil, err
+	}
+	return &countedSub{Subscription: sub, release: sync.OnceFunc(func() { s.liveLimit.release(key) })}, nil
+}
+
+// countedSub is a subscription that counts against its key until closed.
+type countedSub struct {
+	domain.Subscription
+	release func()
+}
+
+// Close implements domain.Subscription.
+func (c *countedSub) Close() {
+	c.Subscription.Close()
+	c.release()
+}
