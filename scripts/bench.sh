@@ -18,7 +18,14 @@
 # a 50-posting import every 3 s and one snapshot closing 1,000 of a
 # 10,000-posting source, BENCH_LIVE_DURATION (60s) per phase; bin/benchload
 # -live writes its own section of docs/bench-results.md. BENCH_QUIET=0
-# skips the quiet benchmark (the live scenario alone). BENCH_LOAD_ONLY=1
+# skips the quiet benchmark (the live scenario alone).
+#
+# Then the subscriptions scenario (BENCH_SUBS=0 skips it), on the same
+# copy: a fresh jobsd with BENCH_SUBS_N (10,000) subscriptions of distinct
+# filters open over WebSockets, the list mix without and with them, then
+# 50 new postings a second for BENCH_SUBS_DURATION (60s), every event
+# checked against a jobs query of its filter and timed from its import's
+# end; bin/benchload -subs writes its own section. BENCH_LOAD_ONLY=1
 # loads (or checks) the database and stops: the slow load can then run
 # while the machine is busy, and the measured part later on an idle one.
 set -euo pipefail
@@ -31,14 +38,17 @@ QUIET="${BENCH_QUIET:-1}"
 LIVE="${BENCH_LIVE:-1}"
 LIVE_DURATION="${BENCH_LIVE_DURATION:-60s}"
 LOAD_ONLY="${BENCH_LOAD_ONLY:-0}"
-for knob in "BENCH_QUIET=$QUIET" "BENCH_LIVE=$LIVE" "BENCH_LOAD_ONLY=$LOAD_ONLY"; do
+SUBS="${BENCH_SUBS:-1}"
+SUBS_N="${BENCH_SUBS_N:-10000}"
+SUBS_DURATION="${BENCH_SUBS_DURATION:-60s}"
+for knob in "BENCH_QUIET=$QUIET" "BENCH_LIVE=$LIVE" "BENCH_LOAD_ONLY=$LOAD_ONLY" "BENCH_SUBS=$SUBS"; do
   case "${knob#*=}" in
     0 | 1) ;;
     *) echo "bench: ${knob%%=*} is 0 or 1, not \"${knob#*=}\"" >&2; exit 2 ;;
   esac
 done
-if [ "$QUIET$LIVE$LOAD_ONLY" = 000 ]; then
-  echo "bench: BENCH_QUIET=0 and BENCH_LIVE=0: nothing to run" >&2
+if [ "$QUIET$LIVE$LOAD_ONLY$SUBS" = 0000 ]; then
+  echo "bench: BENCH_QUIET=0, BENCH_LIVE=0 and BENCH_SUBS=0: nothing to run" >&2
   exit 2
 fi
 READY_TIMEOUT="${BENCH_READY_TIMEOUT:-900}" # seconds
@@ -146,7 +156,8 @@ index_cache="$work/index-cache"
 # and ready_ns (how long it took to answer /readyz).
 start_serve() {
   local log="$1" cache="$2" started
-  ./bin/jobsd serve --addr "127.0.0.1:$PORT" --no-migrate --index-cache "$cache" --rate 1000000000 --burst 1000000000 ${no_text_index:+"$no_text_index"} 2>"$log" >/dev/null &
+  # shellcheck disable=SC2086 # extra_serve_flags is words
+  ./bin/jobsd serve --addr "127.0.0.1:$PORT" --no-migrate --index-cache "$cache" --rate 1000000000 --burst 1000000000 ${no_text_index:+"$no_text_index"} ${extra_serve_flags:-} 2>"$log" >/dev/null &
   server=$!
   echo "bench: waiting for $base/readyz"
   started=$(date +%s%N)
@@ -217,21 +228,39 @@ if [ "$QUIET" = 1 ]; then
     quiet_status=$?
 fi
 
-if [ "$LIVE" = 0 ]; then exit "$quiet_status"; fi
+if [ "$LIVE$SUBS" = 00 ]; then exit "$quiet_status"; fi
 
-# The live scenario writes: it runs on a copy, which the template must have
-# no sessions for while it is made (jobsd stopped, benchload done).
-# When the quiet benchmark ran, the copy is of the data it measured.
+# The live and subscriptions scenarios write: they run on a copy, which the
+# template must have no sessions for while it is made (jobsd stopped,
+# benchload done). When the quiet benchmark ran, the copy is of the data it
+# measured.
 stop_server
 live_db="${name}_live"
-echo "bench: live scenario on $live_db, a copy of $name"
+echo "bench: live scenarios on $live_db, a copy of $name"
 psql "$admin" -XqAc "DROP DATABASE IF EXISTS $live_db WITH (FORCE)" >/dev/null
 copy_started=$(date +%s%N)
 psql "$admin" -XqAc "CREATE DATABASE $live_db TEMPLATE $name" >/dev/null
 copied="$(awk -v ns="$(($(date +%s%N) - copy_started))" 'BEGIN { printf "%.1f s", ns / 1e9 }')"
 export DATABASE_URL="${admin%/postgres\?*}/$live_db?sslmode=disable"
-start_serve "$work/jobsd-live.log" "" # builds: the copy is another database; nothing saved while measuring
-./bin/benchload -live -base "$base" -key "$key" -db "$DATABASE_URL" -n "$N" -jobsd bin/jobsd \
-  -connections "$CONNECTIONS" -live-duration "$LIVE_DURATION" -commit "$commit" -out "$OUT" \
-  -live-database "\`$live_db\`, a copy of \`$name\` made with CREATE DATABASE … TEMPLATE in $copied before the scenario and dropped after it (the quiet figures' data is never written to); jobsd started cold on it (ready after $ready)"
-exit "$quiet_status"
+status="$quiet_status"
+if [ "$LIVE" = 1 ]; then
+  start_serve "$work/jobsd-live.log" "" # builds: the copy is another database; nothing saved while measuring
+  ./bin/benchload -live -base "$base" -key "$key" -db "$DATABASE_URL" -n "$N" -jobsd bin/jobsd \
+    -connections "$CONNECTIONS" -live-duration "$LIVE_DURATION" -commit "$commit" -out "$OUT" \
+    -live-database "\`$live_db\`, a copy of \`$name\` made with CREATE DATABASE … TEMPLATE in $copied before the scenario and dropped after it (the quiet figures' data is never written to); jobsd started cold on it (ready after $ready)" ||
+    status=$?
+  stop_server
+fi
+if [ "$SUBS" = 1 ]; then
+  # One key holds every subscription: the per-key bound raised above them.
+  extra_serve_flags="--max-subscriptions-per-key $((SUBS_N + 100))"
+  after_live=""
+  if [ "$LIVE" = 1 ]; then after_live=", after the live scenario"; fi
+  start_serve "$work/jobsd-subs.log" ""
+  ./bin/benchload -subs -base "$base" -key "$key" -db "$DATABASE_URL" -n "$N" -jobsd bin/jobsd \
+    -connections "$CONNECTIONS" -subs-n "$SUBS_N" -subs-duration "$SUBS_DURATION" -commit "$commit" -out "$OUT" \
+    -subs-database "\`$live_db\` (the same copy$after_live); jobsd started cold on it (ready after $ready)" ||
+    status=$?
+  extra_serve_flags=""
+fi
+exit "$status"

@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -31,6 +32,24 @@ func TestTuneGC(t *testing.T) {
 	liftMemoryLimit()
 	assert.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1), "lifted during a build")
 
+	// Goroutines' stacks (an open subscription holds two) are memory
+	// outside the heap: the limit makes room for them.
+	runtime.GC()
+	tuneGC()
+	before := debug.SetMemoryLimit(-1)
+	stop := make(chan struct{})
+	var started sync.WaitGroup
+	for range 2000 {
+		started.Add(1)
+		go deepStack(32, started.Done, stop) // a 32 KiB stack or more each
+	}
+	started.Wait()
+	runtime.GC()
+	tuneGC()
+	assert.Greater(t, debug.SetMemoryLimit(-1), before+2000*16<<10, "the limit counts the goroutines' stacks (32 KiB each)")
+	close(stop)
+	liftMemoryLimit()
+
 	t.Setenv("GOGC", "300")
 	t.Setenv("GOMEMLIMIT", "1GiB")
 	debug.SetGCPercent(300)
@@ -39,4 +58,17 @@ func TestTuneGC(t *testing.T) {
 	liftMemoryLimit()
 	assert.Equal(t, int64(1<<30), debug.SetMemoryLimit(-1), "the operator's limit")
 	assert.Equal(t, 300, debug.SetGCPercent(300), "the operator's GOGC")
+}
+
+// deepStack holds n frames of 1 KiB on its goroutine's stack until stop
+// is closed, calling ready once they are.
+func deepStack(n int, ready func(), stop <-chan struct{}) byte {
+	var frame [1 << 10]byte
+	frame[n%len(frame)] = byte(n)
+	if n == 0 {
+		ready()
+		<-stop
+		return frame[0]
+	}
+	return deepStack(n-1, ready, stop) + frame[1]
 }

@@ -233,6 +233,7 @@ func (x *Indexer) run(ctx context.Context) {
 	defer tick.Stop()
 	var backoff panicBackoff
 	var rebuilt *index.Index
+	tuned := time.Now()
 	for {
 		panicked := guard(x.log, "index", func() {
 			var err error
@@ -246,6 +247,10 @@ func (x *Indexer) run(ctx context.Context) {
 				err = x.catchUp(ctx)
 				if cur := x.current.Load(); cur != nil && !currency.Same(cur.Rates(), x.rates()) {
 					x.startRebuild(ctx) // at the new rates
+				}
+				if x.tuneGC && !x.rebuilding.Load() && time.Since(tuned) >= retuneEvery {
+					tuneGC()
+					tuned = time.Now()
 				}
 			}
 			if err != nil && ctx.Err() == nil {
@@ -477,24 +482,39 @@ const memorySlack = 32 << 20
 
 // tuneGC sets the GC percentage that gives the live heap gcHeadroom to grow
 // (between 25 and Go's default 100), unless the operator set GOGC, and a
-// soft memory limit of the live heap, gcHeadroom and memorySlack, unless
-// the operator set GOMEMLIMIT. The limit makes the runtime give the heap's
-// free pages back to the system promptly, which it otherwise does only
-// slowly, keeping the process's memory well above its live heap.
+// soft memory limit of the live heap, the runtime's memory outside the heap
+// (goroutine stacks above all: a subscription holds two goroutines),
+// gcHeadroom and memorySlack, unless the operator set GOMEMLIMIT. The
+// limit makes the runtime give the heap's free pages back to the system
+// promptly, which it otherwise does only slowly, keeping the process's
+// memory well above its live heap.
 func tuneGC() {
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
 	metrics.Read(sample)
 	live := sample[0].Value.Uint64()
 	if live == 0 {
 		return
 	}
+	heap := uint64(0)
+	for _, s := range sample[2:] {
+		heap += s.Value.Uint64()
+	}
+	outside := sample[1].Value.Uint64() - min(heap, sample[1].Value.Uint64())
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(int(min(max(100*gcHeadroom/live, 25), 100)))
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(int64(live + gcHeadroom + memorySlack))
+		debug.SetMemoryLimit(int64(live + outside + gcHeadroom + memorySlack))
 	}
 }
+
+// retuneEvery is how often the indexer sets tuneGC's limit anew between
+// builds: the memory outside the heap grows and shrinks with the open
+// subscriptions, and a limit below what the process holds would make the
+// collector run without pause.
+const retuneEvery = 2 * time.Second
 
 // liftMemoryLimit removes tuneGC's memory limit (not the operator's).
 func liftMemoryLimit() {

@@ -171,13 +171,19 @@ func lagText(d time.Duration) string {
 // place of the one written before, or else right after the quiet section
 // of n, or else at the end. The rest of the file is kept.
 func writeLiveSection(file string, n int, section string) error {
+	return rewriteFile(file, func(doc string) (string, error) { return placeLiveSection(doc, n, section) })
+}
+
+// rewriteFile replaces the markdown file's text (a new file's is a title)
+// by what change makes of it.
+func rewriteFile(file string, change func(doc string) (string, error)) error {
 	b, err := os.ReadFile(file)
 	if errors.Is(err, os.ErrNotExist) {
 		b = []byte("# Benchmark results\n")
 	} else if err != nil {
 		return fmt.Errorf("read %s: %w", file, err)
 	}
-	doc, err := placeLiveSection(string(b), n, section)
+	doc, err := change(string(b))
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
@@ -190,24 +196,38 @@ func writeLiveSection(file string, n int, section string) error {
 // placeLiveSection returns doc with section placed as writeLiveSection
 // says.
 func placeLiveSection(doc string, n int, section string) (string, error) {
-	if i := strings.Index(doc, liveBeginMarker(n)); i >= 0 {
-		j := strings.Index(doc[i:], liveEndMarker)
+	return placeSection(doc, section, liveBeginMarker(n), liveEndMarker, [2]string{beginMarker(n), endMarker})
+}
+
+// placeSection returns doc with section in place of the text from begin to
+// end, or else right after the first of the sections that after's marker
+// pairs delimit, or else at the end.
+func placeSection(doc, section, begin, end string, after ...[2]string) (string, error) {
+	// cut returns where the section from i to the marker e ends (past its
+	// newline).
+	cut := func(i int, e string) (int, bool) {
+		j := strings.Index(doc[i:], e)
 		if j < 0 {
-			return "", fmt.Errorf("%s without %s", liveBeginMarker(n), liveEndMarker)
+			return 0, false
 		}
-		end := i + j + len(liveEndMarker)
-		if end < len(doc) && doc[end] == '\n' {
-			end++
+		stop := i + j + len(e)
+		if stop < len(doc) && doc[stop] == '\n' {
+			stop++
 		}
-		return doc[:i] + section + doc[end:], nil
+		return stop, true
 	}
-	if i := strings.Index(doc, beginMarker(n)); i >= 0 {
-		if j := strings.Index(doc[i:], endMarker); j >= 0 {
-			end := i + j + len(endMarker)
-			if end < len(doc) && doc[end] == '\n' {
-				end++
+	if i := strings.Index(doc, begin); i >= 0 {
+		stop, ok := cut(i, end)
+		if !ok {
+			return "", fmt.Errorf("%s without %s", begin, end)
+		}
+		return doc[:i] + section + doc[stop:], nil
+	}
+	for _, a := range after {
+		if i := strings.Index(doc, a[0]); i >= 0 {
+			if stop, ok := cut(i, a[1]); ok {
+				return doc[:stop] + "\n" + section + doc[stop:], nil
 			}
-			return doc[:end] + "\n" + section + doc[end:], nil
 		}
 	}
 	return strings.TrimRight(doc, "\n") + "\n\n" + section, nil

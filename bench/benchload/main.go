@@ -89,6 +89,17 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.DurationVar(&lc.SettleTimeout, "live-settle-timeout", 15*time.Minute, "-live: how long to wait for jobsd to absorb the crawl's import")
 	fs.StringVar(&lc.Run, "live-run", "", "-live: the run's name in ids, the source and companies (up to 12 digits; default the Unix time)")
 	fs.StringVar(&lc.Database, "live-database", "", "-live: what database the scenario writes to, for the report")
+	subs := fs.Bool("subs", false, "run the subscriptions scenario instead: -subs-n subscriptions of distinct filters over WebSockets, "+
+		"the list mix without and with them, then -subs-rate new postings a second (-jobsd import) with each event checked and timed; "+
+		"writes its own section of -out. It writes to the database: run it on a copy")
+	sc := subsConfig{}
+	fs.IntVar(&sc.N, "subs-n", 10000, "-subs: subscriptions")
+	fs.IntVar(&sc.PerSocket, "subs-per-socket", 100, "-subs: subscriptions a WebSocket")
+	fs.IntVar(&sc.Rate, "subs-rate", 50, "-subs: new postings a second")
+	fs.DurationVar(&sc.Duration, "subs-duration", 60*time.Second, "-subs: how long postings land")
+	fs.DurationVar(&sc.Idle, "subs-idle", 10*time.Second, "-subs: how long the open subscriptions are watched idle")
+	fs.DurationVar(&sc.MixDuration, "subs-mix-duration", 20*time.Second, "-subs: each run of the list mix, without and with the subscriptions")
+	fs.StringVar(&sc.Database, "subs-database", "", "-subs: what database the scenario writes to, for the report")
 	withYardstick := fs.Bool("yardstick", true, "after jobsd's runs, run the targets' job-by-id statements without HTTP "+
 		"for -duration each, as a yardstick of the machine's speed (not with -only)")
 	if err := fs.Parse(args); err != nil {
@@ -168,6 +179,17 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			return errors.New("-live-duration, -live-interval and -live-poll must be positive")
 		}
 		return runLive(ctx, lc, db, mix, cpuOf(ctx, db, newRSSSampler(*base)), out)
+	}
+	if *subs {
+		sc.Base, sc.Key, sc.DSN, sc.Jobsd, sc.DBN, sc.Conns, sc.Commit, sc.Out = *base, *key, *dsn, lc.Jobsd, *n, *conns, *commit, *outFile
+		sc.Run = strconv.FormatInt(time.Now().Unix(), 10)
+		if sc.N < 1 || sc.PerSocket < 1 || sc.Rate < 1 || sc.Duration < time.Second {
+			return errors.New("-subs-n, -subs-per-socket and -subs-rate must be positive, -subs-duration at least 1s")
+		}
+		if sc.Database == "" {
+			sc.Database = "the one of -db, written to by the scenario"
+		}
+		return runSubs(ctx, sc, db, mix, umbrellas, cpuOf(ctx, db, newRSSSampler(*base)), out)
 	}
 	filters, err := cursorFilters(ctx, db, umbrellas)
 	if err != nil {
