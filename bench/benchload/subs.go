@@ -63,10 +63,10 @@ type subsResult struct {
 	// idle without subscriptions (its index's polls, the expiry's sweeps),
 	// idle with them, and while postings land.
 	BaseCPU, IdleCPU, LiveCPU float64
-	Imports          int
-	Postings         int
-	ImportElapsed    time.Duration // the live phase's length
-	ImportErrors     []string
+	Imports                   int
+	Postings                  int
+	ImportElapsed             time.Duration // the live phase's length
+	ImportErrors              []string
 	// Events are the events received for the postings imported; Expected
 	// those the subscriptions' filters give (checked with jobs queries).
 	Events, Expected                int
