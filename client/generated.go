@@ -4,6 +4,8 @@ package client
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 
 	"github.com/Khan/genqlient/graphql"
 )
@@ -424,6 +426,24 @@ var AllFacetField = []FacetField{
 	FacetFieldState,
 	FacetFieldCity,
 	FacetFieldSalary,
+}
+
+// What a change did to a subscription's results.
+type JobChangeKind string
+
+const (
+	// the posting now matches the filter and did not: opened, reopened, or updated into it
+	JobChangeKindAdded JobChangeKind = "ADDED"
+	// the posting matched before the change and matches after it
+	JobChangeKindUpdated JobChangeKind = "UPDATED"
+	// the posting matched and no longer does: closed, expired, or updated out of the filter
+	JobChangeKindRemoved JobChangeKind = "REMOVED"
+)
+
+var AllJobChangeKind = []JobChangeKind{
+	JobChangeKindAdded,
+	JobChangeKindUpdated,
+	JobChangeKindRemoved,
 }
 
 // JobDetailJob includes the requested fields of the GraphQL type Job.
@@ -1184,6 +1204,165 @@ type SearchJobsResponse struct {
 // GetJobs returns SearchJobsResponse.Jobs, and is useful for accessing the field via an interface.
 func (v *SearchJobsResponse) GetJobs() SearchJobsJobsJobCardConnection { return v.Jobs }
 
+// WatchJobsJobChangesJobChangeEvent includes the requested fields of the GraphQL type JobChangeEvent.
+// The GraphQL type's documentation follows.
+//
+// A change of a subscription's results.
+type WatchJobsJobChangesJobChangeEvent struct {
+	Kind JobChangeKind `json:"kind"`
+	// The posting's id.
+	Id string `json:"id"`
+	// The change's instant (for an expiry, its validThrough).
+	At string `json:"at"`
+	// The change's feed cursor: `jobChanges(after:)` resumes after it.
+	Cursor string `json:"cursor"`
+	// The posting's card after the change; null for REMOVED.
+	Card *WatchJobsJobChangesJobChangeEventCardJobCard `json:"card"`
+}
+
+// GetKind returns WatchJobsJobChangesJobChangeEvent.Kind, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEvent) GetKind() JobChangeKind { return v.Kind }
+
+// GetId returns WatchJobsJobChangesJobChangeEvent.Id, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEvent) GetId() string { return v.Id }
+
+// GetAt returns WatchJobsJobChangesJobChangeEvent.At, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEvent) GetAt() string { return v.At }
+
+// GetCursor returns WatchJobsJobChangesJobChangeEvent.Cursor, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEvent) GetCursor() string { return v.Cursor }
+
+// GetCard returns WatchJobsJobChangesJobChangeEvent.Card, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEvent) GetCard() *WatchJobsJobChangesJobChangeEventCardJobCard {
+	return v.Card
+}
+
+// WatchJobsJobChangesJobChangeEventCardJobCard includes the requested fields of the GraphQL type JobCard.
+// The GraphQL type's documentation follows.
+//
+// The lightweight view of a job, for lists.
+type WatchJobsJobChangesJobChangeEventCardJobCard struct {
+	Id              string                                               `json:"id"`
+	Title           string                                               `json:"title"`
+	Company         string                                               `json:"company"`
+	Location        WatchJobsJobChangesJobChangeEventCardJobCardLocation `json:"location"`
+	WorkArrangement *WorkArrangement                                     `json:"workArrangement"`
+	// Null when the posting states no salary.
+	Salary   *WatchJobsJobChangesJobChangeEventCardJobCardSalary  `json:"salary"`
+	Category WatchJobsJobChangesJobChangeEventCardJobCardCategory `json:"category"`
+}
+
+// GetId returns WatchJobsJobChangesJobChangeEventCardJobCard.Id, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEventCardJobCard) GetId() string { return v.Id }
+
+// GetTitle returns WatchJobsJobChangesJobChangeEventCardJobCard.Title, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEventCardJobCard) GetTitle() string { return v.Title }
+
+// GetCompany returns WatchJobsJobChangesJobChangeEventCardJobCard.Company, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEventCardJobCard) GetCompany() string { return v.Company }
+
+// GetLocation returns WatchJobsJobChangesJobChangeEventCardJobCard.Location, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEventCardJobCard) GetLocation() WatchJobsJobChangesJobChangeEventCardJobCardLocation {
+	return v.Location
+}
+
+// GetWorkArrangement returns WatchJobsJobChangesJobChangeEventCardJobCard.WorkArrangement, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEventCardJobCard) GetWorkArrangement() *WorkArrangement {
+	return v.WorkArrangement
+}
+
+// GetSalary returns WatchJobsJobChangesJobChangeEventCardJobCard.Salary, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEventCardJobCard) GetSalary() *WatchJobsJobChangesJobChangeEventCardJobCardSalary {
+	return v.Salary
+}
+
+// GetCategory returns WatchJobsJobChangesJobChangeEventCardJobCard.Category, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEventCardJobCard) GetCategory() WatchJobsJobChangesJobChangeEventCardJobCardCategory {
+	return v.Category
+}
+
+// WatchJobsJobChangesJobChangeEventCardJobCardCategory includes the requested fields of the GraphQL type Category.
+// The GraphQL type's documentation follows.
+//
+// A job's place in the occupation taxonomy, its one category: the one its
+// source gave, spelled canonically, completed from its title where the title
+// does not contradict it (the title's category when none was given).
+// Category filters, title intent, facets, company pages and similar jobs all
+// use it.
+type WatchJobsJobChangesJobChangeEventCardJobCardCategory struct {
+	Field          *string `json:"field"`
+	Role           *string `json:"role"`
+	Specialization *string `json:"specialization"`
+}
+
+// GetField returns WatchJobsJobChangesJobChangeEventCardJobCardCategory.Field, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEventCardJobCardCategory) GetField() *string { return v.Field }
+
+// GetRole returns WatchJobsJobChangesJobChangeEventCardJobCardCategory.Role, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEventCardJobCardCategory) GetRole() *string { return v.Role }
+
+// GetSpecialization returns WatchJobsJobChangesJobChangeEventCardJobCardCategory.Specialization, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEventCardJobCardCategory) GetSpecialization() *string {
+	return v.Specialization
+}
+
+// WatchJobsJobChangesJobChangeEventCardJobCardLocation includes the requested fields of the GraphQL type Location.
+// The GraphQL type's documentation follows.
+//
+// Where a job is.
+type WatchJobsJobChangesJobChangeEventCardJobCardLocation struct {
+	// "city, state, country" of the first location, then " + N more".
+	Full string `json:"full"`
+}
+
+// GetFull returns WatchJobsJobChangesJobChangeEventCardJobCardLocation.Full, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEventCardJobCardLocation) GetFull() string { return v.Full }
+
+// WatchJobsJobChangesJobChangeEventCardJobCardSalary includes the requested fields of the GraphQL type Salary.
+// The GraphQL type's documentation follows.
+//
+// Pay range; max is null for "from X" ranges.
+type WatchJobsJobChangesJobChangeEventCardJobCardSalary struct {
+	Min *float64 `json:"min"`
+	Max *float64 `json:"max"`
+	// ISO 4217 code.
+	Currency *string       `json:"currency"`
+	Period   *SalaryPeriod `json:"period"`
+}
+
+// GetMin returns WatchJobsJobChangesJobChangeEventCardJobCardSalary.Min, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEventCardJobCardSalary) GetMin() *float64 { return v.Min }
+
+// GetMax returns WatchJobsJobChangesJobChangeEventCardJobCardSalary.Max, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEventCardJobCardSalary) GetMax() *float64 { return v.Max }
+
+// GetCurrency returns WatchJobsJobChangesJobChangeEventCardJobCardSalary.Currency, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEventCardJobCardSalary) GetCurrency() *string { return v.Currency }
+
+// GetPeriod returns WatchJobsJobChangesJobChangeEventCardJobCardSalary.Period, and is useful for accessing the field via an interface.
+func (v *WatchJobsJobChangesJobChangeEventCardJobCardSalary) GetPeriod() *SalaryPeriod {
+	return v.Period
+}
+
+// WatchJobsResponse is returned by WatchJobs on success.
+type WatchJobsResponse struct {
+	// The changes of the results of `filter` (read once, when the subscription
+	// starts, as `jobs` reads it), as events relative to it, in feed order:
+	// ADDED (the posting now matches and did not), UPDATED (it matched before
+	// and after the change), REMOVED (it matched and no longer does). Without
+	// `after`, every change committed after the subscription started; with
+	// `after` (an event's `cursor`, or a feed page's `nextCursor`), every change
+	// after it: a client that resumes with its last cursor misses nothing and
+	// gets nothing twice. A subscriber too slow to keep up is ended with an
+	// error of code `resync_required`, `extensions.cursor` the last cursor
+	// delivered; a cursor older than what is kept ends it with `gone`. Each API
+	// key may hold a bounded number open (`rate_limited` beyond).
+	JobChanges WatchJobsJobChangesJobChangeEvent `json:"jobChanges"`
+}
+
+// GetJobChanges returns WatchJobsResponse.JobChanges, and is useful for accessing the field via an interface.
+func (v *WatchJobsResponse) GetJobChanges() WatchJobsJobChangesJobChangeEvent { return v.JobChanges }
+
 // Where the work happens.
 type WorkArrangement string
 
@@ -1262,6 +1441,18 @@ func (v *__SearchJobsInput) GetSort() *JobSort { return v.Sort }
 
 // GetFacets returns __SearchJobsInput.Facets, and is useful for accessing the field via an interface.
 func (v *__SearchJobsInput) GetFacets() []FacetField { return v.Facets }
+
+// __WatchJobsInput is used internally by genqlient
+type __WatchJobsInput struct {
+	Filter *JobFilter `json:"filter"`
+	After  *string    `json:"after"`
+}
+
+// GetFilter returns __WatchJobsInput.Filter, and is useful for accessing the field via an interface.
+func (v *__WatchJobsInput) GetFilter() *JobFilter { return v.Filter }
+
+// GetAfter returns __WatchJobsInput.After, and is useful for accessing the field via an interface.
+func (v *__WatchJobsInput) GetAfter() *string { return v.After }
 
 // The query executed by Companies.
 const Companies_Operation = `
@@ -1562,4 +1753,86 @@ func SearchJobs(
 	)
 
 	return data_, err_
+}
+
+// The subscription executed by WatchJobs.
+const WatchJobs_Operation = `
+subscription WatchJobs ($filter: JobFilter, $after: String) {
+	jobChanges(filter: $filter, after: $after) {
+		kind
+		id
+		at
+		cursor
+		card {
+			id
+			title
+			company
+			location {
+				full
+			}
+			workArrangement
+			salary {
+				min
+				max
+				currency
+				period
+			}
+			category {
+				field
+				role
+				specialization
+			}
+		}
+	}
+}
+`
+
+// The changes of a search's results as they land (contract section 15):
+// ADDED, UPDATED and REMOVED relative to the filter, each with its feed
+// cursor; resume after the last one handled with after.
+// To unsubscribe, use [graphql.WebSocketClient.Unsubscribe]
+func WatchJobs(
+	ctx_ context.Context,
+	client_ graphql.WebSocketClient,
+	filter *JobFilter,
+	after *string,
+) (dataChan_ chan WatchJobsWsResponse, subscriptionID_ string, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "WatchJobs",
+		Query:  WatchJobs_Operation,
+		Variables: &__WatchJobsInput{
+			Filter: filter,
+			After:  after,
+		},
+	}
+
+	dataChan_ = make(chan WatchJobsWsResponse)
+	subscriptionID_, err_ = client_.Subscribe(req_, dataChan_, WatchJobsForwardData)
+
+	return dataChan_, subscriptionID_, err_
+}
+
+type WatchJobsWsResponse graphql.BaseResponse[*WatchJobsResponse]
+
+func WatchJobsForwardData(interfaceChan interface{}, jsonRawMsg json.RawMessage) error {
+	var gqlResp graphql.Response
+	var wsResp WatchJobsWsResponse
+	err := json.Unmarshal(jsonRawMsg, &gqlResp)
+	if err != nil {
+		return err
+	}
+	if len(gqlResp.Errors) == 0 {
+		err = json.Unmarshal(jsonRawMsg, &wsResp)
+		if err != nil {
+			return err
+		}
+	} else {
+		wsResp.Errors = gqlResp.Errors
+	}
+	dataChan_, ok := interfaceChan.(chan WatchJobsWsResponse)
+	if !ok {
+		return errors.New("failed to cast interface into 'chan WatchJobsWsResponse'")
+	}
+	dataChan_ <- wsResp
+	return nil
 }

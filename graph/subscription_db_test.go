@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/jobsd-dev/jobsd/client"
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/graph"
 	"github.com/jobsd-dev/jobsd/internal/apitest"
@@ -207,4 +208,40 @@ func gqlPost(env *apitest.Env, query string, v any) error {
 	req.Header.Set("Content-Type", "application/json")
 	env.GraphQL(graph.HandlerOptions{}).ServeHTTP(rec, req)
 	return json.Unmarshal(rec.Body.Bytes(), v)
+}
+
+// TestTypedClientSubscribes: the typed Go client (package client) runs
+// WatchJobs over the WebSocket with its key in connection_init, and gets
+// the event of a posting imported after it.
+func TestTypedClientSubscribes(t *testing.T) {
+	env := apitest.NewWithOptions(t, `{"id":"ws-0","title":"Registered Nurse","company":"Socket Co"}`, apitest.Options{Live: true})
+	require.Eventually(t, func() bool { return env.Hub.Position() > 0 }, 10*time.Second, 10*time.Millisecond)
+	base := "http" + strings.TrimPrefix(socketServer(t, env, graph.HandlerOptions{}), "ws")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+
+	ws := client.NewSubscriber(base, testKey)
+	_, err := ws.Start(ctx)
+	require.NoError(t, err)
+	defer ws.Close()
+	events, _, err := client.WatchJobs(ctx, ws, &client.JobFilter{Skills: []string{"golang"}}, nil)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return env.Hub.Stats().Open["graphql"] == 1 }, 5*time.Second, 10*time.Millisecond)
+	env.ImportLines(t, []string{`{"id":"ws-2","title":"Go Developer","company":"Typed Co","skills":["golang"]}`})
+	select {
+	case ev := <-events:
+		require.Empty(t, ev.Errors)
+		change := ev.Data.JobChanges
+		assert.Equal(t, client.JobChangeKindAdded, change.Kind)
+		assert.Equal(t, "ws-2", change.Id)
+		assert.NotEmpty(t, change.Cursor)
+		require.NotNil(t, change.Card)
+		assert.Equal(t, "Typed Co", change.Card.Company)
+	case <-ctx.Done():
+		t.Fatal("no event")
+	}
+
+	refused := client.NewSubscriber(base, "nope")
+	_, err = refused.Start(ctx)
+	assert.Error(t, err, "an unknown key is refused")
 }

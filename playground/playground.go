@@ -36,6 +36,7 @@ query SearchJobs {
 #   job(id: "…") { title description skills visaSponsorship }
 #   companies(minJobs: 10, limit: 10) { nodes { name jobCount } }
 #   jobs(filter: { title: "nurse", location: "Austin, TX" }) { … }
+#   subscription { jobChanges(filter: { skills: ["golang"] }) { kind id card { title company } } }
 `
 
 // Options configure the page.
@@ -103,13 +104,27 @@ var page = template.Must(template.New("playground").Parse(`<!DOCTYPE html>
   <div id="graphiql"><div class="loading">Loading the playground…</div></div>
   <script src="{{.AssetsPath}}/graphiql.min.js"></script>
   <script src="{{.AssetsPath}}/graphiql-plugin-explorer.umd.js"></script>
+  <script src="{{.AssetsPath}}/graphql-ws.min.js"></script>
   <script>
     const url = location.protocol + '//' + location.host + {{.Endpoint}};
-    const fetcher = GraphiQL.createFetcher({ url, headers: {{.FetcherHeaders}} });
+    // Subscriptions go over a WebSocket (graphql-transport-ws), whose key
+    // is sent in connection_init: the x-api-key of the headers editor as it
+    // is when the socket opens (a browser cannot set a WebSocket's headers).
+    let headers = {{.Headers}};
+    const wsClient = graphqlWs.createClient({
+      url: url.replace(/^http/, 'ws'),
+      connectionParams: () => ({ 'x-api-key': headers['x-api-key'] || '' }),
+      lazy: true,
+      retryAttempts: 0,
+    });
+    const fetcher = GraphiQL.createFetcher({ url, headers: {{.FetcherHeaders}}, wsClient });
+    // A link may name the operation to open with: /playground?query=….
+    const linked = new URLSearchParams(location.search).get('query');
     ReactDOM.render(
       React.createElement(GraphiQL, {
         fetcher,
-        defaultQuery: {{.Query}},
+        defaultQuery: linked || {{.Query}},
+        onEditHeaders: (text) => { try { headers = JSON.parse(text) || {}; } catch (e) { /* not JSON yet */ } },
         headers: JSON.stringify({{.Headers}}, null, 2),
         isHeadersEditorEnabled: true,
         defaultEditorToolsVisibility: 'headers',

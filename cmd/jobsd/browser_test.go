@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"context"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -106,4 +107,37 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	assert.Contains(t, result, `"id": "test-1"`)
 	assert.Contains(t, result, `"id": "test-9"`)
 	assert.NotContains(t, result, "unauthorized")
+}
+
+// TestPlaygroundSubscription runs a subscription in the playground in
+// headless Chromium: GraphiQL sends it over the WebSocket with the
+// prefilled key in connection_init, and a posting imported after it shows
+// as an ADDED event in the result pane.
+func TestPlaygroundSubscription(t *testing.T) {
+	browser := chromium()
+	if browser == "" {
+		t.Skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it), so the playground's browser test cannot run here")
+	}
+	dsn := pgtest.NewURL(t)
+	jobsd(t, dsn, "migrate")
+	jobsd(t, dsn, "import", pgtest.Fixture(t, "jobs.ndjson"))
+	key := strings.TrimSpace(jobsd(t, dsn, "apikey", "create", "--name", "playground"))
+	s := startServiceOn(t, dsn, "JOBSD_PLAYGROUND_KEY="+key)
+	s.key = key
+
+	ctx := newBrowser(t, browser, 1400, 900)
+	const query = `subscription Watch { jobChanges(filter: {skills: ["golang"]}) { kind id card { title company } } }`
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(s.base+"/playground?query="+url.QueryEscape(query)),
+		chromedp.WaitVisible(".graphiql-execute-button"), chromedp.Click(".graphiql-execute-button")))
+	// The subscription is open once jobsd counts it.
+	require.Eventually(t, func() bool { return s.metric(t, `jobsd_subscriptions_open{transport="graphql"}`) == 1 },
+		20*time.Second, 100*time.Millisecond, "the playground's subscription opens")
+	s.importLines(t, `{"id":"play-1","title":"Go Developer","company":"Playground Co","skills":["golang"]}`)
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](
+		`(document.querySelector('.result-window') || {innerText: ''}).innerText.includes('ADDED')`,
+		chromedp.WithPollingTimeout(20*time.Second)))
+	result, _ := chromedp.Run(ctx, chromedp.Text(".result-window"))
+	require.NoError(t, err, "the event shows in the result pane, not: %s", result)
+	assert.Contains(t, result, `"id": "play-1"`)
+	assert.Contains(t, result, "Playground Co")
 }

@@ -187,3 +187,49 @@ func TestDemoPageInBrowser(t *testing.T) {
 	above := eval(`document.getElementById('facets').getBoundingClientRect().bottom <= document.getElementById('cards').getBoundingClientRect().top ? 1 : 0`)
 	assert.Equal(t, 1, above, "the facets stack above the results")
 }
+
+// TestDemoPageShowsNewJobs: the search page keeps its search open over the
+// WebSocket. A posting imported into the search while it is shown is
+// offered as "1 new job" without a reload; showing it lists it first,
+// with the total one more; a listed posting that closes is marked closed.
+func TestDemoPageShowsNewJobs(t *testing.T) {
+	browser := chromium()
+	if browser == "" {
+		t.Skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it), so the search page's browser test cannot run here")
+	}
+	s, _ := demoService(t, 600)
+	ctx := newBrowser(t, browser, 1200, 900)
+	waitFor := func(cond, what string) {
+		t.Helper()
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(20*time.Second)))
+		if err != nil {
+			text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
+			t.Fatalf("%s: %v; the page shows:\n%s", what, err, text)
+		}
+	}
+	const total = `Number(document.getElementById('status').dataset.total || -1)`
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(s.base+"/demo"), chromedp.WaitVisible("#box"),
+		chromedp.SendKeys("#box", "golang SF"), chromedp.Click(`#search button[type=submit]`)))
+	waitFor(`document.getElementById('reading').innerText.includes('(San Francisco') && `+total+` > 0`, "the search's total appears")
+	before, err := chromedp.Run(ctx, chromedp.Evaluate[int](total))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return s.metric(t, `jobsd_subscriptions_open{transport="graphql"}`) == 1 },
+		20*time.Second, 100*time.Millisecond, "the page subscribes to its search")
+
+	s.importLines(t, fmt.Sprintf(`{"id":"greenhouse-990001","title":"Go Developer","company":"Live Demo Co","skills":["golang"],"location":{"full":"San Francisco, CA"},"posted_at":%q}`,
+		time.Now().UTC().Format(time.RFC3339)))
+	waitFor(`document.getElementById('new-jobs').dataset.count === '1' && !document.getElementById('new-jobs').hidden`, `"1 new job" shows`)
+	label, err := chromedp.Run(ctx, chromedp.Text("#new-jobs"))
+	require.NoError(t, err)
+	assert.Contains(t, label, "1 new job")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click("#new-jobs")))
+	waitFor(total+` === `+strconv.Itoa(before+1), "the total counts the new job")
+	first, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#cards .card').dataset.id`))
+	require.NoError(t, err)
+	assert.Equal(t, "greenhouse-990001", first, "the newest job first")
+	waitFor(`document.getElementById('new-jobs').hidden`, "the offer is gone once shown")
+
+	// A listed job that closes is marked closed in place.
+	s.importLines(t, `{"id":"greenhouse-990001","closed":true}`)
+	waitFor(`document.querySelector('#cards .card[data-id="greenhouse-990001"]').classList.contains('closed')`, "the closed job is marked")
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -83,6 +84,26 @@ func (w *watcher) event(t *testing.T, kind, id string) map[string]any {
 	require.Equal(t, id, line["id"], "%v", line)
 	require.NotEmpty(t, line["cursor"])
 	return line
+}
+
+// metric reads one series of the service's /metrics (-1 when it is
+// missing).
+func (s *service) metric(t *testing.T, series string) float64 {
+	t.Helper()
+	resp, err := http.Get(s.base + "/metrics")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), series+" "); ok {
+			var f float64
+			_, err := fmt.Sscan(v, &f)
+			require.NoError(t, err)
+			return f
+		}
+	}
+	return -1
 }
 
 func itoa(n int) string {

@@ -2,7 +2,8 @@
 // GraphQL, no build step and nothing from a CDN. It reads the search box
 // through the service (see readings), pages through the Query.jobs
 // connection with first/after as the list scrolls, filters by facet
-// values, and shows a job (or that it closed) through Query.node.
+// values, shows a job (or that it closed) through Query.node, and keeps
+// the list current through Subscription.jobChanges (see watch).
 
 const PAGE_SIZE = 10;
 const endpoint = meta("jobsd-endpoint") || "/graphql";
@@ -46,6 +47,11 @@ const JOB = `query Job($id: ID!) {
   }
 }`;
 
+// The changes of the search shown, pushed over a WebSocket.
+const LIVE = `subscription Live($filter: JobFilter) {
+  jobChanges(filter: $filter) { kind id card { ${CARD_FIELDS} } }
+}`;
+
 const $ = (id) => document.getElementById(id);
 const state = {
   reading: null, // the filter the box was read as
@@ -56,6 +62,11 @@ const state = {
   generation: 0, // bumped by each new search; older answers are dropped
   resultsScroll: 0,
 };
+
+// live is the subscription to the search shown: the client (one socket
+// for the page), how to stop the current subscription, and the ids of the
+// postings that came into the search since it was listed.
+const live = { client: null, stop: null, fresh: new Set() };
 
 function meta(name) {
   const el = document.querySelector(`meta[name="${name}"]`);
@@ -165,6 +176,62 @@ async function search(text) {
   }
 }
 
+// liveClient returns the page's graphql-ws client, or null when the
+// client's script did not load (the page served without jobsd's assets).
+function liveClient() {
+  if (!window.graphqlWs) return null;
+  if (!live.client) {
+    live.client = window.graphqlWs.createClient({
+      url: new URL(endpoint, location.href).href.replace(/^http/, "ws"),
+      // A browser cannot set a WebSocket's headers: the key goes in
+      // connection_init.
+      connectionParams: () => ({ "x-api-key": apiKey() }),
+      lazy: true,
+    });
+  }
+  return live.client;
+}
+
+// watch subscribes to the changes of the search of filter, ending the
+// subscription of the search before. It subscribes before the list is
+// read, so that nothing that lands in between is missed: an ADDED posting
+// already listed is not new.
+function watch(filter) {
+  if (live.stop) live.stop();
+  live.stop = null;
+  live.fresh.clear();
+  renderNewJobs();
+  const client = liveClient();
+  if (!client) return;
+  live.stop = client.subscribe(
+    { query: LIVE, variables: { filter } },
+    { next: ({ data }) => onChange(data && data.jobChanges), error: () => {}, complete: () => {} },
+  );
+}
+
+// onChange applies one event to the page: a posting new to the search is
+// counted ("3 new jobs"), a listed one that changed is drawn again, one
+// that left the search (closed, or changed out of it) is marked closed.
+function onChange(ev) {
+  if (!ev) return;
+  const shown = document.querySelector(`#cards .card[data-id="${CSS.escape(ev.id)}"]`);
+  if (ev.kind === "ADDED" && !shown) live.fresh.add(ev.id);
+  else if (ev.kind === "UPDATED" && shown && ev.card) shown.replaceWith(renderCard(ev.card));
+  else if (ev.kind === "REMOVED") {
+    live.fresh.delete(ev.id);
+    if (shown) shown.classList.add("closed");
+  }
+  renderNewJobs();
+}
+
+function renderNewJobs() {
+  const n = live.fresh.size;
+  const button = $("new-jobs");
+  button.hidden = n === 0;
+  button.dataset.count = String(n);
+  button.textContent = `${n.toLocaleString("en-US")} new ${n === 1 ? "job" : "jobs"} — show`;
+}
+
 // loadPage fetches the first page (fresh) with the facets, or the page
 // after the last card shown.
 async function loadPage(fresh) {
@@ -172,6 +239,7 @@ async function loadPage(fresh) {
   if (fresh) {
     state.after = null;
     $("cards").replaceChildren();
+    watch(currentFilter());
   }
   state.loading = true;
   try {
@@ -402,6 +470,10 @@ function start() {
     search($("box").value);
   });
   $("more").addEventListener("click", loadMore);
+  $("new-jobs").addEventListener("click", () => {
+    window.scrollTo(0, 0);
+    loadPage(true);
+  });
   $("back").addEventListener("click", (e) => {
     e.preventDefault();
     if (history.length > 1 && state.reading) history.back();
