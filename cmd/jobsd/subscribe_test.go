@@ -222,6 +222,62 @@ func TestSubscriptionsEndToEnd(t *testing.T) {
 	})
 }
 
+// sse is an open event stream of GET /api/v1/jobs/stream.
+type sse struct {
+	resp *http.Response
+	r    *bufio.Reader
+}
+
+// stream opens GET /api/v1/jobs/stream?query with the service's key;
+// headers are name, value pairs.
+func (s *service) stream(t *testing.T, query string, headers ...string) *sse {
+	t.Helper()
+	req := s.request(t, http.MethodGet, "/api/v1/jobs/stream?"+query, headers...)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	resp, err := http.DefaultClient.Do(req.WithContext(ctx))
+	require.NoError(t, err)
+	t.Cleanup(func() { resp.Body.Close() })
+	return &sse{resp: resp, r: bufio.NewReader(resp.Body)}
+}
+
+// next reads the stream's next event (comments skipped): its type, id and
+// data; it fails the test after 15 s, or when the stream ends.
+func (e *sse) next(t *testing.T) (string, string, map[string]any) {
+	t.Helper()
+	var event, id string
+	var data map[string]any
+	done := make(chan bool)
+	go func() {
+		for {
+			line, err := e.r.ReadString('\n')
+			if err != nil {
+				done <- false
+				return
+			}
+			line = strings.TrimRight(line, "\n")
+			switch {
+			case line == "" && event != "":
+				done <- true
+				return
+			case strings.HasPrefix(line, "event: "):
+				event = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "id: "):
+				id = strings.TrimPrefix(line, "id: ")
+			case strings.HasPrefix(line, "data: "):
+				_ = json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &data)
+			}
+		}
+	}()
+	select {
+	case ok := <-done:
+		require.True(t, ok, "the stream ended")
+	case <-time.After(15 * time.Second):
+		t.Fatal("no event within 15 s")
+	}
+	return event, id, data
+}
+
 // TestEventStreamEndToEnd reads GET /api/v1/jobs/stream from the binary as
 // a REST client does: the events of its filter with the cursor as id and
 // the REST card, a reconnect with Last-Event-ID resuming after it, and the
@@ -229,75 +285,31 @@ func TestSubscriptionsEndToEnd(t *testing.T) {
 func TestEventStreamEndToEnd(t *testing.T) {
 	s := startService(t)
 	start := s.feedEnd(t)
-	open := func(t *testing.T, query string, headers ...string) (*http.Response, *bufio.Reader) {
-		t.Helper()
-		req := s.request(t, http.MethodGet, "/api/v1/jobs/stream?"+query, headers...)
-		ctx, cancel := context.WithCancel(context.Background())
-		t.Cleanup(cancel)
-		resp, err := http.DefaultClient.Do(req.WithContext(ctx))
-		require.NoError(t, err)
-		t.Cleanup(func() { resp.Body.Close() })
-		return resp, bufio.NewReader(resp.Body)
-	}
-	// next reads the stream's next event: its type, id and data.
-	next := func(t *testing.T, r *bufio.Reader) (string, string, map[string]any) {
-		t.Helper()
-		var event, id string
-		var data map[string]any
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			for {
-				line, err := r.ReadString('\n')
-				if err != nil {
-					return
-				}
-				line = strings.TrimRight(line, "\n")
-				switch {
-				case line == "" && event != "":
-					return
-				case strings.HasPrefix(line, "event: "):
-					event = strings.TrimPrefix(line, "event: ")
-				case strings.HasPrefix(line, "id: "):
-					id = strings.TrimPrefix(line, "id: ")
-				case strings.HasPrefix(line, "data: "):
-					_ = json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &data)
-				}
-			}
-		}()
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			t.Fatal("no event within 15 s")
-		}
-		return event, id, data
-	}
-
-	resp, stream := open(t, "skills=golang&after="+start)
-	require.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Equal(t, "text/event-stream; charset=utf-8", resp.Header.Get("Content-Type"))
+	stream := s.stream(t, "skills=golang&after="+start)
+	require.Equal(t, http.StatusOK, stream.resp.StatusCode)
+	assert.Equal(t, "text/event-stream; charset=utf-8", stream.resp.Header.Get("Content-Type"))
 	s.importLines(t, `{"id":"sse-1","title":"Go Developer","company":"Stream Co","skills":["golang"]}`)
 	s.importLines(t, `{"id":"sse-2","title":"Go Developer","company":"Stream Co","skills":["golang"]}`)
-	kind, firstID, data := next(t, stream)
+	kind, firstID, data := stream.next(t)
 	assert.Equal(t, "added", kind)
 	assert.Equal(t, "added", data["kind"])
 	assert.Equal(t, "sse-1", data["id"])
 	card := data["card"].(map[string]any)
 	assert.Equal(t, "Stream Co", card["company"])
 	assert.NotContains(t, card, "posted_at", "the card as GET /jobs lists it")
-	kind, _, data = next(t, stream)
+	kind, _, data = stream.next(t)
 	assert.Equal(t, "added", kind)
 	assert.Equal(t, "sse-2", data["id"])
 	s.importLines(t, `{"id":"sse-1","closed":true}`)
-	kind, _, data = next(t, stream)
+	kind, _, data = stream.next(t)
 	assert.Equal(t, "removed", kind)
 	assert.Nil(t, data["card"])
 
 	t.Run("Last-Event-ID resumes after it", func(t *testing.T) {
-		_, again := open(t, "skills=golang&after="+start, "Last-Event-ID", firstID)
-		_, _, data := next(t, again)
+		again := s.stream(t, "skills=golang&after="+start, "Last-Event-ID", firstID)
+		_, _, data := again.next(t)
 		assert.Equal(t, "sse-2", data["id"])
-		kind, _, data := next(t, again)
+		kind, _, data := again.next(t)
 		assert.Equal(t, "removed", kind)
 		assert.Equal(t, "sse-1", data["id"])
 	})
