@@ -30,6 +30,11 @@ const (
 	pingInterval = 20 * time.Second
 )
 
+// stallLimit bounds each write to a WebSocket: a client that reads nothing
+// of what it is sent for that long is disconnected, rather than holding
+// the connection's writer (and so its subscriptions and pings) forever.
+var stallLimit = 10 * time.Second
+
 // socketTransport is gqlgen's WebSocket transport (protocols
 // graphql-transport-ws and the older graphql-ws) with the API key checked
 // at connection_init, a refusal closed with CloseForbidden (gqlgen's own
@@ -121,15 +126,30 @@ type hijackRecorder struct {
 	hold *socketConn
 }
 
-// Hijack implements http.Hijacker.
+// Hijack implements http.Hijacker. The upgrader gets the connection with
+// its writes bounded by stallLimit.
 func (h hijackRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	conn, rw, err := http.NewResponseController(h.ResponseWriter).Hijack()
-	if err == nil {
-		h.hold.mu.Lock()
-		h.hold.conn = conn
-		h.hold.mu.Unlock()
+	if err != nil {
+		return nil, nil, err
 	}
-	return conn, rw, err
+	conn = stallBounded{conn}
+	h.hold.mu.Lock()
+	h.hold.conn = conn
+	h.hold.mu.Unlock()
+	return conn, rw, nil
+}
+
+// stallBounded is a connection whose every write must finish within
+// stallLimit (gqlgen's transport sets no write deadline of its own).
+type stallBounded struct{ net.Conn }
+
+// Write implements net.Conn.
+func (c stallBounded) Write(p []byte) (int, error) {
+	if err := c.Conn.SetWriteDeadline(time.Now().Add(stallLimit)); err != nil {
+		return 0, err
+	}
+	return c.Conn.Write(p)
 }
 
 // forbid closes a connection refused at connection_init with
