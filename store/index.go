@@ -249,7 +249,7 @@ func (x *Indexer) run(ctx context.Context) {
 					x.startRebuild(ctx) // at the new rates
 				}
 				if x.tuneGC && !x.rebuilding.Load() && time.Since(tuned) >= retuneEvery {
-					tuneGC()
+					setMemoryLimit()
 					tuned = time.Now()
 				}
 			}
@@ -482,38 +482,54 @@ const memorySlack = 32 << 20
 
 // tuneGC sets the GC percentage that gives the live heap gcHeadroom to grow
 // (between 25 and Go's default 100), unless the operator set GOGC, and a
-// soft memory limit of the live heap, the runtime's memory outside the heap
-// (goroutine stacks above all: a subscription holds two goroutines),
-// gcHeadroom and memorySlack, unless the operator set GOMEMLIMIT. The
-// limit makes the runtime give the heap's free pages back to the system
-// promptly, which it otherwise does only slowly, keeping the process's
-// memory well above its live heap.
+// soft memory limit (setMemoryLimit) from the live heap, unless the
+// operator set GOMEMLIMIT. The limit makes the runtime give the heap's
+// free pages back to the system promptly, which it otherwise does only
+// slowly, keeping the process's memory well above its live heap. It runs
+// after a build, when the live heap is mostly the index.
 func tuneGC() {
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/total:bytes"},
-		{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"},
-		{Name: "/memory/classes/heap/free:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(sample)
 	live := sample[0].Value.Uint64()
 	if live == 0 {
 		return
 	}
-	heap := uint64(0)
-	for _, s := range sample[2:] {
-		heap += s.Value.Uint64()
-	}
-	outside := sample[1].Value.Uint64() - min(heap, sample[1].Value.Uint64())
+	tunedLive.Store(live)
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(int(min(max(100*gcHeadroom/live, 25), 100)))
 	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(int64(live + outside + gcHeadroom + memorySlack))
-	}
+	setMemoryLimit()
 }
 
-// retuneEvery is how often the indexer sets tuneGC's limit anew between
-// builds: the memory outside the heap grows and shrinks with the open
-// subscriptions, and a limit below what the process holds would make the
-// collector run without pause.
+// tunedLive is the live heap tuneGC last saw (0: none yet).
+var tunedLive atomic.Uint64
+
+// setMemoryLimit sets the soft memory limit, unless the operator set
+// GOMEMLIMIT, to tuneGC's live heap, the runtime's memory outside the heap
+// as it is now (goroutine stacks above all: an open subscription holds
+// two), gcHeadroom and memorySlack. The indexer calls it every
+// retuneEvery between builds (retuneGC), since the memory outside the heap
+// grows and shrinks with the subscriptions, and a limit below what the
+// process holds would make the collector run without pause.
+func setMemoryLimit() {
+	live := tunedLive.Load()
+	if live == 0 || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	sample := []metrics.Sample{{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(sample)
+	total, heap := sample[0].Value.Uint64(), uint64(0)
+	for _, s := range sample[1:] {
+		heap += s.Value.Uint64()
+	}
+	outside := total - min(heap, total)
+	debug.SetMemoryLimit(int64(live + outside + gcHeadroom + memorySlack))
+}
+
+// retuneEvery is how often the indexer sets the memory limit anew
+// between builds (setMemoryLimit).
 const retuneEvery = 2 * time.Second
 
 // liftMemoryLimit removes tuneGC's memory limit (not the operator's).
