@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,20 +28,31 @@ func (k ChangeKind) IsValid() bool {
 
 // UnmarshalGQL reads the GraphQL enum value (OPENED).
 func (k *ChangeKind) UnmarshalGQL(v any) error {
+	return unmarshalUpper(k, v, "ChangeKind", ChangeOpened, ChangeUpdated, ChangeClosed)
+}
+
+// MarshalGQL writes the GraphQL enum value (OPENED).
+func (k ChangeKind) MarshalGQL(w io.Writer) { marshalUpper(w, k) }
+
+// unmarshalUpper reads the GraphQL value of an enum whose Go values are
+// its names in lower case (OPENED is "opened") into k: one of valid,
+// spelled in upper case.
+func unmarshalUpper[T ~string](k *T, v any, name string, valid ...T) error {
 	s, ok := v.(string)
 	if !ok {
-		return fmt.Errorf("ChangeKind must be a string")
+		return fmt.Errorf("%s must be a string", name)
 	}
-	kind := ChangeKind(strings.ToLower(s))
-	if !kind.IsValid() || s != strings.ToUpper(s) {
-		return fmt.Errorf("%q is not a valid ChangeKind", Clip(s))
+	kind := T(strings.ToLower(s))
+	if !slices.Contains(valid, kind) || s != strings.ToUpper(s) {
+		return fmt.Errorf("%q is not a valid %s", Clip(s), name)
 	}
 	*k = kind
 	return nil
 }
 
-// MarshalGQL writes the GraphQL enum value (OPENED).
-func (k ChangeKind) MarshalGQL(w io.Writer) {
+// marshalUpper writes an enum value whose Go value is its name in lower
+// case as its GraphQL value.
+func marshalUpper[T ~string](w io.Writer, k T) {
 	_, _ = io.WriteString(w, strconv.Quote(strings.ToUpper(string(k))))
 }
 
@@ -148,19 +160,11 @@ const (
 
 // UnmarshalGQL reads the GraphQL enum value (ADDED).
 func (k *JobChangeKind) UnmarshalGQL(v any) error {
-	s, ok := v.(string)
-	kind := JobChangeKind(strings.ToLower(s))
-	if !ok || s != strings.ToUpper(s) || kind != JobAdded && kind != JobUpdated && kind != JobRemoved {
-		return fmt.Errorf("%q is not a valid JobChangeKind", Clip(fmt.Sprint(v)))
-	}
-	*k = kind
-	return nil
+	return unmarshalUpper(k, v, "JobChangeKind", JobAdded, JobUpdated, JobRemoved)
 }
 
 // MarshalGQL writes the GraphQL enum value (ADDED).
-func (k JobChangeKind) MarshalGQL(w io.Writer) {
-	_, _ = io.WriteString(w, strconv.Quote(strings.ToUpper(string(k))))
-}
+func (k JobChangeKind) MarshalGQL(w io.Writer) { marshalUpper(w, k) }
 
 // JobChangeEvent is one event of a subscription: a change of the feed as
 // it changed the subscription's results.

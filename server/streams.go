@@ -28,24 +28,20 @@ func streaming(r *http.Request) bool {
 
 // unlessStreaming applies mw to every request but the streams.
 func unlessStreaming(mw func(http.Handler) http.Handler) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		wrapped := mw(next)
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if streaming(r) {
-				next.ServeHTTP(w, r)
-				return
-			}
-			wrapped.ServeHTTP(w, r)
-		})
-	}
+	return unless(streaming, mw)
 }
 
 // unlessSocket applies mw to every request but WebSocket upgrades.
 func unlessSocket(mw func(http.Handler) http.Handler) func(http.Handler) http.Handler {
+	return unless(isSocket, mw)
+}
+
+// unless applies mw to the requests for which skip is false.
+func unless(skip func(*http.Request) bool, mw func(http.Handler) http.Handler) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		wrapped := mw(next)
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if isSocket(r) {
+			if skip(r) {
 				next.ServeHTTP(w, r)
 				return
 			}

@@ -51,6 +51,19 @@ func newBrowser(t *testing.T, path string, width, height int) context.Context {
 	return ctx
 }
 
+// playgroundService starts jobsd over the fixture with a new key filled
+// into the playground (the service's key).
+func playgroundService(t *testing.T) *service {
+	t.Helper()
+	dsn := pgtest.NewURL(t)
+	jobsd(t, dsn, "migrate")
+	jobsd(t, dsn, "import", pgtest.Fixture(t, "jobs.ndjson"))
+	key := strings.TrimSpace(jobsd(t, dsn, "apikey", "create", "--name", "playground"))
+	s := startServiceOn(t, dsn, "JOBSD_PLAYGROUND_KEY="+key)
+	s.key = key
+	return s
+}
+
 // TestPlaygroundInBrowser loads the playground in headless Chromium, runs
 // its example query with the prefilled key, reads the result from the page
 // and saves a screenshot (go test -artifacts keeps it).
@@ -59,12 +72,8 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	if browser == "" {
 		t.Skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it), so the playground's browser test cannot run here")
 	}
-	dsn := pgtest.NewURL(t)
-	jobsd(t, dsn, "migrate")
-	jobsd(t, dsn, "import", pgtest.Fixture(t, "jobs.ndjson"))
-	key := strings.TrimSpace(jobsd(t, dsn, "apikey", "create", "--name", "playground"))
-	s := startServiceOn(t, dsn, "JOBSD_PLAYGROUND_KEY="+key)
-
+	s := playgroundService(t)
+	key := s.key
 	ctx := newBrowser(t, browser, 1400, 900)
 
 	step := func(actions ...chromedp.Action[chromedp.Void]) {
@@ -118,13 +127,7 @@ func TestPlaygroundSubscription(t *testing.T) {
 	if browser == "" {
 		t.Skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it), so the playground's browser test cannot run here")
 	}
-	dsn := pgtest.NewURL(t)
-	jobsd(t, dsn, "migrate")
-	jobsd(t, dsn, "import", pgtest.Fixture(t, "jobs.ndjson"))
-	key := strings.TrimSpace(jobsd(t, dsn, "apikey", "create", "--name", "playground"))
-	s := startServiceOn(t, dsn, "JOBSD_PLAYGROUND_KEY="+key)
-	s.key = key
-
+	s := playgroundService(t)
 	ctx := newBrowser(t, browser, 1400, 900)
 	const query = `subscription Watch { jobChanges(filter: {skills: ["golang"]}) { kind id card { title company } } }`
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(s.base+"/playground?query="+url.QueryEscape(query)),

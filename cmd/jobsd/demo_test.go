@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -37,6 +38,20 @@ func demoService(t *testing.T, n int) (*service, string) {
 	_, errOut, err := runJobsd(dsn, strings.NewReader(fmt.Sprintf(`{"id": %q, "closed": true, "closed_at": "2026-11-20T10:00:00Z"}`+"\n", closed)), "import", "-")
 	require.NoError(t, err, errOut)
 	return s, closed
+}
+
+// pageWaiter returns a function that polls a JavaScript condition on the
+// browser's page, failing the test with what the page shows when it never
+// holds within 20 s.
+func pageWaiter(t *testing.T, ctx context.Context) func(cond, what string) {
+	return func(cond, what string) {
+		t.Helper()
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(20*time.Second)))
+		if err != nil {
+			text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
+			t.Fatalf("%s: %v; the page shows:\n%s", what, err, text)
+		}
+	}
 }
 
 // TestDemoPageServedOnlyWithDemo: /demo exists with --demo, carries the
@@ -86,16 +101,7 @@ func TestDemoPageInBrowser(t *testing.T) {
 		t.Helper()
 		require.NoError(t, chromedp.Do(ctx, actions...))
 	}
-	// waitFor polls a JavaScript condition, failing with what the page
-	// shows when it never holds.
-	waitFor := func(cond, what string) {
-		t.Helper()
-		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(20*time.Second)))
-		if err != nil {
-			text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
-			t.Fatalf("%s: %v; the page shows:\n%s", what, err, text)
-		}
-	}
+	waitFor := pageWaiter(t, ctx)
 	eval := func(expr string) int {
 		t.Helper()
 		v, err := chromedp.Run(ctx, chromedp.Evaluate[int](expr))
@@ -199,14 +205,7 @@ func TestDemoPageShowsNewJobs(t *testing.T) {
 	}
 	s, _ := demoService(t, 600)
 	ctx := newBrowser(t, browser, 1200, 900)
-	waitFor := func(cond, what string) {
-		t.Helper()
-		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(20*time.Second)))
-		if err != nil {
-			text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
-			t.Fatalf("%s: %v; the page shows:\n%s", what, err, text)
-		}
-	}
+	waitFor := pageWaiter(t, ctx)
 	const total = `Number(document.getElementById('status').dataset.total || -1)`
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(s.base+"/demo"), chromedp.WaitVisible("#box"),
 		chromedp.SendKeys("#box", "golang SF"), chromedp.Click(`#search button[type=submit]`)))

@@ -47,6 +47,16 @@ func TestDatabaseOutage(t *testing.T) {
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "the process stays up")
 
 	c.Start()
+	s.waitReady(t, 15*time.Second, "ready again once the database is back")
+	status, body, _ = s.get(t, "/api/v1/jobs?skills=python")
+	assert.Equal(t, http.StatusOK, status, "serving again without a restart")
+	assert.Len(t, body["data"], 2)
+}
+
+// waitReady waits until /readyz answers 200, failing the test with msg
+// after within.
+func (s *service) waitReady(t *testing.T, within time.Duration, msg string) {
+	t.Helper()
 	require.Eventually(t, func() bool {
 		resp, err := http.Get(s.base + "/readyz")
 		if err != nil {
@@ -54,10 +64,7 @@ func TestDatabaseOutage(t *testing.T) {
 		}
 		resp.Body.Close()
 		return resp.StatusCode == http.StatusOK
-	}, 15*time.Second, 200*time.Millisecond, "ready again once the database is back")
-	status, body, _ = s.get(t, "/api/v1/jobs?skills=python")
-	assert.Equal(t, http.StatusOK, status, "serving again without a restart")
-	assert.Len(t, body["data"], 2)
+	}, within, 200*time.Millisecond, msg)
 }
 
 // lockJobs holds an exclusive lock on the jobs table until release is

@@ -64,14 +64,7 @@ func TestStreamsSurviveADatabaseRestart(t *testing.T) {
 	c.Stop()
 	time.Sleep(time.Second)
 	c.Start()
-	require.Eventually(t, func() bool {
-		resp, err := http.Get(s.base + "/readyz")
-		if err != nil {
-			return false
-		}
-		resp.Body.Close()
-		return resp.StatusCode == http.StatusOK
-	}, 20*time.Second, 200*time.Millisecond, "ready again once the database is back")
+	s.waitReady(t, 20*time.Second, "ready again once the database is back")
 	s.importLines(t, `{"id":"pg-2","title":"Go Developer","company":"Outage Co","skills":["golang"]}`)
 	kind, _, data := stream.next(t)
 	assert.Equal(t, "added", kind, "%v", data)
