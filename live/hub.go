@@ -59,10 +59,12 @@ type Hub struct {
 	opts Options
 	log  *slog.Logger
 
-	// latest is the newest index the indexer made current that the hub
-	// has not processed yet (nil: none); wake tells run.
-	latest atomic.Pointer[index.Index]
-	wake   chan struct{}
+	// first is the first index the hub heard of, which it starts at (an
+	// index loaded from a file, older than the first current one), and
+	// latest the newest index the indexer made current that the hub has
+	// not processed yet (nil: none); wake tells run.
+	first, latest atomic.Pointer[index.Index]
+	wake          chan struct{}
 
 	// mu guards what follows: the hub's place in the feed, the history
 	// and the subscriptions' registry.
@@ -116,8 +118,10 @@ func NewHub(feed Feed, opts Options) *Hub {
 }
 
 // Advance tells the hub that cur is the current index (the indexer's
-// OnAdvance). It only records cur: Run processes the changes up to it.
+// OnAdvance). It only records cur: Run processes the changes up to it,
+// from the first index it was told of.
 func (h *Hub) Advance(_, cur *index.Index) {
+	h.first.CompareAndSwap(nil, cur)
 	h.latest.Store(cur)
 	select {
 	case h.wake <- struct{}{}:
@@ -165,24 +169,31 @@ func (h *Hub) Run(ctx context.Context) {
 const pageSize = 1000
 
 // process judges the changes from the hub's index to cur, and makes cur
-// the hub's index.
+// the hub's index. The hub's first index is the first it was told of.
 func (h *Hub) process(ctx context.Context, cur *index.Index) error {
 	h.mu.Lock()
 	prev, epoch := h.at, h.epoch
 	h.mu.Unlock()
-	if prev != nil && cur.Version() <= prev.Version() {
+	if prev == nil {
+		first := h.first.Load()
+		if first == nil {
+			first = cur
+		}
+		// The feed's epoch, for the cursors: what follows the first index.
+		_, next, _, err := h.feed.PrimaryChanges(ctx, domain.FeedCursor{Seq: first.Version()}, 1)
+		if err != nil {
+			return err
+		}
+		h.mu.Lock()
+		h.at, h.epoch, h.start = first, next.Epoch, first.Version()
+		h.mu.Unlock()
+		prev, epoch = first, next.Epoch
+	}
+	if cur.Version() <= prev.Version() {
 		return nil
 	}
-	from := int64(0)
-	if prev != nil {
-		from = prev.Version()
-	}
 	var changes []domain.Change
-	for pos := from; pos < cur.Version(); {
-		if prev == nil {
-			// The first index: the hub starts at it, and learns the epoch.
-			pos = cur.Version()
-		}
+	for pos := prev.Version(); pos < cur.Version(); {
 		page, next, _, err := h.feed.PrimaryChanges(ctx, domain.FeedCursor{Seq: pos, Epoch: epoch}, pageSize)
 		if err != nil {
 			return err
@@ -197,12 +208,6 @@ func (h *Hub) process(ctx context.Context, cur *index.Index) error {
 			break // the feed lost changes the index had: a purge in between
 		}
 		pos = next.Seq
-	}
-	if prev == nil {
-		h.mu.Lock()
-		h.at, h.epoch, h.start = cur, epoch, cur.Version()
-		h.mu.Unlock()
-		return nil
 	}
 	records := h.judge(prev, cur, changes, epoch)
 	if h.hasSubscribers() {

@@ -45,9 +45,24 @@ func TestTuneGC(t *testing.T) {
 		go deepStack(32, started.Done, stop) // a 32 KiB stack or more each
 	}
 	started.Wait()
-	setMemoryLimit() // as the indexer does between builds
+	runtime.GC()
+	tuneGC() // as the indexer does between builds
 	assert.Greater(t, debug.SetMemoryLimit(-1), before+2000*16<<10, "the limit counts the goroutines' stacks (32 KiB each)")
 	close(stop)
+
+	// So is a live heap that grew since the build (the subscriptions'
+	// state is on the heap too).
+	runtime.GC()
+	tuneGC()
+	before = debug.SetMemoryLimit(-1)
+	kept := make([][]byte, 64)
+	for i := range kept {
+		kept[i] = make([]byte, 1<<20)
+	}
+	runtime.GC()
+	tuneGC()
+	assert.Greater(t, debug.SetMemoryLimit(-1), before+48<<20, "the limit follows the live heap (64 MiB more)")
+	runtime.KeepAlive(kept)
 	liftMemoryLimit()
 
 	t.Setenv("GOGC", "300")

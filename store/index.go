@@ -84,7 +84,9 @@ type IndexOptions struct {
 	// OnAdvance, when set, hears each move of the current index: prev the
 	// index before (nil for the first) and cur the one now current. It is
 	// called in the order of the moves, under the indexer's lock: it must
-	// not block (live.Hub.Advance only records the pair).
+	// not block (live.Hub.Advance only records the pair). An index loaded
+	// from the cache is heard before the first current one (with a nil
+	// prev), so that the changes since it are heard too.
 	OnAdvance func(prev, cur *index.Index)
 	// Rates returns the current reference rates (nil: none; the default).
 	// When they change, the index is built anew at them; meanwhile the
@@ -249,7 +251,7 @@ func (x *Indexer) run(ctx context.Context) {
 					x.startRebuild(ctx) // at the new rates
 				}
 				if x.tuneGC && !x.rebuilding.Load() && time.Since(tuned) >= retuneEvery {
-					setMemoryLimit()
+					tuneGC()
 					tuned = time.Now()
 				}
 			}
@@ -291,6 +293,10 @@ func (x *Indexer) buildFirst(ctx context.Context) error {
 				tuneGC()
 			}
 			debug.FreeOSMemory()
+			// The saved index is of an older change: whoever follows the
+			// index (the subscriptions' hub) hears it first, and so the
+			// changes since it, which a restart would otherwise skip.
+			x.onAdvance(nil, ix)
 			x.makeFirst(nx)
 			x.log.Info("index ready from the saved one", "version", nx.Version(), "jobs", nx.Len(),
 				"changes_since", nx.DeltaLen(), "took", time.Since(start).Round(time.Millisecond).String())
@@ -482,54 +488,38 @@ const memorySlack = 32 << 20
 
 // tuneGC sets the GC percentage that gives the live heap gcHeadroom to grow
 // (between 25 and Go's default 100), unless the operator set GOGC, and a
-// soft memory limit (setMemoryLimit) from the live heap, unless the
-// operator set GOMEMLIMIT. The limit makes the runtime give the heap's
-// free pages back to the system promptly, which it otherwise does only
-// slowly, keeping the process's memory well above its live heap. It runs
-// after a build, when the live heap is mostly the index.
+// soft memory limit of the live heap, the runtime's memory outside the heap
+// (goroutine stacks above all: an open subscription holds two), gcHeadroom
+// and memorySlack, unless the operator set GOMEMLIMIT. The limit makes the
+// runtime give the heap's free pages back to the system promptly, which it
+// otherwise does only slowly, keeping the process's memory well above its
+// live heap. It runs after each build, and every retuneEvery between
+// builds: the open subscriptions grow and shrink both the live heap and
+// the memory outside it, and a limit below what the process holds would
+// make the collector run without pause.
 func tuneGC() {
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
 	metrics.Read(sample)
 	live := sample[0].Value.Uint64()
 	if live == 0 {
 		return
 	}
-	tunedLive.Store(live)
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(int(min(max(100*gcHeadroom/live, 25), 100)))
-	}
-	setMemoryLimit()
-}
-
-// tunedLive is the live heap tuneGC last saw (0: none yet).
-var tunedLive atomic.Uint64
-
-// setMemoryLimit sets the soft memory limit, unless the operator set
-// GOMEMLIMIT, to tuneGC's live heap, the runtime's memory outside the heap
-// as it is now (goroutine stacks above all: an open subscription holds
-// two), gcHeadroom and memorySlack. The indexer calls it every
-// retuneEvery between builds (retuneGC), since the memory outside the heap
-// grows and shrinks with the subscriptions, and a limit below what the
-// process holds would make the collector run without pause.
-func setMemoryLimit() {
-	live := tunedLive.Load()
-	if live == 0 || os.Getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	sample := []metrics.Sample{{Name: "/memory/classes/total:bytes"},
-		{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"},
-		{Name: "/memory/classes/heap/free:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	metrics.Read(sample)
-	total, heap := sample[0].Value.Uint64(), uint64(0)
-	for _, s := range sample[1:] {
+	total, heap := sample[1].Value.Uint64(), uint64(0)
+	for _, s := range sample[2:] {
 		heap += s.Value.Uint64()
 	}
 	outside := total - min(heap, total)
-	debug.SetMemoryLimit(int64(live + outside + gcHeadroom + memorySlack))
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(int(min(max(100*gcHeadroom/live, 25), 100)))
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(int64(live + outside + gcHeadroom + memorySlack))
+	}
 }
 
-// retuneEvery is how often the indexer sets the memory limit anew
-// between builds (setMemoryLimit).
+// retuneEvery is how often the indexer runs tuneGC between builds.
 const retuneEvery = 2 * time.Second
 
 // liftMemoryLimit removes tuneGC's memory limit (not the operator's).

@@ -156,3 +156,28 @@ func assertTimeout(err error, target *net.Error) bool {
 	}
 	return false
 }
+
+// TestResumeAcrossARestart: a client resumes after its last cursor on a
+// restarted instance and misses nothing that landed while it was down:
+// the restart loads the index it saved, and the hub judges the changes
+// since that index.
+func TestResumeAcrossARestart(t *testing.T) {
+	dsn := pgtest.NewURL(t)
+	s := loadedService(t, dsn)
+	require.Eventually(t, func() bool { return strings.Contains(s.logs.String(), `"msg":"index saved"`) },
+		20*time.Second, 50*time.Millisecond, "the first start saves its index")
+	stream := s.stream(t, "skills=golang&after="+s.feedEnd(t))
+	s.importLines(t, `{"id":"rs-1","title":"Go Developer","company":"Restart Co","skills":["golang"]}`)
+	_, cursor, _ := stream.next(t)
+
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
+	require.NoError(t, s.waitExit(t, 15*time.Second))
+	s.importLines(t, `{"id":"rs-2","title":"Go Developer","company":"Restart Co","skills":["golang"]}`)
+	again := startServiceOn(t, dsn)
+	again.key = s.key
+	require.Contains(t, again.logs.String(), "index ready from the saved one")
+	resumed := again.stream(t, "skills=golang&after="+cursor)
+	kind, _, data := resumed.next(t)
+	assert.Equal(t, "added", kind)
+	assert.Equal(t, "rs-2", data["id"], "the posting that landed while it was down")
+}
