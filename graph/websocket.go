@@ -152,8 +152,33 @@ func (c stallBounded) Write(p []byte) (int, error) {
 	return c.Conn.Write(p)
 }
 
-// forbid closes a connection refused at connection_init with
-// CloseForbidden and the refusal's message. gqlgen has written nothing on
+// Close codes of a connection refused at connection_init for another
+// reason than its key: too many failed authentications from its address
+// (graphql-ws's code for too many initialisation requests: retry later),
+// or the keys could not be checked (the server's fault: retry).
+const (
+	CloseTooManyInits = 4429
+	CloseInternal     = websocket.CloseInternalServerErr
+)
+
+// closeCodeOf is the close code and reason of a refusal: CloseForbidden
+// for a missing or unknown key, CloseTooManyInits when the address failed
+// too often, CloseInternal when the keys could not be checked.
+func closeCodeOf(err error) (int, string) {
+	var appErr *domain.Error
+	switch {
+	case !errors.As(err, &appErr):
+		return CloseInternal, "the API key cannot be checked"
+	case appErr.Code == domain.CodeUnauthorized:
+		return CloseForbidden, appErr.Message
+	case appErr.Code == domain.CodeRateLimited:
+		return CloseTooManyInits, appErr.Message
+	}
+	return CloseInternal, appErr.Message
+}
+
+// forbid closes a connection refused at connection_init with the code of
+// the refusal (closeCodeOf) and its message. gqlgen has written nothing on
 // it since the upgrade (the refusal comes before its acknowledgement), so
 // the close frame is written on the connection itself.
 func forbid(ctx context.Context, err error) {
@@ -166,12 +191,8 @@ func forbid(ctx context.Context, err error) {
 	if hold.conn == nil {
 		return
 	}
-	msg := domain.ErrorMessage(err)
-	var appErr *domain.Error
-	if !errors.As(err, &appErr) {
-		msg = "the API key cannot be checked"
-	}
-	payload := websocket.FormatCloseMessage(CloseForbidden, shorten(msg, 120))
+	code, msg := closeCodeOf(err)
+	payload := websocket.FormatCloseMessage(code, shorten(msg, 120))
 	frame := append([]byte{0x88, byte(len(payload))}, payload...) // FIN, close; unmasked from a server
 	_ = hold.conn.SetWriteDeadline(time.Now().Add(time.Second))
 	_, _ = hold.conn.Write(frame)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // TestStalledSocketWritesFail: a write to a WebSocket whose client reads
@@ -36,4 +38,22 @@ func TestStalledSocketWritesFail(t *testing.T) {
 	_, err = conn.Write([]byte("read"))
 	require.NoError(t, err)
 	assert.Equal(t, []byte("read"), <-got)
+}
+
+// TestRefusalCloseCodes: only a missing or unknown key is 4403; too many
+// failed attempts and keys that cannot be checked tell the client to retry.
+func TestRefusalCloseCodes(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		code int
+	}{
+		{domain.Errorf(domain.CodeUnauthorized, "the x-api-key is unknown or revoked"), CloseForbidden},
+		{domain.Errorf(domain.CodeRateLimited, "too many"), CloseTooManyInits},
+		{domain.Errorf(domain.CodeUnavailable, "the keys cannot be checked"), CloseInternal},
+		{errors.New("connection refused"), CloseInternal},
+	} {
+		code, reason := closeCodeOf(tc.err)
+		assert.Equal(t, tc.code, code, "%v", tc.err)
+		assert.NotContains(t, reason, "connection refused", "internal details stay in the log")
+	}
 }

@@ -39,6 +39,8 @@ type Feed interface {
 	PrimaryChanges(ctx context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error)
 	// OpenCards returns the cards of the open jobs among ids, by id.
 	OpenCards(ctx context.Context, ids []string) (map[string]*domain.JobCard, error)
+	// FeedEnd returns the cursor after the feed's last change.
+	FeedEnd(ctx context.Context) (domain.FeedCursor, error)
 }
 
 // Options tune a Hub. A zero member takes its default.
@@ -65,6 +67,11 @@ type Hub struct {
 	// not processed yet (nil: none); wake tells run.
 	first, latest atomic.Pointer[index.Index]
 	wake          chan struct{}
+	// begun is set once the hub has started at first; firstMu makes
+	// Advance's look at it and first's clearing one step, so that first
+	// does not keep an old index alive.
+	firstMu sync.Mutex
+	begun   bool
 
 	// mu guards what follows: the hub's place in the feed, the history
 	// and the subscriptions' registry.
@@ -121,7 +128,11 @@ func NewHub(feed Feed, opts Options) *Hub {
 // OnAdvance). It only records cur: Run processes the changes up to it,
 // from the first index it was told of.
 func (h *Hub) Advance(_, cur *index.Index) {
-	h.first.CompareAndSwap(nil, cur)
+	h.firstMu.Lock()
+	if !h.begun {
+		h.first.CompareAndSwap(nil, cur)
+	}
+	h.firstMu.Unlock()
 	h.latest.Store(cur)
 	select {
 	case h.wake <- struct{}{}:
@@ -175,19 +186,24 @@ func (h *Hub) process(ctx context.Context, cur *index.Index) error {
 	prev, epoch := h.at, h.epoch
 	h.mu.Unlock()
 	if prev == nil {
-		first := h.first.Load()
+		h.firstMu.Lock()
+		first := h.first.Swap(nil)
 		if first == nil {
 			first = cur
 		}
-		// The feed's epoch, for the cursors: what follows the first index.
-		_, next, _, err := h.feed.PrimaryChanges(ctx, domain.FeedCursor{Seq: first.Version()}, 1)
+		h.firstMu.Unlock()
+		end, err := h.feed.FeedEnd(ctx) // the feed's epoch, for the cursors
 		if err != nil {
+			h.first.CompareAndSwap(nil, first)
 			return err
 		}
+		h.firstMu.Lock()
+		h.begun = true
+		h.firstMu.Unlock()
 		h.mu.Lock()
-		h.at, h.epoch, h.start = first, next.Epoch, first.Version()
+		h.at, h.epoch, h.start = first, end.Epoch, first.Version()
 		h.mu.Unlock()
-		prev, epoch = first, next.Epoch
+		prev, epoch = first, end.Epoch
 	}
 	if cur.Version() <= prev.Version() {
 		return nil
@@ -195,6 +211,9 @@ func (h *Hub) process(ctx context.Context, cur *index.Index) error {
 	var changes []domain.Change
 	for pos := prev.Version(); pos < cur.Version(); {
 		page, next, _, err := h.feed.PrimaryChanges(ctx, domain.FeedCursor{Seq: pos, Epoch: epoch}, pageSize)
+		if domain.ErrorCode(err) == domain.CodeGone {
+			return h.restart(ctx, cur)
+		}
 		if err != nil {
 			return err
 		}
@@ -205,15 +224,16 @@ func (h *Hub) process(ctx context.Context, cur *index.Index) error {
 			}
 		}
 		if len(page) == 0 || next.Seq <= pos {
-			break // the feed lost changes the index had: a purge in between
+			break
 		}
 		pos = next.Seq
 	}
 	records := h.judge(prev, cur, changes, epoch)
-	if h.hasSubscribers() {
-		if err := h.readCards(ctx, records); err != nil {
-			return err
-		}
+	// The cards after the changes, read now, in one statement, for the
+	// changes the history keeps: a subscription that resumes later is
+	// sent the card of the change, not of the posting as it is by then.
+	if err := h.readCards(ctx, records[max(0, len(records)-h.opts.History):]); err != nil {
+		return err
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -223,6 +243,41 @@ func (h *Hub) process(ctx context.Context, cur *index.Index) error {
 		h.dispatch(r)
 	}
 	return nil
+}
+
+// restart makes cur the hub's index when the feed no longer has the
+// changes after the hub's place (a purge removed some): those changes
+// cannot be judged, so every subscription ends with resync_required and
+// the cursor it took last, and the history starts again at cur.
+func (h *Hub) restart(ctx context.Context, cur *index.Index) error {
+	end, err := h.feed.FeedEnd(ctx)
+	if err != nil {
+		return err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.log.Warn("subscriptions: a purge removed changes not yet judged; every subscription ends with resync_required",
+		"from", h.at.Version(), "to", cur.Version(), "subscriptions", len(h.subs))
+	for s := range h.subs {
+		h.endSub(s, endPurged)
+	}
+	clear(h.history)
+	h.history = nil
+	h.at, h.epoch, h.start = cur, end.Epoch, cur.Version()
+	return nil
+}
+
+// endSub ends s with e (unless it has an ending) and takes it out of the
+// percolator. h.mu is held.
+func (h *Hub) endSub(s *Sub, e *ending) {
+	s.mu.Lock()
+	if s.end == nil {
+		s.end = e
+	}
+	s.queue = nil
+	s.mu.Unlock()
+	h.unfile(s)
+	s.signal()
 }
 
 // judge makes the records of changes: each changed job's State in prev and
@@ -324,30 +379,19 @@ func (h *Hub) dispatch(r *record) {
 // queue is full. h.mu is held.
 func (h *Hub) push(s *Sub, q queued) {
 	s.mu.Lock()
-	if s.err != nil {
+	if s.end != nil {
 		s.mu.Unlock()
 		return
 	}
 	if len(s.queue) >= h.opts.Buffer {
-		s.err = &domain.Error{Code: domain.CodeResyncRequired, Cursor: s.delivered.Encode(),
-			Message: "the subscriber fell too far behind the changes; read the results again and resume after the cursor"}
-		s.queue = nil
-		h.resyncs.Add(1)
 		s.mu.Unlock()
-		h.unfile(s)
-		s.signal()
+		h.resyncs.Add(1)
+		h.endSub(s, endResync)
 		return
 	}
 	s.queue = append(s.queue, q)
 	s.mu.Unlock()
 	s.signal()
-}
-
-// hasSubscribers reports whether any subscription is open.
-func (h *Hub) hasSubscribers() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.subs) > 0
 }
 
 // Close ends every subscription with unavailable (the server is shutting
@@ -358,14 +402,7 @@ func (h *Hub) Close() {
 	defer h.mu.Unlock()
 	h.closed = true
 	for s := range h.subs {
-		s.mu.Lock()
-		if s.err == nil {
-			s.err = &domain.Error{Code: domain.CodeUnavailable, Cursor: s.delivered.Encode(),
-				Message: "the server is shutting down; subscribe again after the cursor"}
-		}
-		s.mu.Unlock()
-		h.unfile(s)
-		s.signal()
+		h.endSub(s, endShutdown)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/jobsd-dev/jobsd/internal/apitest"
 	"github.com/jobsd-dev/jobsd/live"
 	"github.com/jobsd-dev/jobsd/seed"
+	"github.com/jobsd-dev/jobsd/store"
 )
 
 // postings returns n seeded postings as NDJSON lines: the same ids for
@@ -255,4 +257,89 @@ func TestSlowSubscriberIsResynced(t *testing.T) {
 		want = append(want, idOf(t, line))
 	}
 	assert.Equal(t, want, taken)
+}
+
+// gatedFeed is the store as the hub reads it, with its reads of the feed
+// held back while mu is locked (a hub that lags behind the index).
+type gatedFeed struct {
+	*store.Store
+	mu sync.RWMutex
+}
+
+func (g *gatedFeed) PrimaryChanges(ctx context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.Store.PrimaryChanges(ctx, after, limit)
+}
+
+// TestPurgeOfUnjudgedChanges: when a purge removes changes the hub has not
+// judged yet, every subscription ends with resync_required (nothing is
+// silently skipped), and the hub goes on from the index: a subscription
+// opened after gets what follows.
+func TestPurgeOfUnjudgedChanges(t *testing.T) {
+	lines := postings(t, 20, 1)
+	env := apitest.NewWithOptions(t, strings.Join(lines[:10], "\n"), apitest.Options{NoIndex: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	feed := &gatedFeed{Store: env.Store}
+	h := live.NewHub(feed, live.Options{})
+	go h.Run(ctx)
+	ix, err := env.Store.StartIndex(ctx, store.IndexOptions{Poll: 100 * time.Millisecond, OnAdvance: h.Advance})
+	require.NoError(t, err)
+	require.NoError(t, ix.WaitReady(ctx))
+	require.Eventually(t, func() bool { return h.Position() > 0 }, 10*time.Second, 10*time.Millisecond)
+	sub, err := h.Subscribe(ctx, domain.JobQuery{}, nil, "test")
+	require.NoError(t, err)
+	defer sub.Close()
+
+	feed.mu.Lock() // the hub lags behind while a posting opens, closes and is purged
+	env.ImportLines(t, lines[10:12])
+	env.ImportLines(t, []string{fmt.Sprintf(`{"id":%q,"closed":true}`, idOf(t, lines[10]))})
+	time.Sleep(300 * time.Millisecond)
+	_, err = env.Store.Purge(ctx, time.Now().Add(time.Second))
+	require.NoError(t, err)
+	feed.mu.Unlock()
+
+	_, err = next(sub, 10*time.Second)
+	var ended *domain.Error
+	require.ErrorAs(t, err, &ended)
+	assert.Equal(t, domain.CodeResyncRequired, ended.Code)
+	last := feedLast(t, env)
+	require.Eventually(t, func() bool { return h.Position() >= last }, 10*time.Second, 10*time.Millisecond, "the hub goes on")
+	again, err := h.Subscribe(ctx, domain.JobQuery{}, nil, "test")
+	require.NoError(t, err)
+	defer again.Close()
+	env.ImportLines(t, lines[12:13])
+	ev, err := next(again, 10*time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, idOf(t, lines[12]), ev.ID)
+}
+
+// TestReplayedEventsCarryTheirCards: a subscription that resumes after a
+// cursor gets the card of each change it replays, read when the change
+// was judged, even for a posting closed since (no subscription was open
+// then).
+func TestReplayedEventsCarryTheirCards(t *testing.T) {
+	lines := postings(t, 20, 1)
+	env := apitest.NewWithOptions(t, strings.Join(lines[:10], "\n"), apitest.Options{Live: true})
+	waitFor(t, env, func(pos int64) bool { return pos > 0 })
+	before := feedCursor(t, env)
+	env.ImportLines(t, lines[10:11])
+	opened := feedLast(t, env)
+	waitFor(t, env, func(pos int64) bool { return pos >= opened })
+	env.ImportLines(t, []string{fmt.Sprintf(`{"id":%q,"closed":true}`, idOf(t, lines[10]))})
+	closed := feedLast(t, env)
+	waitFor(t, env, func(pos int64) bool { return pos >= closed })
+
+	sub, err := env.Service.Subscribe(context.Background(), &domain.JobFilter{}, &before)
+	require.NoError(t, err)
+	defer sub.Close()
+	ev, err := next(sub, 5*time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, domain.JobAdded, ev.Kind)
+	require.NotNil(t, ev.Card, "the card of the posting as it opened")
+	assert.Equal(t, idOf(t, lines[10]), ev.Card.ID)
+	ev, err = next(sub, 5*time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, domain.JobRemoved, ev.Kind)
 }

@@ -3,11 +3,14 @@ package live
 import (
 	"context"
 	"errors"
+	"fmt"
+	"runtime"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -31,6 +34,13 @@ func (f *memFeed) PrimaryChanges(_ context.Context, after domain.FeedCursor, lim
 		next.Seq = out[len(out)-1].Seq
 	}
 	return out, next, false, nil
+}
+
+func (f *memFeed) FeedEnd(context.Context) (domain.FeedCursor, error) {
+	if len(f.changes) == 0 {
+		return domain.FeedCursor{Seq: 1}, nil
+	}
+	return domain.FeedCursor{Seq: f.changes[len(f.changes)-1].Seq}, nil
 }
 
 func (f *memFeed) OpenCards(_ context.Context, ids []string) (map[string]*domain.JobCard, error) {
@@ -86,7 +96,7 @@ func TestChangesOfOneMoveAreChained(t *testing.T) {
 
 	first := build(1, doc("b", "go"), doc("c", "rust"))
 	require.NoError(t, h.process(context.Background(), first))
-	sub, err := h.Subscribe(q, nil, "test")
+	sub, err := h.Subscribe(context.Background(), q, nil, "test")
 	require.NoError(t, err)
 	defer sub.Close()
 
@@ -103,13 +113,13 @@ func TestChangesOfOneMoveAreChained(t *testing.T) {
 	assert.Equal(t, []string{"added a", "updated a", "removed b", "added b"}, kinds(t, sub))
 
 	// Resumed from the first change's cursor: the same events after it.
-	again, err := h.Subscribe(q, &domain.FeedCursor{Seq: 2}, "test")
+	again, err := h.Subscribe(context.Background(), q, &domain.FeedCursor{Seq: 2}, "test")
 	require.NoError(t, err)
 	defer again.Close()
 	assert.Equal(t, []string{"updated a", "removed b", "added b"}, kinds(t, again))
 
 	// A cursor older than the history is gone.
-	_, err = h.Subscribe(q, &domain.FeedCursor{Seq: 0}, "test")
+	_, err = h.Subscribe(context.Background(), q, &domain.FeedCursor{Seq: 0}, "test")
 	assert.Equal(t, domain.CodeGone, domain.ErrorCode(err))
 }
 
@@ -132,4 +142,76 @@ func TestPercolatorFilesByTheRarestKeys(t *testing.T) {
 			assert.Equal(t, tc.want, anchor(ix, ix.Matcher(domain.JobQuery{Filters: tc.filters})))
 		})
 	}
+}
+
+// TestEndingCarriesTheLastCursorTaken: a subscription ended while it
+// still replays (its queue overflowed, or the hub closed) ends at once,
+// and its error's cursor is the last event its reader took: resuming
+// there repeats nothing.
+func TestEndingCarriesTheLastCursorTaken(t *testing.T) {
+	opened := func(from, to int) []domain.Change {
+		var out []domain.Change
+		for i := from; i <= to; i++ {
+			out = append(out, domain.Change{Seq: int64(i), ID: fmt.Sprintf("j%03d", i), Change: domain.ChangeOpened})
+		}
+		return out
+	}
+	docs := func(to int) []*index.Doc {
+		var out []*index.Doc
+		for i := 2; i <= to; i++ {
+			out = append(out, doc(fmt.Sprintf("j%03d", i), "go"))
+		}
+		return out
+	}
+	q := domain.JobQuery{Filters: []domain.KeyFilter{{Field: "skills", Keys: []string{"skills:go"}}}}
+	for _, mode := range []string{"overflow", "close"} {
+		t.Run(mode, func(t *testing.T) {
+			feed := &memFeed{}
+			h := NewHub(feed, Options{Buffer: 2})
+			require.NoError(t, h.process(context.Background(), build(1)))
+			feed.changes = opened(2, 11)
+			require.NoError(t, h.process(context.Background(), build(11, docs(11)...)))
+			sub, err := h.Subscribe(context.Background(), q, &domain.FeedCursor{Seq: 1}, "test")
+			require.NoError(t, err)
+			defer sub.Close()
+			var taken string
+			for range 2 {
+				ev, err := sub.Next(context.Background())
+				require.NoError(t, err)
+				taken = ev.Cursor
+			}
+			if mode == "overflow" {
+				feed.changes = opened(2, 15) // 4 live events for a queue of 2
+				require.NoError(t, h.process(context.Background(), build(15, docs(15)...)))
+			} else {
+				h.Close()
+			}
+			_, err = sub.Next(context.Background())
+			var ended *domain.Error
+			require.ErrorAs(t, err, &ended)
+			assert.Equal(t, taken, ended.Cursor, "the cursor of the last event taken")
+		})
+	}
+}
+
+// TestFirstIndexIsReleased: once the hub has started at the first index
+// it heard of, it keeps no reference to it (a base index is most of the
+// process's memory).
+func TestFirstIndexIsReleased(t *testing.T) {
+	feed := &memFeed{changes: []domain.Change{{Seq: 2, ID: "b", Change: domain.ChangeOpened}, {Seq: 3, ID: "c", Change: domain.ChangeOpened}}}
+	h := NewHub(feed, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go h.Run(ctx)
+	first := build(1, doc("a", "go"))
+	gone := weak.Make(first)
+	h.Advance(nil, first)
+	first = nil
+	h.Advance(nil, build(2, doc("a", "go"), doc("b", "go")))
+	require.Eventually(t, func() bool { return h.Position() == 2 }, 5*time.Second, 5*time.Millisecond)
+	h.Advance(nil, build(3, doc("a", "go"), doc("b", "go"), doc("c", "go")))
+	require.Eventually(t, func() bool { return h.Position() == 3 }, 5*time.Second, 5*time.Millisecond)
+	runtime.GC()
+	runtime.GC()
+	assert.Nil(t, gone.Value(), "the first index is garbage")
 }

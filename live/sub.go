@@ -31,13 +31,30 @@ type Sub struct {
 	// another instance, ahead of this one).
 	skipThrough int64
 
-	mu        sync.Mutex
-	queue     []queued
-	err       error
+	mu    sync.Mutex
+	queue []queued
+	// end, once set, is why the subscription ends: its error is made
+	// with the cursor delivered last when Next returns it.
+	end       *ending
 	delivered domain.FeedCursor
 	closed    bool
 	wake      chan struct{}
 }
+
+// ending is why a subscription ends (its code and message); its error
+// carries the cursor the reader took last.
+type ending struct{ code, message string }
+
+// The endings.
+var (
+	endResync = &ending{domain.CodeResyncRequired,
+		"the subscriber fell too far behind the changes; read the results again and resume after the cursor"}
+	endEvicted = &ending{domain.CodeGone,
+		"the changes after the cursor are no longer kept for subscriptions; read the results again and subscribe without after"}
+	endPurged = &ending{domain.CodeResyncRequired,
+		"a purge removed changes the subscription had not been judged by; read the results again and resume after the cursor"}
+	endShutdown = &ending{domain.CodeUnavailable, "the server is shutting down; subscribe again after the cursor"}
+)
 
 // queued is an event waiting for its reader: a change and what it did to
 // the subscription's results.
@@ -48,9 +65,18 @@ type queued struct {
 
 // Subscribe opens a subscription to q's results (q must be
 // index.Eligible): every change after the cursor after (nil: after the
-// last change judged) is delivered by Next. A cursor older than the
+// feed's last change now) is delivered by Next. A cursor older than the
 // history is gone; a closed hub answers unavailable.
-func (h *Hub) Subscribe(q domain.JobQuery, after *domain.FeedCursor, via string) (domain.Subscription, error) {
+func (h *Hub) Subscribe(ctx context.Context, q domain.JobQuery, after *domain.FeedCursor, via string) (domain.Subscription, error) {
+	if after == nil {
+		// From the feed's end as it is now: the hub may not have judged
+		// every change the feed has yet, and those are not after the start.
+		end, err := h.feed.FeedEnd(ctx)
+		if err != nil {
+			return nil, err
+		}
+		after = &end
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	switch {
@@ -160,11 +186,18 @@ func (s *Sub) kind(r *record) (domain.JobChangeKind, bool) {
 const replayBatch = 2048
 
 // Next waits for the subscription's next event, in feed order. It returns
-// an error with code resync_required (the reader fell behind), gone (the
-// changes to replay are no longer kept) or unavailable (the server is
-// shutting down), each with the cursor delivered last; or ctx's error.
+// an error with code resync_required (the reader fell behind, or a purge
+// removed changes not yet judged), gone (the changes it had to replay are
+// no longer kept) or unavailable (the server is shutting down), each with
+// the cursor taken last; or ctx's error.
 func (s *Sub) Next(ctx context.Context) (*domain.JobChangeEvent, error) {
 	for {
+		s.mu.Lock()
+		if err := s.ended(); err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
+		s.mu.Unlock()
 		if len(s.pending) == 0 && s.replayAfter < s.liveFrom {
 			if err := s.replay(ctx); err != nil {
 				return nil, err
@@ -180,10 +213,6 @@ func (s *Sub) Next(ctx context.Context) (*domain.JobChangeEvent, error) {
 			return nil, context.Canceled
 		case len(s.pending) > 0:
 			q, s.pending, ok = s.pending[0], s.pending[1:], true
-		case s.err != nil:
-			err := s.err
-			s.mu.Unlock()
-			return nil, err
 		case len(s.queue) > 0:
 			q, s.queue, ok = s.queue[0], s.queue[1:], true
 		}
@@ -199,6 +228,16 @@ func (s *Sub) Next(ctx context.Context) (*domain.JobChangeEvent, error) {
 			return nil, ctx.Err()
 		}
 	}
+}
+
+// ended returns the error the subscription ends with, once it has an
+// ending: nothing more is taken after it. s.mu is held.
+func (s *Sub) ended() error {
+	if s.end == nil {
+		return nil
+	}
+	s.pending = nil
+	return &domain.Error{Code: s.end.code, Message: s.end.message, Cursor: s.delivered.Encode()}
 }
 
 // event makes the event of q, reading its card when the hub has not.
@@ -226,10 +265,11 @@ func (s *Sub) replay(ctx context.Context) error {
 	if s.replayAfter < h.start {
 		h.mu.Unlock()
 		s.mu.Lock()
-		cursor := s.delivered.Encode()
-		s.mu.Unlock()
-		return &domain.Error{Code: domain.CodeResyncRequired, Cursor: cursor,
-			Message: "the changes after the cursor are no longer kept for subscriptions; read the results again and subscribe without after"}
+		defer s.mu.Unlock()
+		if s.end == nil {
+			s.end = endEvicted
+		}
+		return s.ended()
 	}
 	i, _ := searchSeq(h.history, s.replayAfter)
 	var events []queued

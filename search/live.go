@@ -14,7 +14,7 @@ type Live interface {
 	// Subscribe opens a subscription to q's results, delivering the
 	// changes after the cursor after (nil: from now on); via names its
 	// transport, for the figures.
-	Subscribe(q domain.JobQuery, after *domain.FeedCursor, via string) (domain.Subscription, error)
+	Subscribe(ctx context.Context, q domain.JobQuery, after *domain.FeedCursor, via string) (domain.Subscription, error)
 }
 
 // DefaultMaxSubscriptionsPerKey is how many subscriptions and streams one
@@ -107,7 +107,7 @@ func (s *Service) Subscribe(ctx context.Context, filter *domain.JobFilter, after
 	if err := s.liveLimit.take(key); err != nil {
 		return nil, err
 	}
-	sub, err := s.live.Subscribe(q, from, who.via)
+	sub, err := s.live.Subscribe(ctx, q, from, who.via)
 	if err != nil {
 		s.liveLimit.release(key)
 		return nil, err

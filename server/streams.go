@@ -77,6 +77,9 @@ func (s *server) authenticateSocket(ctx context.Context, presented string) (cont
 		return nil, domain.Errorf(domain.CodeRateLimited, "too many connections from this address failed to authenticate; retry in %s s",
 			strconv.Itoa(max(1, ceilSeconds(tooMany.RetryAfter))))
 	case err != nil:
+		if domain.ErrorCode(err) == domain.CodeInternal {
+			s.cfg.Log.ErrorContext(ctx, "internal error checking a WebSocket's key", "error", err.Error())
+		}
 		return nil, err
 	case key == nil && presented == "":
 		return nil, domain.Errorf(domain.CodeUnauthorized, `connection_init's payload needs the API key: {"x-api-key": "…"}`)

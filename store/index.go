@@ -85,8 +85,9 @@ type IndexOptions struct {
 	// index before (nil for the first) and cur the one now current. It is
 	// called in the order of the moves, under the indexer's lock: it must
 	// not block (live.Hub.Advance only records the pair). An index loaded
-	// from the cache is heard before the first current one (with a nil
-	// prev), so that the changes since it are heard too.
+	// from the cache is heard before the first current one, both with a
+	// nil prev (neither follows a current index), so that the changes since
+	// the saved one are heard too.
 	OnAdvance func(prev, cur *index.Index)
 	// Rates returns the current reference rates (nil: none; the default).
 	// When they change, the index is built anew at them; meanwhile the
@@ -296,7 +297,9 @@ func (x *Indexer) buildFirst(ctx context.Context) error {
 			// The saved index is of an older change: whoever follows the
 			// index (the subscriptions' hub) hears it first, and so the
 			// changes since it, which a restart would otherwise skip.
+			x.mu.Lock()
 			x.onAdvance(nil, ix)
+			x.mu.Unlock()
 			x.makeFirst(nx)
 			x.log.Info("index ready from the saved one", "version", nx.Version(), "jobs", nx.Len(),
 				"changes_since", nx.DeltaLen(), "took", time.Since(start).Round(time.Millisecond).String())

@@ -379,6 +379,16 @@ func (s *Store) PrimaryChanges(ctx context.Context, after domain.FeedCursor, lim
 	return s.changes(ctx, s.readPrimary, after, limit)
 }
 
+// FeedEnd returns the cursor after the feed's last change, read from the
+// primary.
+func (s *Store) FeedEnd(ctx context.Context) (domain.FeedCursor, error) {
+	var c domain.FeedCursor
+	err := s.readPrimary(ctx, func(db bun.IDB) error {
+		return db.NewRaw("SELECT last_seq, epoch FROM jobsd_feed").Scan(ctx, &c.Seq, &c.Epoch)
+	})
+	return c, wrap(err, "read the feed's end")
+}
+
 // changes is Changes through read.
 func (s *Store) changes(ctx context.Context, read func(context.Context, func(bun.IDB) error) error, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error) {
 	var rows []struct {
