@@ -73,7 +73,11 @@ type subsResult struct {
 	Lost, Repeated, Wrong, Unexpect int
 	Problems                        map[string]int
 	Lags                            []time.Duration // sorted
-	MixWithout, MixWith             phaseResult
+	// MixWithout are the list mix's runs without subscriptions, before
+	// they open and after they close (the machine drifts: their mean is
+	// what MixWith is compared with); MixWith the run with them open.
+	MixWithout []phaseResult
+	MixWith    phaseResult
 }
 
 // subsEvent is one event received.
@@ -178,7 +182,7 @@ func runSubs(ctx context.Context, cfg subsConfig, db *pgx.Conn, mix []query, ski
 	res := &subsResult{Config: cfg, Problems: map[string]int{}}
 
 	fmt.Fprintf(out, "subs: the list mix without subscriptions, %s\n", cfg.MixDuration)
-	res.MixWithout = load.drivePhase(ctx, cases, kinds, len(names), cfg.Conns, cfg.MixDuration, cpu, metrics)
+	res.MixWithout = append(res.MixWithout, load.drivePhase(ctx, cases, kinds, len(names), cfg.Conns, cfg.MixDuration, cpu, metrics))
 	res.RSSBefore, _ = metrics.metric(ctx, "process_resident_memory_bytes")
 	fmt.Fprintf(out, "subs: idle without subscriptions for %s\n", cfg.Idle)
 	before := cpu()
@@ -233,6 +237,12 @@ func runSubs(ctx context.Context, cfg subsConfig, db *pgx.Conn, mix []query, ski
 	if err := res.check(ctx, cfg, filters, sockets, committed); err != nil {
 		return err
 	}
+	if err := waitClosed(ctx, metrics); err != nil {
+		return err
+	}
+	time.Sleep(5 * time.Second) // the collector's work left by closing them
+	fmt.Fprintf(out, "subs: the list mix without subscriptions again, %s\n", cfg.MixDuration)
+	res.MixWithout = append(res.MixWithout, load.drivePhase(ctx, cases, kinds, len(names), cfg.Conns, cfg.MixDuration, cpu, metrics))
 	section := res.markdown()
 	fmt.Fprint(out, section)
 	if cfg.Out != "-" {
@@ -357,6 +367,21 @@ func waitOpen(ctx context.Context, metrics *client, n int) error {
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("subs: %v of %d subscriptions open after 2 minutes (%v)", open, n, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// waitClosed waits until jobsd counts no open subscription.
+func waitClosed(ctx context.Context, metrics *client) error {
+	deadline := time.Now().Add(time.Minute)
+	for {
+		open, err := metrics.metric(ctx, `jobsd_subscriptions_open{transport="graphql"}`)
+		if err == nil && open == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("subs: %v subscriptions still open a minute after their sockets closed (%v)", open, err)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

@@ -45,6 +45,19 @@ func (r *subsResult) rssAbove() float64 {
 	return max(r.RSSIdle, r.RSSLive) - r.RSSBefore
 }
 
+// mixWithout is the list mix's throughput without subscriptions: the mean
+// of its runs before they opened and after they closed.
+func (r *subsResult) mixWithout() float64 {
+	if len(r.MixWithout) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for _, p := range r.MixWithout {
+		sum += p.PerSecond()
+	}
+	return sum / float64(len(r.MixWithout))
+}
+
 // lag returns the lag at quantile p.
 func (r *subsResult) lag(p float64) time.Duration { return percentile(r.Lags, p) }
 
@@ -76,7 +89,7 @@ func (r *subsResult) targetMisses() []string {
 	check(r.lag(0.99) <= subsLagP99, "delivery lag p99 ≤ 2 s")
 	check(r.LiveCPU <= subsCPUCores, "jobsd CPU ≤ 1 core")
 	check(r.rssAbove() <= subsRSSAbove, "RSS ≤ 300 MB above no subscribers")
-	check(ratio(r.MixWith.PerSecond(), r.MixWithout.PerSecond()) >= subsMixRatio, "list mix ≥ 0.8× with the subscriptions open")
+	check(ratio(r.MixWith.PerSecond(), r.mixWithout()) >= subsMixRatio, "list mix ≥ 0.8× with the subscriptions open")
 	check(r.IdleCPU-r.BaseCPU <= subsIdleCPU, "idle subscriptions cost no CPU")
 	check(r.perSub() <= subsIdleMemory, "an idle subscription < 20 KB")
 	return out
@@ -102,8 +115,12 @@ func (r *subsResult) markdown() string {
 		mib(int64(r.RSSBefore)), mib(int64(r.RSSIdle)), mib(int64(r.RSSLive)))
 	fmt.Fprintf(&b, "| memory per idle subscription | %.1f KB | < 20 KB |\n", r.perSub()/1024)
 	fmt.Fprintf(&b, "| jobsd CPU idle for %s, without / with the subscriptions | %.3f / %.3f cores | no more with them |\n", c.Idle, r.BaseCPU, r.IdleCPU)
-	fmt.Fprintf(&b, "| list mix (REST, %d connections) without / with the subscriptions open | %.0f / %.0f req/s (%.2f×) | ≥ 0.8× |\n",
-		c.Conns, r.MixWithout.PerSecond(), r.MixWith.PerSecond(), ratio(r.MixWith.PerSecond(), r.MixWithout.PerSecond()))
+	var without []string
+	for _, p := range r.MixWithout {
+		without = append(without, fmt.Sprintf("%.0f", p.PerSecond()))
+	}
+	fmt.Fprintf(&b, "| list mix (REST, %d connections) without (before they open, after they close) / with the subscriptions open | %s / %.0f req/s (%.2f× the mean without) | ≥ 0.8× |\n",
+		c.Conns, strings.Join(without, ", "), r.MixWith.PerSecond(), ratio(r.MixWith.PerSecond(), r.mixWithout()))
 	if m := r.targetMisses(); len(m) > 0 {
 		fmt.Fprintf(&b, "\nTargets missed: %s.\n", strings.Join(m, "; "))
 	} else {
