@@ -28,12 +28,9 @@ func (s *Service) Changes(ctx context.Context, after *string, limit *int) (*doma
 	if err != nil {
 		return nil, err
 	}
-	var from domain.FeedCursor
-	if after != nil {
-		var ok bool
-		if from, ok = domain.ParseFeedCursor(strings.TrimSpace(*after)); !ok {
-			return nil, domain.InvalidParam("after", "after %q is not a cursor of the change feed (next_cursor of a page)", domain.Clip(*after))
-		}
+	from, err := feedCursor(after)
+	if err != nil {
+		return nil, err
 	}
 	changes, next, more, err := s.store.Changes(ctx, from, n)
 	if err != nil {
@@ -43,4 +40,18 @@ func (s *Service) Changes(ctx context.Context, after *string, limit *int) (*doma
 		changes = []domain.Change{}
 	}
 	return &domain.ChangePage{Nodes: changes, PageInfo: domain.ChangePageInfo{Limit: n, HasMore: more, NextCursor: next.Encode()}}, nil
+}
+
+// feedCursor reads the after of the change feed and of subscriptions (nil:
+// the zero cursor): a cursor made by domain.FeedCursor.Encode, and no
+// other spelling.
+func feedCursor(after *string) (domain.FeedCursor, error) {
+	if after == nil {
+		return domain.FeedCursor{}, nil
+	}
+	c, ok := domain.ParseFeedCursor(strings.TrimSpace(*after))
+	if !ok {
+		return c, domain.InvalidParam("after", "after %q is not a cursor of the change feed (a page's next_cursor, or an event's cursor)", domain.Clip(*after))
+	}
+	return c, nil
 }

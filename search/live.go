@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"strings"
 	"sync"
 
 	"github.com/jobsd-dev/jobsd/domain"
@@ -93,9 +92,9 @@ func (s *Service) Subscribe(ctx context.Context, filter *domain.JobFilter, after
 	}
 	var from *domain.FeedCursor
 	if after != nil {
-		c, ok := domain.ParseFeedCursor(strings.TrimSpace(*after))
-		if !ok {
-			return nil, domain.InvalidParam("after", "after %q is not a cursor of the change feed (an event's cursor or a page's next_cursor)", domain.Clip(*after))
+		c, err := feedCursor(after)
+		if err != nil {
+			return nil, err
 		}
 		if _, _, _, err := s.store.Changes(ctx, c, 1); err != nil {
 			return nil, err // gone, when a purge removed what follows it

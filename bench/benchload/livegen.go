@@ -72,20 +72,9 @@ func newLiveGen(opts liveGenOptions) (*liveGen, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	h := fnv.New64a()
-	h.Write([]byte(opts.Run))
-	var buf bytes.Buffer
-	// As many companies as the loaded data has from 80,000 postings up.
-	if err := seed.Write(&buf, seed.Options{N: opts.Crawl + opts.New*opts.Batches, Seed: h.Sum64(), Companies: 2000}); err != nil {
+	jobs, err := seededJobs(opts.Run, opts.Crawl+opts.New*opts.Batches)
+	if err != nil {
 		return nil, fmt.Errorf("live generator: %w", err)
-	}
-	var jobs []domain.Job
-	for dec := json.NewDecoder(&buf); dec.More(); {
-		var j domain.Job
-		if err := dec.Decode(&j); err != nil {
-			return nil, fmt.Errorf("live generator: read posting %d: %w", len(jobs), err)
-		}
-		jobs = append(jobs, j)
 	}
 	g := &liveGen{run: opts.Run, source: "livecrawl_" + opts.Run, newPer: opts.New, updatesPer: opts.Updates,
 		closeEvery: opts.CloseEvery, now: opts.Now, crawl: jobs[:opts.Crawl], fresh: jobs[opts.Crawl:]}
@@ -97,6 +86,27 @@ func newLiveGen(opts liveGenOptions) (*liveGen, error) {
 		j.Company += " " + g.crawlMarker()
 	}
 	return g, nil
+}
+
+// seededJobs returns n of the seed generator's postings, seeded from the
+// run's name, with as many companies as the loaded data has from 80,000
+// postings up.
+func seededJobs(run string, n int) ([]domain.Job, error) {
+	h := fnv.New64a()
+	h.Write([]byte(run))
+	var buf bytes.Buffer
+	if err := seed.Write(&buf, seed.Options{N: n, Seed: h.Sum64(), Companies: 2000}); err != nil {
+		return nil, err
+	}
+	var jobs []domain.Job
+	for dec := json.NewDecoder(&buf); dec.More(); {
+		var j domain.Job
+		if err := dec.Decode(&j); err != nil {
+			return nil, fmt.Errorf("read posting %d: %w", len(jobs), err)
+		}
+		jobs = append(jobs, j)
+	}
+	return jobs, nil
 }
 
 // runRE is a run's name: digits, as the number of the ids it makes.
