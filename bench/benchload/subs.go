@@ -23,7 +23,6 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/jackc/pgx/v5"
-
 )
 
 // subsConfig sizes the subscriptions scenario.
