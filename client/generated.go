@@ -371,6 +371,21 @@ type CompanyPageResponse struct {
 // GetCompany returns CompanyPageResponse.Company, and is useful for accessing the field via an interface.
 func (v *CompanyPageResponse) GetCompany() *CompanyPageCompanyCompanyProfile { return v.Company }
 
+// A unit of distance.
+type DistanceUnit string
+
+const (
+	// kilometres
+	DistanceUnitKm DistanceUnit = "KM"
+	// statute miles (1 mi = 1.609344 km)
+	DistanceUnitMi DistanceUnit = "MI"
+)
+
+var AllDistanceUnit = []DistanceUnit{
+	DistanceUnitKm,
+	DistanceUnitMi,
+}
+
 // The kind of employment. A posting whose source names a kind outside this
 // set shows null here (REST shows the source's word).
 type EmploymentType string
@@ -734,6 +749,10 @@ type JobFilter struct {
 	PostedWithin *string `json:"postedWithin"`
 	// With a salary filter, keep postings that state no salary too.
 	IncludeUnknownSalary *bool `json:"includeUnknownSalary"`
+	// Postings within a distance of a place or a point: any of a posting's
+	// cities within `radius` (great-circle distance). With it, cards carry
+	// `distanceKm` and the list can be sorted by DISTANCE.
+	Near *NearInput `json:"near"`
 	// How the items of a list filter combine (default ANY).
 	SkillsMatch             *MatchMode `json:"skillsMatch"`
 	ToolsMatch              *MatchMode `json:"toolsMatch"`
@@ -834,6 +853,9 @@ func (v *JobFilter) GetPostedWithin() *string { return v.PostedWithin }
 // GetIncludeUnknownSalary returns JobFilter.IncludeUnknownSalary, and is useful for accessing the field via an interface.
 func (v *JobFilter) GetIncludeUnknownSalary() *bool { return v.IncludeUnknownSalary }
 
+// GetNear returns JobFilter.Near, and is useful for accessing the field via an interface.
+func (v *JobFilter) GetNear() *NearInput { return v.Near }
+
 // GetSkillsMatch returns JobFilter.SkillsMatch, and is useful for accessing the field via an interface.
 func (v *JobFilter) GetSkillsMatch() *MatchMode { return v.SkillsMatch }
 
@@ -878,6 +900,8 @@ const (
 	JobSortSalaryAsc JobSort = "SALARY_ASC"
 	// keyword relevance, ties in the default order (only with `q`, and the default with it)
 	JobSortRelevance JobSort = "RELEVANCE"
+	// nearest first (only with JobFilter.near); equal distances newest first; remote postings added by includeRemote last, newest first
+	JobSortDistance JobSort = "DISTANCE"
 )
 
 var AllJobSort = []JobSort{
@@ -886,6 +910,7 @@ var AllJobSort = []JobSort{
 	JobSortSalaryDesc,
 	JobSortSalaryAsc,
 	JobSortRelevance,
+	JobSortDistance,
 }
 
 // How the items of a list filter combine.
@@ -902,6 +927,44 @@ var AllMatchMode = []MatchMode{
 	MatchModeAny,
 	MatchModeAll,
 }
+
+// A point and a distance around it: `place` (read like `location`: "Austin,
+// TX", "Round Rock", "London, UK"; it must name a city) or `lat` and `lng`
+// (decimal degrees).
+type NearInput struct {
+	// A city: "Austin, TX", "Round Rock", "London, UK". Give this or lat and lng.
+	Place *string `json:"place"`
+	// Latitude in decimal degrees, greater than -90 and less than 90; with lng.
+	Lat *float64 `json:"lat"`
+	// Longitude in decimal degrees, -180 to 180; with lat.
+	Lng *float64 `json:"lng"`
+	// The distance, greater than 0 and at most 500 km (310.7 mi); default 40 km.
+	Radius *float64 `json:"radius"`
+	// The unit of radius (default KM).
+	Unit *DistanceUnit `json:"unit"`
+	// Also the remote postings that name no city and whose countries include
+	// the point's country (or that name no country). They have no distance and
+	// sort after all located ones.
+	IncludeRemote *bool `json:"includeRemote"`
+}
+
+// GetPlace returns NearInput.Place, and is useful for accessing the field via an interface.
+func (v *NearInput) GetPlace() *string { return v.Place }
+
+// GetLat returns NearInput.Lat, and is useful for accessing the field via an interface.
+func (v *NearInput) GetLat() *float64 { return v.Lat }
+
+// GetLng returns NearInput.Lng, and is useful for accessing the field via an interface.
+func (v *NearInput) GetLng() *float64 { return v.Lng }
+
+// GetRadius returns NearInput.Radius, and is useful for accessing the field via an interface.
+func (v *NearInput) GetRadius() *float64 { return v.Radius }
+
+// GetUnit returns NearInput.Unit, and is useful for accessing the field via an interface.
+func (v *NearInput) GetUnit() *DistanceUnit { return v.Unit }
+
+// GetIncludeRemote returns NearInput.IncludeRemote, and is useful for accessing the field via an interface.
+func (v *NearInput) GetIncludeRemote() *bool { return v.IncludeRemote }
 
 // What a salary's amounts are paid per. A period outside this set shows null
 // here (REST shows the source's word); its amounts count as annual.

@@ -58,10 +58,11 @@ const (
 	JobSortSalaryDesc JobSort = "salary_desc"
 	JobSortSalaryAsc  JobSort = "salary_asc"
 	JobSortRelevance  JobSort = "relevance"
+	JobSortDistance   JobSort = "distance"
 )
 
 // JobSorts lists every sort order.
-var JobSorts = []JobSort{JobSortNewest, JobSortOldest, JobSortSalaryDesc, JobSortSalaryAsc, JobSortRelevance}
+var JobSorts = []JobSort{JobSortNewest, JobSortOldest, JobSortSalaryDesc, JobSortSalaryAsc, JobSortRelevance, JobSortDistance}
 
 // IsValid reports whether s is one of the sort orders.
 func (s JobSort) IsValid() bool {

@@ -53,6 +53,11 @@ type JobCard struct {
 	PostedAt    *string `json:"-"`
 	CompanyLogo *string `json:"-"`
 	Summary     *string `json:"-"`
+	// DistanceKm is the distance from a near filter's point to the
+	// nearest of the posting's cities, to one decimal: nil without a
+	// point, and for a remote posting the filter adds (REST writes it as
+	// distance_km only with a point: NearCard).
+	DistanceKm *float64 `json:"-"`
 }
 
 // Job is the full record of one posting (specification 2.1).

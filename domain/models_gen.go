@@ -2,6 +2,13 @@
 
 package domain
 
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+)
+
 // Names one company: give exactly one member.
 type CompanyKey struct {
 	// The company's slug (Company.slug).
@@ -66,6 +73,10 @@ type JobFilter struct {
 	PostedWithin *string `json:"postedWithin,omitempty"`
 	// With a salary filter, keep postings that state no salary too.
 	IncludeUnknownSalary *bool `json:"includeUnknownSalary,omitempty"`
+	// Postings within a distance of a place or a point: any of a posting's
+	// cities within `radius` (great-circle distance). With it, cards carry
+	// `distanceKm` and the list can be sorted by DISTANCE.
+	Near *NearInput `json:"near,omitempty"`
 	// How the items of a list filter combine (default ANY).
 	SkillsMatch             *MatchMode `json:"skillsMatch,omitempty"`
 	ToolsMatch              *MatchMode `json:"toolsMatch,omitempty"`
@@ -79,7 +90,85 @@ type JobFilter struct {
 	BenefitsMatch           *MatchMode `json:"benefitsMatch,omitempty"`
 }
 
+// A point and a distance around it: `place` (read like `location`: "Austin,
+// TX", "Round Rock", "London, UK"; it must name a city) or `lat` and `lng`
+// (decimal degrees).
+type NearInput struct {
+	// A city: "Austin, TX", "Round Rock", "London, UK". Give this or lat and lng.
+	Place *string `json:"place,omitempty"`
+	// Latitude in decimal degrees, greater than -90 and less than 90; with lng.
+	Lat *float64 `json:"lat,omitempty"`
+	// Longitude in decimal degrees, -180 to 180; with lat.
+	Lng *float64 `json:"lng,omitempty"`
+	// The distance, greater than 0 and at most 500 km (310.7 mi); default 40 km.
+	Radius *float64 `json:"radius,omitempty"`
+	// The unit of radius (default KM).
+	Unit *DistanceUnit `json:"unit,omitempty"`
+	// Also the remote postings that name no city and whose countries include
+	// the point's country (or that name no country). They have no distance and
+	// sort after all located ones.
+	IncludeRemote *bool `json:"includeRemote,omitempty"`
+}
+
 // jobsd: job postings collected from employers' sources, searchable by
 // normalized filters. Every request needs an `x-api-key` header.
 type Query struct {
+}
+
+// A unit of distance.
+type DistanceUnit string
+
+const (
+	// kilometres
+	DistanceUnitKm DistanceUnit = "KM"
+	// statute miles (1 mi = 1.609344 km)
+	DistanceUnitMi DistanceUnit = "MI"
+)
+
+var AllDistanceUnit = []DistanceUnit{
+	DistanceUnitKm,
+	DistanceUnitMi,
+}
+
+func (e DistanceUnit) IsValid() bool {
+	switch e {
+	case DistanceUnitKm, DistanceUnitMi:
+		return true
+	}
+	return false
+}
+
+func (e DistanceUnit) String() string {
+	return string(e)
+}
+
+func (e *DistanceUnit) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = DistanceUnit(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid DistanceUnit", str)
+	}
+	return nil
+}
+
+func (e DistanceUnit) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *DistanceUnit) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e DistanceUnit) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }

@@ -26,6 +26,7 @@ type NormalizedFilter struct {
 	EmploymentType          []string            `json:"employment_type,omitempty"`
 	IncludeUnknownSalary    *bool               `json:"include_unknown_salary,omitempty"`
 	Location                *NormalizedLocation `json:"location,omitempty"`
+	Near                    *NormalizedNear     `json:"near,omitempty"`
 	PostedAfter             *string             `json:"posted_after,omitempty"`
 	Q                       *string             `json:"q,omitempty"`
 	SalaryCurrency          *NormalizedCurrency `json:"salary_currency,omitempty"`
@@ -69,6 +70,16 @@ type NormalizedLocation struct {
 	Country         []string          `json:"country,omitempty"`
 	State           []string          `json:"state,omitempty"`
 	WorkArrangement []WorkArrangement `json:"work_arrangement,omitempty"`
+}
+
+// NormalizedNear is how a near filter was read: the point (Place nil
+// for one given as lat and lng) and the radius in km, to one decimal.
+type NormalizedNear struct {
+	Place         *string `json:"place"`
+	Lat           float64 `json:"lat"`
+	Lng           float64 `json:"lng"`
+	RadiusKm      float64 `json:"radius_km"`
+	IncludeRemote *bool   `json:"include_remote,omitempty"`
 }
 
 // NormalizedCurrency is the currency salary bounds are given in, and the

@@ -72,10 +72,14 @@ type JobQuery struct {
 	PostedAfter *time.Time
 	// CompanyID keeps the jobs of one company (a company page's jobs).
 	CompanyID *int64
-	Sort      JobSort
-	Limit     int
-	Offset    int
-	After     *Cursor
+	// Near is the point and radius of a near filter (its KeyFilter is
+	// among Filters): cards then carry their distance, and it orders
+	// JobSortDistance.
+	Near   *NearQuery
+	Sort   JobSort
+	Limit  int
+	Offset int
+	After  *Cursor
 	// Normalized tells how each filter was interpreted (REST meta.normalized).
 	Normalized NormalizedFilter
 }

@@ -87,6 +87,7 @@ var fastFields = map[string]map[string]fastField{
 		"category":        {object: "Category"},
 		"company":         {},
 		"companyLogo":     {},
+		"distanceKm":      {},
 		"employmentType":  {},
 		"id":              {},
 		"location":        {object: "Location"},
@@ -136,6 +137,7 @@ var fastFields = map[string]map[string]fastField{
 		"employmentType":          {},
 		"includeUnknownSalary":    {},
 		"location":                {object: "NormalizedLocation"},
+		"near":                    {object: "NormalizedNear"},
 		"postedAfter":             {},
 		"q":                       {},
 		"salaryCurrency":          {object: "NormalizedCurrency"},
@@ -162,6 +164,13 @@ var fastFields = map[string]map[string]fastField{
 		"country":         {},
 		"state":           {},
 		"workArrangement": {},
+	},
+	"NormalizedNear": {
+		"includeRemote": {},
+		"lat":           {},
+		"lng":           {},
+		"place":         {},
+		"radiusKm":      {},
 	},
 	"NormalizedTitle": {
 		"categoryField":          {},
@@ -712,6 +721,12 @@ func (r *fastRun) writeJobCard(sel ast.SelectionSet, v *domain.JobCard) {
 			} else {
 				r.string(*v.Summary)
 			}
+		case "distanceKm":
+			if v.DistanceKm == nil {
+				r.null()
+			} else {
+				r.float(*v.DistanceKm)
+			}
 		default:
 			r.failed = true
 		}
@@ -1173,6 +1188,12 @@ func (r *fastRun) writeNormalizedFilter(sel ast.SelectionSet, v *domain.Normaliz
 			} else {
 				r.string(*v.Q)
 			}
+		case "near":
+			if v.Near == nil {
+				r.null()
+			} else {
+				r.writeNormalizedNear(f.SelectionSet, v.Near)
+			}
 		default:
 			r.failed = true
 		}
@@ -1574,6 +1595,45 @@ func (r *fastRun) writeNormalizedCurrency(sel ast.SelectionSet, v *domain.Normal
 				r.null()
 			} else {
 				r.string(*v.RatesDate)
+			}
+		default:
+			r.failed = true
+		}
+		if r.failed {
+			return
+		}
+	}
+	r.buf = append(r.buf, '}')
+}
+
+// writeNormalizedNear writes a NormalizedNear with the members of sel.
+func (r *fastRun) writeNormalizedNear(sel ast.SelectionSet, v *domain.NormalizedNear) {
+	r.buf = append(r.buf, '{')
+	for i, s := range sel {
+		f := r.key(i, s)
+		if f == nil {
+			return
+		}
+		switch f.Name {
+		case "__typename":
+			r.string("NormalizedNear")
+		case "place":
+			if v.Place == nil {
+				r.null()
+			} else {
+				r.string(*v.Place)
+			}
+		case "lat":
+			r.float(v.Lat)
+		case "lng":
+			r.float(v.Lng)
+		case "radiusKm":
+			r.float(v.RadiusKm)
+		case "includeRemote":
+			if v.IncludeRemote == nil {
+				r.null()
+			} else {
+				r.bool(*v.IncludeRemote)
 			}
 		default:
 			r.failed = true

@@ -149,6 +149,7 @@ type ComplexityRoot struct {
 		Category        func(childComplexity int) int
 		Company         func(childComplexity int) int
 		CompanyLogo     func(childComplexity int) int
+		DistanceKm      func(childComplexity int) int
 		Employer        func(childComplexity int) int
 		EmploymentType  func(childComplexity int) int
 		ID              func(childComplexity int) int
@@ -212,6 +213,7 @@ type ComplexityRoot struct {
 		EmploymentType          func(childComplexity int) int
 		IncludeUnknownSalary    func(childComplexity int) int
 		Location                func(childComplexity int) int
+		Near                    func(childComplexity int) int
 		PostedAfter             func(childComplexity int) int
 		Q                       func(childComplexity int) int
 		SalaryCurrency          func(childComplexity int) int
@@ -239,6 +241,14 @@ type ComplexityRoot struct {
 		Country         func(childComplexity int) int
 		State           func(childComplexity int) int
 		WorkArrangement func(childComplexity int) int
+	}
+
+	NormalizedNear struct {
+		IncludeRemote func(childComplexity int) int
+		Lat           func(childComplexity int) int
+		Lng           func(childComplexity int) int
+		Place         func(childComplexity int) int
+		RadiusKm      func(childComplexity int) int
 	}
 
 	NormalizedTitle struct {
@@ -791,6 +801,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.JobCard.CompanyLogo(childComplexity), true
+	case "JobCard.distanceKm":
+		if e.ComplexityRoot.JobCard.DistanceKm == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobCard.DistanceKm(childComplexity), true
 	case "JobCard.employer":
 		if e.ComplexityRoot.JobCard.Employer == nil {
 			break
@@ -1072,6 +1088,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.NormalizedFilter.Location(childComplexity), true
+	case "NormalizedFilter.near":
+		if e.ComplexityRoot.NormalizedFilter.Near == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedFilter.Near(childComplexity), true
 	case "NormalizedFilter.postedAfter":
 		if e.ComplexityRoot.NormalizedFilter.PostedAfter == nil {
 			break
@@ -1217,6 +1239,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.NormalizedLocation.WorkArrangement(childComplexity), true
+
+	case "NormalizedNear.includeRemote":
+		if e.ComplexityRoot.NormalizedNear.IncludeRemote == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedNear.IncludeRemote(childComplexity), true
+	case "NormalizedNear.lat":
+		if e.ComplexityRoot.NormalizedNear.Lat == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedNear.Lat(childComplexity), true
+	case "NormalizedNear.lng":
+		if e.ComplexityRoot.NormalizedNear.Lng == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedNear.Lng(childComplexity), true
+	case "NormalizedNear.place":
+		if e.ComplexityRoot.NormalizedNear.Place == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedNear.Place(childComplexity), true
+	case "NormalizedNear.radiusKm":
+		if e.ComplexityRoot.NormalizedNear.RadiusKm == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NormalizedNear.RadiusKm(childComplexity), true
 
 	case "NormalizedTitle.categoryField":
 		if e.ComplexityRoot.NormalizedTitle.CategoryField == nil {
@@ -1450,6 +1503,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputCompanyKey,
 		ec.unmarshalInputJobFilter,
+		ec.unmarshalInputNearInput,
 	)
 	first := true
 
@@ -1725,6 +1779,12 @@ input JobFilter {
   postedWithin: String
   "With a salary filter, keep postings that state no salary too."
   includeUnknownSalary: Boolean
+  """
+  Postings within a distance of a place or a point: any of a posting's
+  cities within ` + "`" + `radius` + "`" + ` (great-circle distance). With it, cards carry
+  ` + "`" + `distanceKm` + "`" + ` and the list can be sorted by DISTANCE.
+  """
+  near: NearInput
   "How the items of a list filter combine (default ANY)."
   skillsMatch: MatchMode
   toolsMatch: MatchMode
@@ -1736,6 +1796,38 @@ input JobFilter {
   certificationsMatch: MatchMode
   securityClearancesMatch: MatchMode
   benefitsMatch: MatchMode
+}
+
+"""
+A point and a distance around it: ` + "`" + `place` + "`" + ` (read like ` + "`" + `location` + "`" + `: "Austin,
+TX", "Round Rock", "London, UK"; it must name a city) or ` + "`" + `lat` + "`" + ` and ` + "`" + `lng` + "`" + `
+(decimal degrees).
+"""
+input NearInput {
+  "A city: \"Austin, TX\", \"Round Rock\", \"London, UK\". Give this or lat and lng."
+  place: String
+  "Latitude in decimal degrees, greater than -90 and less than 90; with lng."
+  lat: Float
+  "Longitude in decimal degrees, -180 to 180; with lat."
+  lng: Float
+  "The distance, greater than 0 and at most 500 km (310.7 mi); default 40 km."
+  radius: Float
+  "The unit of radius (default KM)."
+  unit: DistanceUnit
+  """
+  Also the remote postings that name no city and whose countries include
+  the point's country (or that name no country). They have no distance and
+  sort after all located ones.
+  """
+  includeRemote: Boolean
+}
+
+"A unit of distance."
+enum DistanceUnit {
+  "kilometres"
+  KM
+  "statute miles (1 mi = 1.609344 km)"
+  MI
 }
 
 "How the items of a list filter combine."
@@ -1790,6 +1882,8 @@ enum JobSort {
   SALARY_ASC
   "keyword relevance, ties in the default order (only with ` + "`" + `q` + "`" + `, and the default with it)"
   RELEVANCE
+  "nearest first (only with JobFilter.near); equal distances newest first; remote postings added by includeRemote last, newest first"
+  DISTANCE
 }
 
 """
@@ -1906,6 +2000,8 @@ type NormalizedFilter {
   categorySpecialization: [String!]
   "The keyword query."
   q: String
+  "The point and radius of ` + "`" + `near` + "`" + `."
+  near: NormalizedNear
 }
 
 "How a title intent was read: the category at the most specific level it names, or its words."
@@ -1930,6 +2026,18 @@ type NormalizedLocation {
   country: [String!]
   "The work arrangement it states (\"Remote - US\": REMOTE)."
   workArrangement: [WorkArrangement!]
+}
+
+"How ` + "`" + `near` + "`" + ` was read: the point (the place's city, or lat and lng as given) and the radius in km."
+type NormalizedNear {
+  "The city the place names (\"Austin, Texas, United States\"); null for lat and lng."
+  place: String
+  lat: Float!
+  lng: Float!
+  "The radius in kilometres, to one decimal."
+  radiusKm: Float!
+  "True when remote postings without a city are added."
+  includeRemote: Boolean
 }
 
 "The currency of salary bounds, and the date of the exchange rates they are converted with."
@@ -2090,6 +2198,12 @@ type JobCard {
   companyLogo: String
   "A short summary of the posting."
   summary: String
+  """
+  Kilometres from the point of JobFilter.near to the nearest of the
+  posting's cities, to one decimal; null without ` + "`" + `near` + "`" + `, and for a remote
+  posting added by includeRemote.
+  """
+  distanceKm: Float
 }
 
 "A job posting in full."
@@ -2449,6 +2563,8 @@ func (ec *executionContext) childFields_JobCard(ctx context.Context, field graph
 		return ec.fieldContext_JobCard_companyLogo(ctx, field)
 	case "summary":
 		return ec.fieldContext_JobCard_summary(ctx, field)
+	case "distanceKm":
+		return ec.fieldContext_JobCard_distanceKm(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type JobCard", field.Name)
 }
@@ -2597,6 +2713,8 @@ func (ec *executionContext) childFields_NormalizedFilter(ctx context.Context, fi
 		return ec.fieldContext_NormalizedFilter_categorySpecialization(ctx, field)
 	case "q":
 		return ec.fieldContext_NormalizedFilter_q(ctx, field)
+	case "near":
+		return ec.fieldContext_NormalizedFilter_near(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type NormalizedFilter", field.Name)
 }
@@ -2613,6 +2731,22 @@ func (ec *executionContext) childFields_NormalizedLocation(ctx context.Context, 
 		return ec.fieldContext_NormalizedLocation_workArrangement(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type NormalizedLocation", field.Name)
+}
+
+func (ec *executionContext) childFields_NormalizedNear(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "place":
+		return ec.fieldContext_NormalizedNear_place(ctx, field)
+	case "lat":
+		return ec.fieldContext_NormalizedNear_lat(ctx, field)
+	case "lng":
+		return ec.fieldContext_NormalizedNear_lng(ctx, field)
+	case "radiusKm":
+		return ec.fieldContext_NormalizedNear_radiusKm(ctx, field)
+	case "includeRemote":
+		return ec.fieldContext_NormalizedNear_includeRemote(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NormalizedNear", field.Name)
 }
 
 func (ec *executionContext) childFields_NormalizedTitle(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5262,6 +5396,29 @@ func (ec *executionContext) fieldContext_JobCard_summary(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("JobCard", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _JobCard_distanceKm(ctx context.Context, field graphql.CollectedField, obj *domain.JobCard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobCard_distanceKm(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DistanceKm, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_JobCard_distanceKm(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JobCard", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
 func (ec *executionContext) _JobCardConnection_edges(ctx context.Context, field graphql.CollectedField, obj *domain.JobCardPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6652,6 +6809,38 @@ func (ec *executionContext) fieldContext_NormalizedFilter_q(_ context.Context, f
 	return graphql.NewScalarFieldContext("NormalizedFilter", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _NormalizedFilter_near(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedFilter_near(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Near, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.NormalizedNear) graphql.Marshaler {
+			return ec.marshalONormalizedNear2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐNormalizedNear(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedFilter_near(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "NormalizedFilter",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NormalizedNear(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _NormalizedLocation_city(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedLocation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6742,6 +6931,121 @@ func (ec *executionContext) _NormalizedLocation_workArrangement(ctx context.Cont
 }
 func (ec *executionContext) fieldContext_NormalizedLocation_workArrangement(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("NormalizedLocation", field, false, false, errors.New("field of type WorkArrangement does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedNear_place(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedNear) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedNear_place(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Place, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedNear_place(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedNear", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedNear_lat(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedNear) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedNear_lat(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Lat, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedNear_lat(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedNear", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedNear_lng(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedNear) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedNear_lng(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Lng, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedNear_lng(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedNear", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedNear_radiusKm(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedNear) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedNear_radiusKm(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RadiusKm, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedNear_radiusKm(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedNear", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _NormalizedNear_includeRemote(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedNear) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NormalizedNear_includeRemote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IncludeRemote, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NormalizedNear_includeRemote(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NormalizedNear", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _NormalizedTitle_categoryField(ctx context.Context, field graphql.CollectedField, obj *domain.NormalizedTitle) (ret graphql.Marshaler) {
@@ -8762,7 +9066,7 @@ func (ec *executionContext) unmarshalInputJobFilter(ctx context.Context, obj any
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "jobTitle", "company", "location", "city", "state", "country", "skills", "tools", "technicalSkills", "softSkills", "visas", "educationLevels", "educationMajors", "certifications", "securityClearances", "benefits", "workArrangement", "employmentType", "salaryMin", "salaryMax", "salaryCurrency", "categoryField", "categoryRole", "categorySpecialization", "q", "postedAfter", "postedWithin", "includeUnknownSalary", "skillsMatch", "toolsMatch", "technicalSkillsMatch", "softSkillsMatch", "visasMatch", "educationLevelsMatch", "educationMajorsMatch", "certificationsMatch", "securityClearancesMatch", "benefitsMatch"}
+	fieldsInOrder := [...]string{"title", "jobTitle", "company", "location", "city", "state", "country", "skills", "tools", "technicalSkills", "softSkills", "visas", "educationLevels", "educationMajors", "certifications", "securityClearances", "benefits", "workArrangement", "employmentType", "salaryMin", "salaryMax", "salaryCurrency", "categoryField", "categoryRole", "categorySpecialization", "q", "postedAfter", "postedWithin", "includeUnknownSalary", "near", "skillsMatch", "toolsMatch", "technicalSkillsMatch", "softSkillsMatch", "visasMatch", "educationLevelsMatch", "educationMajorsMatch", "certificationsMatch", "securityClearancesMatch", "benefitsMatch"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -8972,6 +9276,13 @@ func (ec *executionContext) unmarshalInputJobFilter(ctx context.Context, obj any
 				return it, err
 			}
 			it.IncludeUnknownSalary = data
+		case "near":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("near"))
+			data, err := ec.unmarshalONearInput2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐNearInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Near = data
 		case "skillsMatch":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("skillsMatch"))
 			data, err := ec.unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx, v)
@@ -9042,6 +9353,71 @@ func (ec *executionContext) unmarshalInputJobFilter(ctx context.Context, obj any
 				return it, err
 			}
 			it.BenefitsMatch = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputNearInput(ctx context.Context, obj any) (domain.NearInput, error) {
+	var it domain.NearInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"place", "lat", "lng", "radius", "unit", "includeRemote"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "place":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("place"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Place = data
+		case "lat":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lat"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Lat = data
+		case "lng":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lng"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Lng = data
+		case "radius":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("radius"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Radius = data
+		case "unit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unit"))
+			data, err := ec.unmarshalODistanceUnit2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐDistanceUnit(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Unit = data
+		case "includeRemote":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("includeRemote"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IncludeRemote = data
 		}
 	}
 	return it, nil
@@ -9949,6 +10325,8 @@ func (ec *executionContext) _JobCard(ctx context.Context, sel ast.SelectionSet, 
 			out.Values[i] = ec._JobCard_companyLogo(ctx, field, obj)
 		case "summary":
 			out.Values[i] = ec._JobCard_summary(ctx, field, obj)
+		case "distanceKm":
+			out.Values[i] = ec._JobCard_distanceKm(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -10378,6 +10756,8 @@ func (ec *executionContext) _NormalizedFilter(ctx context.Context, sel ast.Selec
 			out.Values[i] = ec._NormalizedFilter_categorySpecialization(ctx, field, obj)
 		case "q":
 			out.Values[i] = ec._NormalizedFilter_q(ctx, field, obj)
+		case "near":
+			out.Values[i] = ec._NormalizedFilter_near(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -10420,6 +10800,59 @@ func (ec *executionContext) _NormalizedLocation(ctx context.Context, sel ast.Sel
 			out.Values[i] = ec._NormalizedLocation_country(ctx, field, obj)
 		case "workArrangement":
 			out.Values[i] = ec._NormalizedLocation_workArrangement(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var normalizedNearImplementors = []string{"NormalizedNear"}
+
+func (ec *executionContext) _NormalizedNear(ctx context.Context, sel ast.SelectionSet, obj *domain.NormalizedNear) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, normalizedNearImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("NormalizedNear")
+		case "place":
+			out.Values[i] = ec._NormalizedNear_place(ctx, field, obj)
+		case "lat":
+			out.Values[i] = ec._NormalizedNear_lat(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lng":
+			out.Values[i] = ec._NormalizedNear_lng(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "radiusKm":
+			out.Values[i] = ec._NormalizedNear_radiusKm(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "includeRemote":
+			out.Values[i] = ec._NormalizedNear_includeRemote(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -11955,6 +12388,22 @@ func (ec *executionContext) marshalODateTime2ᚖstring(ctx context.Context, sel 
 	return graphql.WrapContextMarshaler(ctx, res)
 }
 
+func (ec *executionContext) unmarshalODistanceUnit2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐDistanceUnit(ctx context.Context, v any) (*domain.DistanceUnit, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(domain.DistanceUnit)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODistanceUnit2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐDistanceUnit(ctx context.Context, sel ast.SelectionSet, v *domain.DistanceUnit) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) unmarshalOEmploymentType2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
 	if v == nil {
 		return nil, nil
@@ -12099,6 +12548,14 @@ func (ec *executionContext) marshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjo
 	return v
 }
 
+func (ec *executionContext) unmarshalONearInput2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐNearInput(ctx context.Context, v any) (*domain.NearInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputNearInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalONode2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐNode(ctx context.Context, sel ast.SelectionSet, v domain.Node) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -12118,6 +12575,13 @@ func (ec *executionContext) marshalONormalizedLocation2ᚖgithubᚗcomᚋjobsd�
 		return graphql.Null
 	}
 	return ec._NormalizedLocation(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalONormalizedNear2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐNormalizedNear(ctx context.Context, sel ast.SelectionSet, v *domain.NormalizedNear) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._NormalizedNear(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalONormalizedTitle2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐNormalizedTitle(ctx context.Context, sel ast.SelectionSet, v *domain.NormalizedTitle) graphql.Marshaler {

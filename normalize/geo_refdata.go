@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,12 +16,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/klauspost/compress/gzip"
+
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // geoRow is what the gazetteer uses of a row of GeoNames' cities file.
 type geoRow struct {
 	name, ascii, alternates, feature, country, admin1 string
 	population                                        int
+	lat, lng                                          float64
 }
 
 // loadGeoNames adds GeoNames' cities (over 15,000 people) and first-level
@@ -86,6 +90,7 @@ func (g *gazetteer) loadGeoNames(dir string) error {
 				c.State = stateName
 			}
 			c.population = r.population
+			c.Lat, c.Lng = r.lat, r.lng
 			g.addCityKeys(c, keys)
 			continue
 		}
@@ -96,7 +101,7 @@ func (g *gazetteer) loadGeoNames(dir string) error {
 			continue
 		}
 		added[id] = true
-		g.addCityKeys(&city{Name: r.name, State: stateName, Country: country, population: r.population}, keys)
+		g.addCityKeys(&city{Name: r.name, State: stateName, Country: country, population: r.population, Lat: r.lat, Lng: r.lng}, keys)
 	}
 	for k, cs := range g.cities {
 		if len(cs) > 1 {
@@ -192,8 +197,8 @@ func (g *gazetteer) curatedCity(keys []string, stateName, country string) *city 
 }
 
 // readGeoCities reads the columns the gazetteer uses of GeoNames' cities
-// file: name, asciiname, alternatenames, feature code, country code,
-// admin1 code and population. The rows' strings share the file's text,
+// file: name, asciiname, alternatenames, latitude, longitude, feature
+// code, country code, admin1 code and population. The rows' strings share the file's text,
 // but for the names (which cities keep): the rest is let go with the rows.
 func readGeoCities(path string) ([]geoRow, error) {
 	f, err := os.Open(path)
@@ -228,10 +233,15 @@ func readGeoCities(path string) ([]geoRow, error) {
 			return nil, fmt.Errorf("geonames cities line %d: %d columns, want 19", line, n+1)
 		}
 		pop, _ := strconv.Atoi(cols[14])
+		lat, errLat := strconv.ParseFloat(cols[4], 64)
+		lng, errLng := strconv.ParseFloat(cols[5], 64)
+		if errLat != nil || errLng != nil || math.Abs(lat) > 90 || math.Abs(lng) > 180 {
+			return nil, fmt.Errorf("geonames cities line %d: coordinates %q, %q are not degrees", line, cols[4], cols[5])
+		}
 		rows = append(rows, geoRow{
 			name: strings.Clone(cols[1]), ascii: cols[2], alternates: cols[3],
 			feature: cols[7], country: cols[8], admin1: cols[10],
-			population: pop,
+			population: pop, lat: domain.RoundCoordinate(lat), lng: domain.RoundCoordinate(lng),
 		})
 	}
 	return rows, nil

@@ -153,7 +153,7 @@ func (n *Normalizer) Posting(in domain.Job, validThrough *string) (domain.JobRec
 	if lo, hi, ok := AnnualSalary(j.Salary); ok {
 		rec.AnnualMin, rec.AnnualMax = &lo, &hi
 	}
-	rec.FilterKeys = filterKeys(&rec)
+	rec.FilterKeys = append(filterKeys(&rec), n.nearKeys(&rec.Job)...)
 	rec.CompanySlug = Slug(j.Company)
 	var err error
 	if rec.Given, err = givenDiff(&given, &rec.Job); err != nil {

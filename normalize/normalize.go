@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jobsd-dev/jobsd/domain"
@@ -36,6 +37,9 @@ type Normalizer struct {
 	sources []Source
 	digest  string           // names the vocabularies (Digest)
 	now     func() time.Time // the clock of posted_within
+
+	pointsOnce sync.Once
+	nearPoints []nearPoint // every city's point once, by latitude (points)
 }
 
 // New loads the vocabularies written in the project and, with

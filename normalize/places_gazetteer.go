@@ -5,9 +5,12 @@ package normalize
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/biter777/countries"
+
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // city is a city of the gazetteer. A name's candidates are the curated
@@ -19,6 +22,11 @@ type city struct {
 	State   string   `json:"state"`
 	Country string   `json:"country"`
 	Aliases []string `json:"aliases"`
+	// Lat and Lng are the city's point in degrees (GeoNames' with
+	// reference data, cities.json's without), rounded as NearKey writes
+	// them.
+	Lat float64 `json:"lat"`
+	Lng float64 `json:"lng"`
 
 	population int
 	curated    int      // 1 + position in cities.json; 0 for reference data
@@ -126,6 +134,10 @@ func loadGazetteer() (*gazetteer, error) {
 			return nil, fmt.Errorf("vocabulary cities.json: %s: unknown country %q", c.Name, c.Country)
 		}
 		c.Country, c.curated = country, i+1
+		if c.Lat == 0 && c.Lng == 0 || math.Abs(c.Lat) >= 90 || math.Abs(c.Lng) > 180 {
+			return nil, fmt.Errorf("vocabulary cities.json: %s: lat and lng must be the city's point in degrees", c.Name)
+		}
+		c.Lat, c.Lng = domain.RoundCoordinate(c.Lat), domain.RoundCoordinate(c.Lng)
 		for _, name := range append([]string{c.Name}, c.Aliases...) {
 			c.keys = append(c.keys, nameKeys(name)...)
 		}

@@ -277,6 +277,7 @@ func (n *Normalizer) JobQuery(f *domain.JobFilter, limit, offset *int, sort *dom
 	b.single(domain.FieldState, f.State, n.State)
 	b.single(domain.FieldCountry, f.Country, n.Country)
 	n.location(b, f.Location)
+	n.near(b, f.Near)
 	n.skills(b, f.Skills, f.SkillsMatch)
 	b.list(domain.FieldTools, f.Tools, n.Tools, f.ToolsMatch)
 	b.list(domain.FieldTechnicalSkills, f.TechnicalSkills, n.TechnicalSkills, f.TechnicalSkillsMatch)
@@ -550,13 +551,17 @@ func sortAndCursor(b *queryBuilder, sort *domain.JobSort, after *string) {
 	}
 	if sort != nil {
 		if !sort.IsValid() {
-			b.fail(AllowedError("sort", string(*sort), "newest", "oldest", "salary_desc", "salary_asc", "relevance"))
+			b.fail(AllowedError("sort", string(*sort), "newest", "oldest", "salary_desc", "salary_asc", "relevance", "distance"))
 			return
 		}
 		b.q.Sort = *sort
 	}
 	if b.q.Sort == domain.JobSortRelevance && b.q.Q == "" {
 		b.fail(domain.InvalidParam("sort", "sort=relevance needs a keyword query q"))
+		return
+	}
+	if b.q.Sort == domain.JobSortDistance && b.q.Near == nil {
+		b.fail(domain.InvalidParam("sort", "sort=distance needs a point: near (a city) or lat and lng"))
 		return
 	}
 	if after == nil || strings.TrimSpace(*after) == "" {

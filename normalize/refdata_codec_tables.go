@@ -2,6 +2,8 @@
 
 package normalize
 
+import "math"
+
 func (e *encoder) strMap(m map[string]string) { encMap(e, m, e.str, e.str) }
 func (e *encoder) setMap(m map[string]bool)   { encMap(e, m, e.str, e.bool) }
 func (e *encoder) i32Map(m map[string]int32)  { encMap(e, m, e.str, func(i int32) { e.int(int64(i)) }) }
@@ -41,6 +43,8 @@ func (e *encoder) gazetteer(g *gazetteer) {
 		e.strs(c.Aliases)
 		e.int(int64(c.population))
 		e.int(int64(c.curated))
+		e.int(int64(math.Round(c.Lat * 1e4)))
+		e.int(int64(math.Round(c.Lng * 1e4)))
 		e.strs(c.keys)
 		e.bool(c.merged)
 	}
@@ -78,7 +82,8 @@ func (d *decoder) gazetteer() *gazetteer {
 	d.cities = make([]*city, len(cities))
 	for i := range cities {
 		cities[i] = city{Name: d.str(), State: d.str(), Country: d.str(), Aliases: d.strs(),
-			population: int(d.int()), curated: int(d.int()), keys: d.strs(), merged: d.bool()}
+			population: int(d.int()), curated: int(d.int()), Lat: float64(d.int()) / 1e4, Lng: float64(d.int()) / 1e4,
+			keys: d.strs(), merged: d.bool()}
 		d.cities[i] = &cities[i]
 	}
 	states := make([]state, d.count())

@@ -1,0 +1,269 @@
+package normalize
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/domain"
+)
+
+func TestDistanceKm(t *testing.T) {
+	for _, c := range []struct {
+		name                   string
+		lat1, lng1, lat2, lng2 float64
+		want, tolerance        float64
+	}{
+		{"same point", 30.27, -97.74, 30.27, -97.74, 0, 0},
+		{"a degree of latitude", 10, 20, 11, 20, kmPerDegree, 1e-9},
+		{"across the antimeridian", 0, 179.5, 0, -179.5, kmPerDegree, 1e-9},
+		{"pole to pole", -89.9999, 0, 89.9999, 0, math.Pi * EarthRadiusKm, 0.1},
+		{"London to Paris", 51.5074, -0.1278, 48.8566, 2.3522, 343.6, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			assert.InDelta(t, c.want, DistanceKm(c.lat1, c.lng1, c.lat2, c.lng2), c.tolerance)
+		})
+	}
+}
+
+func TestParseRadius(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want float64
+		unit domain.DistanceUnit
+		bad  bool
+	}{
+		{in: "25mi", want: 25, unit: domain.DistanceUnitMi},
+		{in: "40km", want: 40, unit: domain.DistanceUnitKm},
+		{in: "12.5KM", want: 12.5, unit: domain.DistanceUnitKm},
+		{in: "10", want: 10, unit: domain.DistanceUnitKm},
+		{in: " 3Mi ", want: 3, unit: domain.DistanceUnitMi},
+		{in: "-5", want: -5, unit: domain.DistanceUnitKm}, // bounds are the filter's to check
+		{in: "25 mi", bad: true},
+		{in: "25ft", bad: true},
+		{in: "mi", bad: true},
+		{in: "", bad: true},
+		{in: "1e3", bad: true},
+		{in: "inf", bad: true},
+		{in: "NaN", bad: true},
+		{in: "0x10", bad: true},
+		{in: "+5", bad: true},
+	} {
+		t.Run(c.in, func(t *testing.T) {
+			r, unit, err := ParseRadius(c.in)
+			if c.bad {
+				require.Error(t, err)
+				assert.Equal(t, "radius", err.(*domain.Error).Param)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, c.want, r)
+			assert.Equal(t, c.unit, unit)
+		})
+	}
+}
+
+func nearFilter(q domain.JobQuery) *domain.KeyFilter {
+	for i := range q.Filters {
+		if q.Filters[i].Field == domain.FieldNear {
+			return &q.Filters[i]
+		}
+	}
+	return nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestNearQuery(t *testing.T) {
+	n := newLocNormalizer(t)
+	austin := n.geo.cityCands(placeKey("Austin"))[0]
+	roundRock := n.geo.cityCands(placeKey("Round Rock"))[0]
+	houston := n.geo.cityCands(placeKey("Houston"))[0]
+
+	q, err := n.JobQuery(&domain.JobFilter{Near: &domain.NearInput{Place: ptr("Austin, TX")}}, nil, nil, nil, nil)
+	require.NoError(t, err)
+	require.NotNil(t, q.Near)
+	assert.Equal(t, &domain.NormalizedNear{Place: ptr("Austin, Texas, United States"), Lat: austin.Lat, Lng: austin.Lng, RadiusKm: 40},
+		q.Normalized.Near)
+	f := nearFilter(q)
+	require.NotNil(t, f)
+	assert.Equal(t, domain.NearKey(austin.Lat, austin.Lng), f.Keys[0], "the point itself first, at 0 km")
+	assert.Contains(t, f.Keys, domain.NearKey(roundRock.Lat, roundRock.Lng), "Round Rock is about 25 km from Austin")
+	assert.NotContains(t, f.Keys, domain.NearKey(houston.Lat, houston.Lng))
+	assert.Equal(t, f.Keys, q.Near.Keys)
+	assert.True(t, slices.IsSorted(q.Near.Km), "nearest first")
+	for i, k := range q.Near.Keys {
+		assert.LessOrEqual(t, q.Near.Km[i], 40.0, k)
+	}
+	d, ok := q.Near.Distance([]string{"city:austin", domain.NearKey(roundRock.Lat, roundRock.Lng)})
+	require.True(t, ok)
+	assert.InDelta(t, DistanceKm(austin.Lat, austin.Lng, roundRock.Lat, roundRock.Lng), d, 1e-9)
+
+	// 25 miles, include_remote: the point's country and no country.
+	q, err = n.JobQuery(&domain.JobFilter{Near: &domain.NearInput{Place: ptr("round rock"), Radius: ptr(25.0),
+		Unit: ptr(domain.DistanceUnitMi), IncludeRemote: ptr(true)}}, nil, nil, ptr(domain.JobSortDistance), nil)
+	require.NoError(t, err)
+	assert.InDelta(t, 25*KmPerMile, q.Near.RadiusKm, 1e-9)
+	assert.Equal(t, 40.2, q.Normalized.Near.RadiusKm)
+	assert.Equal(t, ptr(true), q.Normalized.Near.IncludeRemote)
+	f = nearFilter(q)
+	assert.Equal(t, []string{domain.NearRemoteKey(""), domain.NearRemoteKey("united states")}, f.Keys[len(f.Keys)-2:])
+	assert.Equal(t, domain.JobSortDistance, q.Sort)
+
+	// A point: no place; include_remote takes the nearest city's country.
+	q, err = n.JobQuery(&domain.JobFilter{Near: &domain.NearInput{Lat: ptr(48.86), Lng: ptr(2.35), Radius: ptr(5.0),
+		IncludeRemote: ptr(true)}}, nil, nil, nil, nil)
+	require.NoError(t, err)
+	assert.Nil(t, q.Normalized.Near.Place)
+	assert.Equal(t, 48.86, q.Normalized.Near.Lat)
+	assert.Contains(t, nearFilter(q).Keys, domain.NearRemoteKey("france"))
+
+	// The middle of the Pacific: nothing within the radius, no error.
+	q, err = n.JobQuery(&domain.JobFilter{Near: &domain.NearInput{Lat: ptr(-30.0), Lng: ptr(-140.0), Radius: ptr(10.0)}}, nil, nil, nil, nil)
+	require.NoError(t, err)
+	assert.Empty(t, nearFilter(q).Keys)
+}
+
+func TestNearQueryErrors(t *testing.T) {
+	n := newLocNormalizer(t)
+	for _, c := range []struct {
+		name  string
+		in    domain.NearInput
+		sort  domain.JobSort
+		param string
+		msg   string
+	}{
+		{"a state", domain.NearInput{Place: ptr("Texas")}, "", "near", "names a state (Texas), not a city: filter by state=Texas"},
+		{"a country", domain.NearInput{Place: ptr("Germany")}, "", "near", "names a country (Germany), not a city: filter by country=Germany"},
+		{"unknown, close to a city", domain.NearInput{Place: ptr("Austn")}, "", "near", `did you mean "Austin, Texas, United States"?`},
+		{"unknown", domain.NearInput{Place: ptr("Qwxyzzz")}, "", "near", "names no city jobsd knows"},
+		{"two places", domain.NearInput{Place: ptr("Austin; Boston")}, "", "near", "names 2 places"},
+		{"remote only", domain.NearInput{Place: ptr("Remote")}, "", "near", "names no city"},
+		{"place and point", domain.NearInput{Place: ptr("Austin"), Lat: ptr(1.0), Lng: ptr(2.0)}, "", "near", "not both"},
+		{"lat alone", domain.NearInput{Lat: ptr(1.0)}, "", "lng", "lat and lng go together"},
+		{"lng alone", domain.NearInput{Lng: ptr(1.0)}, "", "lat", "lat and lng go together"},
+		{"lat out of range", domain.NearInput{Lat: ptr(91.0), Lng: ptr(0.0)}, "", "lat", "greater than -90 and less than 90"},
+		{"a pole", domain.NearInput{Lat: ptr(-90.0), Lng: ptr(0.0)}, "", "lat", "a pole"},
+		{"lng out of range", domain.NearInput{Lat: ptr(0.0), Lng: ptr(180.5)}, "", "lng", "from -180 to 180"},
+		{"radius 0", domain.NearInput{Place: ptr("Austin"), Radius: ptr(0.0)}, "", "radius", "greater than 0 and at most 500 km"},
+		{"radius negative", domain.NearInput{Place: ptr("Austin"), Radius: ptr(-1.0)}, "", "radius", "greater than 0"},
+		{"radius over 500 km", domain.NearInput{Place: ptr("Austin"), Radius: ptr(500.5)}, "", "radius", "at most 500 km (310.7 mi); got 500.5 km"},
+		{"radius over 500 km in miles", domain.NearInput{Place: ptr("Austin"), Radius: ptr(311.0), Unit: ptr(domain.DistanceUnitMi)}, "", "radius", "got 311 mi"},
+		{"another unit", domain.NearInput{Place: ptr("Austin"), Radius: ptr(3.0), Unit: ptr(domain.DistanceUnit("ft"))}, "", "radius", "km, mi"},
+		{"radius without a point", domain.NearInput{Radius: ptr(3.0)}, "", "radius", "needs a point"},
+		{"include_remote without a point", domain.NearInput{IncludeRemote: ptr(true)}, "", "include_remote", "needs a point"},
+		{"an empty near", domain.NearInput{}, "", "near", "needs a point"},
+		{"control characters", domain.NearInput{Place: ptr("Aus\x01tin")}, "", "near", "control characters"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var sort *domain.JobSort
+			if c.sort != "" {
+				sort = &c.sort
+			}
+			_, err := n.JobQuery(&domain.JobFilter{Near: &c.in}, nil, nil, sort, nil)
+			require.Error(t, err)
+			var de *domain.Error
+			require.ErrorAs(t, err, &de)
+			assert.Equal(t, domain.CodeInvalidParameter, de.Code)
+			assert.Equal(t, c.param, de.Param)
+			assert.Contains(t, de.Message, c.msg)
+		})
+	}
+	_, err := n.JobQuery(&domain.JobFilter{}, nil, nil, ptr(domain.JobSortDistance), nil)
+	var de *domain.Error
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, "sort", de.Param)
+	assert.Contains(t, de.Message, "sort=distance needs a point")
+}
+
+// TestNearRadiusBoundary: a point exactly at the radius is within it.
+func TestNearRadiusBoundary(t *testing.T) {
+	n := newLocNormalizer(t)
+	austin := n.geo.cityCands(placeKey("Austin"))[0]
+	roundRock := n.geo.cityCands(placeKey("Round Rock"))[0]
+	d := DistanceKm(austin.Lat, austin.Lng, roundRock.Lat, roundRock.Lng)
+	q, err := n.JobQuery(&domain.JobFilter{Near: &domain.NearInput{Place: ptr("Austin"), Radius: &d}}, nil, nil, nil, nil)
+	require.NoError(t, err)
+	assert.Contains(t, q.Near.Keys, domain.NearKey(roundRock.Lat, roundRock.Lng))
+	shorter := math.Nextafter(d, 0)
+	q, err = n.JobQuery(&domain.JobFilter{Near: &domain.NearInput{Place: ptr("Austin"), Radius: &shorter}}, nil, nil, nil, nil)
+	require.NoError(t, err)
+	assert.NotContains(t, q.Near.Keys, domain.NearKey(roundRock.Lat, roundRock.Lng))
+}
+
+// TestNearAntimeridian: points on both sides of 180° are near each other.
+func TestNearAntimeridian(t *testing.T) {
+	n := newLocNormalizer(t)
+	n.points()
+	n.nearPoints = []nearPoint{{lat: -17.0, lng: 179.9, key: domain.NearKey(-17, 179.9)}, {lat: -17.0, lng: -179.9, key: domain.NearKey(-17, -179.9)}}
+	var got []string
+	n.within(-17, 180, 20, func(p *nearPoint, d float64) { got = append(got, p.key) })
+	assert.ElementsMatch(t, []string{"near:-17.0000,179.9000", "near:-17.0000,-179.9000"}, got)
+}
+
+func TestNearKeysOfPostings(t *testing.T) {
+	n := newLocNormalizer(t)
+	job := func(city, state, country []string, w domain.WorkArrangement) domain.JobRecord {
+		rec, err := n.Job(domain.Job{ID: "t-1", Title: "Engineer", Company: "Acme",
+			Location: domain.Location{City: city, State: state, Country: country}, WorkArrangement: &w})
+		require.NoError(t, err)
+		return rec
+	}
+	nearKeys := func(rec domain.JobRecord) []string {
+		var out []string
+		for _, k := range rec.FilterKeys {
+			if strings.HasPrefix(k, domain.FieldNear+":") || strings.HasPrefix(k, domain.FieldNearRemote+":") {
+				out = append(out, k)
+			}
+		}
+		return out
+	}
+	austin := n.geo.cityCands(placeKey("Austin"))[0]
+	portland := n.geo.cityCands(placeKey("Portland"))[0]
+	assert.Equal(t, []string{domain.NearKey(austin.Lat, austin.Lng), domain.NearKey(portland.Lat, portland.Lng)},
+		nearKeys(job([]string{"Austin", "Portland"}, []string{"Texas", "Oregon"}, []string{"United States"}, domain.WorkArrangementOnsite)),
+		"each city read with one of the posting's states")
+	assert.Equal(t, []string{domain.NearKey(austin.Lat, austin.Lng)},
+		nearKeys(job([]string{"Austin"}, nil, nil, domain.WorkArrangementRemote)), "a remote posting with a city is at its city")
+	assert.Equal(t, []string{domain.NearRemoteKey("germany"), domain.NearRemoteKey("france")},
+		nearKeys(job(nil, nil, []string{"Germany", "France"}, domain.WorkArrangementRemote)))
+	assert.Equal(t, []string{domain.NearRemoteKey("")}, nearKeys(job(nil, nil, nil, domain.WorkArrangementRemote)))
+	assert.Empty(t, nearKeys(job(nil, []string{"Texas"}, nil, domain.WorkArrangementOnsite)), "a state is near no point")
+	assert.Empty(t, nearKeys(job([]string{"Austin"}, nil, []string{"Canada"}, domain.WorkArrangementOnsite)), "no Austin in Canada")
+}
+
+// TestBuiltInCityPoints checks the coordinates written in cities.json
+// against the reference data's (GeoNames), when it is present: each
+// within 30 km of the same city's.
+func TestBuiltInCityPoints(t *testing.T) {
+	dir := refDataDir()
+	if dir == "" {
+		t.Skip("no reference data (JOBSD_REFDATA)")
+	}
+	builtIn := newLocNormalizer(t)
+	withRef, err := New(WithRefData(dir))
+	require.NoError(t, err)
+	var cities []*city
+	for _, cs := range builtIn.geo.curated {
+		for _, c := range cs {
+			if !slices.Contains(cities, c) {
+				cities = append(cities, c)
+			}
+		}
+	}
+	require.NotEmpty(t, cities)
+	far := 0
+	for _, c := range cities {
+		ref, ok := withRef.geo.city(c.Name, c.State, c.Country)
+		require.True(t, ok, c.Name)
+		if d := DistanceKm(c.Lat, c.Lng, ref.Lat, ref.Lng); d > 30 {
+			far++
+			t.Errorf("%s: cities.json's point is %.0f km from the reference data's", cityText(c), d)
+		}
+	}
+	assert.Zero(t, far)
+}
