@@ -4,6 +4,7 @@ package domain
 
 import (
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -88,6 +89,30 @@ func (q *NearQuery) SortKey(keys []string) float64 {
 		return d
 	}
 	return RemoteDistanceKm
+}
+
+// Rank returns the place of a distance among the query's: the index of
+// the first of its keys at that distance or farther, and whether one is
+// at it. RemoteDistanceKm is at len(Keys), exactly.
+func (q *NearQuery) Rank(km float64) (int, bool) {
+	if km == RemoteDistanceKm {
+		return len(q.Keys), true
+	}
+	return slices.BinarySearch(q.Km, km)
+}
+
+// Ranks returns the sort key SQL orders by for each of Keys: the Rank of
+// its distance (keys at one distance share it).
+func (q *NearQuery) Ranks() []int32 {
+	out := make([]int32, len(q.Keys))
+	for i := range out {
+		if i > 0 && q.Km[i] == q.Km[i-1] {
+			out[i] = out[i-1]
+		} else {
+			out[i] = int32(i)
+		}
+	}
+	return out
 }
 
 // ShownKm is a distance as cards show it: to one decimal.

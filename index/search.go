@@ -243,6 +243,9 @@ func (ix *Index) Search(q domain.JobQuery) (Page, bool) {
 	if !Eligible(q) || !ix.ratesFit(q, false) {
 		return Page{}, false
 	}
+	if q.Sort == domain.JobSortDistance {
+		return ix.searchByDistance(q)
+	}
 	o := ix.orders[q.Sort]
 	if o == nil {
 		return Page{}, false

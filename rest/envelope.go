@@ -37,6 +37,27 @@ func normalized(n *domain.NormalizedFilter) *domain.NormalizedFilter {
 	return n
 }
 
+// nearCard is a card of a list with a point (contract section 13): the
+// specification's eight fields and distance_km (null for a remote posting
+// the filter adds).
+type nearCard struct {
+	domain.JobCard
+	DistanceKm *float64 `json:"distance_km"`
+}
+
+// cardsOf returns the data of a page of cards: the cards, or with a point
+// the cards with their distance.
+func cardsOf(page *domain.JobCardPage) any {
+	if page.Normalized.Near == nil {
+		return page.Nodes
+	}
+	out := make([]nearCard, len(page.Nodes))
+	for i := range page.Nodes {
+		out[i] = nearCard{JobCard: page.Nodes[i], DistanceKm: page.Nodes[i].DistanceKm}
+	}
+	return out
+}
+
 // feed is the body of a page of the change feed.
 type feed struct {
 	Data []feedEntry `json:"data"`

@@ -157,6 +157,21 @@ func (p *params) number(name string) *float64 {
 	return &f
 }
 
+// float returns a number parameter, nil when absent; msg says what it
+// must be.
+func (p *params) float(name, msg string) *float64 {
+	v, ok := p.single(name)
+	if !ok {
+		return nil
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		p.fail(domain.InvalidParam(name, "%s", msg))
+		return nil
+	}
+	return &f
+}
+
 // boolean returns a true/false parameter (also 1/0), nil when absent.
 func (p *params) boolean(name string) *bool {
 	v, ok := p.single(name)

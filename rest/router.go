@@ -13,6 +13,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/search"
 )
 
@@ -58,7 +59,7 @@ var filterParams = []string{
 	"posted_after", "posted_within", "include_unknown_salary", "salary_currency",
 	"skills_match", "tools_match", "technical_skills_match", "soft_skills_match", "visas_match",
 	"education_levels_match", "education_majors_match", "certifications_match", "security_clearances_match",
-	"benefits_match",
+	"benefits_match", "near", "lat", "lng", "radius", "include_remote",
 }
 
 // jobParams are the query parameters of GET /jobs.
@@ -113,7 +114,7 @@ func (h *Handler) jobs(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	writeJSON(w, r, http.StatusOK, envelope{Data: page.Nodes, Meta: m})
+	writeJSON(w, r, http.StatusOK, envelope{Data: cardsOf(page), Meta: m})
 }
 
 // filterOf reads the filter parameters into the filter the GraphQL jobs
@@ -149,7 +150,25 @@ func filterOf(p *params) *domain.JobFilter {
 	f.VisasMatch, f.EducationLevelsMatch = match("visas_match"), match("education_levels_match")
 	f.EducationMajorsMatch, f.CertificationsMatch = match("education_majors_match"), match("certifications_match")
 	f.SecurityClearancesMatch, f.BenefitsMatch = match("security_clearances_match"), match("benefits_match")
+	f.Near = nearOf(p)
 	return f
+}
+
+// nearOf reads the near filter's parameters (contract section 13), nil
+// when none is given; radius is a number with an optional unit ("25mi").
+func nearOf(p *params) *domain.NearInput {
+	in := &domain.NearInput{Place: p.str("near"), IncludeRemote: p.boolean("include_remote")}
+	in.Lat = p.float("lat", "lat must be a number of degrees greater than -90 and less than 90")
+	in.Lng = p.float("lng", "lng must be a number of degrees from -180 to 180")
+	if s := p.str("radius"); s != nil {
+		r, unit, err := normalize.ParseRadius(*s)
+		p.fail(err)
+		in.Radius, in.Unit = &r, &unit
+	}
+	if *in == (domain.NearInput{}) {
+		return nil
+	}
+	return in
 }
 
 // normalize shows how filter values are read: GET /normalize?skills=k8s,

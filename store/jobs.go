@@ -167,6 +167,9 @@ func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.J
 			return nil
 		}
 		sq := db.NewSelect().Model(&rows).Column(cardColumnsFor(ctx)...).Apply(applyFilters(q)).Limit(int64(q.Limit))
+		if q.Near != nil {
+			sq = sq.ColumnExpr(nearKeysSQL + " AS near_keys")
+		}
 		switch {
 		case keyset:
 			sq = sq.ColumnExpr(ord.key + " AS " + ord.column)
@@ -186,6 +189,8 @@ func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.J
 			} else {
 				sq = sq.Offset(int64(q.Offset))
 			}
+		case q.Sort == domain.JobSortDistance:
+			sq = byDistance(sq, q)
 		case q.Sort == domain.JobSortRelevance:
 			// Title, company, skills and summary first; the description
 			// (in job_texts' whole document) ranks below them all.
@@ -202,6 +207,35 @@ func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.J
 		return nil, 0, nil, err
 	}
 	return pageOf(q, rows, total)
+}
+
+// nearKeysSQL is a job's points (domain.NearKey): a near query's cards
+// take their distance from them.
+const nearKeysSQL = "ARRAY(SELECT k FROM unnest(j.filter_keys) AS k WHERE starts_with(k, '" + domain.FieldNear + ":'))"
+
+// byDistance orders a near query's page by distance, as the index does: by
+// the rank of the nearest of a job's points among the query's (equal
+// distances share a rank, domain.NearQuery.Ranks; the jobs at none of
+// them, added for being remote, last), then newest first, then id; from
+// after the cursor's job, or from the offset.
+func byDistance(sq *bun.SelectQuery, q domain.JobQuery) *bun.SelectQuery {
+	nq := q.Near
+	rank := "coalesce((SELECT min(n.r) FROM unnest(?::text[], ?::int4[]) AS n(k, r) WHERE n.k = ANY(j.filter_keys)), ?)"
+	args := []any{pgdialect.Array(nq.Keys), pgdialect.Array(nq.Ranks()), len(nq.Keys)}
+	sq = sq.ColumnExpr("j.posted_sort AS sort_time").
+		OrderExpr(rank+" ASC", args...).OrderExpr("j.posted_sort DESC").OrderExpr("j.id ASC")
+	c := q.After
+	if c == nil {
+		return sq.Offset(int64(q.Offset))
+	}
+	at, exact := nq.Rank(c.Number)
+	if !exact {
+		return sq.Where(rank+" >= ?", append(args, at)...)
+	}
+	return sq.WhereGroup(" AND ", func(g *bun.SelectQuery) *bun.SelectQuery {
+		return g.Where(rank+" > ?", append(args, at)...).
+			WhereOr("("+rank+" = ? AND (j.posted_sort < ? OR (j.posted_sort = ? AND j.id > ?)))", append(args, at, c.Time, c.Time, c.ID)...)
+	})
 }
 
 // countedHook, when set (by tests), runs between the statement that
@@ -224,8 +258,16 @@ func pageOf(q domain.JobQuery, rows []cardRow, total int) ([]domain.JobCard, int
 	for i := range rows {
 		cards[i] = rows[i].toCard()
 		cursors[i] = domain.Cursor{Sort: q.Sort, ID: rows[i].ID, Offset: q.Offset + i + 1}
-		if keyset {
+		switch {
+		case keyset:
 			cursors[i].Time, cursors[i].Number = rows[i].SortTime.UTC(), rows[i].SortNumber
+		case q.Sort == domain.JobSortDistance:
+			cursors[i].Time, cursors[i].Number = rows[i].SortTime.UTC(), q.Near.SortKey(rows[i].NearKeys)
+		}
+		if q.Near != nil {
+			if d, ok := q.Near.Distance(rows[i].NearKeys); ok {
+				cards[i].DistanceKm = domain.ShownKm(d)
+			}
 		}
 	}
 	return cards, total, cursors, nil
@@ -278,6 +320,9 @@ func (s *Store) cardsByID(ctx context.Context, version int64, q domain.JobQuery,
 				&r.CategoryField, &r.CategoryRole, &r.CategorySpecialization, &r.CompanyID, &sortTime, &r.SortNumber}
 			if extras {
 				dst = append(dst, &r.PostedAt, &r.CompanyLogo, &r.Summary)
+			}
+			if q.Near != nil {
+				dst = append(dst, &r.NearKeys)
 			}
 			_, err = pgx.ForEachRow(res, dst, func() error {
 				if sortTime != nil {
@@ -348,7 +393,8 @@ func withPgx(ctx context.Context, db bun.IDB, fn func(*pgx.Conn) error) error {
 
 // cardsByIDSQL is cardsByID's statement for q's sort: cardColumns, then the
 // sort's key as the SQL path scans it (sort_time or sort_number; the other
-// NULL or 0), then with extras extraColumns, for jobs whose id is in $1
+// NULL or 0; for the distance order posted_sort), then with extras
+// extraColumns, then for a near query nearKeysSQL, for jobs whose id is in $1
 // while the feed's last change is $2.
 func cardsByIDSQL(q domain.JobQuery, extras bool) string {
 	sortTime, sortNumber := "NULL::timestamptz", "0::float8"
@@ -356,10 +402,15 @@ func cardsByIDSQL(q domain.JobQuery, extras bool) string {
 		sortTime = ord.key
 	} else if ok {
 		sortNumber = ord.key
+	} else if q.Sort == domain.JobSortDistance {
+		sortTime = "j.posted_sort" // the number is the distance, of near_keys
 	}
 	more := ""
 	if extras {
 		more = ", " + strings.Join(extraColumns, ", ")
+	}
+	if q.Near != nil {
+		more += ", " + nearKeysSQL
 	}
 	return "SELECT " + strings.Join(cardColumns, ", ") + ", " + sortTime + ", " + sortNumber + more +
 		" FROM jobs AS j WHERE j.id = ANY($1::text[]) AND (SELECT f.last_seq FROM jobsd_feed AS f) = $2"

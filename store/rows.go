@@ -102,6 +102,9 @@ type cardRow struct {
 	// The sort key of the list's order, for the page's end cursor.
 	SortTime   time.Time `bun:"sort_time,scanonly"`
 	SortNumber float64   `bun:"sort_number,scanonly"`
+	// NearKeys are the job's points (domain.NearKey), read for a near
+	// query's cards: their distance.
+	NearKeys []string `bun:"near_keys,array,scanonly"`
 }
 
 // companyRow is a row of the companies table.
