@@ -15,7 +15,8 @@ import (
 type Sub struct {
 	h       *Hub
 	m       *index.Matcher
-	via     string // its transport, for the figures
+	near    *domain.NearQuery // its near filter: cards carry their distance
+	via     string            // its transport, for the figures
 	anchors []string
 	// pass marks the dispatch that last judged it (Hub.pass; under h.mu).
 	pass uint64
@@ -86,7 +87,7 @@ func (h *Hub) Subscribe(ctx context.Context, q domain.JobQuery, after *domain.Fe
 		return nil, domain.Errorf(domain.CodeUnavailable, "the server is starting: its index is not built yet; retry in a few seconds")
 	}
 	pos := h.at.Version()
-	s := &Sub{h: h, m: h.at.Matcher(q), via: via, liveFrom: pos, replayAfter: pos,
+	s := &Sub{h: h, m: h.at.Matcher(q), near: q.Near, via: via, liveFrom: pos, replayAfter: pos,
 		delivered: domain.FeedCursor{Seq: pos, Epoch: h.epoch}, wake: make(chan struct{}, 1)}
 	s.anchors = anchor(h.at, s.m)
 	if after != nil {
@@ -251,6 +252,15 @@ func (s *Sub) event(ctx context.Context, q queued) (*domain.JobChangeEvent, erro
 			}
 		}
 		ev.Card = r.card.Load()
+		if s.near != nil && ev.Card != nil && r.after != nil {
+			// The card read is every subscription's; its distance is this
+			// one's.
+			c := *ev.Card
+			if d, ok := s.near.Distance(r.after.Keys); ok {
+				c.DistanceKm = domain.ShownKm(d)
+			}
+			ev.Card = &c
+		}
 	}
 	s.h.delivered.Add(1)
 	s.h.lag.observe(time.Since(r.change.At))

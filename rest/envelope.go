@@ -58,6 +58,18 @@ func cardsOf(page *domain.JobCardPage) any {
 	return out
 }
 
+// cardOf returns a card as a list with a point (near) or without shows it;
+// nil stays nil.
+func cardOf(c *domain.JobCard, near bool) any {
+	switch {
+	case c == nil:
+		return nil
+	case near:
+		return nearCard{JobCard: *c, DistanceKm: c.DistanceKm}
+	}
+	return c
+}
+
 // feed is the body of a page of the change feed.
 type feed struct {
 	Data []feedEntry `json:"data"`

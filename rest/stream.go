@@ -25,7 +25,7 @@ type streamEvent struct {
 	Kind domain.JobChangeKind `json:"kind"`
 	ID   string               `json:"id"`
 	At   string               `json:"at"`
-	Card *domain.JobCard      `json:"card"`
+	Card any                  `json:"card"` // cardOf
 }
 
 // stream serves GET /jobs/stream: the changes of a search's results as
@@ -106,7 +106,7 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			ev := n.ev
-			writeEvent(&buf, string(ev.Kind), ev.Cursor, streamEvent{Kind: ev.Kind, ID: ev.ID, At: domain.FormatTime(ev.At), Card: ev.Card})
+			writeEvent(&buf, string(ev.Kind), ev.Cursor, streamEvent{Kind: ev.Kind, ID: ev.ID, At: domain.FormatTime(ev.At), Card: cardOf(ev.Card, f.Near != nil)})
 		}
 		if _, err := w.Write(buf.Bytes()); err != nil || rc.Flush() != nil {
 			return // the client is gone
