@@ -52,6 +52,8 @@ func filters() []domain.JobFilter {
 		{Visas: []string{"h1b"}, Skills: []string{"golang", "java"}},
 		{EmploymentType: []string{"contract"}},
 		{PostedAfter: ptr("2026-01-01")},
+		{Near: &domain.NearInput{Place: ptr("San Francisco"), Radius: ptr(80.0)}},
+		{Near: &domain.NearInput{Lat: ptr(50.0), Lng: ptr(5.0), Radius: ptr(500.0), IncludeRemote: ptr(true)}, Skills: []string{"python"}},
 	}
 }
 
@@ -132,7 +134,7 @@ func TestEventsKeepAListCurrent(t *testing.T) {
 	last := feedLast(t, env)
 	waitFor(t, env, func(pos int64) bool { return pos >= last })
 
-	apply := func(t *testing.T, sub domain.Subscription, list map[string]bool) {
+	apply := func(t *testing.T, f domain.JobFilter, sub domain.Subscription, list map[string]bool) {
 		t.Helper()
 		for {
 			ev, err := next(sub, 300*time.Millisecond)
@@ -145,6 +147,10 @@ func TestEventsKeepAListCurrent(t *testing.T) {
 				require.False(t, list[ev.ID], "ADDED %s, already listed", ev.ID)
 				require.NotNil(t, ev.Card)
 				list[ev.ID] = true
+				if f.Near != nil && len(ev.Card.Location.City) > 0 {
+					require.NotNil(t, ev.Card.DistanceKm, "a near subscription's card carries its distance")
+					assert.LessOrEqual(t, *ev.Card.DistanceKm, 500.0)
+				}
 			case domain.JobUpdated:
 				require.True(t, list[ev.ID], "UPDATED %s, not listed", ev.ID)
 				require.NotNil(t, ev.Card)
@@ -156,13 +162,13 @@ func TestEventsKeepAListCurrent(t *testing.T) {
 		}
 	}
 	for _, w := range subs {
-		apply(t, w.sub, w.list)
+		apply(t, w.filter, w.sub, w.list)
 		assert.Equal(t, listOf(t, env, w.filter), w.list, "filter %+v", w.filter)
 	}
 	for i, f := range filters() {
 		sub, err := env.Service.Subscribe(ctx, &f, &middle)
 		require.NoError(t, err)
-		apply(t, sub, middleLists[i])
+		apply(t, f, sub, middleLists[i])
 		sub.Close()
 		assert.Equal(t, listOf(t, env, f), middleLists[i], "resumed, filter %+v", f)
 	}

@@ -232,3 +232,39 @@ func TestDemoPageShowsNewJobs(t *testing.T) {
 	s.importLines(t, `{"id":"greenhouse-990001","closed":true}`)
 	waitFor(`document.querySelector('#cards .card[data-id="greenhouse-990001"]').classList.contains('closed')`, "the closed job is marked")
 }
+
+// TestDemoPageWithin: the "within" selector beside the search box reads
+// the place as a city to search around: the total is REST's near search,
+// the cards nearest first with their distance, and the reading says so.
+func TestDemoPageWithin(t *testing.T) {
+	browser := chromium()
+	if browser == "" {
+		t.Skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it), so the search page's browser test cannot run here")
+	}
+	s, _ := demoService(t, 2000)
+	ctx := newBrowser(t, browser, 1200, 900)
+	waitFor := pageWaiter(t, ctx)
+	const total = `Number(document.getElementById('status').dataset.total || -1)`
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(s.base+"/demo"), chromedp.WaitVisible("#within")))
+	waitFor(total+` >= 0`, "the page lists all jobs on load")
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue("#within", "50"), chromedp.SendKeys("#box", "SF"),
+		chromedp.Click(`#search button[type=submit]`)))
+	waitFor(`document.getElementById('reading').textContent.includes('within 50 mi')`, "the reading says within 50 mi")
+
+	status, body, _ := s.get(t, "/api/v1/jobs?near=SF&radius=50mi&sort=distance&limit=10")
+	require.Equal(t, http.StatusOK, status, body)
+	want := body["meta"].(map[string]any)["total"]
+	status, exact, _ := s.get(t, "/api/v1/jobs?city=SF&limit=1")
+	require.Equal(t, http.StatusOK, status)
+	require.Greater(t, want, exact["meta"].(map[string]any)["total"], "San Jose is within 50 mi of San Francisco")
+	waitFor(total+` === `+strconv.FormatFloat(want.(float64), 'f', -1, 64), "the total is REST's near=SF&radius=50mi")
+	shown, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#cards .card')].map(c => c.dataset.id)`))
+	require.NoError(t, err)
+	assert.Equal(t, ids(body["data"]), shown, "REST's page, nearest first")
+	distance, err := chromedp.Run(ctx, chromedp.Text("#cards .card .distance"))
+	require.NoError(t, err)
+	assert.Contains(t, distance, "mi away")
+	reading, err := chromedp.Run(ctx, chromedp.Text("#reading"))
+	require.NoError(t, err)
+	assert.Contains(t, reading, "San Francisco, California, United States")
+}

@@ -19,10 +19,10 @@ const FACETS = [
 ];
 
 const CARD_FIELDS = `id title company companyLogo postedAt summary location { full }
-  workArrangement employmentType salary { min max currency period } category { role specialization }`;
+  workArrangement employmentType salary { min max currency period } category { role specialization } distanceKm`;
 
-const SEARCH = `query Search($filter: JobFilter, $first: Int, $after: String, $withFacets: Boolean!) {
-  jobs(filter: $filter, first: $first, after: $after) {
+const SEARCH = `query Search($filter: JobFilter, $first: Int, $after: String, $sort: JobSort, $withFacets: Boolean!) {
+  jobs(filter: $filter, first: $first, after: $after, sort: $sort) {
     totalCount
     pageInfo { hasNextPage endCursor }
     edges { cursor node { ${CARD_FIELDS} } }
@@ -30,7 +30,7 @@ const SEARCH = `query Search($filter: JobFilter, $first: Int, $after: String, $w
       field values { value count }
     }
     normalized @include(if: $withFacets) {
-      q skills location { city state country workArrangement }
+      q skills location { city state country workArrangement } near { place radiusKm }
     }
   }
 }`;
@@ -103,8 +103,11 @@ async function gql(query, variables) {
 // readings lists the ways the box's words can be read, as JobFilters:
 // all of them as keywords, or the last one to three words as a place (the
 // service reads "SF" or "Austin, TX") and the words before them as a skill
-// or as keywords. The page keeps the reading that finds the most jobs.
-export function readings(text) {
+// or as keywords. With a distance in miles (the "within" selector), each
+// place is read as a city to search around first (near), and exactly as
+// well, for places that are no city ("remote", "Texas"). The page keeps
+// the reading that finds the most jobs.
+export function readings(text, withinMiles) {
   const words = text.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return [{}];
   const out = [{ q: words.join(" ") }];
@@ -114,11 +117,15 @@ export function readings(text) {
     if (what === "") out.push({ location });
     else out.push({ skills: [what], location }, { q: what, location });
   }
-  return out;
+  if (!withinMiles) return out;
+  const near = out
+    .filter((f) => f.location)
+    .map(({ location, ...rest }) => ({ ...rest, near: { place: location, radius: withinMiles, unit: "MI" } }));
+  return [...near, ...out];
 }
 
 async function readBox(text) {
-  const candidates = readings(text);
+  const candidates = readings(text, Number($("within").value) || 0);
   if (candidates.length === 1) return candidates[0];
   const vars = candidates.map((_, i) => `$f${i}: JobFilter`).join(", ");
   const fields = candidates.map((_, i) => `r${i}: jobs(filter: $f${i}, first: 1) { totalCount }`).join("\n");
@@ -146,6 +153,10 @@ function describe(filter, normalized) {
   if (filter.skills) parts.push(`skill “${filter.skills.join(", ")}”${n.skills ? ` (${n.skills.join(", ")})` : ""}`);
   if (filter.q) parts.push(`keywords “${filter.q}”`);
   if (filter.location) parts.push(`in “${filter.location}”${place ? ` (${place})` : ""}`);
+  if (filter.near) {
+    const where = n.near && n.near.place ? ` (${n.near.place})` : "";
+    parts.push(`within ${filter.near.radius} mi of “${filter.near.place}”${where}, nearest first`);
+  }
   if (loc.workArrangement && loc.workArrangement.length) parts.push(`${loc.workArrangement.map(pretty).join(", ")} work`);
   return parts.length ? `Read as ${parts.join(" ")}.` : "All jobs.";
 }
@@ -243,10 +254,12 @@ async function loadPage(fresh) {
   }
   state.loading = true;
   try {
+    const filter = currentFilter();
     const { data, errors } = await gql(SEARCH, {
-      filter: currentFilter(),
+      filter,
       first: PAGE_SIZE,
       after: state.after,
+      sort: filter.near ? "DISTANCE" : null,
       withFacets: fresh,
     });
     if (generation !== state.generation) return;
@@ -312,6 +325,14 @@ function salaryText(s) {
   return `${range} ${s.currency || ""}${s.period ? " / " + s.period.toLowerCase() : ""}`.trim();
 }
 
+// distanceText is a card's distance from the place searched around, in
+// miles as the "within" selector counts them ("" without one).
+function distanceText(km) {
+  if (km == null) return "";
+  const mi = km / 1.609344;
+  return el("span", { class: "distance" }, ` · ${mi < 10 ? mi.toFixed(1) : Math.round(mi)} mi away`);
+}
+
 // ago says how long before now an RFC 3339 instant was, in days.
 function ago(instant) {
   const days = Math.floor((Date.now() - Date.parse(instant)) / 86400000);
@@ -346,7 +367,7 @@ function renderCard(card) {
       {},
       logo(card.companyLogo),
       el("h2", {}, el("a", { href: `#job/${encodeURIComponent(card.id)}` }, card.title)),
-      el("p", {}, `${card.company} · ${card.location.full}`),
+      el("p", {}, `${card.company} · ${card.location.full}`, distanceText(card.distanceKm)),
       card.summary ? el("p", { class: "summary" }, card.summary) : null,
       chips,
       card.postedAt ? el("p", { class: "posted" }, el("time", { datetime: card.postedAt }, ago(card.postedAt))) : null,
@@ -470,6 +491,9 @@ function start() {
     search($("box").value);
   });
   $("more").addEventListener("click", loadMore);
+  $("within").addEventListener("change", () => {
+    if ($("box").value.trim() !== "") search($("box").value);
+  });
   $("new-jobs").addEventListener("click", () => {
     window.scrollTo(0, 0);
     loadPage(true);
