@@ -1000,6 +1000,10 @@ type SearchCard struct {
 	// Null when the posting states no salary.
 	Salary   *SearchCardSalary  `json:"salary"`
 	Category SearchCardCategory `json:"category"`
+	// Kilometres from the point of JobFilter.near to the nearest of the
+	// posting's cities, to one decimal; null without `near`, and for a remote
+	// posting added by includeRemote.
+	DistanceKm *float64 `json:"distanceKm"`
 }
 
 // GetId returns SearchCard.Id, and is useful for accessing the field via an interface.
@@ -1025,6 +1029,9 @@ func (v *SearchCard) GetSalary() *SearchCardSalary { return v.Salary }
 
 // GetCategory returns SearchCard.Category, and is useful for accessing the field via an interface.
 func (v *SearchCard) GetCategory() SearchCardCategory { return v.Category }
+
+// GetDistanceKm returns SearchCard.DistanceKm, and is useful for accessing the field via an interface.
+func (v *SearchCard) GetDistanceKm() *float64 { return v.DistanceKm }
 
 // SearchCardCategory includes the requested fields of the GraphQL type Category.
 // The GraphQL type's documentation follows.
@@ -1775,6 +1782,7 @@ query SearchJobs ($filter: JobFilter, $first: Int, $after: String, $sort: JobSor
 					role
 					specialization
 				}
+				distanceKm
 			}
 		}
 	}

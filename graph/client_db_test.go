@@ -39,6 +39,18 @@ func TestTypedClient(t *testing.T) {
 	assert.Equal(t, client.FacetFieldWorkArrangement, page.Jobs.Facets[0].Field)
 	assert.Len(t, page.Jobs.Facets[0].Values, 2, "onsite and remote among SF Go jobs")
 
+	assert.Nil(t, first.DistanceKm, "no distance without near")
+
+	// Near a place, nearest first, with the distance.
+	sort := client.JobSortDistance
+	near, err := client.SearchJobs(ctx, c, &client.JobFilter{Near: &client.NearInput{Place: ptr("Boston"), Radius: ptr(25.0),
+		Unit: ptr(client.DistanceUnitMi)}}, nil, nil, &sort, nil)
+	require.NoError(t, err)
+	require.Len(t, near.Jobs.Edges, 1)
+	assert.Equal(t, "test-12", near.Jobs.Edges[0].Node.Id, "Cambridge, MA")
+	require.NotNil(t, near.Jobs.Edges[0].Node.DistanceKm)
+	assert.Less(t, *near.Jobs.Edges[0].Node.DistanceKm, 10.0)
+
 	// The search page walks every job with cursors.
 	var ids []string
 	var after *string

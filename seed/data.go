@@ -28,6 +28,14 @@ var places = []place{
 	{"Pune", "", "India", 1}, {"Singapore", "", "Singapore", 2}, {"Tokyo", "", "Japan", 1},
 	{"Sydney", "NSW", "Australia", 2}, {"Melbourne", "VIC", "Australia", 1}, {"São Paulo", "", "Brazil", 1},
 	{"Mexico City", "", "Mexico", 1}, {"Tel Aviv", "", "Israel", 1},
+	// Cities around the large ones, for searches within a distance
+	// (near=Austin&radius=25mi finds Round Rock).
+	{"Round Rock", "TX", "USA", 1}, {"Plano", "TX", "USA", 1}, {"Fort Worth", "TX", "USA", 1},
+	{"Irving", "TX", "USA", 1}, {"Oakland", "CA", "USA", 1}, {"Palo Alto", "CA", "USA", 1},
+	{"Mountain View", "CA", "USA", 1}, {"Jersey City", "NJ", "USA", 1}, {"Hoboken", "NJ", "USA", 1},
+	{"Somerville", "MA", "USA", 1}, {"Bellevue", "WA", "USA", 1}, {"Redmond", "WA", "USA", 1},
+	{"Durham", "NC", "USA", 1}, {"Irvine", "CA", "USA", 1}, {"Mississauga", "ON", "Canada", 1},
+	{"Oxford", "", "UK", 1},
 }
 
 // occupation is a family of titles with what their postings ask for.

@@ -121,7 +121,7 @@ func parseAnswer(k kind, transport string, body []byte) (answer, error) {
 	switch {
 	case k == jobKind && g.Data.Job != nil:
 		a.IDs, a.Title, a.Company = []string{g.Data.Job.ID}, g.Data.Job.Title, g.Data.Job.Company
-	case (k == listKind || k == facetKind) && g.Data.Jobs != nil:
+	case isList(k) && g.Data.Jobs != nil:
 		p := g.Data.Jobs
 		fill(p.Nodes, p.PageInfo.Total, p.PageInfo.HasMore, p.PageInfo.EndCursor)
 		for _, f := range p.Facets {
@@ -175,9 +175,13 @@ func expected(ctx context.Context, db *pgx.Conn, k kind, tc testCase) (answer, e
 		return a, fmt.Errorf("count: %w", err)
 	}
 	// Contract section 3: posted_at newest first (undated last), then id.
+	order := tc.OrderBy
+	if order == "" {
+		order = `coalesce(j.posted_at, '-infinity') DESC, j.id`
+	}
 	n := len(tc.Args)
 	rows, err := db.Query(ctx, fmt.Sprintf(`SELECT j.id FROM jobs AS j WHERE %s
-		ORDER BY coalesce(j.posted_at, '-infinity') DESC, j.id LIMIT $%d OFFSET $%d`, tc.Where, n+1, n+2),
+		ORDER BY %s LIMIT $%d OFFSET $%d`, tc.Where, order, n+1, n+2),
 		append(slices.Clone(tc.Args), tc.Limit, tc.Offset)...)
 	if err != nil {
 		return a, fmt.Errorf("page: %w", err)

@@ -21,7 +21,12 @@ const (
 	jobKind                 // one full job by id: requests/s
 	companyKind             // the companies list: requests/s
 	facetKind               // a job list with facets: p50 ≤ 2× its Base's
+	placeKind               // a job list by city=: the base of a nearKind type
+	nearKind                // a job list near a place: ≥ nearWithin× its Base's throughput, p99 ≤ 50 ms
 )
+
+// isList says whether a kind's answers are pages of jobs.
+func isList(k kind) bool { return k == listKind || k == facetKind || k == placeKind || k == nearKind }
 
 // query is one type of the mix: the values it rotates through, and the
 // throughputs measured when the targets were set for it (N=200,000) to compare with (0 where
@@ -48,6 +53,9 @@ type testCase struct {
 	// section 4), with Args as $1, $2, …; for job lists.
 	Where string
 	Args  []any
+	// OrderBy is the SQL order of the page when it is not the default
+	// (newest first, then id).
+	OrderBy string
 	// Limit and Offset of the page asked for.
 	Limit, Offset int
 	// ID is the job asked for (job by id).
@@ -368,6 +376,12 @@ func buildMix(ctx context.Context, db *pgx.Conn, seed uint64, skills []string) (
 		q.Cases = append(q.Cases, faceted[i])
 	}
 	mix = append(mix, q)
+
+	near, err := buildNear(ctx, db, rnd, skills)
+	if err != nil {
+		return nil, err
+	}
+	mix = append(mix, near...)
 
 	for _, q := range mix {
 		if len(q.Cases) < values {

@@ -119,8 +119,9 @@ const (
 // p99 and memory; the throughput targets are those of N=200,000.
 func (r *report) large() bool { return r.N >= 1000000 }
 
-// baseRuns returns the REST and GraphQL runs of the query type a facetKind
-// type adds its facets to.
+// baseRuns returns the REST and GraphQL runs of a type's Base: the query
+// type a facetKind type adds its facets to, or a nearKind type's city=
+// twin.
 func (r *report) baseRuns(q query) (rest, gql runResult, ok bool) {
 	for i, b := range r.Mix {
 		if b.Name == q.Base && i < len(r.Runs) && len(r.Runs[i]) == 2 {
@@ -144,6 +145,22 @@ func (r *report) facetRatios(q query, rest, gql runResult) (restX, gqlX float64)
 		return float64(d) / float64(base)
 	}
 	return ratio(rest.P50, baseREST.P50), ratio(gql.P50, baseGQL.P50)
+}
+
+// throughputRatios are the requests per second of a type over its base
+// type's, REST and GraphQL (0 where unknown).
+func (r *report) throughputRatios(q query, rest, gql runResult) (restX, gqlX float64) {
+	baseREST, baseGQL, ok := r.baseRuns(q)
+	if !ok {
+		return 0, 0
+	}
+	ratio := func(x, base float64) float64 {
+		if base <= 0 {
+			return 0
+		}
+		return x / base
+	}
+	return ratio(rest.PerSecond(), baseREST.PerSecond()), ratio(gql.PerSecond(), baseGQL.PerSecond())
 }
 
 // targetMisses returns the performance targets a query misses.
@@ -179,6 +196,19 @@ func (r *report) targetMisses(q query, rest, gql runResult) []string {
 	case q.Kind == companyKind && !r.large():
 		if restRate < companyPerSecond {
 			miss = append(miss, fmt.Sprintf("%.0f req/s < %.0f", restRate, companyPerSecond))
+		}
+	case q.Kind == nearKind:
+		restX, gqlX := r.throughputRatios(q, rest, gql)
+		for _, t := range []struct {
+			transport string
+			x         float64
+		}{{restT, restX}, {graphQLT, gqlX}} {
+			if t.x < nearWithin {
+				miss = append(miss, fmt.Sprintf("%s %.2f× %s's throughput < %.1f×", t.transport, t.x, q.Base, nearWithin))
+			}
+		}
+		if rest.P99 > listP99At200k {
+			miss = append(miss, fmt.Sprintf("p99 %s > %s", fmtMS(rest.P99), fmtMS(listP99At200k)))
 		}
 	case q.Kind == facetKind && !r.large():
 		restX, gqlX := r.facetRatios(q, rest, gql)
@@ -299,6 +329,20 @@ func (r *report) markdown() string {
 	}
 	if y := yardstickMarkdown(r.Yardsticks, r.YardstickFailure, r.N, r.large(), r.jobREST()); y != "" {
 		p("%s\n", y)
+	}
+	for i, q := range r.Mix {
+		if q.Kind != nearKind || i >= len(r.Runs) || len(r.Runs[i]) != 2 {
+			continue
+		}
+		rest, gql := r.Runs[i][0], r.Runs[i][1]
+		baseREST, baseGQL, ok := r.baseRuns(q)
+		if !ok {
+			continue
+		}
+		restX, gqlX := r.throughputRatios(q, rest, gql)
+		p("Near: throughput of %s over %s's: REST %.0f / %.0f req/s = %.2f×, GraphQL %.0f / %.0f req/s = %.2f× "+
+			"(target ≥ %.1f×); REST p99 %s (target ≤ %s).\n\n", q.Name, q.Base, rest.PerSecond(), baseREST.PerSecond(), restX,
+			gql.PerSecond(), baseGQL.PerSecond(), gqlX, nearWithin, fmtMS(rest.P99), fmtMS(listP99At200k))
 	}
 	for i, q := range r.Mix {
 		if q.Kind != facetKind {
