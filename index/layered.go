@@ -64,9 +64,9 @@ func (df *deltaField) countIn(docs *roaring.Bitmap, first uint32, card uint64) (
 	return counts, slices.Max(append(counts, 0))
 }
 
-// searchLayered is Search over a base and its delta: each layer's first
+// searchLayered is search over a base and its delta: each layer's first
 // jobs in the order, merged by (sort key, id).
-func (ix *Index) searchLayered(q domain.JobQuery, o *ordering) (Page, bool) {
+func (ix *Index) searchLayered(q domain.JobQuery, o *ordering) (Page, []uint32, bool) {
 	dl := ix.delta
 	do := dl.orders[q.Sort]
 	baseStart, deltaStart, skip := uint32(0), uint32(0), q.Offset
@@ -77,7 +77,7 @@ func (ix *Index) searchLayered(q domain.JobQuery, o *ordering) (Page, bool) {
 		inBase = inBase && !dl.deleted.Contains(o.at(baseStart-1))
 		deltaStart, inDelta = dl.seek(do, o.desc, key, c.ID)
 		if !inBase && !inDelta {
-			return Page{}, false // as a fresh build, which lacks the cursor's job
+			return Page{}, nil, false // as a fresh build, which lacks the cursor's job
 		}
 		skip = 0
 	}
@@ -93,7 +93,7 @@ func (ix *Index) searchLayered(q domain.JobQuery, o *ordering) (Page, bool) {
 		page.Total, has = int(match.GetCardinality()), match.Contains
 	}
 	if q.Limit <= 0 || skip >= page.Total {
-		return page, true
+		return page, nil, true
 	}
 	fromBase := func(skip, limit int) []uint32 {
 		if match == nil {
@@ -123,6 +123,7 @@ func (ix *Index) searchLayered(q domain.JobQuery, o *ordering) (Page, bool) {
 		}
 		deltaDocs, rest = deltaDocs[before:], rest-before
 	}
+	var docs []uint32
 	for len(page.IDs) < q.Limit && (len(baseDocs) > 0 || len(deltaDocs) > 0) {
 		var d uint32
 		if len(deltaDocs) == 0 || len(baseDocs) > 0 && ix.precedes(o, do, baseDocs[0], deltaDocs[0]) {
@@ -134,9 +135,9 @@ func (ix *Index) searchLayered(q domain.JobQuery, o *ordering) (Page, bool) {
 			rest--
 			continue
 		}
-		page.IDs = append(page.IDs, ix.id(d))
+		page.IDs, docs = append(page.IDs, ix.id(d)), append(docs, d)
 	}
-	return page, true
+	return page, docs, true
 }
 
 // cursorKey is the sort key a cursor names.

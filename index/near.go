@@ -3,6 +3,7 @@
 package index
 
 import (
+	"math"
 	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -38,9 +39,9 @@ func (ix *Index) searchByDistance(q domain.JobQuery) (Page, bool) {
 		deltaNewest = ix.delta.orders[domain.JobSortNewest]
 	}
 	docs := make([]uint32, 0, q.Limit)
-	// take adds a group's jobs, from after the cursor's job in the
-	// cursor's group.
-	take := func(group *roaring.Bitmap, atCursor bool) {
+	// take adds a group's jobs (at km), from after the cursor's job in
+	// the cursor's group.
+	take := func(group *roaring.Bitmap, km float64, atCursor bool) {
 		var after *domain.Cursor
 		if atCursor {
 			after = q.After
@@ -50,7 +51,7 @@ func (ix *Index) searchByDistance(q domain.JobQuery) (Page, bool) {
 				skip--
 				continue
 			}
-			docs = append(docs, d)
+			docs, page.Km = append(docs, d), append(page.Km, km)
 		}
 	}
 	seen := roaring.New() // the jobs of the groups walked
@@ -69,19 +70,42 @@ func (ix *Index) searchByDistance(q domain.JobQuery) (Page, bool) {
 		group.AndNot(seen)
 		seen.Or(group)
 		if i >= from { // groups nearer than the cursor's are only seen
-			take(group, i == from && exact)
+			take(group, nq.Km[i], i == from && exact)
 		}
 		i = j
 	}
 	if len(docs) < q.Limit {
 		rest := match.Clone() // the jobs added for being remote
 		rest.AndNot(seen)
-		take(rest, from == len(nq.Keys) && exact)
+		take(rest, math.NaN(), from == len(nq.Keys) && exact)
 	}
 	for _, d := range docs {
 		page.IDs = append(page.IDs, ix.id(d))
 	}
 	return page, true
+}
+
+// distances returns the distances of jobs from a near query's point: the
+// first of its points (nearest first) that has the job, NaN for none.
+func (ix *Index) distances(nq *domain.NearQuery, docs []uint32) []float64 {
+	out := make([]float64, len(docs))
+	left := len(docs)
+	for i := range out {
+		out[i] = math.NaN()
+	}
+	var bms []*roaring.Bitmap
+	for k := 0; k < len(nq.Keys) && left > 0; k++ {
+		bms = ix.appendKeyDocs(bms[:0], nq.Keys[k])
+		for _, b := range bms {
+			for i, d := range docs {
+				if math.IsNaN(out[i]) && b.Contains(d) {
+					out[i] = nq.Km[k]
+					left--
+				}
+			}
+		}
+	}
+	return out
 }
 
 // appendKeyDocs appends the bitmaps of key k's jobs in both layers.

@@ -235,6 +235,10 @@ func (ix *Index) intersect(cl []clause, skip string) *roaring.Bitmap {
 type Page struct {
 	Total int
 	IDs   []string
+	// Km are, for a near query, the distances of the page's jobs (their
+	// nearest point's among the query's; NaN for one the filter adds for
+	// being remote).
+	Km []float64
 }
 
 // Search answers q, or returns false when the index cannot: q is not
@@ -246,9 +250,18 @@ func (ix *Index) Search(q domain.JobQuery) (Page, bool) {
 	if q.Sort == domain.JobSortDistance {
 		return ix.searchByDistance(q)
 	}
+	page, docs, ok := ix.search(q)
+	if ok && q.Near != nil {
+		page.Km = ix.distances(q.Near, docs)
+	}
+	return page, ok
+}
+
+// search is Search in the keyset orders, with the page's jobs.
+func (ix *Index) search(q domain.JobQuery) (Page, []uint32, bool) {
 	o := ix.orders[q.Sort]
 	if o == nil {
-		return Page{}, false
+		return Page{}, nil, false
 	}
 	if ix.delta != nil {
 		return ix.searchLayered(q, o)
@@ -257,7 +270,7 @@ func (ix *Index) Search(q domain.JobQuery) (Page, bool) {
 	if c := q.After; c != nil {
 		pos, ok := ix.after(o, c)
 		if !ok {
-			return Page{}, false
+			return Page{}, nil, false
 		}
 		start, skip = pos, 0
 	}
@@ -281,7 +294,7 @@ func (ix *Index) Search(q domain.JobQuery) (Page, bool) {
 	for _, d := range docs {
 		page.IDs = append(page.IDs, ix.id(d))
 	}
-	return page, true
+	return page, docs, true
 }
 
 // soleCompanies returns the company set of a query whose one clause is a

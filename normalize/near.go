@@ -79,12 +79,28 @@ func (n *Normalizer) points() []nearPoint {
 }
 
 // within calls visit with every point within km of lat, lng (inclusive)
-// and its distance.
+// and its distance. Only the points of a latitude band and, away from the
+// poles, a longitude window (the widest a circle of that radius spans,
+// across the antimeridian too) are measured.
 func (n *Normalizer) within(lat, lng, km float64, visit func(p *nearPoint, d float64)) {
 	pts := n.points()
 	band := km/kmPerDegree + 1e-9
+	window := 360.0 // every longitude
+	const rad = math.Pi / 180
+	if s := math.Sin(km/EarthRadiusKm) / math.Cos(lat*rad); math.Abs(lat)+band < 90 && s < 1 {
+		window = math.Asin(s)/rad + 1e-7
+	}
 	i, _ := slices.BinarySearchFunc(pts, lat-band, func(p nearPoint, t float64) int { return cmp.Compare(p.lat, t) })
 	for ; i < len(pts) && pts[i].lat <= lat+band; i++ {
+		if window < 180 {
+			dl := math.Abs(pts[i].lng - lng)
+			if dl > 180 {
+				dl = 360 - dl
+			}
+			if dl > window {
+				continue
+			}
+		}
 		if d := DistanceKm(lat, lng, pts[i].lat, pts[i].lng); d <= km {
 			visit(&pts[i], d)
 		}

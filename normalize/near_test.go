@@ -2,6 +2,7 @@ package normalize
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -266,4 +267,39 @@ func TestBuiltInCityPoints(t *testing.T) {
 		}
 	}
 	assert.Zero(t, far)
+}
+
+// TestWithinAsAScan: the points within a radius are those a scan of every
+// point finds, at random points and radii (the poles and the
+// antimeridian among them).
+func TestWithinAsAScan(t *testing.T) {
+	n := newLocNormalizer(t)
+	if dir := refDataDir(); dir != "" {
+		var err error
+		n, err = New(WithRefData(dir))
+		require.NoError(t, err)
+	}
+	pts := n.points()
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 400 {
+		lat, lng := r.Float64()*179.8-89.9, r.Float64()*360-180
+		switch i % 8 {
+		case 0:
+			lat = 89.9 * math.Copysign(1, lat)
+		case 1:
+			lng = 179.99 * math.Copysign(1, lng)
+		case 2, 3, 4:
+			p := pts[r.IntN(len(pts))]
+			lat, lng = p.lat, p.lng
+		}
+		km := []float64{0.5, 10, 40, 100, 500}[r.IntN(5)] * r.Float64()
+		var got, want []string
+		n.within(lat, lng, km, func(p *nearPoint, d float64) { got = append(got, p.key) })
+		for _, p := range pts {
+			if DistanceKm(lat, lng, p.lat, p.lng) <= km {
+				want = append(want, p.key)
+			}
+		}
+		require.ElementsMatch(t, want, got, "%.4f,%.4f within %.3f km", lat, lng, km)
+	}
 }

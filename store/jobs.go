@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -140,7 +141,7 @@ func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.J
 		switch {
 		case err == nil:
 			s.index.answered.Add(1)
-			return pageOf(q, rows, page.Total)
+			return pageOf(q, rows, page.Total, page.Km)
 		case !errors.Is(err, errStale):
 			return nil, 0, nil, err
 		}
@@ -206,7 +207,7 @@ func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.J
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	return pageOf(q, rows, total)
+	return pageOf(q, rows, total, nil)
 }
 
 // nearKeysSQL is a job's points (domain.NearKey): a near query's cards
@@ -251,23 +252,34 @@ func counted() {
 
 // pageOf makes the cards of a page's rows, and the cursor after each
 // card: the sort key's, or with relevance order the next page's offset.
-func pageOf(q domain.JobQuery, rows []cardRow, total int) ([]domain.JobCard, int, []domain.Cursor, error) {
+// A near query's cards take their distance from km (the index's, by row;
+// NaN for none) or, read in SQL, from the rows' near keys.
+func pageOf(q domain.JobQuery, rows []cardRow, total int, km []float64) ([]domain.JobCard, int, []domain.Cursor, error) {
 	_, keyset := orders[q.Sort]
 	cards := make([]domain.JobCard, len(rows))
 	cursors := make([]domain.Cursor, len(rows))
 	for i := range rows {
 		cards[i] = rows[i].toCard()
 		cursors[i] = domain.Cursor{Sort: q.Sort, ID: rows[i].ID, Offset: q.Offset + i + 1}
-		switch {
-		case keyset:
+		if keyset {
 			cursors[i].Time, cursors[i].Number = rows[i].SortTime.UTC(), rows[i].SortNumber
-		case q.Sort == domain.JobSortDistance:
-			cursors[i].Time, cursors[i].Number = rows[i].SortTime.UTC(), q.Near.SortKey(rows[i].NearKeys)
 		}
-		if q.Near != nil {
-			if d, ok := q.Near.Distance(rows[i].NearKeys); ok {
-				cards[i].DistanceKm = domain.ShownKm(d)
-			}
+		if q.Near == nil {
+			continue
+		}
+		d, ok := math.NaN(), false
+		if km != nil {
+			d, ok = km[i], !math.IsNaN(km[i])
+		} else {
+			d, ok = q.Near.Distance(rows[i].NearKeys)
+		}
+		if ok {
+			cards[i].DistanceKm = domain.ShownKm(d)
+		} else {
+			d = domain.RemoteDistanceKm
+		}
+		if q.Sort == domain.JobSortDistance {
+			cursors[i].Time, cursors[i].Number = rows[i].SortTime.UTC(), d
 		}
 	}
 	return cards, total, cursors, nil
@@ -320,9 +332,6 @@ func (s *Store) cardsByID(ctx context.Context, version int64, q domain.JobQuery,
 				&r.CategoryField, &r.CategoryRole, &r.CategorySpecialization, &r.CompanyID, &sortTime, &r.SortNumber}
 			if extras {
 				dst = append(dst, &r.PostedAt, &r.CompanyLogo, &r.Summary)
-			}
-			if q.Near != nil {
-				dst = append(dst, &r.NearKeys)
 			}
 			_, err = pgx.ForEachRow(res, dst, func() error {
 				if sortTime != nil {
@@ -393,8 +402,8 @@ func withPgx(ctx context.Context, db bun.IDB, fn func(*pgx.Conn) error) error {
 
 // cardsByIDSQL is cardsByID's statement for q's sort: cardColumns, then the
 // sort's key as the SQL path scans it (sort_time or sort_number; the other
-// NULL or 0; for the distance order posted_sort), then with extras
-// extraColumns, then for a near query nearKeysSQL, for jobs whose id is in $1
+// NULL or 0; for the distance order posted_sort, its number being the
+// index's distance), then with extras extraColumns, for jobs whose id is in $1
 // while the feed's last change is $2.
 func cardsByIDSQL(q domain.JobQuery, extras bool) string {
 	sortTime, sortNumber := "NULL::timestamptz", "0::float8"
@@ -408,9 +417,6 @@ func cardsByIDSQL(q domain.JobQuery, extras bool) string {
 	more := ""
 	if extras {
 		more = ", " + strings.Join(extraColumns, ", ")
-	}
-	if q.Near != nil {
-		more += ", " + nearKeysSQL
 	}
 	return "SELECT " + strings.Join(cardColumns, ", ") + ", " + sortTime + ", " + sortNumber + more +
 		" FROM jobs AS j WHERE j.id = ANY($1::text[]) AND (SELECT f.last_seq FROM jobsd_feed AS f) = $2"
