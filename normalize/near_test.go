@@ -303,3 +303,43 @@ func TestWithinAsAScan(t *testing.T) {
 		require.ElementsMatch(t, want, got, "%.4f,%.4f within %.3f km", lat, lng, km)
 	}
 }
+
+// TestNearWithReferenceData: with GeoNames, a posting's city is read with
+// its own state ("Georgetown" with Texas is Georgetown, Texas, 40 km north
+// of Austin, not Guyana's capital), and places resolve as location does.
+func TestNearWithReferenceData(t *testing.T) {
+	dir := refDataDir()
+	if dir == "" {
+		t.Skip("no reference data (JOBSD_REFDATA)")
+	}
+	n, err := New(WithRefData(dir))
+	require.NoError(t, err)
+	rec, err := n.Job(domain.Job{ID: "t-1", Title: "Nurse", Company: "Acme",
+		Location: domain.Location{City: []string{"Georgetown"}, State: []string{"Texas"}, Country: []string{"United States"}}})
+	require.NoError(t, err)
+	var keys []string
+	for _, k := range rec.FilterKeys {
+		if strings.HasPrefix(k, domain.FieldNear+":") {
+			keys = append(keys, k)
+		}
+	}
+	require.Len(t, keys, 1)
+	q, err := n.JobQuery(&domain.JobFilter{Near: &domain.NearInput{Place: ptr("Austin, TX"), Radius: ptr(50.0)}}, nil, nil, nil, nil)
+	require.NoError(t, err)
+	assert.Contains(t, q.Near.Keys, keys[0], "Georgetown, Texas is within 50 km of Austin")
+	d, ok := q.Near.Distance(keys)
+	require.True(t, ok)
+	assert.InDelta(t, 42, d, 5)
+
+	for place, want := range map[string]string{
+		"London, UK":    "London, England, United Kingdom",
+		"London, ON":    "London, Ontario, Canada",
+		"Round Rock":    "Round Rock, Texas, United States",
+		"Cambridge, MA": "Cambridge, Massachusetts, United States",
+		"München":       "Munich, Bavaria, Germany",
+	} {
+		q, err := n.JobQuery(&domain.JobFilter{Near: &domain.NearInput{Place: &place}}, nil, nil, nil, nil)
+		require.NoError(t, err, place)
+		assert.Equal(t, want, *q.Normalized.Near.Place, place)
+	}
+}

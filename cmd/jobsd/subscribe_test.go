@@ -305,6 +305,17 @@ func TestEventStreamEndToEnd(t *testing.T) {
 	assert.Equal(t, "removed", kind)
 	assert.Nil(t, data["card"])
 
+	t.Run("a near stream's cards carry distance_km", func(t *testing.T) {
+		near := s.stream(t, "near=Boston&radius=25mi&after="+s.feedEnd(t))
+		require.Equal(t, http.StatusOK, near.resp.StatusCode)
+		s.importLines(t, `{"id":"sse-3","title":"Nurse","company":"Stream Co","location":{"city":["Somerville"],"state":["MA"],"country":["US"]}}`)
+		kind, _, data := near.next(t)
+		assert.Equal(t, "added", kind)
+		assert.Equal(t, "sse-3", data["id"])
+		card := data["card"].(map[string]any)
+		require.Contains(t, card, "distance_km")
+		assert.InDelta(t, 3, card["distance_km"], 3, "Somerville is about 3 km from Boston")
+	})
 	t.Run("Last-Event-ID resumes after it", func(t *testing.T) {
 		again := s.stream(t, "skills=golang&after="+start, "Last-Event-ID", firstID)
 		_, _, data := again.next(t)
