@@ -82,15 +82,6 @@ func (q *NearQuery) Distance(keys []string) (float64, bool) {
 	return best, ok
 }
 
-// SortKey is a posting's key in the distance order: its Distance, or
-// RemoteDistanceKm for one the filter adds for being remote.
-func (q *NearQuery) SortKey(keys []string) float64 {
-	if d, ok := q.Distance(keys); ok {
-		return d
-	}
-	return RemoteDistanceKm
-}
-
 // Rank returns the place of a distance among the query's: the index of
 // the first of its keys at that distance or farther, and whether one is
 // at it. RemoteDistanceKm is at len(Keys), exactly.

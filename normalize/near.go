@@ -179,16 +179,6 @@ func (n *Normalizer) nearKeys(j *domain.Job) []string {
 	return keys
 }
 
-// NearKeysOf returns the NearKeys of a location's cities, as an imported
-// posting with that location has them.
-func (n *Normalizer) NearKeysOf(loc domain.Location) []string {
-	var keys []string
-	for _, c := range n.geo.jobCities(&loc) {
-		keys = appendNew(keys, domain.NearKey(c.Lat, c.Lng))
-	}
-	return keys
-}
-
 // ParseRadius reads REST's radius: a number, decimals allowed, and an
 // optional unit km or mi in any case, without a space ("25mi", "40km",
 // "12.5KM"; a bare number is km). Its bounds are checked with the rest of

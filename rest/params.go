@@ -145,16 +145,7 @@ func (p *params) integer(name, msg string) *int {
 
 // number returns a numeric parameter, nil when absent.
 func (p *params) number(name string) *float64 {
-	v, ok := p.single(name)
-	if !ok {
-		return nil
-	}
-	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		p.fail(domain.InvalidParam(name, "%s must be a number ≥ 0", name))
-		return nil
-	}
-	return &f
+	return p.float(name, name+" must be a number ≥ 0")
 }
 
 // float returns a number parameter, nil when absent; msg says what it
