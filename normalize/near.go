@@ -209,6 +209,9 @@ func (n *Normalizer) near(b *queryBuilder, in *domain.NearInput) {
 	if in.Place != nil {
 		b.text("near", *in.Place)
 	}
+	if place == "" && *in == (domain.NearInput{Place: in.Place}) {
+		return // nothing given but blanks, as an empty city= is no filter
+	}
 	switch {
 	case b.err != nil:
 		return

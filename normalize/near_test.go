@@ -157,7 +157,6 @@ func TestNearQueryErrors(t *testing.T) {
 		{"another unit", domain.NearInput{Place: ptr("Austin"), Radius: ptr(3.0), Unit: ptr(domain.DistanceUnit("ft"))}, "", "radius", "km, mi"},
 		{"radius without a point", domain.NearInput{Radius: ptr(3.0)}, "", "radius", "needs a point"},
 		{"include_remote without a point", domain.NearInput{IncludeRemote: ptr(true)}, "", "include_remote", "needs a point"},
-		{"an empty near", domain.NearInput{}, "", "near", "needs a point"},
 		{"control characters", domain.NearInput{Place: ptr("Aus\x01tin")}, "", "near", "control characters"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -173,6 +172,12 @@ func TestNearQueryErrors(t *testing.T) {
 			assert.Equal(t, c.param, de.Param)
 			assert.Contains(t, de.Message, c.msg)
 		})
+	}
+	for _, in := range []domain.NearInput{{}, {Place: ptr(" ")}} {
+		q, err := n.JobQuery(&domain.JobFilter{Near: &in}, nil, nil, nil, nil)
+		require.NoError(t, err, "an empty near is no filter, as an empty city is none")
+		assert.Nil(t, q.Near)
+		assert.Empty(t, q.Filters)
 	}
 	_, err := n.JobQuery(&domain.JobFilter{}, nil, nil, ptr(domain.JobSortDistance), nil)
 	var de *domain.Error
