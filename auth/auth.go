@@ -103,6 +103,11 @@ type FailureLimit struct {
 type TooManyFailuresError struct {
 	// RetryAfter is how long until the client may fail once more.
 	RetryAfter time.Duration
+	// Limit is the failures a second a client may sustain, and Reset how
+	// long until its allowance is whole again (the X-RateLimit-* of the
+	// limit that was hit).
+	Limit float64
+	Reset time.Duration
 }
 
 // Error implements the error interface.
@@ -293,6 +298,8 @@ func (c *Checker) fail(client string) error {
 
 // tooMany is the error for a client whose failure bucket holds tokens.
 func (c *Checker) tooMany(tokens float64) error {
-	wait := (1 - tokens) / c.failureLimit.Rate
-	return &TooManyFailuresError{RetryAfter: time.Duration(math.Ceil(wait * float64(time.Second)))}
+	seconds := func(s float64) time.Duration { return time.Duration(math.Ceil(s * float64(time.Second))) }
+	rate := c.failureLimit.Rate
+	return &TooManyFailuresError{RetryAfter: seconds((1 - tokens) / rate), Limit: rate,
+		Reset: seconds((float64(max(1, c.failureLimit.Burst)) - tokens) / rate)}
 }

@@ -86,6 +86,10 @@ type Config struct {
 	// CORSOrigins are the origins browsers may call the API from ("*" for
 	// any); none turns CORS off.
 	CORSOrigins []string
+	// TrustedProxies are the proxies whose Forwarded and X-Forwarded-For
+	// name a request's client (ParseTrustedProxies); none: every client
+	// is its connection's peer.
+	TrustedProxies []netip.Prefix
 	// MaxBodyBytes is the largest request body accepted (default 1 MiB).
 	MaxBodyBytes int64
 	// DBs are the database pools whose statistics /metrics exports, by
@@ -120,7 +124,11 @@ func New(cfg Config) http.Handler {
 	if cfg.DefaultLimit.Rate == 0 {
 		cfg.DefaultLimit = ratelimit.Limit{Rate: 50, Burst: 100}
 	}
-	s := &server{cfg: cfg, touched: map[int64]time.Time{}, metrics: newMetrics(cfg.DBs, cfg.IndexStats, cfg.LiveStats)}
+	clients, err := newClientFinder(cfg.TrustedProxies)
+	if err != nil {
+		panic(err) // ParseTrustedProxies's prefixes always make one
+	}
+	s := &server{cfg: cfg, touched: map[int64]time.Time{}, metrics: newMetrics(cfg.DBs, cfg.IndexStats, cfg.LiveStats), clients: clients}
 	// The fastest level: JSON compresses well at any level, and a slower
 	// level costs more processor time than the bytes it saves are worth.
 	gzip, err := gzhttp.NewWrapper(gzhttp.MinSize(1024), gzhttp.CompressionLevel(gz.BestSpeed))
@@ -206,7 +214,7 @@ func New(cfg Config) http.Handler {
 	gql := graph.NewHandler(graph.NewResolver(cfg.Search, cfg.Log), gqlOpts)
 	// A WebSocket presents its key in connection_init (a browser cannot
 	// set the header of one): the transport checks it there.
-	r.With(unlessSocket(s.requireKey(writeGraphQLError)), unlessSocket(s.limitBody(cfg.MaxBodyBytes)), socketAddr).Handle("/graphql", gql)
+	r.With(unlessSocket(s.requireKey(writeGraphQLError)), unlessSocket(s.limitBody(cfg.MaxBodyBytes)), s.socketAddr).Handle("/graphql", gql)
 	r.With(s.requireKey(rest.WriteError), s.limitBody(cfg.MaxBodyBytes)).Mount("/api/v1", rest.NewRouter(cfg.Search, cfg.Log))
 	return r
 }
@@ -214,6 +222,7 @@ func New(cfg Config) http.Handler {
 type server struct {
 	cfg     Config
 	metrics *metrics
+	clients *clientFinder
 
 	mu      sync.Mutex
 	touched map[int64]time.Time
@@ -236,12 +245,16 @@ func (s *server) requireKey(writeErr errorWriter) func(http.Handler) http.Handle
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			presented := r.Header.Get("x-api-key")
-			key, err := s.cfg.Keys.Check(r.Context(), presented, clientAddr(r))
+			key, err := s.cfg.Keys.Check(r.Context(), presented, s.client(r))
 			var tooMany *auth.TooManyFailuresError
 			switch {
 			case errors.As(err, &tooMany):
 				retry := max(1, ceilSeconds(tooMany.RetryAfter))
-				w.Header().Set("Retry-After", strconv.Itoa(retry))
+				h := w.Header()
+				h.Set("Retry-After", strconv.Itoa(retry))
+				h.Set("X-RateLimit-Limit", strconv.FormatFloat(tooMany.Limit, 'f', -1, 64))
+				h.Set("X-RateLimit-Remaining", "0")
+				h.Set("X-RateLimit-Reset", strconv.Itoa(ceilSeconds(tooMany.Reset)))
 				writeErr(w, r, s.cfg.Log, domain.Errorf(domain.CodeRateLimited,
 					"too many requests from this address failed to authenticate; retry in %d s", retry))
 				return
@@ -274,22 +287,14 @@ func (s *server) requireKey(writeErr errorWriter) func(http.Handler) http.Handle
 	}
 }
 
-// clientAddr names the client a request comes from, for the limit on
-// failed authentications: its IP address, or for IPv6 its /64 network (what
-// one subscriber is usually given). Only the connection's address is
-// trusted: X-Forwarded-For can be written by anyone.
-func clientAddr(r *http.Request) string {
-	ap, err := netip.ParseAddrPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr // not host:port (a test's or another transport's)
+// client names the client a request comes from, for the limit on failed
+// authentications and the access log (clientFinder.of): found once, when
+// the request is logged.
+func (s *server) client(r *http.Request) string {
+	if info, ok := r.Context().Value(requestInfoKey{}).(*requestInfo); ok && info.client != "" {
+		return info.client
 	}
-	ip := ap.Addr().Unmap()
-	if ip.Is6() {
-		if p, err := ip.Prefix(64); err == nil {
-			return p.String()
-		}
-	}
-	return ip.String()
+	return s.clients.of(r)
 }
 
 // readiness answers /readyz's database check from a result at most a
@@ -426,6 +431,7 @@ type loggingWriter struct {
 type requestInfo struct {
 	key    string
 	apiKey *auth.Key
+	client string // clientFinder.of
 }
 
 // requestKey names the API key a request was authenticated with ("" before
@@ -463,7 +469,7 @@ func (s *server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		lw := &loggingWriter{ResponseWriter: w}
-		info := &requestInfo{}
+		info := &requestInfo{client: s.clients.of(r)}
 		next.ServeHTTP(lw, r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, info)))
 		if lw.status == 0 {
 			lw.status = http.StatusOK
@@ -472,7 +478,7 @@ func (s *server) logRequests(next http.Handler) http.Handler {
 		s.cfg.AccessLog.LogAttrs(r.Context(), slog.LevelInfo, "request",
 			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", lw.status),
 			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000), slog.Int("bytes", lw.bytes),
-			slog.String("key", info.key), slog.String("request_id", middleware.GetReqID(r.Context())))
+			slog.String("key", info.key), slog.String("client", info.client), slog.String("request_id", middleware.GetReqID(r.Context())))
 	})
 }
 

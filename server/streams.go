@@ -55,10 +55,10 @@ func unless(skip func(*http.Request) bool, mw func(http.Handler) http.Handler) f
 type socketAddrKey struct{}
 
 // socketAddr records a WebSocket request's client address in its context.
-func socketAddr(next http.Handler) http.Handler {
+func (s *server) socketAddr(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if isSocket(r) {
-			r = r.WithContext(context.WithValue(r.Context(), socketAddrKey{}, clientAddr(r)))
+			r = r.WithContext(context.WithValue(r.Context(), socketAddrKey{}, s.client(r)))
 		}
 		next.ServeHTTP(w, r)
 	})

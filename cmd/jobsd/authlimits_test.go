@@ -74,3 +74,33 @@ func TestUnauthenticatedRequestsCostNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestTrustedProxies: behind a trusted proxy (--trusted-proxies), each
+// client is the one X-Forwarded-For names: a client whose bad keys are
+// limited (429 with the X-RateLimit-* of the failure limit) does not get
+// another client refused, not even with a key created after the failures.
+func TestTrustedProxies(t *testing.T) {
+	dsn := pgtest.NewURL(t)
+	s := loadedService(t, dsn, "JOBSD_TRUSTED_PROXIES=127.0.0.0/8,::1", "JOBSD_AUTH_FAILURE_RATE=0.01", "JOBSD_AUTH_FAILURE_BURST=3")
+	const attacker, other = "198.51.100.1", "198.51.100.2"
+	status, _, _ := s.get(t, "/api/v1/jobs/test-1", "X-Forwarded-For", attacker)
+	require.Equal(t, http.StatusOK, status, "the key is in use")
+	var body map[string]any
+	var last int
+	var lastHeaders http.Header
+	for range 10 {
+		last, _, lastHeaders = s.get(t, "/api/v1/jobs/test-1", "x-api-key", "jobsd_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB", "X-Forwarded-For", attacker)
+	}
+	require.Equal(t, http.StatusTooManyRequests, last, "the failing client is limited")
+	assert.Equal(t, "0.01", lastHeaders.Get("X-RateLimit-Limit"))
+	assert.Equal(t, "0", lastHeaders.Get("X-RateLimit-Remaining"))
+	assert.NotEmpty(t, lastHeaders.Get("X-RateLimit-Reset"))
+
+	fresh := strings.TrimSpace(jobsd(t, dsn, "apikey", "create", "--name", "fresh"))
+	status, body, _ = s.get(t, "/api/v1/jobs/test-1", "x-api-key", fresh, "X-Forwarded-For", other)
+	assert.Equal(t, http.StatusOK, status, "another client's new key: %v", body)
+	status, body, _ = s.get(t, "/api/v1/jobs/test-1", "x-api-key", "jobsd_CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC", "X-Forwarded-For", other)
+	assert.Equal(t, http.StatusUnauthorized, status, "another client's bad key is its own first failure: %v", body)
+	status, _, _ = s.get(t, "/api/v1/jobs/test-1", "X-Forwarded-For", attacker)
+	assert.Equal(t, http.StatusOK, status, "a key in use still works from the limited client")
+}

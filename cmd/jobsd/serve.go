@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,6 +75,9 @@ type serveConfig struct {
 	RequestTimeout time.Duration
 	Introspection  bool
 	CORSOrigins    []string
+	// TrustedProxies are the proxies whose Forwarded and X-Forwarded-For
+	// name the client.
+	TrustedProxies []netip.Prefix
 	MaxBodyBytes   int64
 	// GraphQL holds the GraphQL limits, each ≥ 1; ExpensiveTotal is
 	// derived from DBMaxConns when its flag is 0.
@@ -110,6 +114,7 @@ func (e env) parseServeConfig(args []string) (serveConfig, error) {
 	timeout := fs.Duration("request-timeout", 10*time.Second, "deadline of every request (env JOBSD_REQUEST_TIMEOUT)")
 	introspection := fs.Bool("introspection", true, "allow GraphQL introspection (env JOBSD_INTROSPECTION)")
 	corsOrigins := fs.String("cors-origins", "", "comma-separated origins browsers may call the API from, * for any (env JOBSD_CORS_ORIGINS); empty: CORS off")
+	trustedProxies := fs.String("trusted-proxies", "", "comma-separated addresses and CIDR prefixes of the proxies in front of jobsd (load balancers, ingress) (env JOBSD_TRUSTED_PROXIES): a request from one is taken to come from the rightmost address of its Forwarded or X-Forwarded-For that is not a trusted proxy's, for the limit on failed authentications and the access log; empty: every client is its connection's peer")
 	maxBody := fs.Int64("max-body-bytes", 1<<20, "largest request body accepted")
 	complexity := fs.Int("graphql-complexity-limit", 10000, "largest GraphQL operation complexity (a list costs its page size times its fields)")
 	depth := fs.Int("graphql-depth-limit", 10, "deepest GraphQL selection nesting (introspection has a rule of its own)")
@@ -181,6 +186,10 @@ func (e env) parseServeConfig(args []string) (serveConfig, error) {
 	if err := checkRedisURL(*redisURL); err != nil {
 		return serveConfig{}, err
 	}
+	proxies, err := server.ParseTrustedProxies(splitList(*trustedProxies))
+	if err != nil {
+		return serveConfig{}, usageError{"serve: --trusted-proxies (JOBSD_TRUSTED_PROXIES): " + err.Error()}
+	}
 	return serveConfig{
 		DatabaseURL:    *dsn,
 		Addr:           *addr,
@@ -190,6 +199,7 @@ func (e env) parseServeConfig(args []string) (serveConfig, error) {
 		RequestTimeout: *timeout,
 		Introspection:  *introspection,
 		CORSOrigins:    splitList(*corsOrigins),
+		TrustedProxies: proxies,
 		MaxBodyBytes:   *maxBody,
 		GraphQL: graph.HandlerOptions{ComplexityLimit: *complexity, DepthLimit: *depth, MaxRootFields: *rootFields,
 			MaxAliases: *aliasLimit, MaxDocumentBytes: *docLimit, ExpensivePerKey: *expensivePerKey, ExpensiveTotal: *expensiveTotal},
@@ -229,6 +239,7 @@ var serveEnv = []envFlag{
 	{"request-timeout", "JOBSD_REQUEST_TIMEOUT", false},
 	{"introspection", "JOBSD_INTROSPECTION", false},
 	{"cors-origins", "JOBSD_CORS_ORIGINS", false},
+	{"trusted-proxies", "JOBSD_TRUSTED_PROXIES", false},
 	{"rate", "JOBSD_RATE", false},
 	{"burst", "JOBSD_BURST", false},
 	{"replica-urls", "DATABASE_REPLICA_URLS", false},
@@ -454,6 +465,7 @@ func buildHandler(cfg serveConfig, deps *serveDeps, logs serveLogs, draining fun
 		Introspection:  cfg.Introspection,
 		Attributions:   func() []normalize.Source { return attributions(deps) },
 		CORSOrigins:    cfg.CORSOrigins,
+		TrustedProxies: cfg.TrustedProxies,
 		MaxBodyBytes:   cfg.MaxBodyBytes,
 		DBs:            deps.pools,
 		GraphQL:        cfg.GraphQL,
