@@ -16,6 +16,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"time"
+
+	"github.com/jobsd-dev/jobsd/internal/cachedir"
 )
 
 // cacheFormat numbers the layout of the cache files (header and body).
@@ -156,6 +159,7 @@ func newCached(o *options, dir string, build func(sum []byte) (*Normalizer, erro
 		if err = decodeState(body, n); err == nil {
 			n.now = o.clock()
 			n.digest = digestName(o.refData, sum)
+			cachedir.Touch(path, time.Now()) // in use: pruned last
 			return n, nil
 		}
 	}
@@ -169,8 +173,17 @@ func newCached(o *options, dir string, build func(sum []byte) (*Normalizer, erro
 	if err := writeCache(path, key, encodeState(n)); err != nil {
 		slog.Warn("normalize: reference-data cache not written", "path", path, "err", err)
 	}
+	if k := cachedir.Prune(dir, []string{"*.bin"}, []string{"*.bin.*.tmp"}, CacheBounds, time.Hour, path, time.Now()); k > 0 {
+		slog.Info("normalize: cache files of other reference data or binaries removed", "dir", dir, "files", k)
+	}
 	return n, nil
 }
+
+// CacheBounds bound the normalizer's cache directory: a cache file of
+// reference data, vocabularies or a binary no longer in use is removed
+// after 30 days, and the least lately used while the files take more than
+// 512 MiB (one is about 35 MB).
+var CacheBounds = cachedir.Bounds{MaxAge: 30 * 24 * time.Hour, MaxBytes: 512 << 20}
 
 // cacheFileName returns the cache file New uses for the reference data
 // under refData with the cache directory dir, for tests.

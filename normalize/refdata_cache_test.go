@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -278,4 +279,34 @@ func TestCacheLayout(t *testing.T) {
 	got := hex.EncodeToString(h.Sum(nil))[:16]
 	const want = "5d5e799926e9c3e4"
 	require.Equal(t, want, got, "a type the cache writes changed: update refdata_codec*.go, raise cacheFormat (now %d), then this signature", cacheFormat)
+}
+
+// TestCacheIsPruned: writing a cache file removes the files of other keys
+// unused for longer than CacheBounds.MaxAge (older binaries' and reference
+// data's), and leaves recent ones and other files alone; reading one
+// marks it used.
+func TestCacheIsPruned(t *testing.T) {
+	dir := cacheRefData(t)
+	cache := t.TempDir()
+	old := time.Now().Add(-CacheBounds.MaxAge - time.Hour)
+	for name, at := range map[string]time.Time{"0000.bin": old, "1111.bin": time.Now(), "notes.txt": old} {
+		path := filepath.Join(cache, name)
+		require.NoError(t, os.WriteFile(path, []byte("x"), 0o600))
+		require.NoError(t, os.Chtimes(path, at, at))
+	}
+	_, err := New(WithRefData(dir), WithCacheDir(cache))
+	require.NoError(t, err)
+	path, err := cacheFileName(cache, dir)
+	require.NoError(t, err)
+	assert.FileExists(t, path)
+	assert.NoFileExists(t, filepath.Join(cache, "0000.bin"), "another key's, unused for long")
+	assert.FileExists(t, filepath.Join(cache, "1111.bin"))
+	assert.FileExists(t, filepath.Join(cache, "notes.txt"))
+
+	require.NoError(t, os.Chtimes(path, old, old))
+	_, err = New(WithRefData(dir), WithCacheDir(cache))
+	require.NoError(t, err)
+	info, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.WithinDuration(t, time.Now(), info.ModTime(), time.Minute, "read, so used")
 }

@@ -49,7 +49,7 @@ var ErrImporting = errImporting
 
 // PruneCache exposes pruneCache and its ages to the store_test package.
 var (
-	PruneCache  = pruneCache
-	CacheMaxAge = cacheMaxAge
+	PruneCache  = func(dir string, now time.Time) int { return pruneCache(dir, "", now) }
+	CacheMaxAge = IndexCacheBounds.MaxAge
 	TempMaxAge  = tempMaxAge
 )

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/jobsd-dev/jobsd/index"
+	"github.com/jobsd-dev/jobsd/internal/cachedir"
 )
 
 // feedPlace names a database's feed and a place in it: an index saved at
@@ -92,8 +93,7 @@ func (x *Indexer) loadCached(ctx context.Context) *index.Index {
 		return nil
 	}
 	// Loading counts as use: pruneCache keeps the files used lately.
-	now := time.Now()
-	_ = os.Chtimes(path, now, now)
+	cachedir.Touch(path, time.Now())
 	x.log.Info("index loaded", "path", path, "version", ix.Version(), "jobs", ix.Len(),
 		"took", time.Since(start).Round(time.Millisecond).String())
 	return ix
@@ -118,48 +118,29 @@ func (x *Indexer) save(ix *index.Index, place feedPlace) {
 			_ = os.Remove(p)
 		}
 	}
-	if n := pruneCache(x.cacheDir, time.Now()); n > 0 {
-		x.log.Info("saved indexes unused for long removed", "files", n, "unused_for", cacheMaxAge.String())
+	if n := pruneCache(x.cacheDir, path, time.Now()); n > 0 {
+		x.log.Info("saved indexes removed: unused for long, or the least lately used over the size bound",
+			"files", n, "unused_for", IndexCacheBounds.MaxAge.String(), "bound_bytes", IndexCacheBounds.MaxBytes)
 	}
 	x.log.Info("index saved", "path", path, "version", ix.Version(), "took", time.Since(start).Round(time.Millisecond).String())
 }
-
-// cacheMaxAge is how long a saved index may go unused (neither written nor
-// loaded) before a save removes it: the databases of the files of other
-// feeds may have been dropped long since, and each file is the size of an
-// index. A removed file costs its server one build at its next start.
-const cacheMaxAge = 14 * 24 * time.Hour
 
 // tempMaxAge is the age past which a temporary file of a save is taken to
 // be left by a process that died while writing it.
 const tempMaxAge = time.Hour
 
-// pruneCache removes from dir the saved indexes unused for cacheMaxAge and
-// the temporary files of saves older than tempMaxAge, and returns how many
-// files it removed. Other files are left alone.
-func pruneCache(dir string, now time.Time) int {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return 0
-	}
-	removed := 0
-	for _, e := range entries {
-		name := e.Name()
-		maxAge := cacheMaxAge
-		if temp, _ := filepath.Match(tempPattern, name); temp {
-			maxAge = tempMaxAge
-		} else if saved, _ := filepath.Match(savedPattern, name); !saved {
-			continue
-		}
-		info, err := e.Info()
-		if err != nil || !info.Mode().IsRegular() || now.Sub(info.ModTime()) < maxAge {
-			continue
-		}
-		if os.Remove(filepath.Join(dir, name)) == nil {
-			removed++
-		}
-	}
-	return removed
+// IndexCacheBounds bound the saved indexes: one unused (neither written
+// nor loaded) for 14 days is removed, and the least lately used while they
+// take more than 2 GiB (a million postings' index is about 165 MB). A
+// removed file costs its server one build at its next start.
+var IndexCacheBounds = cachedir.Bounds{MaxAge: 14 * 24 * time.Hour, MaxBytes: 2 << 30}
+
+// pruneCache removes from dir the saved indexes out of IndexCacheBounds
+// (never keep, the one just saved) and the temporary files of saves older
+// than tempMaxAge, and returns how many files it removed. Other files are
+// left alone.
+func pruneCache(dir, keep string, now time.Time) int {
+	return cachedir.Prune(dir, []string{savedPattern}, []string{tempPattern}, IndexCacheBounds, tempMaxAge, keep, now)
 }
 
 func writeIndexFile(dir, path string, ix *index.Index) error {

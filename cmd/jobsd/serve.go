@@ -133,7 +133,7 @@ func (e env) parseServeConfig(args []string) (serveConfig, error) {
 	debugAddr := fs.String("debug-addr", "", "address of a separate listener serving Go's profiler at /debug/pprof/ (env JOBSD_DEBUG_ADDR); empty: none. Keep it on loopback")
 	noTextIndex := fs.Bool("no-text-index", false, "leave indexing descriptions for keyword search to another instance or to jobsd textindex (env JOBSD_TEXT_INDEX=false)")
 	useIndex := fs.Bool("index", true, "keep an in-process count and facet index of the jobs (env JOBSD_INDEX); false: every list is answered in SQL alone")
-	indexCache := fs.String("index-cache", defaultIndexCache(), "directory where each built index is saved and the next start loads it from, applying the changes since instead of building anew (env JOBSD_INDEX_CACHE); empty: none")
+	indexCache := fs.String("index-cache", defaultIndexCache(), "directory where each built index is saved and the next start loads it from, applying the changes since instead of building anew (env JOBSD_INDEX_CACHE); a saved index "+store.IndexCacheBounds.String()+"; empty: none")
 	dbConns := fs.Int("db-max-conns", store.DefaultMaxOpenConns(), "connections to each database for requests at most (env JOBSD_DB_MAX_CONNS); the default is one per processor, 4 to 16: raise it to about twice the database's cores when the database has more cores than this machine")
 	redisURL := secretURLVar(fs, "redis-url", "Redis `URL` holding the rate-limit buckets, shared by every instance (env REDIS_URL); empty: in process")
 	maxSubs := fs.Int("max-subscriptions-per-key", search.DefaultMaxSubscriptionsPerKey, "subscriptions (GraphQL) and event streams (REST) one API key may hold open on this instance (env JOBSD_MAX_SUBSCRIPTIONS_PER_KEY)")
@@ -571,7 +571,7 @@ func splitList(s string) []string {
 // refDataFlag adds --refdata: the directory of the reference data
 // (GeoNames, O*NET, …), by default $JOBSD_REFDATA; empty reads none.
 func refDataFlag(fs *flag.FlagSet, getenv func(string) string) *string {
-	return fs.String("refdata", getenv("JOBSD_REFDATA"), "reference-data directory (GeoNames, O*NET, …; env JOBSD_REFDATA); empty: the built-in vocabularies only")
+	return fs.String("refdata", getenv("JOBSD_REFDATA"), "reference-data directory (GeoNames, O*NET, …; env JOBSD_REFDATA); empty: the built-in vocabularies only. What is compiled from it is kept under the user's cache directory (jobsd/normalize), a file per reference data and binary: one "+normalize.CacheBounds.String())
 }
 
 // serveMetrics serves h's /metrics, and nothing else, on a listener of its
