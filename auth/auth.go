@@ -142,6 +142,7 @@ const DefaultCacheSize = 10000
 // refused for its client's failures; at most one lookup per key hash is in
 // flight.
 type Checker struct {
+	ring         *Keyring // when set, the only source of keys
 	lookup       Lookup
 	ttl          time.Duration
 	now          func() time.Time
@@ -156,6 +157,7 @@ type Checker struct {
 
 type cached struct {
 	key     *Key
+	found   time.Time // when the lookup answered
 	expires time.Time
 }
 
@@ -191,14 +193,26 @@ func mustLRU[K comparable, V any](size int) *lru.Cache[K, V] {
 // client names the request's origin (its address). Each failure counts
 // against it; a client over its FailureLimit gets a *TooManyFailuresError
 // instead of nil, and a key the Checker does not know from such a client
-// is refused without a lookup.
+// is refused without a lookup. With a Keyring, a key in it is valid from
+// any client without a lookup; one not in it is looked up as above (it
+// may have been created since the keyring was read), and one the cache
+// found before the keyring was read, and the keyring lacks, is revoked.
 func (c *Checker) Check(ctx context.Context, presented, client string) (*Key, error) {
 	if !WellFormed(presented) {
 		return nil, c.fail(client)
 	}
 	h := sha256.Sum256([]byte(presented))
 	now := c.now()
+	if c.ring != nil {
+		if k := c.ring.get(h); k != nil {
+			return matching(k, h)
+		}
+	}
 	e, known := c.known.Get(h)
+	if known && c.ring != nil && !e.found.After(c.ring.readAt()) {
+		// Not in a keyring read after the cache found it: revoked since.
+		known = false
+	}
 	if known && now.Before(e.expires) {
 		return matching(e.key, h)
 	}
@@ -239,13 +253,14 @@ func (c *Checker) sharedLookup(ctx context.Context, h [sha256.Size]byte) (*Key, 
 		if err != nil {
 			return nil, fmt.Errorf("look up API key: %w", err)
 		}
-		expires := c.now().Add(c.ttl)
+		now := c.now()
+		expires := now.Add(c.ttl)
 		if k == nil {
 			c.known.Remove(h)
 			c.unknown.Add(h, expires)
 		} else {
 			c.unknown.Remove(h)
-			c.known.Add(h, cached{key: k, expires: expires})
+			c.known.Add(h, cached{key: k, found: now, expires: expires})
 		}
 		return k, nil
 	})

@@ -284,3 +284,68 @@ func mustKey() string {
 	k, _, _ := NewKey()
 	return k
 }
+
+// TestKeyring: with a keyring, a key in it is valid from any client, a
+// limited one too, without a lookup; a key not in it is looked up while
+// its client is within its failure limit (it may be newer than the
+// keyring); a key that left the keyring is refused at once.
+func TestKeyring(t *testing.T) {
+	var lookups atomic.Int64
+	ring := &Keyring{}
+	good, _, goodHash := NewKey()
+	fresh, _, freshHash := NewKey()
+	unknown, _, _ := NewKey()
+	ring.Replace([]*Key{NewKeyInfo(1, "good", goodHash, 0, 0)}, time.Now())
+	stored := map[string]*Key{string(goodHash): NewKeyInfo(1, "good", goodHash, 0, 0)}
+	var mu sync.Mutex
+	c := NewChecker(func(_ context.Context, h []byte) (*Key, error) {
+		lookups.Add(1)
+		mu.Lock()
+		defer mu.Unlock()
+		return stored[string(h)], nil
+	}, time.Minute, WithKeyring(ring), WithFailureLimit(FailureLimit{Rate: 0.001, Burst: 2}))
+	ctx := context.Background()
+
+	k, err := c.Check(ctx, good, "a")
+	require.NoError(t, err)
+	require.NotNil(t, k)
+	assert.Equal(t, "good", k.Name)
+	assert.Zero(t, lookups.Load(), "found in the keyring")
+	for range 2 {
+		k, err = c.Check(ctx, unknown, "a")
+		assert.NoError(t, err)
+		assert.Nil(t, k)
+	}
+	assert.EqualValues(t, 1, lookups.Load(), "an unknown key is looked up once, then remembered")
+	_, err = c.Check(ctx, fresh, "a")
+	var tooMany *TooManyFailuresError
+	require.ErrorAs(t, err, &tooMany, "a's failures are limited: no lookup")
+	assert.EqualValues(t, 1, lookups.Load())
+
+	// A key created since the keyring was read is looked up from b.
+	mu.Lock()
+	stored[string(freshHash)] = NewKeyInfo(2, "fresh", freshHash, 0, 0)
+	mu.Unlock()
+	k, err = c.Check(ctx, fresh, "b")
+	require.NoError(t, err)
+	require.NotNil(t, k)
+	// Once the keyring has it, it is valid from the limited client too.
+	ring.Replace([]*Key{NewKeyInfo(1, "good", goodHash, 0, 0), NewKeyInfo(2, "fresh", freshHash, 0, 0)}, time.Now())
+	k, err = c.Check(ctx, fresh, "a")
+	require.NoError(t, err, "a key is never refused for its client's failures")
+	assert.Equal(t, "fresh", k.Name)
+	k, err = c.Check(ctx, good, "a")
+	require.NoError(t, err)
+	assert.NotNil(t, k)
+
+	// Revoked: out of the keyring and the store, refused at once although
+	// the cache knew it.
+	ring.Replace([]*Key{NewKeyInfo(2, "fresh", freshHash, 0, 0)}, time.Now())
+	mu.Lock()
+	delete(stored, string(goodHash))
+	mu.Unlock()
+	k, err = c.Check(ctx, good, "b")
+	require.NoError(t, err)
+	assert.Nil(t, k, "revoked at once")
+	assert.Equal(t, 1, ring.Len())
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"log/slog"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -81,4 +82,72 @@ func (s *Store) APIKeyByHash(ctx context.Context, hash []byte) (*APIKey, error) 
 func (s *Store) TouchAPIKey(ctx context.Context, id int64) error {
 	_, err := s.db.NewUpdate().Model((*APIKey)(nil)).Set("last_used_at = now()").Where("id = ?", id).Exec(ctx)
 	return wrap(err, "touch key")
+}
+
+// ActiveAPIKeys returns every key not revoked.
+func (s *Store) ActiveAPIKeys(ctx context.Context) ([]APIKey, error) {
+	var keys []APIKey
+	if err := s.db.NewSelect().Model(&keys).Where("revoked_at IS NULL").Order("id").Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, wrap(err, "list active keys")
+	}
+	return keys, nil
+}
+
+// apiKeysVersion changes whenever a key is created, revoked or changed:
+// the keys' count, newest id and latest revocation, and a hash of their
+// limits.
+func (s *Store) apiKeysVersion(ctx context.Context) (string, error) {
+	var v string
+	err := s.db.NewRaw(`SELECT count(*)::text || ':' || coalesce(max(id), 0)::text || ':' ||
+coalesce(max(revoked_at)::text, '') || ':' || md5(coalesce(string_agg(id::text || '/' || coalesce(rate_per_second::text, '') || '/' ||
+coalesce(burst::text, '') || '/' || (revoked_at IS NULL)::text, ',' ORDER BY id), ''))
+FROM api_keys`).Scan(ctx, &v)
+	return v, wrap(err, "read the keys' version")
+}
+
+// WatchAPIKeys calls onChange with the active keys now and when they were
+// read (the instant before the reading started), then again within every
+// interval after they change (a key created, revoked or given other
+// limits, by any process), until ctx ends. It returns the first load's
+// error; later failures are logged and retried.
+func (s *Store) WatchAPIKeys(ctx context.Context, every time.Duration, onChange func([]APIKey, time.Time), log *slog.Logger) error {
+	load := func() (string, error) {
+		at := time.Now()
+		v, err := s.apiKeysVersion(ctx)
+		if err != nil {
+			return "", err
+		}
+		keys, err := s.ActiveAPIKeys(ctx)
+		if err != nil {
+			return "", err
+		}
+		onChange(keys, at)
+		return v, nil
+	}
+	version, err := load()
+	if err != nil {
+		return err
+	}
+	go func() {
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			v, err := s.apiKeysVersion(ctx)
+			if err == nil && v != version {
+				v, err = load()
+			}
+			switch {
+			case err != nil && ctx.Err() == nil:
+				log.Warn("API keys not reread; retrying", "err", err)
+			case err == nil:
+				version = v
+			}
+		}
+	}()
+	return nil
 }

@@ -78,7 +78,9 @@ func TestUnauthenticatedRequestsCostNothing(t *testing.T) {
 // TestTrustedProxies: behind a trusted proxy (--trusted-proxies), each
 // client is the one X-Forwarded-For names: a client whose bad keys are
 // limited (429 with the X-RateLimit-* of the failure limit) does not get
-// another client refused, not even with a key created after the failures.
+// another client refused, not even with a key created after the failures;
+// and a valid key, even one created after them, works from the limited
+// client itself.
 func TestTrustedProxies(t *testing.T) {
 	dsn := pgtest.NewURL(t)
 	s := loadedService(t, dsn, "JOBSD_TRUSTED_PROXIES=127.0.0.0/8,::1", "JOBSD_AUTH_FAILURE_RATE=0.01", "JOBSD_AUTH_FAILURE_BURST=3")
@@ -103,4 +105,19 @@ func TestTrustedProxies(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, status, "another client's bad key is its own first failure: %v", body)
 	status, _, _ = s.get(t, "/api/v1/jobs/test-1", "X-Forwarded-For", attacker)
 	assert.Equal(t, http.StatusOK, status, "a key in use still works from the limited client")
+
+	// A key created now works from the limited client too once serve has
+	// read the keys (every 250 ms): a key serve holds is never refused for
+	// its client's failures.
+	again := strings.TrimSpace(jobsd(t, dsn, "apikey", "create", "--name", "again"))
+	require.Eventually(t, func() bool {
+		status, _, _ := s.get(t, "/api/v1/jobs/test-1", "x-api-key", again, "X-Forwarded-For", attacker)
+		return status == http.StatusOK
+	}, 5*time.Second, 50*time.Millisecond)
+	// Revoked, it is refused within as long.
+	jobsd(t, dsn, "apikey", "revoke", "again")
+	require.Eventually(t, func() bool {
+		status, _, _ := s.get(t, "/api/v1/jobs/test-1", "x-api-key", again, "X-Forwarded-For", other)
+		return status == http.StatusUnauthorized
+	}, 5*time.Second, 50*time.Millisecond)
 }

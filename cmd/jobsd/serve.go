@@ -290,7 +290,9 @@ type serveDeps struct {
 	indexStats func() store.IndexStats
 	// hub delivers the subscriptions' events (nil without an index: it
 	// follows the index).
-	hub     *live.Hub
+	hub *live.Hub
+	// keys are the active API keys, kept current (store.WatchAPIKeys).
+	keys    *auth.Keyring
 	pools   map[string]*sql.DB // by db_name, for /metrics
 	closers []func()           // in the order opened
 }
@@ -400,7 +402,32 @@ func openServeDeps(ctx context.Context, cfg serveConfig, log *slog.Logger) (_ *s
 		log.Info("reading jobs and companies from replicas", "replicas", len(replicas))
 	}
 	deps.store = st.WithReplicas(replicas...)
+	deps.keys = &auth.Keyring{}
+	if err := st.WatchAPIKeys(ctx, keysEvery, func(keys []store.APIKey, at time.Time) { deps.keys.Replace(authKeys(keys), at) }, log); err != nil {
+		return nil, err
+	}
 	return deps, nil
+}
+
+// keysEvery is how often serve checks whether API keys were created,
+// revoked or changed: the delay before a new key works on every instance.
+const keysEvery = 250 * time.Millisecond
+
+// authKeys converts stored keys for the Checker.
+func authKeys(keys []store.APIKey) []*auth.Key {
+	out := make([]*auth.Key, len(keys))
+	for i, k := range keys {
+		var rate float64
+		var burst int
+		if k.RatePerSecond != nil {
+			rate = *k.RatePerSecond
+		}
+		if k.Burst != nil {
+			burst = *k.Burst
+		}
+		out[i] = auth.NewKeyInfo(k.ID, k.Name, k.Hash, rate, burst)
+	}
+	return out
 }
 
 // ratesPoll is how often the currency rates file is checked for a change.
@@ -426,21 +453,15 @@ func attributions(deps *serveDeps) []normalize.Source {
 // has begun.
 func buildHandler(cfg serveConfig, deps *serveDeps, logs serveLogs, draining func() bool, closing context.Context) http.Handler {
 	st := deps.store
+	// Every active key is in deps.keys, found without a lookup; a key
+	// created since it was read is looked up.
 	keys := auth.NewChecker(func(ctx context.Context, hash []byte) (*auth.Key, error) {
 		k, err := st.APIKeyByHash(ctx, hash)
 		if err != nil || k == nil {
 			return nil, err
 		}
-		var rate float64
-		var burst int
-		if k.RatePerSecond != nil {
-			rate = *k.RatePerSecond
-		}
-		if k.Burst != nil {
-			burst = *k.Burst
-		}
-		return auth.NewKeyInfo(k.ID, k.Name, k.Hash, rate, burst), nil
-	}, 5*time.Second, auth.WithFailureLimit(cfg.AuthFailures))
+		return authKeys([]store.APIKey{*k})[0], nil
+	}, 5*time.Second, auth.WithKeyring(deps.keys), auth.WithFailureLimit(cfg.AuthFailures))
 	opts := []search.Option{search.WithRates(deps.rates)}
 	var liveStats func() live.Stats
 	if deps.hub != nil {
