@@ -36,6 +36,8 @@ cat <<MSG
   Demo API key:  $key
   Search page:   $base/demo/        (examples/web, sending the demo key: --demo is for local use)
   Playground:    $base/playground   (the key is already in its headers)
+  Frontends:     pages on http://localhost:* and http://127.0.0.1:* may call the API (CORS);
+                 JOBSD_CORS_ORIGINS=https://app.example.com make run allows others
   REST:          curl -H "x-api-key: $key" "$base/api/v1/jobs?skills=golang&city=SF"
   GraphQL:       curl -H "x-api-key: $key" -H 'content-type: application/json' \\
                    -d '{"query":"{ jobs(filter:{skills:[\"golang\"], city:\"SF\"}) { pageInfo { total } nodes { id title company } } }"}' $base/graphql

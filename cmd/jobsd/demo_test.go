@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -267,4 +268,63 @@ func TestDemoPageWithin(t *testing.T) {
 	reading, err := chromedp.Run(ctx, chromedp.Text("#reading"))
 	require.NoError(t, err)
 	assert.Contains(t, reading, "San Francisco, California, United States")
+}
+
+// TestFrontendOnAnotherOrigin: with --demo (make run), a page served from
+// another local origin (a frontend's dev server) queries /graphql and
+// subscribes to jobChanges, as a browser allows only with CORS; without
+// --demo and --cors-origins, the same query is refused by the browser.
+func TestFrontendOnAnotherOrigin(t *testing.T) {
+	browser := chromium()
+	if browser == "" {
+		t.Skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it), so the cross-origin browser test cannot run here")
+	}
+	s, _ := demoService(t, 300)
+	page := func(base string) string {
+		return `<!doctype html><html><body><p id="total">…</p><p id="event">…</p>
+<script src="` + base + `/playground/assets/graphql-ws.min.js"></script>
+<script>
+const base = "` + base + `", key = "` + s.key + `";
+fetch(base + "/graphql", {method: "POST", headers: {"content-type": "application/json", "x-api-key": key},
+  body: JSON.stringify({query: "{ jobs(first: 2) { totalCount edges { node { id } } } }"})})
+  .then((r) => r.json()).then((b) => { document.getElementById("total").textContent = "total " + b.data.jobs.totalCount; })
+  .catch((e) => { document.getElementById("total").textContent = "refused"; });
+if (window.graphqlWs) {
+  const client = graphqlWs.createClient({url: base.replace(/^http/, "ws") + "/graphql", connectionParams: {"x-api-key": key}});
+  client.subscribe({query: "subscription { jobChanges { kind id } }"},
+    {next: ({data}) => { document.getElementById("event").textContent = "event " + data.jobChanges.id; }, error: () => {}, complete: () => {}});
+}
+</script></body></html>`
+	}
+	frontend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, page(s.base))
+	}))
+	defer frontend.Close()
+	require.NotEqual(t, frontend.URL, s.base, "another origin: another port")
+
+	ctx := newBrowser(t, browser, 800, 600)
+	waitFor := pageWaiter(t, ctx)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(frontend.URL)))
+	waitFor(`document.getElementById('total').textContent.startsWith('total ')`, "the query answers across origins")
+	text, err := chromedp.Run(ctx, chromedp.Text("#total"))
+	require.NoError(t, err)
+	status, body, _ := s.get(t, "/api/v1/jobs?limit=1")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, fmt.Sprintf("total %v", body["meta"].(map[string]any)["total"]), text, "REST's total (one of the 300 is closed)")
+	require.Eventually(t, func() bool { return s.metric(t, `jobsd_subscriptions_open{transport="graphql"}`) == 1 },
+		20*time.Second, 50*time.Millisecond, "the page subscribed")
+	s.importLines(t, `{"id":"origin-1","title":"Go Developer","company":"Origin Co"}`)
+	waitFor(`document.getElementById('event').textContent === 'event origin-1'`, "the event reaches the page")
+
+	// Without --demo, CORS is off unless configured: the browser refuses.
+	plain := startServiceWith(t, s.dsn, nil)
+	plain.key = s.key
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, page(plain.base))
+	}))
+	defer other.Close()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(other.URL)))
+	waitFor(`document.getElementById('total').textContent === 'refused'`, "the browser refuses the answer without CORS")
 }

@@ -113,7 +113,7 @@ func (e env) parseServeConfig(args []string) (serveConfig, error) {
 	demo := fs.Bool("demo", false, "serve the reference search page at /demo with the --playground-key key in it (env JOBSD_DEMO); for local use: it needs --playground-key, and so --addr on loopback")
 	timeout := fs.Duration("request-timeout", 10*time.Second, "deadline of every request (env JOBSD_REQUEST_TIMEOUT)")
 	introspection := fs.Bool("introspection", true, "allow GraphQL introspection (env JOBSD_INTROSPECTION)")
-	corsOrigins := fs.String("cors-origins", "", "comma-separated origins browsers may call the API from, * for any (env JOBSD_CORS_ORIGINS); empty: CORS off")
+	corsOrigins := fs.String("cors-origins", "", "comma-separated origins browsers may call the API from, * for any, one * within an origin for any part (http://localhost:*) (env JOBSD_CORS_ORIGINS); empty: CORS off, but with --demo http://localhost:* and http://127.0.0.1:*")
 	trustedProxies := fs.String("trusted-proxies", "", "comma-separated addresses and CIDR prefixes of the proxies in front of jobsd (load balancers, ingress) (env JOBSD_TRUSTED_PROXIES): a request from one is taken to come from the rightmost address of its Forwarded or X-Forwarded-For that is not a trusted proxy's, for the limit on failed authentications and the access log; empty: every client is its connection's peer")
 	maxBody := fs.Int64("max-body-bytes", 1<<20, "largest request body accepted")
 	complexity := fs.Int("graphql-complexity-limit", 10000, "largest GraphQL operation complexity (a list costs its page size times its fields)")
@@ -180,6 +180,12 @@ func (e env) parseServeConfig(args []string) (serveConfig, error) {
 	if *playgroundKey != "" && !isLoopbackAddr(*addr) {
 		return serveConfig{}, usageError{fmt.Sprintf("serve: --playground-key (JOBSD_PLAYGROUND_KEY) is handed to every visitor of the playground, so it needs --addr (JOBSD_ADDR) on a loopback address (127.0.0.0/8, ::1, localhost), and %s is not one", *addr)}
 	}
+	origins := splitList(*corsOrigins)
+	if *demo && len(origins) == 0 {
+		// Local use only (--demo needs a loopback --addr): the origins of
+		// a frontend's dev server on this machine.
+		origins = demoOrigins
+	}
 	if *demo && *playgroundKey == "" {
 		return serveConfig{}, usageError{"serve: --demo (JOBSD_DEMO) serves a search page that sends the --playground-key (JOBSD_PLAYGROUND_KEY) key, so it needs one: create it with jobsd apikey create --name demo"}
 	}
@@ -198,7 +204,7 @@ func (e env) parseServeConfig(args []string) (serveConfig, error) {
 		Demo:           *demo,
 		RequestTimeout: *timeout,
 		Introspection:  *introspection,
-		CORSOrigins:    splitList(*corsOrigins),
+		CORSOrigins:    origins,
 		TrustedProxies: proxies,
 		MaxBodyBytes:   *maxBody,
 		GraphQL: graph.HandlerOptions{ComplexityLimit: *complexity, DepthLimit: *depth, MaxRootFields: *rootFields,
@@ -219,6 +225,10 @@ func (e env) parseServeConfig(args []string) (serveConfig, error) {
 		MaxSubscriptionsPerKey: *maxSubs,
 	}, nil
 }
+
+// demoOrigins are the origins --demo allows unless --cors-origins names
+// others: a frontend's dev server on this machine, on any port.
+var demoOrigins = []string{"http://localhost:*", "http://127.0.0.1:*"}
 
 // defaultIndexCache is the user's cache directory's jobsd folder, or ""
 // when the user has none.

@@ -165,7 +165,12 @@ func TestParseServeConfig(t *testing.T) {
 		{name: "playground key off loopback", args: []string{"--addr", "0.0.0.0:0", "--playground-key", "k"},
 			err: "serve: --playground-key (JOBSD_PLAYGROUND_KEY) is handed to every visitor of the playground, so it needs --addr (JOBSD_ADDR) on a loopback address (127.0.0.0/8, ::1, localhost), and 0.0.0.0:0 is not one"},
 		{name: "demo page", env: map[string]string{"JOBSD_DEMO": "true", "JOBSD_PLAYGROUND_KEY": "k"},
-			want: with(func(c *serveConfig) { c.Demo, c.PlaygroundKey = true, "k" })},
+			want: with(func(c *serveConfig) {
+				c.Demo, c.PlaygroundKey = true, "k"
+				c.CORSOrigins = []string{"http://localhost:*", "http://127.0.0.1:*"} // a local frontend's dev server
+			})},
+		{name: "demo page with origins of its own", env: map[string]string{"JOBSD_DEMO": "true", "JOBSD_PLAYGROUND_KEY": "k", "JOBSD_CORS_ORIGINS": "http://app.test"},
+			want: with(func(c *serveConfig) { c.Demo, c.PlaygroundKey, c.CORSOrigins = true, "k", []string{"http://app.test"} })},
 		{name: "demo page without a key", args: []string{"--demo"}, err: "serve: --demo (JOBSD_DEMO) serves a search page that sends the --playground-key (JOBSD_PLAYGROUND_KEY) key, so it needs one"},
 		{name: "playground key from the environment", env: map[string]string{"JOBSD_ADDR": ":0", "JOBSD_PLAYGROUND_KEY": "k"}, err: "--playground-key (JOBSD_PLAYGROUND_KEY)"},
 		{name: "redis URL", env: map[string]string{"REDIS_URL": "redis://u:s3cr%zzet@127.0.0.1:6379/0"},
