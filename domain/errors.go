@@ -38,6 +38,9 @@ type Error struct {
 	// Cursor is the change-feed cursor a subscription ended at (codes
 	// resync_required and gone of a subscription): the last one delivered.
 	Cursor string
+	// GraphQLMessage, when set, is Message in GraphQL's terms (after,
+	// endCursor) where REST's (cursor, next_cursor) differ.
+	GraphQLMessage string
 }
 
 // Error implements the error interface.

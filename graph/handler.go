@@ -197,6 +197,9 @@ func presentError(log *slog.Logger, requestID func(context.Context) string) grap
 		switch {
 		case errors.As(err, &appErr):
 			gqlErr.Message = appErr.Message
+			if appErr.GraphQLMessage != "" {
+				gqlErr.Message = appErr.GraphQLMessage
+			}
 			gqlErr.Extensions["code"] = appErr.Code
 			if appErr.Param != "" {
 				gqlErr.Extensions["param"] = graphQLParam(appErr.Param)

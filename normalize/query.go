@@ -3,6 +3,7 @@
 package normalize
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"slices"
@@ -572,14 +573,32 @@ func sortAndCursor(b *queryBuilder, sort *domain.JobSort, after *string) {
 		return
 	}
 	c, err := domain.DecodeCursor(strings.TrimSpace(*after))
-	if err != nil || c.Sort != b.q.Sort || !ValidJobID(c.ID) || c.Offset < 0 || math.IsNaN(c.Number) {
-		b.fail(domain.InvalidParam("cursor", "cursor is not a cursor of this sort order; pass endCursor of the previous page unchanged"))
+	switch {
+	case err != nil || !c.Sort.IsValid() || !ValidJobID(c.ID) || c.Offset < 0 || math.IsNaN(c.Number):
+		b.fail(cursorError("is not a cursor of a job list", ""))
+		return
+	case c.Sort != b.q.Sort:
+		b.fail(cursorError(fmt.Sprintf("is of the %s order, not %s", c.Sort, b.q.Sort),
+			fmt.Sprintf("; ask with sort %s, or without the cursor", c.Sort)))
 		return
 	}
 	b.q.Offset = c.Offset
 	if b.q.Sort != domain.JobSortRelevance {
 		b.q.After = &c
 	}
+}
+
+// cursorError is the invalid_parameter error of a job list's cursor that
+// is not, in each transport's terms: what is wrong, then what to do.
+func cursorError(wrong, instead string) *domain.Error {
+	if instead == "" {
+		instead = "; pass the %s of the previous page unchanged"
+	} else {
+		instead += " (the %s of the previous page)"
+	}
+	e := domain.InvalidParam("cursor", "cursor %s"+instead, wrong, "meta.next_cursor")
+	e.GraphQLMessage = fmt.Sprintf("after %s"+instead, wrong, "pageInfo.endCursor, or an edge's cursor,")
+	return e
 }
 
 // Facet limits.
