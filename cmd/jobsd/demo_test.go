@@ -176,6 +176,8 @@ func TestDemoPageInBrowser(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, detail, "Go", "the job's skills")
 	assert.Contains(t, detail, "Work arrangement")
+	assert.Greater(t, eval(`document.querySelectorAll('#detail .description p').length`), 3, "the description keeps its paragraphs")
+	assert.Equal(t, 0, eval(`Math.round(window.scrollY)`), "the job opens at the top")
 
 	// A closed job's id shows it closed, with the instant it closed.
 	step(chromedp.Navigate(s.base + "/demo/#job/" + closed))

@@ -444,7 +444,9 @@ async function showJob(id) {
   } catch (err) {
     box.replaceChildren(el("h2", { id: "detail-title" }, "Could not load the job"), el("p", { class: "error" }, err.message));
   }
-  box.focus();
+  // The job opens at the top of the page, its title under the search box.
+  window.scrollTo(0, 0);
+  box.focus({ preventScroll: true });
 }
 
 function renderJob(job) {
@@ -465,7 +467,12 @@ function renderJob(job) {
   add("Posted", job.postedAt && new Date(job.postedAt).toLocaleDateString("en-US", { timeZone: "UTC" }));
   const parts = [el("h2", { id: "detail-title" }, job.title), facts];
   if (job.summary) parts.push(el("p", {}, el("strong", {}, job.summary)));
-  if (job.description) parts.push(el("div", { class: "description" }, ...job.description.split(/\n{2,}/).map((p) => el("p", {}, p))));
+  // The plain-text description has a line per paragraph, heading or list
+  // item of the posting: each is a paragraph here.
+  if (job.description) {
+    const lines = job.description.split(/\n+/).filter((line) => line.trim() !== "");
+    parts.push(el("div", { class: "description" }, ...lines.map((line) => el("p", {}, line))));
+  }
   if (job.url) parts.push(el("p", {}, el("a", { href: job.url, rel: "noopener noreferrer" }, "Apply on the employer's site")));
   return parts;
 }
