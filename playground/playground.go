@@ -17,25 +17,32 @@ var assets embed.FS
 // ExampleQuery is the query the page opens with.
 const ExampleQuery = `# Welcome to jobsd. Press the run button (or Ctrl-Enter) to search.
 # Filters are normalized: "golang" is Go, "SF" is San Francisco.
-query SearchJobs {
-  jobs(filter: { skills: ["golang"], city: "SF" }, limit: 5) {
-    pageInfo { total hasMore endCursor }
-    nodes {
-      id
-      title
-      company
-      location { full }
-      workArrangement
-      salary { min max currency period }
-      category { field role specialization }
+# Pages are Relay connections: pass pageInfo.endCursor as after.
+query SearchJobs($after: String) {
+  jobs(filter: { skills: ["golang"], city: "SF" }, first: 5, after: $after) {
+    totalCount
+    pageInfo { hasNextPage endCursor }
+    edges {
+      cursor
+      node {
+        id
+        title
+        company
+        postedAt
+        location { full }
+        workArrangement
+        employmentType
+        salary { min max currency period }
+        category { field role specialization }
+      }
     }
   }
 }
 
 # More to try:
-#   job(id: "…") { title description skills visaSponsorship }
-#   companies(minJobs: 10, limit: 10) { nodes { name jobCount } }
-#   jobs(filter: { title: "nurse", location: "Austin, TX" }) { … }
+#   job(id: "…") { title postedAt description skills visaSponsorship }
+#   companies(minJobs: 10, first: 10) { edges { node { name jobCount slug } } }
+#   jobs(filter: { near: { place: "Austin, TX", radius: 25, unit: MI } }, sort: DISTANCE) { edges { node { title distanceKm } } }
 #   subscription { jobChanges(filter: { skills: ["golang"] }) { kind id card { title company } } }
 `
 

@@ -40,7 +40,7 @@ cat <<MSG
                  JOBSD_CORS_ORIGINS=https://app.example.com make run allows others
   REST:          curl -H "x-api-key: $key" "$base/api/v1/jobs?skills=golang&city=SF"
   GraphQL:       curl -H "x-api-key: $key" -H 'content-type: application/json' \\
-                   -d '{"query":"{ jobs(filter:{skills:[\"golang\"], city:\"SF\"}) { pageInfo { total } nodes { id title company } } }"}' $base/graphql
+                   -d '{"query":"{ jobs(filter:{skills:[\"golang\"], city:\"SF\"}, first: 5) { totalCount edges { cursor node { id title company postedAt } } pageInfo { hasNextPage endCursor } } }"}' $base/graphql
 
 MSG
 exec "$jobsd" serve --addr "$addr" --playground-key "$key" --demo
