@@ -18,6 +18,12 @@ if [ -z "${JOBSD_TEST_REDIS_URL:-}" ]; then
   export JOBSD_TEST_REDIS_URL
 fi
 echo "test: PostgreSQL at ${JOBSD_TEST_DATABASE_URL}, Redis at ${JOBSD_TEST_REDIS_URL}" >&2
-go test -race -count=1 "$@" ./...
+# gotestsum (a tool of go.mod) prints a line per package, the output of
+# what failed, and at the end every skipped test with the reason it gave
+# (Chromium or Node.js missing, …) and the totals.
+gotestsum="$(go tool -n gotestsum)"
+status=0
+"$gotestsum" --format pkgname-and-test-fails --format-hide-empty-pkg -- -race -count=1 "$@" ./... || status=$?
 # The benchmark and evaluation tools: a module of their own (bench/go.mod).
-(cd bench && go test -race -count=1 "$@" ./...)
+(cd bench && "$gotestsum" --format pkgname-and-test-fails --format-hide-empty-pkg -- -race -count=1 "$@" ./...) || status=$?
+exit $status

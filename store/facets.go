@@ -72,8 +72,13 @@ func facet(ctx context.Context, db bun.IDB, q domain.JobQuery, field string, lim
 			Count  int `bun:"count"`
 		}
 		bucket, where, args := salaryHistogramSQL(q.Currency, index.SalaryBucketWidth, index.SalaryBuckets)
-		err := sq.ColumnExpr(bucket+" AS bucket, count(*) AS count", args[:2]...).
-			Where(where, args[2:]...).GroupExpr("bucket").OrderExpr("bucket").Scan(ctx, &rows)
+		sq = sq.ColumnExpr(bucket+" AS bucket, count(*) AS count", args[:2]...)
+		if rest := args[2:]; len(rest) > 0 {
+			sq = sq.Where(where, rest...)
+		} else {
+			sq = sq.Where(where) // bun warns of arguments without placeholders
+		}
+		err := sq.GroupExpr("bucket").OrderExpr("bucket").Scan(ctx, &rows)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return f, wrap(err, "count salaries")
 		}
