@@ -152,6 +152,8 @@ func TestDemoPageInBrowser(t *testing.T) {
 	waitFor(`document.querySelector('#facets button[aria-pressed="true"]') !== null`, "the clicked value shows as chosen")
 	assert.Equal(t, min(count, 10), eval(cards))
 
+	assert.Equal(t, 0, eval(`document.getElementById('new-jobs').offsetHeight`), "no \"0 new jobs\" button")
+
 	// The window as a visitor sees it after the click, as a PNG.
 	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`window.scrollTo(0, 0), true`))
 	require.NoError(t, err)
