@@ -22,7 +22,7 @@ if [ -z "${DATABASE_URL:-}" ]; then
 fi
 
 "$jobsd" migrate --create-database
-"$jobsd" seed --if-empty --n "${JOBSD_DEMO_JOBS:-5000}"
+"$jobsd" seed --if-empty --lifecycle --n "${JOBSD_DEMO_JOBS:-5000}"
 "$jobsd" renormalize --if-due
 key="$("$jobsd" apikey create --name demo --replace 2>/dev/null)"
 

@@ -30,7 +30,18 @@ type Options struct {
 	N         int    // number of postings
 	Seed      uint64 // the same seed gives the same postings
 	Companies int    // number of companies (default: N/40, between 50 and 2,000)
+	// Lifecycle, when not zero, gives the postings a life as of that
+	// instant (the demo data of make run): every ExpiringEvery-th posting
+	// a valid_through 1 to 14 days after it, and every ClosedEvery-th is
+	// closed by a tombstone, written after the postings, a day before it.
+	Lifecycle time.Time
 }
+
+// The shares of postings Lifecycle makes expiring and closed.
+const (
+	ExpiringEvery = 100
+	ClosedEvery   = 250
+)
 
 var sources = []string{"greenhouse", "lever", "workday", "ashby", "smartrecruiters"}
 
@@ -40,10 +51,29 @@ func Write(w io.Writer, opts Options) error {
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
 	g := newGenerator(opts)
+	type posting struct {
+		domain.Job
+		ValidThrough string `json:"valid_through,omitempty"`
+	}
+	var closed []string
 	for i := range opts.N {
-		job := g.job(i)
-		if err := enc.Encode(&job); err != nil {
+		p := posting{Job: g.job(i)}
+		if !opts.Lifecycle.IsZero() {
+			if i%ExpiringEvery == ExpiringEvery/2 {
+				p.ValidThrough = opts.Lifecycle.Add(time.Duration(1+i%14) * 24 * time.Hour).UTC().Format(time.RFC3339)
+			}
+			if i%ClosedEvery == ClosedEvery-1 {
+				closed = append(closed, p.ID)
+			}
+		}
+		if err := enc.Encode(&p); err != nil {
 			return fmt.Errorf("write posting %d: %w", i, err)
+		}
+	}
+	at := opts.Lifecycle.Add(-24 * time.Hour).UTC().Format(time.RFC3339)
+	for _, id := range closed {
+		if err := enc.Encode(map[string]any{"id": id, "closed": true, "closed_at": at}); err != nil {
+			return fmt.Errorf("write tombstone of %s: %w", id, err)
 		}
 	}
 	return bw.Flush()

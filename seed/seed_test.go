@@ -3,7 +3,9 @@ package seed_test
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -35,4 +37,34 @@ func TestNormalized(t *testing.T) {
 		assert.NotEqual(t, j, jobs[i], "posting %d is normalized", i)
 	}
 	assert.False(t, dec.More())
+}
+
+// TestLifecycle: with Lifecycle, some postings expire within two weeks of
+// it and some are closed by tombstones after the postings; without it the
+// postings are the same, with neither.
+func TestLifecycle(t *testing.T) {
+	at := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	var plain, life bytes.Buffer
+	require.NoError(t, seed.Write(&plain, seed.Options{N: 600, Seed: 3}))
+	require.NoError(t, seed.Write(&life, seed.Options{N: 600, Seed: 3, Lifecycle: at}))
+	assert.NotContains(t, plain.String(), "valid_through")
+	assert.NotContains(t, plain.String(), `"closed"`)
+	lines := strings.Split(strings.TrimSpace(life.String()), "\n")
+	require.Len(t, lines, 600+600/seed.ClosedEvery)
+	expiring := 0
+	for i, line := range lines[:600] {
+		var p struct {
+			ValidThrough *time.Time `json:"valid_through"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &p))
+		if p.ValidThrough != nil {
+			expiring++
+			assert.True(t, p.ValidThrough.After(at) && p.ValidThrough.Before(at.Add(15*24*time.Hour)), "posting %d", i)
+		}
+	}
+	assert.Equal(t, 600/seed.ExpiringEvery, expiring)
+	for _, line := range lines[600:] {
+		assert.Contains(t, line, `"closed":true`)
+	}
+	assert.Equal(t, strings.Split(strings.TrimSpace(plain.String()), "\n")[0], lines[0], "the postings are the same otherwise")
 }

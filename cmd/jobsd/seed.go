@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/jobsd-dev/jobsd/importer"
 	"github.com/jobsd-dev/jobsd/seed"
@@ -17,6 +18,7 @@ func (e env) seed(ctx context.Context, args []string) error {
 	n := fs.Int("n", 2000, "number of postings")
 	seedValue := fs.Uint64("seed", 1, "generator seed: the same seed gives the same postings")
 	ifEmpty := fs.Bool("if-empty", false, "do nothing when the database already has jobs")
+	lifecycle := fs.Bool("lifecycle", false, fmt.Sprintf("give the postings a life as of now, as make run's demo data: every %dth expires within 14 days (valid_through), every %dth is closed by a tombstone", seed.ExpiringEvery, seed.ClosedEvery))
 	out := fs.String("out", "", "write the postings to this NDJSON file (- for standard output) instead of importing them")
 	refData := refDataFlag(fs, e.getenv)
 	if err := parse(fs, args); err != nil {
@@ -26,6 +28,9 @@ func (e env) seed(ctx context.Context, args []string) error {
 		return usageError{"seed: --n must be at least 1"}
 	}
 	opts := seed.Options{N: *n, Seed: *seedValue}
+	if *lifecycle {
+		opts.Lifecycle = time.Now()
+	}
 	if *out != "" {
 		w := e.stdout
 		if *out != "-" {
