@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -77,11 +78,16 @@ func InvalidParam(param, format string, args ...any) *Error {
 	return &Error{Code: CodeInvalidParameter, Message: fmt.Sprintf(format, args...), Param: param}
 }
 
-// ErrorCode returns the code of the first *Error in err's chain, or
-// CodeInternal for any other error, or "" for nil.
+// ErrorCode returns the code of err as every transport answers it: for a
+// request that ran out of time (context.DeadlineExceeded anywhere in the
+// chain) unavailable; else the code of the first *Error in the chain;
+// CodeInternal for any other error; "" for nil.
 func ErrorCode(err error) string {
 	if err == nil {
 		return ""
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return CodeUnavailable
 	}
 	var e *Error
 	if errors.As(err, &e) {
@@ -90,9 +96,13 @@ func ErrorCode(err error) string {
 	return CodeInternal
 }
 
-// ErrorMessage returns the client-safe message of err: the message of an
-// *Error, or a generic text for internal errors, whose details stay in logs.
+// ErrorMessage returns the client-safe message of err (as ErrorCode reads
+// it): that the request took too long, the message of an *Error, or a
+// generic text for internal errors, whose details stay in logs.
 func ErrorMessage(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "the request took too long"
+	}
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Message

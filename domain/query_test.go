@@ -1,8 +1,11 @@
 package domain_test
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -82,4 +85,21 @@ func TestOffsetCursor(t *testing.T) {
 		_, err := domain.DecodeOffsetCursor(bad)
 		assert.Error(t, err, bad)
 	}
+}
+
+// TestDeadlineIsUnavailable: a request that ran out of time is unavailable
+// in every transport, whatever wraps the deadline (one rule, here).
+func TestDeadlineIsUnavailable(t *testing.T) {
+	for _, err := range []error{
+		context.DeadlineExceeded,
+		fmt.Errorf("find job cards: %w", context.DeadlineExceeded),
+		fmt.Errorf("%w: %w", domain.Errorf(domain.CodeInternal, "x"), context.DeadlineExceeded),
+	} {
+		assert.Equal(t, domain.CodeUnavailable, domain.ErrorCode(err), "%v", err)
+		assert.Equal(t, "the request took too long", domain.ErrorMessage(err), "%v", err)
+	}
+	assert.Equal(t, domain.CodeNotFound, domain.ErrorCode(domain.Errorf(domain.CodeNotFound, "no")))
+	assert.Equal(t, domain.CodeInternal, domain.ErrorCode(errors.New("boom")))
+	assert.Equal(t, "internal error", domain.ErrorMessage(errors.New("boom")))
+	assert.Equal(t, "", domain.ErrorCode(nil))
 }

@@ -195,6 +195,10 @@ func presentError(log *slog.Logger, requestID func(context.Context) string) grap
 		}
 		var appErr *domain.Error
 		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			// Whatever wraps it, as REST answers it (domain.ErrorCode).
+			gqlErr.Message = domain.ErrorMessage(err)
+			gqlErr.Extensions["code"] = domain.ErrorCode(err)
 		case errors.As(err, &appErr):
 			gqlErr.Message = appErr.Message
 			if appErr.GraphQLMessage != "" {
@@ -221,9 +225,6 @@ func presentError(log *slog.Logger, requestID func(context.Context) string) grap
 			}
 		case isInputError(gqlErr), isRequestError(err):
 			gqlErr.Extensions["code"] = domain.CodeInvalidParameter
-		case errors.Is(err, context.DeadlineExceeded):
-			gqlErr.Message = "the request took too long"
-			gqlErr.Extensions["code"] = domain.CodeUnavailable
 		default:
 			if !errors.Is(err, context.Canceled) {
 				log.ErrorContext(ctx, "internal error in GraphQL request", "error", err.Error(), "request_id", requestID(ctx))

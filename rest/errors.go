@@ -30,9 +30,6 @@ var statusOf = map[string]int{
 // Status returns the HTTP status of an error's code.
 func Status(err error) int {
 	code := domain.ErrorCode(err)
-	if errors.Is(err, context.DeadlineExceeded) {
-		return http.StatusServiceUnavailable
-	}
 	if s, ok := statusOf[code]; ok {
 		return s
 	}
@@ -67,9 +64,6 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 // stream's error event's).
 func errorBodyOf(r *http.Request, log *slog.Logger, err error) errorBody {
 	code, msg := domain.ErrorCode(err), domain.ErrorMessage(err)
-	if errors.Is(err, context.DeadlineExceeded) {
-		code, msg = domain.CodeUnavailable, "the request took too long"
-	}
 	reqID := middleware.GetReqID(r.Context())
 	if code == domain.CodeInternal && !errors.Is(err, context.Canceled) {
 		log.ErrorContext(r.Context(), "internal error", "error", err.Error(), "method", r.Method, "path", r.URL.Path, "request_id", reqID)
