@@ -48,10 +48,10 @@ const RemoteDistanceKm = 1e9
 
 // NearQuery is a near filter read: the point, the radius, and the points
 // within it. Its KeyFilter (of field FieldNear) holds Keys and, with
-// IncludeRemote, the NearRemoteKeys of the point's country and of none.
+// include_remote, the NearRemoteKeys of the point's country and of none:
+// the jobs it matches at none of Keys are those.
 type NearQuery struct {
 	Lat, Lng, RadiusKm float64
-	IncludeRemote      bool
 	// Keys are the NearKeys of the points within the radius, nearest
 	// first (ties by key), and Km their distances in the same order.
 	Keys []string
@@ -61,8 +61,8 @@ type NearQuery struct {
 
 // NewNearQuery returns the near filter of the point with the points
 // within the radius (keys and their distances, nearest first).
-func NewNearQuery(lat, lng, radiusKm float64, includeRemote bool, keys []string, km []float64) *NearQuery {
-	q := &NearQuery{Lat: lat, Lng: lng, RadiusKm: radiusKm, IncludeRemote: includeRemote, Keys: keys, Km: km,
+func NewNearQuery(lat, lng, radiusKm float64, keys []string, km []float64) *NearQuery {
+	q := &NearQuery{Lat: lat, Lng: lng, RadiusKm: radiusKm, Keys: keys, Km: km,
 		km: make(map[string]float64, len(keys))}
 	for i, k := range keys {
 		q.km[k] = km[i]

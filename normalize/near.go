@@ -293,7 +293,7 @@ func (n *Normalizer) near(b *queryBuilder, in *domain.NearInput) {
 	}
 	filter.Values = filter.Keys
 	b.q.Filters = append(b.q.Filters, filter)
-	b.q.Near = domain.NewNearQuery(lat, lng, km, remote, keys, kms)
+	b.q.Near = domain.NewNearQuery(lat, lng, km, keys, kms)
 	b.q.Normalized.Near = echo
 }
 

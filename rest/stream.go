@@ -51,6 +51,14 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer sub.Close()
+	// Its cards carry distance_km when the filter has a point, as GET
+	// /jobs's do (cardsOf): as the filter was read, not as it was given.
+	read, err := h.svc.Interpret(*f)
+	if err != nil {
+		WriteError(w, r, h.log, err)
+		return
+	}
+	near := read.Near != nil
 	// A stream outlives the server's read and write timeouts.
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
@@ -106,7 +114,7 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			ev := n.ev
-			writeEvent(&buf, string(ev.Kind), ev.Cursor, streamEvent{Kind: ev.Kind, ID: ev.ID, At: domain.FormatTime(ev.At), Card: cardOf(ev.Card, f.Near != nil)})
+			writeEvent(&buf, string(ev.Kind), ev.Cursor, streamEvent{Kind: ev.Kind, ID: ev.ID, At: domain.FormatTime(ev.At), Card: cardOf(ev.Card, near)})
 		}
 		if _, err := w.Write(buf.Bytes()); err != nil || rc.Flush() != nil {
 			return // the client is gone

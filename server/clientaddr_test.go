@@ -14,8 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/auth"
-	"github.com/jobsd-dev/jobsd/normalize"
-	"github.com/jobsd-dev/jobsd/search"
 	"github.com/jobsd-dev/jobsd/search/searchtest"
 	"github.com/jobsd-dev/jobsd/server"
 )
@@ -41,21 +39,15 @@ func TestParseTrustedProxies(t *testing.T) {
 // so that one client's failures behind the proxy do not refuse another's
 // valid key, and the access log names the client.
 func TestClientBehindTrustedProxies(t *testing.T) {
-	norm, err := normalize.New()
-	require.NoError(t, err)
-	key, _, hash := auth.NewKey()
-	keys := auth.NewChecker(func(_ context.Context, h []byte) (*auth.Key, error) {
-		if bytes.Equal(h, hash) {
-			return auth.NewKeyInfo(1, "good", hash, 0, 0), nil
-		}
-		return nil, nil
-	}, time.Minute, auth.WithFailureLimit(auth.FailureLimit{Rate: 0.5, Burst: 2}))
 	proxies, err := server.ParseTrustedProxies([]string{"10.0.0.0/8", "2001:db8:ffff::/48"})
 	require.NoError(t, err)
 	var access bytes.Buffer
-	h := server.New(server.Config{
-		Search: search.New(norm, &searchtest.Store{}), Keys: keys, Ping: func(context.Context) error { return nil },
-		Log: slog.New(slog.DiscardHandler), AccessLog: slog.New(slog.NewJSONHandler(&access, nil)), TrustedProxies: proxies,
+	h, key := newHandlerWith(t, &searchtest.Store{}, slog.New(slog.DiscardHandler), 0, func(c *server.Config) {
+		// Every well-formed key is valid; failures are malformed keys.
+		c.Keys = auth.NewChecker(func(_ context.Context, h []byte) (*auth.Key, error) {
+			return auth.NewKeyInfo(1, "good", h, 0, 0), nil
+		}, time.Minute, auth.WithFailureLimit(auth.FailureLimit{Rate: 0.5, Burst: 2}))
+		c.AccessLog, c.TrustedProxies = slog.New(slog.NewJSONHandler(&access, nil)), proxies
 	})
 	send := func(peer, key string, headers ...string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodGet, "/api/v1/companies", nil)

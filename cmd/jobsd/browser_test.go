@@ -27,6 +27,17 @@ func chromium() string {
 	return ""
 }
 
+// chromiumOrSkip returns Chromium's path, or skips the test saying why:
+// what (a browser test) cannot run without it.
+func chromiumOrSkip(t *testing.T, what string) string {
+	t.Helper()
+	path := chromium()
+	if path == "" {
+		t.Skipf("Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it), so %s cannot run here", what)
+	}
+	return path
+}
+
 // newBrowser starts headless Chromium at path with a window of width×height
 // and returns a context for chromedp actions, cancelled (and the browser
 // stopped) when the test ends; every action must finish within a minute.
@@ -68,10 +79,7 @@ func playgroundService(t *testing.T) *service {
 // its example query with the prefilled key, reads the result from the page
 // and saves a screenshot (go test -artifacts keeps it).
 func TestPlaygroundInBrowser(t *testing.T) {
-	browser := chromium()
-	if browser == "" {
-		t.Skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it), so the playground's browser test cannot run here")
-	}
+	browser := chromiumOrSkip(t, "the playground's browser test")
 	s := playgroundService(t)
 	key := s.key
 	ctx := newBrowser(t, browser, 1400, 900)
@@ -123,10 +131,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 // prefilled key in connection_init, and a posting imported after it shows
 // as an ADDED event in the result pane.
 func TestPlaygroundSubscription(t *testing.T) {
-	browser := chromium()
-	if browser == "" {
-		t.Skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it), so the playground's browser test cannot run here")
-	}
+	browser := chromiumOrSkip(t, "the playground's browser test")
 	s := playgroundService(t)
 	ctx := newBrowser(t, browser, 1400, 900)
 	const query = `subscription Watch { jobChanges(filter: {skills: ["golang"]}) { kind id card { title company } } }`

@@ -92,10 +92,7 @@ func TestDemoPageServedOnlyWithDemo(t *testing.T) {
 // job, and opens a closed job. It saves a screenshot of the results (and
 // writes docs/demo.png when JOBSD_UPDATE_SCREENSHOT=1).
 func TestDemoPageInBrowser(t *testing.T) {
-	browser := chromium()
-	if browser == "" {
-		t.Skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it), so the search page's browser test cannot run here")
-	}
+	browser := chromiumOrSkip(t, "the search page's browser test")
 	s, closed := demoService(t, 4000)
 	ctx := newBrowser(t, browser, 1200, 900)
 	step := func(actions ...chromedp.Action[chromedp.Void]) {
@@ -204,10 +201,7 @@ func TestDemoPageInBrowser(t *testing.T) {
 // offered as "1 new job" without a reload; showing it lists it first,
 // with the total one more; a listed posting that closes is marked closed.
 func TestDemoPageShowsNewJobs(t *testing.T) {
-	browser := chromium()
-	if browser == "" {
-		t.Skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it), so the search page's browser test cannot run here")
-	}
+	browser := chromiumOrSkip(t, "the search page's browser test")
 	s, _ := demoService(t, 600)
 	ctx := newBrowser(t, browser, 1200, 900)
 	waitFor := pageWaiter(t, ctx)
@@ -242,10 +236,7 @@ func TestDemoPageShowsNewJobs(t *testing.T) {
 // the place as a city to search around: the total is REST's near search,
 // the cards nearest first with their distance, and the reading says so.
 func TestDemoPageWithin(t *testing.T) {
-	browser := chromium()
-	if browser == "" {
-		t.Skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it), so the search page's browser test cannot run here")
-	}
+	browser := chromiumOrSkip(t, "the search page's browser test")
 	s, _ := demoService(t, 2000)
 	ctx := newBrowser(t, browser, 1200, 900)
 	waitFor := pageWaiter(t, ctx)
@@ -279,10 +270,7 @@ func TestDemoPageWithin(t *testing.T) {
 // subscribes to jobChanges, as a browser allows only with CORS; without
 // --demo and --cors-origins, the same query is refused by the browser.
 func TestFrontendOnAnotherOrigin(t *testing.T) {
-	browser := chromium()
-	if browser == "" {
-		t.Skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it), so the cross-origin browser test cannot run here")
-	}
+	browser := chromiumOrSkip(t, "the cross-origin browser test")
 	s, _ := demoService(t, 300)
 	page := func(base string) string {
 		return `<!doctype html><html><body><p id="total">…</p><p id="event">…</p>

@@ -316,6 +316,14 @@ func TestEventStreamEndToEnd(t *testing.T) {
 		require.Contains(t, card, "distance_km")
 		assert.InDelta(t, 3, card["distance_km"], 3, "Somerville is about 3 km from Boston")
 	})
+	t.Run("a blank near is no filter: cards without distance_km", func(t *testing.T) {
+		blank := s.stream(t, "near=&skills=golang&after="+s.feedEnd(t))
+		require.Equal(t, http.StatusOK, blank.resp.StatusCode)
+		s.importLines(t, `{"id":"sse-4","title":"Go Developer","company":"Stream Co","skills":["golang"]}`)
+		_, _, data := blank.next(t)
+		assert.Equal(t, "sse-4", data["id"])
+		assert.NotContains(t, data["card"].(map[string]any), "distance_km")
+	})
 	t.Run("Last-Event-ID resumes after it", func(t *testing.T) {
 		again := s.stream(t, "skills=golang&after="+start, "Last-Event-ID", firstID)
 		_, _, data := again.next(t)
