@@ -109,6 +109,20 @@ func (q *JobQuery) UsesSalary() bool {
 	return q.SalaryMin != nil || q.SalaryMax != nil || q.Sort == JobSortSalaryDesc || q.Sort == JobSortSalaryAsc
 }
 
+// TextQuery is the full-text part of a job query: the title's words
+// outside the taxonomy and the keyword search. The database judges it; the
+// index answers the rest.
+type TextQuery struct {
+	TitleText string
+	Q         string
+}
+
+// Text returns q's full-text part.
+func (q *JobQuery) Text() TextQuery { return TextQuery{TitleText: q.TitleText, Q: q.Q} }
+
+// Empty reports whether t holds no condition.
+func (t TextQuery) Empty() bool { return t.TitleText == "" && t.Q == "" }
+
 // CompanyQuery is a validated company list request.
 type CompanyQuery struct {
 	MinJobs int

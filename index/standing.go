@@ -130,7 +130,7 @@ type Matcher struct {
 }
 
 // Matcher returns q's conditions as ix judges them (salary bounds in its
-// unit). q must be Eligible: the index has no full-text parts.
+// unit), but for its full-text parts, which the index does not hold.
 func (ix *Index) Matcher(q domain.JobQuery) *Matcher {
 	m := &Matcher{filters: q.Filters, company: strings.ToLower(q.Company), companyID: q.CompanyID}
 	if q.SalaryMin != nil || q.SalaryMax != nil {

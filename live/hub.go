@@ -12,6 +12,9 @@
 // without a key filter. Membership before and after the change gives the
 // event: added, updated or removed.
 //
+// A filter with a full-text part is judged partly by the database (see
+// text.go).
+//
 // Judged changes stay in a bounded history, States and all, so that a
 // subscription can start after an older cursor and be judged exactly as a
 // live one; each subscriber reads its events from a bounded queue and is
@@ -29,6 +32,7 @@ import (
 
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/index"
+	"github.com/jobsd-dev/jobsd/store"
 )
 
 // Feed is what the hub reads: the change feed and the cards of open jobs,
@@ -41,6 +45,13 @@ type Feed interface {
 	OpenCards(ctx context.Context, ids []string) (map[string]*domain.JobCard, error)
 	// FeedEnd returns the cursor after the feed's last change.
 	FeedEnd(ctx context.Context) (domain.FeedCursor, error)
+	// TextStart reads where a subscription with a full-text part starts:
+	// the feed's end, the open jobs matching its whole filter there (at
+	// most limit+1), and the text of the jobs changed after changedAfter.
+	TextStart(ctx context.Context, q domain.JobQuery, changedAfter int64, limit int) (store.TextStart, error)
+	// TextMatches judges jobs by full-text parts: whether each pair's job
+	// is open and matches its text now.
+	TextMatches(ctx context.Context, pairs []store.TextPair) ([]bool, error)
 }
 
 // Options tune a Hub. A zero member takes its default.
@@ -51,6 +62,10 @@ type Options struct {
 	// Buffer is how many events a subscriber may leave unread before it is
 	// ended with resync_required (default 512).
 	Buffer int
+	// TextResults is the most jobs a subscription with a full-text part
+	// may match when it starts (default MaxTextResults): it keeps their
+	// ids.
+	TextResults int
 	Log    *slog.Logger
 }
 
@@ -83,10 +98,8 @@ type Hub struct {
 	// history holds the changes after start, oldest first.
 	history []*record
 	start   int64
-	// anchored files subscriptions under the keys of their anchor filter;
-	// scan are the subscriptions without one, judged on every change.
-	anchored map[string]map[*Sub]struct{}
-	scan     map[*Sub]struct{}
+	// all files every subscription, texts those with a full-text part.
+	all, texts percolator
 	subs     map[*Sub]struct{}
 	open     map[string]int // open subscriptions by transport
 	closed   bool
@@ -107,6 +120,10 @@ type record struct {
 	before, after *index.State
 	card          atomic.Pointer[domain.JobCard]
 	cardRead      atomic.Bool
+	// texts are the full-text parts the job was judged by after the
+	// change (by subscriptions with one, when they first needed it).
+	textMu sync.Mutex
+	texts  map[domain.TextQuery]bool
 }
 
 // NewHub returns a hub reading feed. Run makes it follow the index.
@@ -117,11 +134,14 @@ func NewHub(feed Feed, opts Options) *Hub {
 	if opts.Buffer <= 0 {
 		opts.Buffer = 512
 	}
+	if opts.TextResults <= 0 {
+		opts.TextResults = MaxTextResults
+	}
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	return &Hub{feed: feed, opts: opts, log: opts.Log, wake: make(chan struct{}, 1),
-		anchored: map[string]map[*Sub]struct{}{}, scan: map[*Sub]struct{}{}, subs: map[*Sub]struct{}{}, open: map[string]int{}}
+		all: newPercolator(), texts: newPercolator(), subs: map[*Sub]struct{}{}, open: map[string]int{}}
 }
 
 // Advance tells the hub that cur is the current index (the indexer's
@@ -232,7 +252,12 @@ func (h *Hub) process(ctx context.Context, cur *index.Index) error {
 	// The cards after the changes, read now, in one statement, for the
 	// changes the history keeps: a subscription that resumes later is
 	// sent the card of the change, not of the posting as it is by then.
+	// The same for the text of the changed jobs, as the open subscriptions
+	// with a full-text part will judge them.
 	if err := h.readCards(ctx, records[max(0, len(records)-h.opts.History):]); err != nil {
+		return err
+	}
+	if err := h.judgeTexts(ctx, records); err != nil {
 		return err
 	}
 	h.mu.Lock()
@@ -360,19 +385,7 @@ func (h *Hub) dispatch(r *record) {
 			h.push(s, queued{r: r, kind: kind})
 		}
 	}
-	for _, st := range []*index.State{r.before, r.after} {
-		if st == nil {
-			continue
-		}
-		for _, k := range st.Keys {
-			for s := range h.anchored[k] {
-				judge(s)
-			}
-		}
-	}
-	for s := range h.scan {
-		judge(s)
-	}
+	h.all.offer(judge, r.before, r.after)
 }
 
 // push queues an event for s, or ends s with resync_required when its

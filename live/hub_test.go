@@ -17,6 +17,7 @@ import (
 
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/index"
+	"github.com/jobsd-dev/jobsd/store"
 )
 
 // memFeed is a change feed in memory.
@@ -49,6 +50,16 @@ func (f *memFeed) OpenCards(_ context.Context, ids []string) (map[string]*domain
 		out[id] = &domain.JobCard{ID: id}
 	}
 	return out, nil
+}
+
+// The memory feed holds no text: the tests of full-text subscriptions run
+// against the store (hub_db_test.go).
+func (f *memFeed) TextStart(context.Context, domain.JobQuery, int64, int) (store.TextStart, error) {
+	return store.TextStart{}, errors.New("memFeed: no text")
+}
+
+func (f *memFeed) TextMatches(context.Context, []store.TextPair) ([]bool, error) {
+	return nil, errors.New("memFeed: no text")
 }
 
 // doc is a job with one skill key.

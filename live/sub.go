@@ -18,6 +18,9 @@ type Sub struct {
 	near    *domain.NearQuery // its near filter: cards carry their distance
 	via     string            // its transport, for the figures
 	anchors []string
+	// text is its filter's full-text part (nil: none): the reader judges
+	// its events (textPart).
+	text *textPart
 	// pass marks the dispatch that last judged it (Hub.pass; under h.mu).
 	pass uint64
 
@@ -64,11 +67,22 @@ type queued struct {
 	kind domain.JobChangeKind
 }
 
-// Subscribe opens a subscription to q's results (q must be
-// index.Eligible): every change after the cursor after (nil: after the
-// feed's last change now) is delivered by Next. A cursor older than the
-// history is gone; a closed hub answers unavailable.
+// Subscribe opens a subscription to q's results: every change after the
+// cursor after (nil: after the feed's last change now) is delivered by
+// Next. A cursor older than the history is gone; a closed hub answers
+// unavailable.
 func (h *Hub) Subscribe(ctx context.Context, q domain.JobQuery, after *domain.FeedCursor, via string) (domain.Subscription, error) {
+	var text *textPart
+	if !q.Text().Empty() {
+		tp, end, err := h.startText(ctx, q, after)
+		if err != nil {
+			return nil, err
+		}
+		text = tp
+		if after == nil {
+			after = &end
+		}
+	}
 	if after == nil {
 		// From the feed's end as it is now: the hub may not have judged
 		// every change the feed has yet, and those are not after the start.
@@ -87,7 +101,7 @@ func (h *Hub) Subscribe(ctx context.Context, q domain.JobQuery, after *domain.Fe
 		return nil, domain.Errorf(domain.CodeUnavailable, "the server is starting: its index is not built yet; retry in a few seconds")
 	}
 	pos := h.at.Version()
-	s := &Sub{h: h, m: h.at.Matcher(q), near: q.Near, via: via, liveFrom: pos, replayAfter: pos,
+	s := &Sub{h: h, m: h.at.Matcher(q), near: q.Near, via: via, text: text, liveFrom: pos, replayAfter: pos,
 		delivered: domain.FeedCursor{Seq: pos, Epoch: h.epoch}, wake: make(chan struct{}, 1)}
 	s.anchors = anchor(h.at, s.m)
 	if after != nil {
@@ -107,25 +121,17 @@ func (h *Hub) Subscribe(ctx context.Context, q domain.JobQuery, after *domain.Fe
 	return s, nil
 }
 
-// file registers s with the percolator. h.mu is held.
+// file registers s with the percolators. h.mu is held.
 func (h *Hub) file(s *Sub) {
 	h.subs[s] = struct{}{}
 	h.open[s.via]++
-	if s.anchors == nil {
-		h.scan[s] = struct{}{}
-		return
-	}
-	for _, k := range s.anchors {
-		set := h.anchored[k]
-		if set == nil {
-			set = map[*Sub]struct{}{}
-			h.anchored[k] = set
-		}
-		set[s] = struct{}{}
+	h.all.file(s)
+	if s.text != nil {
+		h.texts.file(s)
 	}
 }
 
-// unfile removes s from the percolator. h.mu is held.
+// unfile removes s from the percolators. h.mu is held.
 func (h *Hub) unfile(s *Sub) {
 	if _, ok := h.subs[s]; !ok {
 		return
@@ -134,15 +140,8 @@ func (h *Hub) unfile(s *Sub) {
 	if h.open[s.via]--; h.open[s.via] <= 0 {
 		delete(h.open, s.via)
 	}
-	delete(h.scan, s)
-	for _, k := range s.anchors {
-		if set := h.anchored[k]; set != nil {
-			delete(set, s)
-			if len(set) == 0 {
-				delete(h.anchored, k)
-			}
-		}
-	}
+	h.all.unfile(s)
+	h.texts.unfile(s)
 }
 
 // Close ends the subscription; Next then returns nothing more.
@@ -165,12 +164,16 @@ func (s *Sub) signal() {
 }
 
 // kind judges the change r for the subscription: added, updated, removed,
-// or no event.
+// or no event; unjudged for one with a full-text part that r may concern
+// (its reader judges it).
 func (s *Sub) kind(r *record) (domain.JobChangeKind, bool) {
+	was, is := s.m.Match(r.before), s.m.Match(r.after)
+	if s.text != nil {
+		return unjudged, was || is
+	}
 	if r.change.Seq <= s.skipThrough {
 		return "", false
 	}
-	was, is := s.m.Match(r.before), s.m.Match(r.after)
 	switch {
 	case is && !was:
 		return domain.JobAdded, true
@@ -216,6 +219,18 @@ func (s *Sub) Next(ctx context.Context) (*domain.JobChangeEvent, error) {
 			q, s.pending, ok = s.pending[0], s.pending[1:], true
 		case len(s.queue) > 0:
 			q, s.queue, ok = s.queue[0], s.queue[1:], true
+		}
+		if ok && q.kind == unjudged {
+			s.mu.Unlock()
+			kind, deliver, err := s.judgeText(ctx, q.r)
+			if err != nil {
+				return nil, err
+			}
+			if !deliver {
+				continue
+			}
+			q.kind = kind
+			s.mu.Lock()
 		}
 		if ok {
 			s.delivered = q.r.place

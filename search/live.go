@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/jobsd-dev/jobsd/domain"
-	"github.com/jobsd-dev/jobsd/index"
 )
 
 // Live opens subscriptions (live.Hub implements it).
@@ -82,13 +81,6 @@ func (s *Service) Subscribe(ctx context.Context, filter *domain.JobFilter, after
 	q, err := s.jobQuery(filter, nil, nil, nil, nil)
 	if err != nil {
 		return nil, err
-	}
-	if !index.Eligible(q) {
-		param := "q"
-		if q.Q == "" {
-			param = "title"
-		}
-		return nil, domain.InvalidParam(param, "a subscription cannot follow a keyword search (q) or a title outside the taxonomy yet; use the category filters or skills")
 	}
 	var from *domain.FeedCursor
 	if after != nil {

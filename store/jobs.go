@@ -73,6 +73,7 @@ func applyFilters(q domain.JobQuery) func(*bun.SelectQuery) *bun.SelectQuery {
 			// substring); a job's company is its company's name in any case.
 			sq = sq.Where("j.company_id IN (SELECT c.id FROM companies AS c WHERE c.name ILIKE ?)", "%"+escapeLike(q.Company)+"%")
 		}
+		// The full-text rules; textMatchSQL is the same for one job.
 		if q.TitleText != "" {
 			sq = sq.Where("j.title_tsv @@ plainto_tsquery('english', ?)", q.TitleText)
 		}
@@ -119,6 +120,16 @@ AND NOT EXISTS (SELECT 1 FROM job_texts AS u WHERE u.job_id = s.id))`, q.Q, q.Q)
 		}
 		return sq
 	}
+}
+
+// textMatchSQL is the condition that the job j matches the full-text part
+// of a query (domain.TextQuery) whose title words and keyword search are
+// the SQL expressions title and q ('' for none): applyFilters' full-text
+// rules, judged for one job at a time rather than taken as a set.
+func textMatchSQL(title, q string) string {
+	return `(` + title + ` = '' OR j.title_tsv @@ plainto_tsquery('english', ` + title + `))
+AND (` + q + ` = '' OR coalesce((SELECT t.tsv @@ websearch_to_tsquery('english', ` + q + `) FROM job_texts AS t WHERE t.job_id = j.id),
+    j.search_tsv @@ websearch_to_tsquery('english', ` + q + `)))`
 }
 
 // escapeLike escapes the LIKE wildcards of s, so that it matches literally.

@@ -324,6 +324,18 @@ func TestEventStreamEndToEnd(t *testing.T) {
 		assert.Equal(t, "sse-4", data["id"])
 		assert.NotContains(t, data["card"].(map[string]any), "distance_km")
 	})
+	t.Run("a keyword stream follows the text", func(t *testing.T) {
+		words := s.stream(t, "q=axolotl&after="+s.feedEnd(t))
+		require.Equal(t, http.StatusOK, words.resp.StatusCode)
+		s.importLines(t, `{"id":"sse-5","title":"Axolotl Keeper","company":"Stream Co"}`)
+		kind, _, data := words.next(t)
+		assert.Equal(t, "added", kind)
+		assert.Equal(t, "sse-5", data["id"])
+		s.importLines(t, `{"id":"sse-5","title":"Newt Keeper","company":"Stream Co"}`)
+		kind, _, data = words.next(t)
+		assert.Equal(t, "removed", kind, "updated out of the search")
+		assert.Equal(t, "sse-5", data["id"])
+	})
 	t.Run("Last-Event-ID resumes after it", func(t *testing.T) {
 		again := s.stream(t, "skills=golang&after="+start, "Last-Event-ID", firstID)
 		_, _, data := again.next(t)
