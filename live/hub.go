@@ -66,7 +66,7 @@ type Options struct {
 	// may match when it starts (default MaxTextResults): it keeps their
 	// ids.
 	TextResults int
-	Log    *slog.Logger
+	Log         *slog.Logger
 }
 
 // Hub judges the feed's changes for the open subscriptions and delivers
@@ -100,9 +100,9 @@ type Hub struct {
 	start   int64
 	// all files every subscription, texts those with a full-text part.
 	all, texts percolator
-	subs     map[*Sub]struct{}
-	open     map[string]int // open subscriptions by transport
-	closed   bool
+	subs       map[*Sub]struct{}
+	open       map[string]int // open subscriptions by transport
+	closed     bool
 	// pass numbers dispatches, marking the subscriptions judged in one.
 	pass uint64
 

@@ -124,7 +124,7 @@ AND NOT EXISTS (SELECT 1 FROM job_texts AS u WHERE u.job_id = s.id))`, q.Q, q.Q)
 
 // textMatchSQL is the condition that the job j matches the full-text part
 // of a query (domain.TextQuery) whose title words and keyword search are
-// the SQL expressions title and q ('' for none): applyFilters' full-text
+// the SQL expressions title and q (” for none): applyFilters' full-text
 // rules, judged for one job at a time rather than taken as a set.
 func textMatchSQL(title, q string) string {
 	return `(` + title + ` = '' OR j.title_tsv @@ plainto_tsquery('english', ` + title + `))
