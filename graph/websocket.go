@@ -57,9 +57,11 @@ func newSocketTransport(authenticate func(ctx context.Context, key string) (cont
 		Upgrader: websocket.Upgrader{
 			// The API key, not a cookie, authenticates a connection: a page of
 			// any origin may open one (as CORS-enabled REST calls are made).
-			CheckOrigin:     func(*http.Request) bool { return true },
-			ReadBufferSize:  1024,
-			WriteBufferSize: 1024,
+			CheckOrigin: func(*http.Request) bool { return true },
+			// No buffer sizes: the connection reads and writes through the
+			// HTTP server's buffers of the upgraded request, which it keeps
+			// anyway (its handler runs for as long as the socket), rather
+			// than through buffers of its own besides.
 		},
 		InitTimeout:      initTimeout,
 		PingPongInterval: pingInterval,
