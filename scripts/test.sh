@@ -18,6 +18,14 @@ if [ -z "${JOBSD_TEST_REDIS_URL:-}" ]; then
   export JOBSD_TEST_REDIS_URL
 fi
 echo "test: PostgreSQL at ${JOBSD_TEST_DATABASE_URL}, Redis at ${JOBSD_TEST_REDIS_URL}" >&2
+# What the tests cache (the normalizer's compiled reference data, saved
+# indexes) goes to a cache directory of this run, removed after it, not to
+# the user's; Go's build cache stays where it is.
+GOCACHE="$(go env GOCACHE)"
+export GOCACHE
+XDG_CACHE_HOME="$(mktemp -d "${TMPDIR:-/tmp}/jobsd-test-cache.XXXXXX")"
+export XDG_CACHE_HOME
+trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 # gotestsum (a tool of go.mod) prints a line per package, the output of
 # what failed, and at the end every skipped test with the reason it gave
 # (Chromium or Node.js missing, …) and the totals.
