@@ -1274,6 +1274,101 @@ type SearchJobsResponse struct {
 // GetJobs returns SearchJobsResponse.Jobs, and is useful for accessing the field via an interface.
 func (v *SearchJobsResponse) GetJobs() SearchJobsJobsJobCardConnection { return v.Jobs }
 
+// What a suggestion completes.
+type SuggestField string
+
+const (
+	// Category roles and specializations ("Backend Software Engineer").
+	SuggestFieldTitle SuggestField = "TITLE"
+	// Company names.
+	SuggestFieldCompany SuggestField = "COMPANY"
+	// Umbrella skills, found by their own spellings and those of the skills below them.
+	SuggestFieldSkills SuggestField = "SKILLS"
+	// Cities, written "City, State, Country".
+	SuggestFieldLocation SuggestField = "LOCATION"
+)
+
+var AllSuggestField = []SuggestField{
+	SuggestFieldTitle,
+	SuggestFieldCompany,
+	SuggestFieldSkills,
+	SuggestFieldLocation,
+}
+
+// SuggestResponse is returned by Suggest on success.
+type SuggestResponse struct {
+	// Values that complete what a user types in a search box: job titles
+	// (category roles and specializations), companies, umbrella skills, or
+	// places. A value is found when the prefix's words start successive words
+	// of it or of one of its aliases ("golang" finds Go, "soft eng" Software
+	// Engineer); a prefix of 4 letters or more also with one typo, ranked
+	// after every exact match. `count` is exactly the `totalCount` of `jobs`
+	// with `filter` and the suggestion's filter merged in (its member replaces
+	// the one `filter` gives). Values without jobs are left out; order: count
+	// descending, then the value. An empty prefix gives the values with most
+	// jobs. `limit` defaults to 8, at most 20; `prefix` is at most 64
+	// characters.
+	Suggest []SuggestSuggestSuggestion `json:"suggest"`
+}
+
+// GetSuggest returns SuggestResponse.Suggest, and is useful for accessing the field via an interface.
+func (v *SuggestResponse) GetSuggest() []SuggestSuggestSuggestion { return v.Suggest }
+
+// SuggestSuggestSuggestion includes the requested fields of the GraphQL type Suggestion.
+// The GraphQL type's documentation follows.
+//
+// A value a search box may complete a prefix to.
+type SuggestSuggestSuggestion struct {
+	// The text to show.
+	Value string `json:"value"`
+	// How many jobs the suggestion's filter selects with the request's filter.
+	Count int `json:"count"`
+	// The filter that selects the value: merge it into the filter of `jobs`.
+	Filter SuggestSuggestSuggestionFilterSuggestedFilter `json:"filter"`
+}
+
+// GetValue returns SuggestSuggestSuggestion.Value, and is useful for accessing the field via an interface.
+func (v *SuggestSuggestSuggestion) GetValue() string { return v.Value }
+
+// GetCount returns SuggestSuggestSuggestion.Count, and is useful for accessing the field via an interface.
+func (v *SuggestSuggestSuggestion) GetCount() int { return v.Count }
+
+// GetFilter returns SuggestSuggestSuggestion.Filter, and is useful for accessing the field via an interface.
+func (v *SuggestSuggestSuggestion) GetFilter() SuggestSuggestSuggestionFilterSuggestedFilter {
+	return v.Filter
+}
+
+// SuggestSuggestSuggestionFilterSuggestedFilter includes the requested fields of the GraphQL type SuggestedFilter.
+// The GraphQL type's documentation follows.
+//
+// The members of JobFilter a suggestion sets (one of them).
+type SuggestSuggestSuggestionFilterSuggestedFilter struct {
+	Company                *string  `json:"company"`
+	Skills                 []string `json:"skills"`
+	CategoryRole           *string  `json:"categoryRole"`
+	CategorySpecialization *string  `json:"categorySpecialization"`
+	Location               *string  `json:"location"`
+}
+
+// GetCompany returns SuggestSuggestSuggestionFilterSuggestedFilter.Company, and is useful for accessing the field via an interface.
+func (v *SuggestSuggestSuggestionFilterSuggestedFilter) GetCompany() *string { return v.Company }
+
+// GetSkills returns SuggestSuggestSuggestionFilterSuggestedFilter.Skills, and is useful for accessing the field via an interface.
+func (v *SuggestSuggestSuggestionFilterSuggestedFilter) GetSkills() []string { return v.Skills }
+
+// GetCategoryRole returns SuggestSuggestSuggestionFilterSuggestedFilter.CategoryRole, and is useful for accessing the field via an interface.
+func (v *SuggestSuggestSuggestionFilterSuggestedFilter) GetCategoryRole() *string {
+	return v.CategoryRole
+}
+
+// GetCategorySpecialization returns SuggestSuggestSuggestionFilterSuggestedFilter.CategorySpecialization, and is useful for accessing the field via an interface.
+func (v *SuggestSuggestSuggestionFilterSuggestedFilter) GetCategorySpecialization() *string {
+	return v.CategorySpecialization
+}
+
+// GetLocation returns SuggestSuggestSuggestionFilterSuggestedFilter.Location, and is useful for accessing the field via an interface.
+func (v *SuggestSuggestSuggestionFilterSuggestedFilter) GetLocation() *string { return v.Location }
+
 // WatchJobsJobChangesJobChangeEvent includes the requested fields of the GraphQL type JobChangeEvent.
 // The GraphQL type's documentation follows.
 //
@@ -1511,6 +1606,26 @@ func (v *__SearchJobsInput) GetSort() *JobSort { return v.Sort }
 
 // GetFacets returns __SearchJobsInput.Facets, and is useful for accessing the field via an interface.
 func (v *__SearchJobsInput) GetFacets() []FacetField { return v.Facets }
+
+// __SuggestInput is used internally by genqlient
+type __SuggestInput struct {
+	Field  SuggestField `json:"field"`
+	Prefix string       `json:"prefix"`
+	Filter *JobFilter   `json:"filter"`
+	Limit  *int         `json:"limit"`
+}
+
+// GetField returns __SuggestInput.Field, and is useful for accessing the field via an interface.
+func (v *__SuggestInput) GetField() SuggestField { return v.Field }
+
+// GetPrefix returns __SuggestInput.Prefix, and is useful for accessing the field via an interface.
+func (v *__SuggestInput) GetPrefix() string { return v.Prefix }
+
+// GetFilter returns __SuggestInput.Filter, and is useful for accessing the field via an interface.
+func (v *__SuggestInput) GetFilter() *JobFilter { return v.Filter }
+
+// GetLimit returns __SuggestInput.Limit, and is useful for accessing the field via an interface.
+func (v *__SuggestInput) GetLimit() *int { return v.Limit }
 
 // __WatchJobsInput is used internally by genqlient
 type __WatchJobsInput struct {
@@ -1815,6 +1930,57 @@ func SearchJobs(
 	}
 
 	data_ = &SearchJobsResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by Suggest.
+const Suggest_Operation = `
+query Suggest ($field: SuggestField!, $prefix: String!, $filter: JobFilter, $limit: Int) {
+	suggest(field: $field, prefix: $prefix, filter: $filter, limit: $limit) {
+		value
+		count
+		filter {
+			company
+			skills
+			categoryRole
+			categorySpecialization
+			location
+		}
+	}
+}
+`
+
+// What a search box suggests for what a user typed (contract section 14):
+// each value with the jobs its filter selects under the filter given, and
+// the filter to merge into the search.
+func Suggest(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	field SuggestField,
+	prefix string,
+	filter *JobFilter,
+	limit *int,
+) (data_ *SuggestResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "Suggest",
+		Query:  Suggest_Operation,
+		Variables: &__SuggestInput{
+			Field:  field,
+			Prefix: prefix,
+			Filter: filter,
+			Limit:  limit,
+		},
+	}
+
+	data_ = &SuggestResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

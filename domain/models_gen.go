@@ -172,3 +172,67 @@ func (e DistanceUnit) MarshalJSON() ([]byte, error) {
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
 }
+
+// What a suggestion completes.
+type SuggestField string
+
+const (
+	// Category roles and specializations ("Backend Software Engineer").
+	SuggestFieldTitle SuggestField = "TITLE"
+	// Company names.
+	SuggestFieldCompany SuggestField = "COMPANY"
+	// Umbrella skills, found by their own spellings and those of the skills below them.
+	SuggestFieldSkills SuggestField = "SKILLS"
+	// Cities, written "City, State, Country".
+	SuggestFieldLocation SuggestField = "LOCATION"
+)
+
+var AllSuggestField = []SuggestField{
+	SuggestFieldTitle,
+	SuggestFieldCompany,
+	SuggestFieldSkills,
+	SuggestFieldLocation,
+}
+
+func (e SuggestField) IsValid() bool {
+	switch e {
+	case SuggestFieldTitle, SuggestFieldCompany, SuggestFieldSkills, SuggestFieldLocation:
+		return true
+	}
+	return false
+}
+
+func (e SuggestField) String() string {
+	return string(e)
+}
+
+func (e *SuggestField) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SuggestField(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SuggestField", str)
+	}
+	return nil
+}
+
+func (e SuggestField) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SuggestField) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SuggestField) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}

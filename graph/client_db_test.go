@@ -41,6 +41,15 @@ func TestTypedClient(t *testing.T) {
 
 	assert.Nil(t, first.DistanceKm, "no distance without near")
 
+	// Suggestions: Go among the skills "gol" completes to, in SF, with
+	// the count of the SF Go jobs above.
+	sugg, err := client.Suggest(ctx, c, client.SuggestFieldSkills, "gol", &client.JobFilter{City: ptr("SF")}, nil)
+	require.NoError(t, err)
+	require.NotEmpty(t, sugg.Suggest)
+	assert.Equal(t, "Go", sugg.Suggest[0].Value)
+	assert.Equal(t, 2, sugg.Suggest[0].Count)
+	assert.Equal(t, []string{"Go"}, sugg.Suggest[0].Filter.Skills)
+
 	// Near a place, nearest first, with the distance.
 	sort := client.JobSortDistance
 	near, err := client.SearchJobs(ctx, c, &client.JobFilter{Near: &client.NearInput{Place: ptr("Boston"), Radius: ptr(25.0),

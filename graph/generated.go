@@ -277,6 +277,7 @@ type ComplexityRoot struct {
 		Job             func(childComplexity int, id string) int
 		Jobs            func(childComplexity int, filter *domain.JobFilter, first *int, after *string, limit *int, offset *int, sort *domain.JobSort) int
 		Node            func(childComplexity int, id string) int
+		Suggest         func(childComplexity int, field domain.SuggestField, prefix string, filter *domain.JobFilter, limit *int) int
 	}
 
 	Salary struct {
@@ -294,6 +295,20 @@ type ComplexityRoot struct {
 
 	Subscription struct {
 		JobChanges func(childComplexity int, filter *domain.JobFilter, after *string) int
+	}
+
+	SuggestedFilter struct {
+		CategoryRole           func(childComplexity int) int
+		CategorySpecialization func(childComplexity int) int
+		Company                func(childComplexity int) int
+		Location               func(childComplexity int) int
+		Skills                 func(childComplexity int) int
+	}
+
+	Suggestion struct {
+		Count  func(childComplexity int) int
+		Filter func(childComplexity int) int
+		Value  func(childComplexity int) int
 	}
 
 	ValueCount struct {
@@ -329,6 +344,7 @@ type QueryResolver interface {
 	Company(ctx context.Context, by *domain.CompanyKey, slug *string, name *string) (*domain.CompanyProfile, error)
 	InterpretFilter(ctx context.Context, filter domain.JobFilter) (*domain.NormalizedFilter, error)
 	Changes(ctx context.Context, after *string, limit *int) (*domain.ChangePage, error)
+	Suggest(ctx context.Context, field domain.SuggestField, prefix string, filter *domain.JobFilter, limit *int) ([]*domain.Suggestion, error)
 }
 type SubscriptionResolver interface {
 	JobChanges(ctx context.Context, filter *domain.JobFilter, after *string) (<-chan *domain.JobChangeEvent, error)
@@ -1423,6 +1439,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Node(childComplexity, args["id"].(string)), true
+	case "Query.suggest":
+		if e.ComplexityRoot.Query.Suggest == nil {
+			break
+		}
+
+		args, err := ec.field_Query_suggest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Suggest(childComplexity, args["field"].(domain.SuggestField), args["prefix"].(string), args["filter"].(*domain.JobFilter), args["limit"].(*int)), true
 
 	case "Salary.currency":
 		if e.ComplexityRoot.Salary.Currency == nil {
@@ -1479,6 +1506,56 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.JobChanges(childComplexity, args["filter"].(*domain.JobFilter), args["after"].(*string)), true
+
+	case "SuggestedFilter.categoryRole":
+		if e.ComplexityRoot.SuggestedFilter.CategoryRole == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SuggestedFilter.CategoryRole(childComplexity), true
+	case "SuggestedFilter.categorySpecialization":
+		if e.ComplexityRoot.SuggestedFilter.CategorySpecialization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SuggestedFilter.CategorySpecialization(childComplexity), true
+	case "SuggestedFilter.company":
+		if e.ComplexityRoot.SuggestedFilter.Company == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SuggestedFilter.Company(childComplexity), true
+	case "SuggestedFilter.location":
+		if e.ComplexityRoot.SuggestedFilter.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SuggestedFilter.Location(childComplexity), true
+	case "SuggestedFilter.skills":
+		if e.ComplexityRoot.SuggestedFilter.Skills == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SuggestedFilter.Skills(childComplexity), true
+
+	case "Suggestion.count":
+		if e.ComplexityRoot.Suggestion.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Suggestion.Count(childComplexity), true
+	case "Suggestion.filter":
+		if e.ComplexityRoot.Suggestion.Filter == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Suggestion.Filter(childComplexity), true
+	case "Suggestion.value":
+		if e.ComplexityRoot.Suggestion.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Suggestion.Value(childComplexity), true
 
 	case "ValueCount.count":
 		if e.ComplexityRoot.ValueCount.Count == nil {
@@ -1645,6 +1722,20 @@ type Query {
   without ` + "`" + `after` + "`" + `.
   """
   changes(after: String, limit: Int): ChangePage!
+  """
+  Values that complete what a user types in a search box: job titles
+  (category roles and specializations), companies, umbrella skills, or
+  places. A value is found when the prefix's words start successive words
+  of it or of one of its aliases ("golang" finds Go, "soft eng" Software
+  Engineer); a prefix of 4 letters or more also with one typo, ranked
+  after every exact match. ` + "`" + `count` + "`" + ` is exactly the ` + "`" + `totalCount` + "`" + ` of ` + "`" + `jobs` + "`" + `
+  with ` + "`" + `filter` + "`" + ` and the suggestion's filter merged in (its member replaces
+  the one ` + "`" + `filter` + "`" + ` gives). Values without jobs are left out; order: count
+  descending, then the value. An empty prefix gives the values with most
+  jobs. ` + "`" + `limit` + "`" + ` defaults to 8, at most 20; ` + "`" + `prefix` + "`" + ` is at most 64
+  characters.
+  """
+  suggest(field: SuggestField!, prefix: String!, filter: JobFilter, limit: Int): [Suggestion!]!
 }
 
 """
@@ -2046,6 +2137,37 @@ type NormalizedCurrency {
   currency: String!
   "The date (YYYY-MM-DD) of the rates used; null when none was needed."
   ratesDate: String
+}
+
+"What a suggestion completes."
+enum SuggestField {
+  "Category roles and specializations (\"Backend Software Engineer\")."
+  TITLE
+  "Company names."
+  COMPANY
+  "Umbrella skills, found by their own spellings and those of the skills below them."
+  SKILLS
+  "Cities, written \"City, State, Country\"."
+  LOCATION
+}
+
+"A value a search box may complete a prefix to."
+type Suggestion {
+  "The text to show."
+  value: String!
+  "How many jobs the suggestion's filter selects with the request's filter."
+  count: Int!
+  "The filter that selects the value: merge it into the filter of ` + "`" + `jobs` + "`" + `."
+  filter: SuggestedFilter!
+}
+
+"The members of JobFilter a suggestion sets (one of them)."
+type SuggestedFilter {
+  company: String
+  skills: [String!]
+  categoryRole: String
+  categorySpecialization: String
+  location: String
 }
 
 "A field jobs can be counted by."
@@ -2811,6 +2933,34 @@ func (ec *executionContext) childFields_SalaryBucket(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type SalaryBucket", field.Name)
 }
 
+func (ec *executionContext) childFields_SuggestedFilter(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "company":
+		return ec.fieldContext_SuggestedFilter_company(ctx, field)
+	case "skills":
+		return ec.fieldContext_SuggestedFilter_skills(ctx, field)
+	case "categoryRole":
+		return ec.fieldContext_SuggestedFilter_categoryRole(ctx, field)
+	case "categorySpecialization":
+		return ec.fieldContext_SuggestedFilter_categorySpecialization(ctx, field)
+	case "location":
+		return ec.fieldContext_SuggestedFilter_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SuggestedFilter", field.Name)
+}
+
+func (ec *executionContext) childFields_Suggestion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "value":
+		return ec.fieldContext_Suggestion_value(ctx, field)
+	case "count":
+		return ec.fieldContext_Suggestion_count(ctx, field)
+	case "filter":
+		return ec.fieldContext_Suggestion_filter(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Suggestion", field.Name)
+}
+
 func (ec *executionContext) childFields_ValueCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "value":
@@ -3240,6 +3390,44 @@ func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_suggest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "field",
+		func(ctx context.Context, v any) (domain.SuggestField, error) {
+			return ec.unmarshalNSuggestField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSuggestField(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["field"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "prefix",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["prefix"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*domain.JobFilter, error) {
+			return ec.unmarshalOJobFilter2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg3
 	return args, nil
 }
 
@@ -7632,6 +7820,50 @@ func (ec *executionContext) fieldContext_Query_changes(ctx context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_suggest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_suggest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Suggest(ctx, fc.Args["field"].(domain.SuggestField), fc.Args["prefix"].(string), fc.Args["filter"].(*domain.JobFilter), fc.Args["limit"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*domain.Suggestion) graphql.Marshaler {
+			return ec.marshalNSuggestion2ᚕᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSuggestionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_suggest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Suggestion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_suggest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7909,6 +8141,199 @@ func (ec *executionContext) fieldContext_Subscription_jobChanges(ctx context.Con
 	if fc.Args, err = ec.field_Subscription_jobChanges_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SuggestedFilter_company(ctx context.Context, field graphql.CollectedField, obj *domain.SuggestedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SuggestedFilter_company(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Company, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SuggestedFilter_company(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SuggestedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SuggestedFilter_skills(ctx context.Context, field graphql.CollectedField, obj *domain.SuggestedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SuggestedFilter_skills(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Skills, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SuggestedFilter_skills(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SuggestedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SuggestedFilter_categoryRole(ctx context.Context, field graphql.CollectedField, obj *domain.SuggestedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SuggestedFilter_categoryRole(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CategoryRole, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SuggestedFilter_categoryRole(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SuggestedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SuggestedFilter_categorySpecialization(ctx context.Context, field graphql.CollectedField, obj *domain.SuggestedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SuggestedFilter_categorySpecialization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CategorySpecialization, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SuggestedFilter_categorySpecialization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SuggestedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SuggestedFilter_location(ctx context.Context, field graphql.CollectedField, obj *domain.SuggestedFilter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SuggestedFilter_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SuggestedFilter_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SuggestedFilter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Suggestion_value(ctx context.Context, field graphql.CollectedField, obj *domain.Suggestion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Suggestion_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Suggestion_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Suggestion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Suggestion_count(ctx context.Context, field graphql.CollectedField, obj *domain.Suggestion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Suggestion_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Suggestion_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Suggestion", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Suggestion_filter(ctx context.Context, field graphql.CollectedField, obj *domain.Suggestion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Suggestion_filter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Filter, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v domain.SuggestedFilter) graphql.Marshaler {
+			return ec.marshalNSuggestedFilter2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSuggestedFilter(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Suggestion_filter(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Suggestion",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SuggestedFilter(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -11150,6 +11575,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "suggest":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_suggest(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -11287,6 +11734,99 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 	default:
 		panic("unknown field " + strconv.Quote(fields[0].Name))
 	}
+}
+
+var suggestedFilterImplementors = []string{"SuggestedFilter"}
+
+func (ec *executionContext) _SuggestedFilter(ctx context.Context, sel ast.SelectionSet, obj *domain.SuggestedFilter) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, suggestedFilterImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SuggestedFilter")
+		case "company":
+			out.Values[i] = ec._SuggestedFilter_company(ctx, field, obj)
+		case "skills":
+			out.Values[i] = ec._SuggestedFilter_skills(ctx, field, obj)
+		case "categoryRole":
+			out.Values[i] = ec._SuggestedFilter_categoryRole(ctx, field, obj)
+		case "categorySpecialization":
+			out.Values[i] = ec._SuggestedFilter_categorySpecialization(ctx, field, obj)
+		case "location":
+			out.Values[i] = ec._SuggestedFilter_location(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var suggestionImplementors = []string{"Suggestion"}
+
+func (ec *executionContext) _Suggestion(ctx context.Context, sel ast.SelectionSet, obj *domain.Suggestion) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, suggestionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Suggestion")
+		case "value":
+			out.Values[i] = ec._Suggestion_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._Suggestion_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "filter":
+			out.Values[i] = ec._Suggestion_filter(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
 }
 
 var valueCountImplementors = []string{"ValueCount"}
@@ -12153,6 +12693,46 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalNSuggestField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSuggestField(ctx context.Context, v any) (domain.SuggestField, error) {
+	var res domain.SuggestField
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSuggestField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSuggestField(ctx context.Context, sel ast.SelectionSet, v domain.SuggestField) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNSuggestedFilter2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSuggestedFilter(ctx context.Context, sel ast.SelectionSet, v domain.SuggestedFilter) graphql.Marshaler {
+	return ec._SuggestedFilter(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSuggestion2ᚕᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSuggestionᚄ(ctx context.Context, sel ast.SelectionSet, v []*domain.Suggestion) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSuggestion2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSuggestion(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSuggestion2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSuggestion(ctx context.Context, sel ast.SelectionSet, v *domain.Suggestion) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Suggestion(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNValueCount2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐValueCount(ctx context.Context, sel ast.SelectionSet, v domain.ValueCount) graphql.Marshaler {

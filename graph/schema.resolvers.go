@@ -7,6 +7,7 @@ package graph
 
 import (
 	"context"
+	"strings"
 
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
@@ -124,6 +125,20 @@ func (r *queryResolver) InterpretFilter(ctx context.Context, filter domain.JobFi
 // Changes is the resolver for the changes field.
 func (r *queryResolver) Changes(ctx context.Context, after *string, limit *int) (*domain.ChangePage, error) {
 	return r.svc.Changes(ctx, after, limit)
+}
+
+// Suggest is the resolver for the suggest field.
+func (r *queryResolver) Suggest(ctx context.Context, field domain.SuggestField, prefix string, filter *domain.JobFilter, limit *int) ([]*domain.Suggestion, error) {
+	name := strings.ToLower(string(field))
+	list, err := r.svc.Suggest(ctx, &name, &prefix, filter, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*domain.Suggestion, len(list.Nodes))
+	for i := range list.Nodes {
+		out[i] = &list.Nodes[i]
+	}
+	return out, nil
 }
 
 // JobChanges is the resolver for the jobChanges field.

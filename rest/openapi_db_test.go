@@ -72,6 +72,8 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 		"/jobs?offset=100", "/jobs/test-1", "/jobs/test-5", "/jobs/test-10",
 		"/companies", "/companies?min_jobs=0&limit=2",
 		"/normalize?field=skills&value=k8s", "/companies?work_arrangement=remote&min_jobs=0", "/companies/acme-cloud", "/jobs/test-1/similar?limit=2", "/jobs?work_arrangement=remote&facets=skills,salary,company", "/normalize?location=Austin,%20TX&title=nurse",
+		"/suggest?field=title&prefix=eng", "/suggest?field=skills&prefix=go&work_arrangement=remote&limit=3",
+		"/suggest?field=company", "/suggest?field=location&prefix=sf", "/suggest?field=title&prefix=zzzz",
 	} {
 		conforms(t, h, router, "/api/v1"+path, 200, true)
 	}

@@ -35,6 +35,7 @@ func NewRouter(svc *search.Service, log *slog.Logger) http.Handler {
 	r.Get("/companies/{slug}", h.company)
 	r.Get("/normalize", h.normalize)
 	r.Get("/changes", h.changes)
+	r.Get("/suggest", h.suggest)
 	r.NotFound(NotFound(log))
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, HEAD")

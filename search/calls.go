@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/index"
 )
 
 // callLimitKey marks a context with the slots of the store calls of one
@@ -116,4 +117,24 @@ func (s boundedStore) Changes(ctx context.Context, after domain.FeedCursor, limi
 	}
 	defer leave()
 	return s.inner.Changes(ctx, after, limit)
+}
+
+// SuggestCounts implements Store.
+func (s boundedStore) SuggestCounts(ctx context.Context, base domain.JobQuery, values []domain.JobQuery, k int) ([]int, error) {
+	leave, err := enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
+	return s.inner.SuggestCounts(ctx, base, values, k)
+}
+
+// SuggestCompanies implements Store.
+func (s boundedStore) SuggestCompanies(ctx context.Context, known index.CompaniesKey) ([]string, index.CompaniesKey, bool, error) {
+	leave, err := enter(ctx)
+	if err != nil {
+		return nil, known, false, err
+	}
+	defer leave()
+	return s.inner.SuggestCompanies(ctx, known)
 }

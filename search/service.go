@@ -10,6 +10,7 @@ import (
 
 	"github.com/jobsd-dev/jobsd/currency"
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/index"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -39,6 +40,13 @@ type Store interface {
 	// whether more follow; a cursor older than what is kept is an error
 	// with code gone.
 	Changes(ctx context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error)
+	// SuggestCounts counts suggested values under base: for each value,
+	// the total of a list of both, for at least the k largest; -1 for a
+	// value not counted (index.Index.TopCounts).
+	SuggestCounts(ctx context.Context, base domain.JobQuery, values []domain.JobQuery, k int) ([]int, error)
+	// SuggestCompanies returns the names of the companies to suggest and
+	// the key of their list, unless it is known (changed false).
+	SuggestCompanies(ctx context.Context, known index.CompaniesKey) ([]string, index.CompaniesKey, bool, error)
 }
 
 // Service answers the API's reads.
@@ -49,12 +57,14 @@ type Service struct {
 	// live opens subscriptions (nil: none); liveLimit counts them by key.
 	live      Live
 	liveLimit *keyCounts
+	// suggestions are the dictionaries of suggested values.
+	suggestions *suggestSources
 }
 
 // New returns the service over a normalizer and a store. The store's calls
 // made under a context of WithCallLimit run at most that limit at once.
 func New(norm *normalize.Normalizer, store Store, opts ...Option) *Service {
-	s := &Service{norm: norm, store: boundedStore{store}}
+	s := &Service{norm: norm, store: boundedStore{store}, suggestions: &suggestSources{}}
 	for _, o := range opts {
 		o(s)
 	}

@@ -8,6 +8,7 @@ import (
 	"context"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/index"
 	"github.com/jobsd-dev/jobsd/search"
 )
 
@@ -87,4 +88,14 @@ func (s *Store) Changes(ctx context.Context, after domain.FeedCursor, limit int)
 		return s.ChangesFunc(ctx, after, limit)
 	}
 	return []domain.Change{}, after, false, nil
+}
+
+// SuggestCounts implements search.Store: every value counts 0.
+func (s *Store) SuggestCounts(_ context.Context, _ domain.JobQuery, values []domain.JobQuery, _ int) ([]int, error) {
+	return make([]int, len(values)), nil
+}
+
+// SuggestCompanies implements search.Store: no company.
+func (s *Store) SuggestCompanies(context.Context, index.CompaniesKey) ([]string, index.CompaniesKey, bool, error) {
+	return nil, index.CompaniesKey{}, true, nil
 }

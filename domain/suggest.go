@@ -1,0 +1,28 @@
+package domain
+
+// Suggestion is a value a search box may complete a prefix to (contract
+// section 14): the text shown, how many jobs it selects under the
+// request's filters, and the filter that selects it.
+type Suggestion struct {
+	Value  string
+	Count  int
+	Filter SuggestedFilter
+}
+
+// SuggestedFilter is the filter of a suggestion: the members of JobFilter
+// it sets (one of them), which a client merges into its filter.
+type SuggestedFilter struct {
+	Company                *string  `json:"company,omitempty"`
+	Skills                 []string `json:"skills,omitempty"`
+	CategoryRole           *string  `json:"categoryRole,omitempty"`
+	CategorySpecialization *string  `json:"categorySpecialization,omitempty"`
+	Location               *string  `json:"location,omitempty"`
+}
+
+// Suggestions are the suggestions of one request, with what it asked.
+type Suggestions struct {
+	Field  string
+	Prefix string
+	Limit  int
+	Nodes  []Suggestion
+}

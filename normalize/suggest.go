@@ -1,0 +1,119 @@
+package normalize
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// SuggestTerm is a value a search box may suggest (contract section 14):
+// the text shown, the value of the filter parameter that selects it, and
+// the spellings it is found by.
+type SuggestTerm struct {
+	Value     string
+	Filter    string
+	Spellings []string
+}
+
+// SkillTerms returns the umbrella skills, each found by its own spellings
+// and those of the skills below it (a skills filter of any of them selects
+// the umbrella: Skill).
+func (n *Normalizer) SkillTerms() []SuggestTerm {
+	by := map[string]*SuggestTerm{}
+	for _, t := range n.Skills.byName {
+		_, umbrella, ok := n.Skill(t.Name)
+		if !ok || umbrella == "" {
+			continue
+		}
+		st := by[umbrella]
+		if st == nil {
+			st = &SuggestTerm{Value: umbrella, Filter: umbrella, Spellings: []string{umbrella}}
+			by[umbrella] = st
+		}
+		st.Spellings = appendNew(st.Spellings, t.Name)
+		for _, a := range t.Aliases {
+			st.Spellings = appendNew(st.Spellings, a)
+		}
+	}
+	return sortedTerms(by)
+}
+
+// TitleTerms returns the category roles and specializations, for
+// category_role and category_specialization filters. A specialization is
+// shown with its role ("Backend Software Engineer") unless its name holds
+// the role's last word already.
+func (n *Normalizer) TitleTerms() (roles, specializations []SuggestTerm) {
+	rs, ss := map[string]*SuggestTerm{}, map[string]*SuggestTerm{}
+	for _, c := range n.titles.cats {
+		switch c.Level {
+		case LevelRole:
+			if rs[c.Role] == nil {
+				rs[c.Role] = &SuggestTerm{Value: c.Role, Filter: c.Role, Spellings: []string{c.Role}}
+			}
+		case LevelSpecialization:
+			if ss[c.Specialization] != nil {
+				continue
+			}
+			shown := c.Specialization
+			words := strings.Fields(c.Role)
+			if len(words) > 0 && !slices.Contains(strings.Fields(Fold(c.Specialization)), Fold(words[len(words)-1])) {
+				shown = c.Specialization + " " + c.Role
+			}
+			ss[c.Specialization] = &SuggestTerm{Value: shown, Filter: c.Specialization, Spellings: []string{shown}}
+		}
+	}
+	return sortedTerms(rs), sortedTerms(ss)
+}
+
+// sortedTerms returns the terms of by, by value.
+func sortedTerms(by map[string]*SuggestTerm) []SuggestTerm {
+	out := make([]SuggestTerm, 0, len(by))
+	for _, t := range by {
+		out = append(out, *t)
+	}
+	slices.SortFunc(out, func(a, b SuggestTerm) int { return cmp.Compare(a.Value, b.Value) })
+	return out
+}
+
+// LocationTerms returns the cities, shown "City, State, Country" (the
+// location filter's value that selects them), found by their names and
+// aliases, alone or followed by their state (name or code), their country,
+// or both.
+func (n *Normalizer) LocationTerms() []SuggestTerm {
+	g := n.geo
+	by := map[string]*SuggestTerm{}
+	seen := map[*city]bool{}
+	for _, cs := range g.cities {
+		for _, c := range cs {
+			if seen[c] || c.Name == "" {
+				continue
+			}
+			seen[c] = true
+			var parts []string
+			for _, p := range []string{c.Name, c.State, c.Country} {
+				if p != "" {
+					parts = append(parts, p)
+				}
+			}
+			value := strings.Join(parts, ", ")
+			st := by[value]
+			if st == nil {
+				st = &SuggestTerm{Value: value, Filter: value, Spellings: []string{value}}
+				by[value] = st
+			}
+			var code string
+			if s, ok := g.state(c.State, c.Country); ok && c.State != "" {
+				code = s.Code
+			}
+			for _, name := range append([]string{c.Name}, c.Aliases...) {
+				st.Spellings = appendNew(st.Spellings, name)
+				for _, after := range []string{c.State, code, c.Country} {
+					if after != "" {
+						st.Spellings = appendNew(st.Spellings, name+" "+after)
+					}
+				}
+			}
+		}
+	}
+	return sortedTerms(by)
+}

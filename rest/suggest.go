@@ -1,0 +1,71 @@
+package rest
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/jobsd-dev/jobsd/domain"
+)
+
+// suggestParams are the parameters of GET /suggest: its own and the
+// filters of GET /jobs.
+var suggestParams = append([]string{"field", "prefix", "limit"}, filterParams...)
+
+// suggestion is a suggestion as REST shows it: its filter is the REST
+// parameter that selects it and its value.
+type suggestion struct {
+	Value  string            `json:"value"`
+	Count  int               `json:"count"`
+	Filter map[string]string `json:"filter"`
+}
+
+// suggestMeta is what a suggestion list answered.
+type suggestMeta struct {
+	Field  string `json:"field"`
+	Prefix string `json:"prefix"`
+	Limit  int    `json:"limit"`
+}
+
+// suggest serves GET /suggest?field=F&prefix=P&limit=N plus job filters
+// (contract section 14).
+func (h *Handler) suggest(w http.ResponseWriter, r *http.Request) {
+	p := readParams(r.URL, suggestParams...)
+	field, prefix := p.str("field"), p.str("prefix")
+	limit := p.integer("limit", "limit must be an integer from 1 to 20")
+	f := filterOf(p)
+	if p.err != nil {
+		WriteError(w, r, h.log, p.err)
+		return
+	}
+	list, err := h.svc.Suggest(r.Context(), field, prefix, f, limit)
+	if err != nil {
+		WriteError(w, r, h.log, err)
+		return
+	}
+	data := make([]suggestion, len(list.Nodes))
+	for i, s := range list.Nodes {
+		data[i] = suggestion{Value: s.Value, Count: s.Count, Filter: restFilter(s.Filter)}
+	}
+	writeJSON(w, r, http.StatusOK, struct {
+		Data []suggestion `json:"data"`
+		Meta suggestMeta  `json:"meta"`
+	}{data, suggestMeta{Field: list.Field, Prefix: list.Prefix, Limit: list.Limit}})
+}
+
+// restFilter is a suggestion's filter as REST parameters.
+func restFilter(f domain.SuggestedFilter) map[string]string {
+	out := map[string]string{}
+	set := func(param string, v *string) {
+		if v != nil {
+			out[param] = *v
+		}
+	}
+	set("company", f.Company)
+	set("category_role", f.CategoryRole)
+	set("category_specialization", f.CategorySpecialization)
+	set("location", f.Location)
+	if len(f.Skills) > 0 {
+		out["skills"] = strings.Join(f.Skills, ",")
+	}
+	return out
+}

@@ -1,0 +1,291 @@
+package search
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/index"
+	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/suggest"
+)
+
+// SuggestFields are the fields suggestions complete (contract section 14).
+var SuggestFields = []string{"title", "company", "skills", "location"}
+
+// Suggestion limits.
+const (
+	DefaultSuggestions = 8
+	MaxSuggestions     = 20
+	// MaxSuggestPrefix is the longest prefix, in code points.
+	MaxSuggestPrefix = 64
+)
+
+// Suggest returns the values of field that prefix completes to, with how
+// many jobs each selects under filter (where the suggestion's parameter
+// replaces the one filter gives): values with jobs only, those matched
+// exactly first, each group by count then folded value; at most limit.
+func (s *Service) Suggest(ctx context.Context, field *string, prefix *string, filter *domain.JobFilter, limit *int) (*domain.Suggestions, error) {
+	out := &domain.Suggestions{Limit: DefaultSuggestions}
+	switch {
+	case field == nil || *field == "":
+		return nil, domain.InvalidParam("field", "field is required: one of %s", strings.Join(SuggestFields, ", "))
+	case !slices.Contains(SuggestFields, *field):
+		return nil, domain.InvalidParam("field", "field must be one of %s", strings.Join(SuggestFields, ", "))
+	}
+	out.Field = *field
+	if prefix != nil {
+		out.Prefix = *prefix
+	}
+	switch {
+	case !utf8.ValidString(out.Prefix):
+		return nil, domain.InvalidParam("prefix", "prefix is not valid UTF-8")
+	case utf8.RuneCountInString(out.Prefix) > MaxSuggestPrefix:
+		return nil, domain.InvalidParam("prefix", "prefix must be at most %d characters", MaxSuggestPrefix)
+	}
+	if limit != nil {
+		if *limit < 1 || *limit > MaxSuggestions {
+			return nil, domain.InvalidParam("limit", "limit must be an integer from 1 to %d", MaxSuggestions)
+		}
+		out.Limit = *limit
+	}
+	if filter == nil {
+		filter = &domain.JobFilter{}
+	}
+	if _, err := s.jobQuery(filter, nil, nil, nil, nil); err != nil {
+		return nil, err
+	}
+	sources, err := s.suggestSources(ctx, out.Field)
+	if err != nil {
+		return nil, err
+	}
+	for _, typos := range []bool{false, true} {
+		var found []scored
+		for _, src := range sources {
+			more, err := s.score(ctx, src, out.Prefix, typos, filter, out.Limit)
+			if err != nil {
+				return nil, err
+			}
+			found = append(found, more...)
+		}
+		slices.SortFunc(found, func(a, b scored) int {
+			return cmp.Or(cmp.Compare(b.count, a.count), strings.Compare(a.folded, b.folded))
+		})
+		for _, f := range found[:min(len(found), out.Limit-len(out.Nodes))] {
+			out.Nodes = append(out.Nodes, f.src.suggestion(f.term, f.count))
+		}
+		if len(out.Nodes) == out.Limit {
+			break
+		}
+	}
+	if out.Nodes == nil {
+		out.Nodes = []domain.Suggestion{}
+	}
+	return out, nil
+}
+
+// scored is a value found, and its count.
+type scored struct {
+	src    *source
+	term   int
+	count  int
+	folded string
+}
+
+// score finds the values of src that prefix completes to (only those
+// found with one edit, with typos) and counts them under filter with
+// src's parameter left out: those with jobs, among which the k with most.
+func (s *Service) score(ctx context.Context, src *source, prefix string, typos bool, filter *domain.JobFilter, k int) ([]scored, error) {
+	var terms []int
+	for _, m := range src.dict.Find(prefix, typos) {
+		if m.Typo == typos {
+			terms = append(terms, m.Entry)
+		}
+	}
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	base, err := s.jobQuery(src.without(filter), nil, nil, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	values := make([]domain.JobQuery, len(terms))
+	for i, t := range terms {
+		if values[i], err = s.valueQuery(src, t); err != nil {
+			return nil, err
+		}
+	}
+	counts, err := s.store.SuggestCounts(ctx, base, values, k)
+	if err != nil {
+		return nil, err
+	}
+	var out []scored
+	for i, t := range terms {
+		if counts[i] > 0 {
+			out = append(out, scored{src: src, term: t, count: counts[i], folded: src.folded[t]})
+		}
+	}
+	return out, nil
+}
+
+// valueQuery returns the query of the filter that selects src's value t,
+// normalized once.
+func (s *Service) valueQuery(src *source, t int) (domain.JobQuery, error) {
+	if q := src.queries[t].Load(); q != nil {
+		return *q, nil
+	}
+	var f domain.JobFilter
+	src.set(&f, src.terms[t].Filter)
+	q, err := s.jobQuery(&f, nil, nil, nil, nil)
+	if err != nil {
+		return q, err
+	}
+	src.queries[t].Store(&q)
+	return q, nil
+}
+
+// source is one kind of suggested value: its terms, their dictionary, and
+// the filter parameter they set.
+type source struct {
+	param   string
+	terms   []normalize.SuggestTerm
+	folded  []string
+	dict    *suggest.Dict
+	queries []atomic.Pointer[domain.JobQuery]
+	// companies is the key of the index's list a company source is of.
+	companies index.CompaniesKey
+}
+
+func newSource(param string, terms []normalize.SuggestTerm) *source {
+	src := &source{param: param, terms: terms, folded: make([]string, len(terms)), queries: make([]atomic.Pointer[domain.JobQuery], len(terms))}
+	entries := make([]suggest.Entry, len(terms))
+	for i, t := range terms {
+		entries[i] = suggest.Entry{Spellings: t.Spellings}
+		src.folded[i] = normalize.Fold(t.Value)
+	}
+	src.dict = suggest.New(entries)
+	return src
+}
+
+// set sets src's parameter of f to v.
+func (src *source) set(f *domain.JobFilter, v string) {
+	switch src.param {
+	case "company":
+		f.Company = &v
+	case "skills":
+		f.Skills = []string{v}
+	case "category_role":
+		f.CategoryRole = &v
+	case "category_specialization":
+		f.CategorySpecialization = &v
+	case "location":
+		f.Location = &v
+	}
+}
+
+// without returns f without src's parameter, which a suggestion replaces.
+func (src *source) without(f *domain.JobFilter) *domain.JobFilter {
+	g := *f
+	switch src.param {
+	case "company":
+		g.Company = nil
+	case "skills":
+		g.Skills = nil
+	case "category_role":
+		g.CategoryRole = nil
+	case "category_specialization":
+		g.CategorySpecialization = nil
+	case "location":
+		g.Location = nil
+	}
+	return &g
+}
+
+// suggestion is the suggestion of term t, with its count.
+func (src *source) suggestion(t, count int) domain.Suggestion {
+	term := src.terms[t]
+	sg := domain.Suggestion{Value: term.Value, Count: count}
+	v := term.Filter
+	switch src.param {
+	case "company":
+		sg.Filter.Company = &v
+	case "skills":
+		sg.Filter.Skills = []string{v}
+	case "category_role":
+		sg.Filter.CategoryRole = &v
+	case "category_specialization":
+		sg.Filter.CategorySpecialization = &v
+	case "location":
+		sg.Filter.Location = &v
+	}
+	return sg
+}
+
+// suggestSources are the sources of the suggestions of each field: built
+// once from the vocabularies, but the companies, built again when the
+// index's list of companies changes.
+type suggestSources struct {
+	once                 sync.Once
+	roles, specs, skills *source
+	locationsOnce        sync.Once
+	locations            *source
+	companiesMu          sync.Mutex
+	companies            atomic.Pointer[source]
+}
+
+// suggestSources returns the sources of field's values.
+func (s *Service) suggestSources(ctx context.Context, field string) ([]*source, error) {
+	ss := s.suggestions
+	ss.once.Do(func() {
+		roles, specs := s.norm.TitleTerms()
+		ss.roles, ss.specs = newSource("category_role", roles), newSource("category_specialization", specs)
+		ss.skills = newSource("skills", s.norm.SkillTerms())
+	})
+	switch field {
+	case "title":
+		return []*source{ss.roles, ss.specs}, nil
+	case "skills":
+		return []*source{ss.skills}, nil
+	case "company":
+		src, err := s.companySource(ctx)
+		return []*source{src}, err
+	case "location":
+		ss.locationsOnce.Do(func() { ss.locations = newSource("location", s.norm.LocationTerms()) })
+		return []*source{ss.locations}, nil
+	}
+	return nil, nil
+}
+
+// companySource returns the source of the companies the index knows now.
+func (s *Service) companySource(ctx context.Context) (*source, error) {
+	ss := s.suggestions
+	cur := ss.companies.Load()
+	var known index.CompaniesKey
+	if cur != nil {
+		known = cur.companies
+	}
+	names, key, changed, err := s.store.SuggestCompanies(ctx, known)
+	if err != nil || !changed {
+		return cur, err
+	}
+	ss.companiesMu.Lock()
+	defer ss.companiesMu.Unlock()
+	if now := ss.companies.Load(); now != nil && now != cur && now.companies == key {
+		return now, nil // built meanwhile
+	}
+	terms := make([]normalize.SuggestTerm, 0, len(names))
+	for _, n := range names {
+		terms = append(terms, normalize.SuggestTerm{Value: n, Filter: n, Spellings: []string{n}})
+	}
+	src := newSource("company", terms)
+	src.companies = key
+	if key != (index.CompaniesKey{}) {
+		ss.companies.Store(src)
+	}
+	return src, nil
+}

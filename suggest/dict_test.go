@@ -1,0 +1,71 @@
+package suggest
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestFind(t *testing.T) {
+	d := New([]Entry{
+		{Spellings: []string{"Software Engineer"}},                // 0
+		{Spellings: []string{"Go", "golang"}},                     // 1
+		{Spellings: []string{"San Francisco", "SF"}},              // 2
+		{Spellings: []string{"Node.js", "nodejs"}},                // 3
+		{Spellings: []string{"Backend Software Engineer"}},        // 4
+		{Spellings: []string{"Zürich"}},                           // 5
+		{Spellings: []string{"Sales Development Representative"}}, // 6
+	})
+	type found struct {
+		entry int
+		typo  bool
+	}
+	tests := []struct {
+		prefix string
+		want   []found
+	}{
+		{"soft", []found{{0, false}, {4, false}}},
+		{"eng", []found{{0, false}, {4, false}}},
+		{"soft eng", []found{{0, false}, {4, false}}},
+		{"eng soft", nil},
+		{"golang", []found{{1, false}}},
+		{"gola", []found{{1, false}}},
+		{"sf", []found{{2, false}}},
+		{"san fr", []found{{2, false}}},
+		{"SAN  FR", []found{{2, false}}},
+		{"node", []found{{3, false}}},
+		{"js", []found{{3, false}}},
+		{"nodej", []found{{3, false}}},
+		{"node.js", []found{{3, false}}},
+		{"zur", []found{{5, false}}},
+		{"sofware", []found{{0, true}, {4, true}}},   // a letter missing
+		{"sotfware", []found{{0, true}, {4, true}}},  // transposed
+		{"saftware", []found{{0, true}, {4, true}}},  // substituted
+		{"sofftware", []found{{0, true}, {4, true}}}, // one too many
+		{"sof", []found{{0, false}, {4, false}}},     // no typos under 4 letters
+		{"sfw", nil},
+		{"software enginere", []found{{0, true}, {4, true}}},
+		{"sales dev rep", []found{{6, false}}},
+		{"", []found{{0, false}, {1, false}, {2, false}, {3, false}, {4, false}, {5, false}, {6, false}}},
+	}
+	for _, tt := range tests {
+		var got []found
+		for _, m := range d.Find(tt.prefix, true) {
+			got = append(got, found{m.Entry, m.Typo})
+		}
+		assert.Equal(t, tt.want, got, "prefix %q", tt.prefix)
+	}
+}
+
+func TestWithin1(t *testing.T) {
+	for _, tt := range []struct {
+		p, w string
+		want bool
+	}{
+		{"soft", "software", true}, {"sotf", "software", true}, {"sft", "software", true},
+		{"sxft", "software", true}, {"ssoft", "software", true}, {"stfo", "software", false},
+		{"abcd", "xyz", false}, {"software", "soft", false}, {"softwarex", "software", true},
+	} {
+		assert.Equal(t, tt.want, within1(tt.p, tt.w), "%q in %q", tt.p, tt.w)
+	}
+}
