@@ -26,3 +26,14 @@ type Suggestions struct {
 	Limit  int
 	Nodes  []Suggestion
 }
+
+// ValueFilter is the conditions that select one suggested value, as a
+// JobQuery holds them: its key filters and company substring. A source of
+// suggestions keeps one for each of its values.
+type ValueFilter struct {
+	Filters []KeyFilter
+	Company string
+}
+
+// Query returns the job query of f's conditions alone.
+func (f *ValueFilter) Query() JobQuery { return JobQuery{Filters: f.Filters, Company: f.Company} }

@@ -3,6 +3,7 @@ package index
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
@@ -10,49 +11,47 @@ import (
 )
 
 // TopCounts counts suggested values (contract section 14): for each of
-// values (a query of the conditions that select one value), how many jobs
+// values (the conditions that select one value), how many jobs
 // match both it and base, the total of a list with both. It counts enough
 // of them, the values with most jobs first, that the k largest counts
 // (ties included) are among those it returns; -1 marks a value it did not
 // count. It returns false when the index cannot count base or a value
 // (Search could not answer it).
-func (ix *Index) TopCounts(base domain.JobQuery, values []domain.JobQuery, k int) ([]int, bool) {
+func (ix *Index) TopCounts(base domain.JobQuery, values []*domain.ValueFilter, k int) ([]int, bool) {
 	if !Eligible(base) || !ix.ratesFit(base, false) {
 		return nil, false
 	}
-	docs := make([]*roaring.Bitmap, len(values))
+	// Each value's count is at most its bound, cheap to know; by bound,
+	// largest first, once k counts are above the next value's bound no
+	// value after it can enter the k largest. Only the values looked at
+	// are matched.
+	bound := make([]uint64, len(values))
 	order := make([]int, len(values))
-	own := make([]uint64, len(values))
+	all := ix.all.GetCardinality()
 	for i, v := range values {
-		if !Eligible(v) || !ix.ratesFit(v, false) {
-			return nil, false
-		}
-		docs[i] = ix.match(ix.clauses(v), "")
-		own[i] = docs[i].GetCardinality()
-		order[i] = i
+		bound[i], order[i] = ix.bound(v, all), i
 	}
+	slices.SortFunc(order, func(x, y int) int { return cmp.Compare(bound[y], bound[x]) })
 	counts := make([]int, len(values))
 	for i := range counts {
 		counts[i] = -1
 	}
-	filtered := ix.clauses(base)
-	if len(filtered) == 0 {
-		for i, n := range own {
-			counts[i] = int(n)
-		}
-		return counts, true
+	var b *roaring.Bitmap // nil: no condition, every job
+	if cl := ix.clauses(base); len(cl) > 0 {
+		b = ix.match(cl, "")
 	}
-	b := ix.match(filtered, "")
-	// By their own counts, most first: a value's count under base is at
-	// most its own, so once k counts are above the next value's own count,
-	// no value after it can enter the k largest.
-	slices.SortFunc(order, func(x, y int) int { return cmp.Compare(own[y], own[x]) })
 	var best []int // the k largest counts so far, smallest first
 	for _, i := range order {
-		if len(best) == k && own[i] < uint64(best[0]) {
+		if bound[i] == 0 || len(best) == k && bound[i] < uint64(best[0]) {
 			break
 		}
-		n := int(b.AndCardinality(docs[i]))
+		docs := ix.match(ix.clauses(values[i].Query()), "")
+		var n int
+		if b == nil {
+			n = int(docs.GetCardinality())
+		} else {
+			n = int(b.AndCardinality(docs))
+		}
 		counts[i] = n
 		if len(best) < k {
 			best = append(best, n)
@@ -62,7 +61,44 @@ func (ix *Index) TopCounts(base domain.JobQuery, values []domain.JobQuery, k int
 			slices.Sort(best)
 		}
 	}
+	for _, i := range order {
+		if counts[i] < 0 && bound[i] == 0 {
+			counts[i] = 0
+		}
+	}
 	return counts, true
+}
+
+// bound returns at most how many jobs match q's key filters and company
+// (all, every job, when it has neither): the fewest of any one
+// condition's, counted from the keys' sizes and the companies' counts,
+// without matching.
+func (ix *Index) bound(q *domain.ValueFilter, all uint64) uint64 {
+	b := all
+	for _, f := range q.Filters {
+		if len(f.Keys) == 0 {
+			continue
+		}
+		if b == 0 {
+			return 0
+		}
+		var n uint64
+		for j, k := range f.Keys {
+			switch kn := ix.KeyJobs(k); {
+			case !f.All:
+				n += kn
+			case j == 0 || kn < n:
+				n = kn
+			}
+		}
+		b = min(b, n)
+	}
+	if q.Company != "" {
+		if set := ix.companySet(strings.ToLower(q.Company)); set != nil {
+			b = min(b, set.n)
+		}
+	}
+	return b
 }
 
 // CompaniesKey names the list of companies an index knows: it differs

@@ -76,9 +76,9 @@ func sortedTerms(by map[string]*SuggestTerm) []SuggestTerm {
 }
 
 // LocationTerms returns the cities, shown "City, State, Country" (the
-// location filter's value that selects them), found by their names and
-// aliases, alone or followed by their state (name or code), their country,
-// or both.
+// location filter's value that selects them), found by that value, by
+// their name followed by their state (name or code) or their country, and
+// by their aliases.
 func (n *Normalizer) LocationTerms() []SuggestTerm {
 	g := n.geo
 	by := map[string]*SuggestTerm{}
@@ -105,13 +105,14 @@ func (n *Normalizer) LocationTerms() []SuggestTerm {
 			if s, ok := g.state(c.State, c.Country); ok && c.State != "" {
 				code = s.Code
 			}
-			for _, name := range append([]string{c.Name}, c.Aliases...) {
-				st.Spellings = appendNew(st.Spellings, name)
-				for _, after := range []string{c.State, code, c.Country} {
-					if after != "" {
-						st.Spellings = appendNew(st.Spellings, name+" "+after)
-					}
+			// Its name with what may follow it; its aliases alone.
+			for _, after := range []string{c.State, code, c.Country} {
+				if after != "" {
+					st.Spellings = appendNew(st.Spellings, c.Name+" "+after)
 				}
+			}
+			for _, a := range c.Aliases {
+				st.Spellings = appendNew(st.Spellings, a)
 			}
 		}
 	}

@@ -120,7 +120,7 @@ func (s boundedStore) Changes(ctx context.Context, after domain.FeedCursor, limi
 }
 
 // SuggestCounts implements Store.
-func (s boundedStore) SuggestCounts(ctx context.Context, base domain.JobQuery, values []domain.JobQuery, k int) ([]int, error) {
+func (s boundedStore) SuggestCounts(ctx context.Context, base domain.JobQuery, values []*domain.ValueFilter, k int) ([]int, error) {
 	leave, err := enter(ctx)
 	if err != nil {
 		return nil, err

@@ -43,7 +43,7 @@ type Store interface {
 	// SuggestCounts counts suggested values under base: for each value,
 	// the total of a list of both, for at least the k largest; -1 for a
 	// value not counted (index.Index.TopCounts).
-	SuggestCounts(ctx context.Context, base domain.JobQuery, values []domain.JobQuery, k int) ([]int, error)
+	SuggestCounts(ctx context.Context, base domain.JobQuery, values []*domain.ValueFilter, k int) ([]int, error)
 	// SuggestCompanies returns the names of the companies to suggest and
 	// the key of their list, unless it is known (changed false).
 	SuggestCompanies(ctx context.Context, known index.CompaniesKey) ([]string, index.CompaniesKey, bool, error)

@@ -114,7 +114,7 @@ func (s *Service) score(ctx context.Context, src *source, prefix string, typos b
 	if err != nil {
 		return nil, err
 	}
-	values := make([]domain.JobQuery, len(terms))
+	values := make([]*domain.ValueFilter, len(terms))
 	for i, t := range terms {
 		if values[i], err = s.valueQuery(src, t); err != nil {
 			return nil, err
@@ -134,19 +134,31 @@ func (s *Service) score(ctx context.Context, src *source, prefix string, typos b
 }
 
 // valueQuery returns the query of the filter that selects src's value t,
-// normalized once.
-func (s *Service) valueQuery(src *source, t int) (domain.JobQuery, error) {
+// normalized once (it is shared: not to be changed).
+func (s *Service) valueQuery(src *source, t int) (*domain.ValueFilter, error) {
 	if q := src.queries[t].Load(); q != nil {
-		return *q, nil
+		return q, nil
 	}
 	var f domain.JobFilter
 	src.set(&f, src.terms[t].Filter)
 	q, err := s.jobQuery(&f, nil, nil, nil, nil)
 	if err != nil {
-		return q, err
+		return nil, err
 	}
-	src.queries[t].Store(&q)
-	return q, nil
+	// What counting reads of it, kept for every value of a source: the
+	// keys (interned: most values of a source share some) and company.
+	kept := &domain.ValueFilter{Company: q.Company, Filters: make([]domain.KeyFilter, len(q.Filters))}
+	src.mu.Lock()
+	for i, f := range q.Filters {
+		keys := make([]string, len(f.Keys))
+		for j, k := range f.Keys {
+			keys[j] = src.intern(k)
+		}
+		kept.Filters[i] = domain.KeyFilter{Field: src.intern(f.Field), Keys: keys, All: f.All}
+	}
+	src.mu.Unlock()
+	src.queries[t].Store(kept)
+	return kept, nil
 }
 
 // source is one kind of suggested value: its terms, their dictionary, and
@@ -156,20 +168,39 @@ type source struct {
 	terms   []normalize.SuggestTerm
 	folded  []string
 	dict    *suggest.Dict
-	queries []atomic.Pointer[domain.JobQuery]
+	queries []atomic.Pointer[domain.ValueFilter]
+	// mu guards keys, the strings of the queries' keys, once each.
+	mu   sync.Mutex
+	keys map[string]string
 	// companies is the key of the index's list a company source is of.
 	companies index.CompaniesKey
 }
 
 func newSource(param string, terms []normalize.SuggestTerm) *source {
-	src := &source{param: param, terms: terms, folded: make([]string, len(terms)), queries: make([]atomic.Pointer[domain.JobQuery], len(terms))}
+	src := &source{param: param, terms: terms, folded: make([]string, len(terms)), queries: make([]atomic.Pointer[domain.ValueFilter], len(terms))}
 	entries := make([]suggest.Entry, len(terms))
 	for i, t := range terms {
 		entries[i] = suggest.Entry{Spellings: t.Spellings}
 		src.folded[i] = normalize.Fold(t.Value)
 	}
 	src.dict = suggest.New(entries)
+	for i := range src.terms {
+		src.terms[i].Spellings = nil // in the dictionary now
+	}
 	return src
+}
+
+// intern returns the one copy of s among the queries' keys. src.mu is
+// held.
+func (src *source) intern(s string) string {
+	if v, ok := src.keys[s]; ok {
+		return v
+	}
+	if src.keys == nil {
+		src.keys = map[string]string{}
+	}
+	src.keys[s] = s
+	return s
 }
 
 // set sets src's parameter of f to v.
@@ -259,6 +290,22 @@ func (s *Service) suggestSources(ctx context.Context, field string) ([]*source, 
 		return []*source{ss.locations}, nil
 	}
 	return nil, nil
+}
+
+// PrepareSuggestions builds the dictionaries of the fields whose values
+// come from the vocabularies, and normalizes their values' filters, which
+// the first request of each field would do otherwise.
+func (s *Service) PrepareSuggestions() {
+	for _, field := range []string{"title", "skills", "location"} {
+		sources, _ := s.suggestSources(context.Background(), field)
+		for _, src := range sources {
+			for t := range src.terms {
+				if _, err := s.valueQuery(src, t); err != nil {
+					break
+				}
+			}
+		}
+	}
 }
 
 // companySource returns the source of the companies the index knows now.

@@ -17,7 +17,7 @@ const SQLSuggestValues = 64
 // SuggestCounts counts suggested values (index.TopCounts): for each of
 // values, the jobs matching it and base, for at least the values with the
 // k largest counts; -1 for a value not counted.
-func (s *Store) SuggestCounts(ctx context.Context, base domain.JobQuery, values []domain.JobQuery, k int) ([]int, error) {
+func (s *Store) SuggestCounts(ctx context.Context, base domain.JobQuery, values []*domain.ValueFilter, k int) ([]int, error) {
 	if ix := s.currentIndex(ctx); ix != nil {
 		if counts, ok := ix.TopCounts(base, values, k); ok {
 			s.index.answered.Add(1)
@@ -30,7 +30,7 @@ func (s *Store) SuggestCounts(ctx context.Context, base domain.JobQuery, values 
 	}
 	err := s.readSnapshot(ctx, func(db bun.IDB) error {
 		for i, v := range values[:min(len(values), SQLSuggestValues)] {
-			n, err := db.NewSelect().Model((*cardRow)(nil)).Apply(applyFilters(base)).Apply(applyFilters(v)).Count(ctx)
+			n, err := db.NewSelect().Model((*cardRow)(nil)).Apply(applyFilters(base)).Apply(applyFilters(v.Query())).Count(ctx)
 			if err != nil {
 				return wrap(err, "count a suggestion")
 			}

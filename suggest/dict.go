@@ -6,6 +6,7 @@
 package suggest
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"unicode"
@@ -34,52 +35,80 @@ type Match struct {
 // Dict finds entries by word prefixes. It is immutable once built and
 // safe for concurrent use.
 type Dict struct {
-	// words is every word of every spelling: its text, and where it is.
-	words []word
-	// seqs are the spellings' word sequences, each by its entry.
-	seqs [][]string
-	of   []int32 // seqs[i] spells entry of[i]
-	// distinct are the words' texts once each, sorted (for the typo walk).
+	// distinct are the words of every spelling, once each, sorted: a word
+	// is its place among them.
 	distinct []string
+	// words is every word of every spelling, by word: the spelling and
+	// its place in it.
+	words []word
+	// The spellings' word sequences, end to end: sequence i is
+	// seqWords[seqEnd[i-1]:seqEnd[i]], spelling entry of[i].
+	seqWords []int32
+	seqEnd   []int32
+	of       []int32
+	entries  int
 }
 
-// word is one word of a spelling: the spelling (seqs) and its place in it.
+// word is one word of a spelling: the word, the spelling and its place
+// in it.
 type word struct {
-	text string
-	seq  int32
-	at   int16
+	id, seq int32
+	at      int32
 }
 
 // New builds the dictionary of entries.
 func New(entries []Entry) *Dict {
-	d := &Dict{}
-	intern := map[string]string{} // one string a word, shared by its spellings
+	d := &Dict{entries: len(entries)}
+	var seqs [][]string
+	set := map[string]bool{}
 	for e, en := range entries {
 		for _, sp := range en.Spellings {
 			for _, seq := range Sequences(sp) {
-				for k, w := range seq {
-					if v, ok := intern[w]; ok {
-						seq[k] = v
-					} else {
-						intern[w] = w
-					}
-				}
-				i := int32(len(d.seqs))
-				d.seqs = append(d.seqs, seq)
+				seqs = append(seqs, seq)
 				d.of = append(d.of, int32(e))
-				for at, w := range seq {
-					d.words = append(d.words, word{text: w, seq: i, at: int16(at)})
+				for _, w := range seq {
+					set[w] = true
 				}
 			}
 		}
 	}
-	slices.SortFunc(d.words, func(a, b word) int { return strings.Compare(a.text, b.text) })
-	for i, w := range d.words {
-		if i == 0 || w.text != d.words[i-1].text {
-			d.distinct = append(d.distinct, w.text)
-		}
+	d.distinct = make([]string, 0, len(set))
+	for w := range set {
+		d.distinct = append(d.distinct, w)
 	}
+	slices.Sort(d.distinct)
+	id := make(map[string]int32, len(d.distinct))
+	for i, w := range d.distinct {
+		id[w] = int32(i)
+	}
+	for i, seq := range seqs {
+		for at, w := range seq {
+			d.seqWords = append(d.seqWords, id[w])
+			d.words = append(d.words, word{id: id[w], seq: int32(i), at: int32(at)})
+		}
+		d.seqEnd = append(d.seqEnd, int32(len(d.seqWords)))
+	}
+	slices.SortFunc(d.words, func(a, b word) int { return cmp.Compare(a.id, b.id) })
 	return d
+}
+
+// seq returns the words of sequence i.
+func (d *Dict) seq(i int32) []int32 {
+	start := int32(0)
+	if i > 0 {
+		start = d.seqEnd[i-1]
+	}
+	return d.seqWords[start:d.seqEnd[i]]
+}
+
+// withWord returns the words (d.words) that are the word id.
+func (d *Dict) withWord(id int32) []word {
+	lo, _ := slices.BinarySearchFunc(d.words, id, func(w word, id int32) int { return cmp.Compare(w.id, id) })
+	hi := lo
+	for hi < len(d.words) && d.words[hi].id == id {
+		hi++
+	}
+	return d.words[lo:hi]
 }
 
 // Words splits text into its folded words: case and accents folded,
@@ -115,7 +144,14 @@ func Sequences(spelling string) [][]string {
 // a prefix of TypoFrom or more letters. An empty prefix finds every entry.
 func (d *Dict) Find(prefix string, typos bool) []Match {
 	p := Words(prefix)
-	found := make([]bool, len(d.seqs))
+	if len(p) == 0 {
+		matches := make([]Match, d.entries)
+		for e := range matches {
+			matches[e].Entry = e
+		}
+		return matches
+	}
+	found := make([]bool, len(d.seqEnd))
 	var matches []Match
 	seen := map[int32]bool{}
 	add := func(seq int32, typo bool) {
@@ -124,19 +160,23 @@ func (d *Dict) Find(prefix string, typos bool) []Match {
 			matches = append(matches, Match{Entry: int(e), Typo: typo})
 		}
 	}
-	if len(p) == 0 {
-		for i := range d.seqs {
-			add(int32(i), false)
-		}
-		slices.SortFunc(matches, func(a, b Match) int { return a.Entry - b.Entry })
-		return matches
+	// The words p[0] starts are a run of the sorted words, and their
+	// places in the spellings a run of d.words.
+	lo, _ := slices.BinarySearch(d.distinct, p[0])
+	hi := lo
+	for hi < len(d.distinct) && strings.HasPrefix(d.distinct[hi], p[0]) {
+		hi++
 	}
-	lo, _ := slices.BinarySearchFunc(d.words, p[0], func(w word, s string) int { return strings.Compare(w.text, s) })
-	for i := lo; i < len(d.words) && strings.HasPrefix(d.words[i].text, p[0]); i++ {
-		w := d.words[i]
-		if !found[w.seq] && d.follows(w.seq, int(w.at), p, false) {
-			found[w.seq] = true
-			add(w.seq, false)
+	if lo < hi {
+		from, _ := slices.BinarySearchFunc(d.words, int32(lo), func(w word, id int32) int { return cmp.Compare(w.id, id) })
+		for _, w := range d.words[from:] {
+			if w.id >= int32(hi) {
+				break
+			}
+			if !found[w.seq] && d.follows(w.seq, int(w.at), p, false) {
+				found[w.seq] = true
+				add(w.seq, false)
+			}
 		}
 	}
 	slices.SortFunc(matches, func(a, b Match) int { return a.Entry - b.Entry })
@@ -147,14 +187,12 @@ func (d *Dict) Find(prefix string, typos bool) []Match {
 	// One edit: in the first word (walking the distinct words within one
 	// edit of it), or in a later one (from the first word's exact
 	// matches, checked word by word).
-	for _, text := range d.distinct {
+	for id, text := range d.distinct {
 		if !within1(p[0], text) {
 			continue
 		}
-		j, _ := slices.BinarySearchFunc(d.words, text, func(w word, s string) int { return strings.Compare(w.text, s) })
-		for ; j < len(d.words) && d.words[j].text == text; j++ {
-			w := d.words[j]
-			typo := !strings.HasPrefix(text, p[0])
+		typo := !strings.HasPrefix(text, p[0])
+		for _, w := range d.withWord(int32(id)) {
 			if !found[w.seq] && d.follows(w.seq, int(w.at), p, !typo) {
 				found[w.seq] = true
 				add(w.seq, true)
@@ -169,12 +207,12 @@ func (d *Dict) Find(prefix string, typos bool) []Match {
 // words of sequence seq after its word at; with typo set, one of them may
 // do so with one edit.
 func (d *Dict) follows(seq int32, at int, p []string, typo bool) bool {
-	s := d.seqs[seq]
+	s := d.seq(seq)
 	if at+len(p) > len(s) {
 		return false
 	}
 	for k := 1; k < len(p); k++ {
-		w := s[at+k]
+		w := d.distinct[s[at+k]]
 		switch {
 		case strings.HasPrefix(w, p[k]):
 		case typo && within1(p[k], w):

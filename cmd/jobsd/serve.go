@@ -478,8 +478,23 @@ func buildHandler(cfg serveConfig, deps *serveDeps, logs serveLogs, draining fun
 		opts = append(opts, search.WithLive(deps.hub, cfg.MaxSubscriptionsPerKey))
 		liveStats = deps.hub.Stats
 	}
+	svc := search.New(deps.norm, st, opts...)
+	// The suggestions' dictionaries of the vocabularies are built now, in
+	// the background, rather than by the first request of each field
+	// (about a second for the places of the reference data).
+	go func() {
+		// After the index's first build, which a cold start waits for.
+		for !deps.ready() {
+			select {
+			case <-closing.Done():
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+		svc.PrepareSuggestions()
+	}()
 	return server.New(server.Config{
-		Search:         search.New(deps.norm, st, opts...),
+		Search:         svc,
 		LiveStats:      liveStats,
 		Closing:        closing,
 		Keys:           keys,

@@ -91,7 +91,7 @@ func (s *Store) Changes(ctx context.Context, after domain.FeedCursor, limit int)
 }
 
 // SuggestCounts implements search.Store: every value counts 0.
-func (s *Store) SuggestCounts(_ context.Context, _ domain.JobQuery, values []domain.JobQuery, _ int) ([]int, error) {
+func (s *Store) SuggestCounts(_ context.Context, _ domain.JobQuery, values []*domain.ValueFilter, _ int) ([]int, error) {
 	return make([]int, len(values)), nil
 }
 
