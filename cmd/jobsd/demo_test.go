@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -319,4 +320,43 @@ if (window.graphqlWs) {
 	defer other.Close()
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(other.URL)))
 	waitFor(`document.getElementById('total').textContent === 'refused'`, "the browser refuses the answer without CORS")
+}
+
+// TestDemoSuggestsAsYouType: Chromium types "sof" in the demo page's box;
+// suggestions show with their counts (REST's for the same prefix), the
+// arrow keys move through them, and Enter searches the one chosen: the
+// page's total is then the suggestion's count.
+func TestDemoSuggestsAsYouType(t *testing.T) {
+	browser := chromiumOrSkip(t, "the search page's browser test")
+	s, _ := demoService(t, 2000)
+	ctx := newBrowser(t, browser, 1200, 900)
+	waitFor := pageWaiter(t, ctx)
+	const total = `Number(document.getElementById('status').dataset.total || -1)`
+	const options = `document.querySelectorAll('#suggestions [role=option]')`
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(s.base+"/demo"), chromedp.WaitVisible("#box")))
+	waitFor(total+` >= 0`, "the page lists all jobs on load")
+	require.NoError(t, chromedp.Do(ctx, chromedp.SendKeys("#box", "sof")))
+	waitFor(options+`.length > 0 && !document.getElementById('suggestions').hidden`, "suggestions show")
+	waitFor(`document.getElementById('box').getAttribute('aria-expanded') === 'true'`, "the combobox says it is expanded")
+
+	// The first title suggestion is REST's first for "sof", count and all.
+	status, body, _ := s.get(t, "/api/v1/suggest?field=title&prefix=sof&limit=3")
+	require.Equal(t, http.StatusOK, status)
+	first := body["data"].([]any)[0].(map[string]any)
+	assert.Contains(t, first["value"], "Software")
+	shown, err := chromedp.Run(ctx, chromedp.Evaluate[string](options+`[0].textContent`))
+	require.NoError(t, err)
+	assert.Contains(t, shown, first["value"].(string))
+	assert.Contains(t, strings.ReplaceAll(shown, ",", ""), strconv.Itoa(int(first["count"].(float64))))
+
+	// Down twice and up once: the first is chosen; Enter searches it.
+	require.NoError(t, chromedp.Do(ctx, chromedp.SendKeys("#box", kb.ArrowDown+kb.ArrowDown+kb.ArrowUp)))
+	waitFor(`document.getElementById('box').getAttribute('aria-activedescendant') === 'suggestion-0'`, "the arrow keys choose the first")
+	require.NoError(t, chromedp.Do(ctx, chromedp.SendKeys("#box", kb.Enter)))
+	waitFor(total+` === `+strconv.Itoa(int(first["count"].(float64))), "the total becomes the suggestion's count")
+	waitFor(`document.getElementById('suggestions').hidden`, "the suggestions close")
+	box, err := chromedp.Run(ctx, chromedp.Value("#box"))
+	require.NoError(t, err)
+	assert.Equal(t, first["value"], box)
 }

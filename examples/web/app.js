@@ -150,6 +150,9 @@ function describe(filter, normalized) {
   const n = normalized || {};
   const loc = n.location || {};
   const place = [...(loc.city || []), ...(loc.state || []), ...(loc.country || [])].join(", ");
+  if (filter.categoryRole) parts.push(`title “${filter.categoryRole}”`);
+  if (filter.categorySpecialization) parts.push(`title “${filter.categorySpecialization}”`);
+  if (filter.company) parts.push(`company “${filter.company}”`);
   if (filter.skills) parts.push(`skill “${filter.skills.join(", ")}”${n.skills ? ` (${n.skills.join(", ")})` : ""}`);
   if (filter.q) parts.push(`keywords “${filter.q}”`);
   if (filter.location) parts.push(`in “${filter.location}”${place ? ` (${place})` : ""}`);
@@ -185,6 +188,105 @@ async function search(text) {
   } catch (err) {
     showError(err);
   }
+}
+
+// Suggestions while typing (Query.suggest): the box's text completed to
+// titles, skills, companies and places, each with its jobs, in one
+// request. Picking one searches its filter exactly.
+const SUGGEST = `query Suggest($prefix: String!) {
+  title: suggest(field: TITLE, prefix: $prefix, limit: 3) { value count filter { categoryRole categorySpecialization } }
+  skills: suggest(field: SKILLS, prefix: $prefix, limit: 3) { value count filter { skills } }
+  company: suggest(field: COMPANY, prefix: $prefix, limit: 2) { value count filter { company } }
+  location: suggest(field: LOCATION, prefix: $prefix, limit: 2) { value count filter { location } }
+}`;
+
+const suggesting = { items: [], active: -1, generation: 0, timer: null, picked: false };
+
+// suggest asks for the suggestions of the box's text, shortly after the
+// last keystroke; an answer older than the text is dropped.
+function suggestSoon() {
+  clearTimeout(suggesting.timer);
+  suggesting.timer = setTimeout(async () => {
+    const prefix = $("box").value.trim();
+    const generation = ++suggesting.generation;
+    if (prefix === "") return closeSuggestions();
+    try {
+      const { data } = await gql(SUGGEST, { prefix });
+      if (generation !== suggesting.generation || !data) return;
+      const items = [];
+      for (const kind of ["title", "skills", "company", "location"]) {
+        for (const s of data[kind] || []) items.push({ kind, ...s });
+      }
+      renderSuggestions(items);
+    } catch {
+      closeSuggestions();
+    }
+  }, 120);
+}
+
+function renderSuggestions(items) {
+  suggesting.items = items;
+  suggesting.active = -1;
+  const list = $("suggestions");
+  list.replaceChildren(
+    ...items.map((s, i) => {
+      const li = el(
+        "li",
+        { id: `suggestion-${i}`, role: "option", "aria-selected": "false" },
+        el("span", {}, s.value, el("span", { class: "kind" }, s.kind)),
+        el("span", { class: "count" }, s.count.toLocaleString("en-US"), el("span", { class: "sr-only" }, s.count === 1 ? " job" : " jobs")),
+      );
+      // mousedown, not click: the box keeps its focus.
+      li.addEventListener("mousedown", (e) => {
+        e.preventDefault();
+        pickSuggestion(i);
+      });
+      return li;
+    }),
+  );
+  list.hidden = items.length === 0;
+  $("box").setAttribute("aria-expanded", String(items.length > 0));
+  $("box").removeAttribute("aria-activedescendant");
+}
+
+function closeSuggestions() {
+  suggesting.items = [];
+  suggesting.active = -1;
+  $("suggestions").hidden = true;
+  $("box").setAttribute("aria-expanded", "false");
+  $("box").removeAttribute("aria-activedescendant");
+}
+
+function moveSuggestion(by) {
+  const n = suggesting.items.length;
+  if (n === 0) return;
+  // -1 is the box itself: past either end, back to it.
+  let a = suggesting.active + by;
+  if (a >= n) a = -1;
+  else if (a < -1) a = n - 1;
+  suggesting.active = a;
+  [...$("suggestions").children].forEach((li, i) => li.setAttribute("aria-selected", String(i === suggesting.active)));
+  if (suggesting.active >= 0) $("box").setAttribute("aria-activedescendant", `suggestion-${suggesting.active}`);
+  else $("box").removeAttribute("aria-activedescendant");
+}
+
+// pickSuggestion searches the suggestion's filter: the box shows its
+// value, and the list is read as exactly that filter.
+function pickSuggestion(i) {
+  const s = suggesting.items[i];
+  if (!s) return;
+  clearTimeout(suggesting.timer);
+  suggesting.generation++;
+  closeSuggestions();
+  $("box").value = s.value;
+  const filter = Object.fromEntries(Object.entries(s.filter).filter(([, v]) => v !== null));
+  ++state.generation;
+  state.reading = filter;
+  state.chosen = {};
+  $("reading").textContent = describe(filter);
+  if (location.hash) history.pushState(null, "", location.pathname + location.search);
+  showResults();
+  loadPage(true);
 }
 
 // liveClient returns the page's graphql-ws client, or null when the
@@ -493,10 +595,34 @@ function route() {
 function start() {
   $("search").addEventListener("submit", (e) => {
     e.preventDefault();
+    if (suggesting.picked) return;
+    clearTimeout(suggesting.timer);
+    suggesting.generation++;
+    closeSuggestions();
     if (location.hash) history.pushState(null, "", location.pathname + location.search);
     showResults();
     search($("box").value);
   });
+  $("box").addEventListener("input", suggestSoon);
+  $("box").addEventListener("keydown", (e) => {
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      if (suggesting.items.length === 0) return;
+      e.preventDefault();
+      moveSuggestion(e.key === "ArrowDown" ? 1 : -1);
+    } else if (e.key === "Enter" && suggesting.active >= 0) {
+      // Picked, not submitted: some input methods submit the form on the
+      // key's character even so, which the submit handler then ignores.
+      e.preventDefault();
+      suggesting.picked = true;
+      pickSuggestion(suggesting.active);
+    } else if (e.key === "Escape") {
+      closeSuggestions();
+    }
+  });
+  $("box").addEventListener("keyup", (e) => {
+    if (e.key === "Enter") suggesting.picked = false;
+  });
+  $("box").addEventListener("blur", () => setTimeout(closeSuggestions, 100));
   $("more").addEventListener("click", loadMore);
   $("within").addEventListener("change", () => {
     if ($("box").value.trim() !== "") search($("box").value);
