@@ -122,6 +122,9 @@ type Index struct {
 	// of /companies without filters, made on first use.
 	allCompanies     []CompanyCount
 	allCompaniesOnce sync.Once
+
+	// bounds caches the bounds of suggested values (TopCounts), by value.
+	bounds sync.Map // *domain.ValueFilter → uint64
 }
 
 // value is one facet value: its display text, its place in the database's

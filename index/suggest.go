@@ -29,7 +29,15 @@ func (ix *Index) TopCounts(base domain.JobQuery, values []*domain.ValueFilter, k
 	order := make([]int, len(values))
 	all := ix.all.GetCardinality()
 	for i, v := range values {
-		bound[i], order[i] = ix.bound(v, all), i
+		// A value's bound is the same for every request to this index:
+		// the values of a source are looked at again and again.
+		if b, ok := ix.bounds.Load(v); ok {
+			bound[i] = b.(uint64)
+		} else {
+			bound[i] = ix.bound(v, all)
+			ix.bounds.Store(v, bound[i])
+		}
+		order[i] = i
 	}
 	slices.SortFunc(order, func(x, y int) int { return cmp.Compare(bound[y], bound[x]) })
 	counts := make([]int, len(values))

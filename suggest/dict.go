@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -47,6 +48,18 @@ type Dict struct {
 	seqEnd   []int32
 	of       []int32
 	entries  int
+	// second lists the distinct words by their second byte, for the typo
+	// walk.
+	second [256][]int32
+	// marks are the stamps of the entries a call has found (marks).
+	marks sync.Pool
+}
+
+// marks stamps the entries one call of Find has found: those whose stamp
+// is its generation.
+type marks struct {
+	stamp []uint32
+	gen   uint32
 }
 
 // word is one word of a spelling: the word, the spelling and its place
@@ -89,7 +102,31 @@ func New(entries []Entry) *Dict {
 		d.seqEnd = append(d.seqEnd, int32(len(d.seqWords)))
 	}
 	slices.SortFunc(d.words, func(a, b word) int { return cmp.Compare(a.id, b.id) })
+	n := len(entries)
+	d.marks.New = func() any { return &marks{stamp: make([]uint32, n)} }
+	for i, w := range d.distinct {
+		if len(w) > 1 {
+			d.second[w[1]] = append(d.second[w[1]], int32(i))
+		}
+	}
 	return d
+}
+
+// typoCandidates returns the distinct words that may start with p after
+// one edit, ascending: an edit after p's second byte leaves its first two
+// in place, and one among them leaves p's first or second byte as the
+// word's first or second.
+func (d *Dict) typoCandidates(p string) []int32 {
+	var out []int32
+	for _, b := range []byte{p[0], p[1]} {
+		lo, _ := slices.BinarySearch(d.distinct, string(b))
+		for i := lo; i < len(d.distinct) && d.distinct[i][0] == b; i++ {
+			out = append(out, int32(i))
+		}
+		out = append(out, d.second[b]...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // seq returns the words of sequence i.
@@ -139,7 +176,7 @@ func Sequences(spelling string) [][]string {
 }
 
 // Find returns the entries whose spellings the prefix's words start
-// successive words of (each entry once, in the dictionary's order), and
+// successive words of (each entry once, in no order), and
 // when typos is set, after them those that match so only with one edit in
 // a prefix of TypoFrom or more letters. An empty prefix finds every entry.
 func (d *Dict) Find(prefix string, typos bool) []Match {
@@ -151,12 +188,18 @@ func (d *Dict) Find(prefix string, typos bool) []Match {
 		}
 		return matches
 	}
-	found := make([]bool, len(d.seqEnd))
+	// Each entry once: marked with this call's stamp.
+	mark := d.marks.Get().(*marks)
+	defer d.marks.Put(mark)
+	mark.gen++
+	if mark.gen == 0 { // wrapped: every stamp is old again
+		clear(mark.stamp)
+		mark.gen = 1
+	}
 	var matches []Match
-	seen := map[int32]bool{}
 	add := func(seq int32, typo bool) {
-		if e := d.of[seq]; !seen[e] {
-			seen[e] = true
+		if e := d.of[seq]; mark.stamp[e] != mark.gen {
+			mark.stamp[e] = mark.gen
 			matches = append(matches, Match{Entry: int(e), Typo: typo})
 		}
 	}
@@ -173,33 +216,36 @@ func (d *Dict) Find(prefix string, typos bool) []Match {
 			if w.id >= int32(hi) {
 				break
 			}
-			if !found[w.seq] && d.follows(w.seq, int(w.at), p, false) {
-				found[w.seq] = true
+			if mark.stamp[d.of[w.seq]] != mark.gen && d.follows(w.seq, int(w.at), p, false) {
 				add(w.seq, false)
 			}
 		}
 	}
-	slices.SortFunc(matches, func(a, b Match) int { return a.Entry - b.Entry })
-	exact := len(matches)
 	if !typos || len(strings.Join(p, "")) < TypoFrom {
 		return matches
 	}
 	// One edit: in the first word (walking the distinct words within one
 	// edit of it), or in a later one (from the first word's exact
 	// matches, checked word by word).
-	for id, text := range d.distinct {
+	candidates := d.typoCandidates(p[0])
+	if len(p[0]) < 2 {
+		candidates = nil // one letter, and an edit in a later word: from the exact run
+		for id := lo; id < hi; id++ {
+			candidates = append(candidates, int32(id))
+		}
+	}
+	for _, id := range candidates {
+		text := d.distinct[id]
 		if !within1(p[0], text) {
 			continue
 		}
 		typo := !strings.HasPrefix(text, p[0])
-		for _, w := range d.withWord(int32(id)) {
-			if !found[w.seq] && d.follows(w.seq, int(w.at), p, !typo) {
-				found[w.seq] = true
+		for _, w := range d.withWord(id) {
+			if mark.stamp[d.of[w.seq]] != mark.gen && d.follows(w.seq, int(w.at), p, !typo) {
 				add(w.seq, true)
 			}
 		}
 	}
-	slices.SortFunc(matches[exact:], func(a, b Match) int { return a.Entry - b.Entry })
 	return matches
 }
 
@@ -253,11 +299,13 @@ func within1(p, w string) bool {
 		if strings.HasPrefix(w[i+wsize:], p[i:]) {
 			return true
 		}
-		// Transposition of two adjacent letters.
+		// Transposition of two adjacent letters: w has p's next letter,
+		// then p's letter, then the rest of p.
 		if i+size < len(p) {
 			_, nsize := utf8.DecodeRuneInString(p[i+size:])
-			swapped := p[i+size:i+size+nsize] + p[i:i+size] + p[i+size+nsize:]
-			if strings.HasPrefix(w[i:], swapped) {
+			next, cur := p[i+size:i+size+nsize], p[i:i+size]
+			if rest := w[i:]; strings.HasPrefix(rest, next) && strings.HasPrefix(rest[len(next):], cur) &&
+				strings.HasPrefix(rest[len(next)+len(cur):], p[i+size+nsize:]) {
 				return true
 			}
 		}

@@ -1,6 +1,7 @@
 package suggest
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -42,6 +43,10 @@ func TestFind(t *testing.T) {
 		{"sotfware", []found{{0, true}, {4, true}}},  // transposed
 		{"saftware", []found{{0, true}, {4, true}}},  // substituted
 		{"sofftware", []found{{0, true}, {4, true}}}, // one too many
+		{"xoftware", []found{{0, true}, {4, true}}},  // the first letter substituted
+		{"osftware", []found{{0, true}, {4, true}}},  // the first two transposed
+		{"asoftware", []found{{0, true}, {4, true}}}, // a letter before the first
+		{"oftware", []found{{0, true}, {4, true}}},   // the first letter missing
 		{"sof", []found{{0, false}, {4, false}}},     // no typos under 4 letters
 		{"sfw", nil},
 		{"software enginere", []found{{0, true}, {4, true}}},
@@ -53,6 +58,15 @@ func TestFind(t *testing.T) {
 		for _, m := range d.Find(tt.prefix, true) {
 			got = append(got, found{m.Entry, m.Typo})
 		}
+		slices.SortStableFunc(got, func(a, b found) int { // exact ones first, each by entry
+			if a.typo != b.typo {
+				if a.typo {
+					return 1
+				}
+				return -1
+			}
+			return a.entry - b.entry
+		})
 		assert.Equal(t, tt.want, got, "prefix %q", tt.prefix)
 	}
 }

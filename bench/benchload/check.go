@@ -343,6 +343,10 @@ func checkQuery(ctx context.Context, db *pgx.Conn, c *client, q query, runs []ru
 		if !sampled(i) {
 			continue
 		}
+		if q.Kind == suggestKind {
+			e.checkSuggest(ctx, db, c, tc, i, runs)
+			continue
+		}
 		want, err := expected(ctx, db, q.Kind, tc)
 		if err != nil {
 			e.Mismatches = append(e.Mismatches, fmt.Sprintf("SQL for %s: %v", tc.REST, err))
@@ -368,6 +372,30 @@ func checkQuery(ctx context.Context, db *pgx.Conn, c *client, q query, runs []ru
 		}
 	}
 	return e
+}
+
+// checkSuggest checks the sampled answers of the suggestion case tc
+// (the i-th) of each run: every count is SQL's.
+func (e *exactness) checkSuggest(ctx context.Context, db *pgx.Conn, c *client, tc testCase, i int, runs []runResult) {
+	for _, r := range runs {
+		body, ok := r.Samples[i]
+		var err error
+		if !ok {
+			if body, err = c.do(ctx, tc, r.Transport); err != nil {
+				e.Mismatches = append(e.Mismatches, fmt.Sprintf("%s %s: %v", r.Transport, tc.REST, err))
+				continue
+			}
+		}
+		got, err := parseSuggestions(r.Transport, body)
+		e.Checked++
+		if err != nil {
+			e.Mismatches = append(e.Mismatches, fmt.Sprintf("%s %s: %v", r.Transport, tc.REST, err))
+			continue
+		}
+		for _, d := range checkSuggestions(ctx, db, tc, got) {
+			e.Mismatches = append(e.Mismatches, fmt.Sprintf("%s %s: %s", r.Transport, tc.REST, d))
+		}
+	}
 }
 
 // keyset is the cursor check of one filter through one transport: the

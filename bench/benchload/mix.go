@@ -23,6 +23,7 @@ const (
 	facetKind               // a job list with facets: p50 ≤ 2× its Base's
 	placeKind               // a job list by city=: the base of a nearKind type
 	nearKind                // a job list near a place: ≥ nearWithin× its Base's throughput, p99 ≤ 50 ms
+	suggestKind             // suggestions while typing: p99 ≤ 10 ms, ≥ 5,000 req/s at 1M, counts as SQL's
 )
 
 // isList says whether a kind's answers are pages of jobs.
@@ -382,6 +383,12 @@ func buildMix(ctx context.Context, db *pgx.Conn, seed uint64, skills []string) (
 		return nil, err
 	}
 	mix = append(mix, near...)
+
+	sg, err := buildSuggest(ctx, db, rnd, skills)
+	if err != nil {
+		return nil, err
+	}
+	mix = append(mix, sg)
 
 	for _, q := range mix {
 		if len(q.Cases) < values {

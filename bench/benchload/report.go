@@ -210,6 +210,13 @@ func (r *report) targetMisses(q query, rest, gql runResult) []string {
 		if rest.P99 > listP99At200k {
 			miss = append(miss, fmt.Sprintf("p99 %s > %s", fmtMS(rest.P99), fmtMS(listP99At200k)))
 		}
+	case q.Kind == suggestKind:
+		if rest.P99 > suggestP99 {
+			miss = append(miss, fmt.Sprintf("p99 %s > %s", fmtMS(rest.P99), fmtMS(suggestP99)))
+		}
+		if r.large() && restRate < suggestPerSecond {
+			miss = append(miss, fmt.Sprintf("%.0f req/s < %.0f", restRate, suggestPerSecond))
+		}
 	case q.Kind == facetKind && !r.large():
 		restX, gqlX := r.facetRatios(q, rest, gql)
 		if restX == 0 || gqlX == 0 {
