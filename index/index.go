@@ -125,6 +125,9 @@ type Index struct {
 
 	// bounds caches the bounds of suggested values (TopCounts), by value.
 	bounds sync.Map // *domain.ValueFilter → uint64
+	// keysKey names the set of keys it has jobs of (KeysKey).
+	keysKey     KeysKey
+	keysKeyOnce sync.Once
 }
 
 // value is one facet value: its display text, its place in the database's

@@ -2,6 +2,7 @@ package index
 
 import (
 	"cmp"
+	"hash/maphash"
 	"slices"
 	"strings"
 
@@ -128,6 +129,49 @@ func (ix *Index) CompanyNames() []string {
 	out := make([]string, len(ix.companies))
 	for i, c := range ix.companies {
 		out[i] = c.name
+	}
+	return out
+}
+
+// KeysKey names the set of filter keys an index has jobs of: it differs
+// between two indexes whose sets may differ (keys of removed jobs may
+// still count as had).
+type KeysKey struct {
+	base *roaring.Bitmap // the base's jobs: one per built base
+	// The keys of the delta's jobs that the base has none of: how many,
+	// and their hashes XOR-ed.
+	n    int
+	hash uint64
+}
+
+// KeysKey returns the key of ix's set of filter keys, computed on first
+// use (a pass over the delta's keys).
+func (ix *Index) KeysKey() KeysKey {
+	ix.keysKeyOnce.Do(func() {
+		ix.keysKey = KeysKey{base: ix.baseAll}
+		if ix.delta == nil {
+			return
+		}
+		for k := range ix.delta.keys {
+			if ix.keys[k] == nil {
+				ix.keysKey.n++
+				ix.keysKey.hash ^= maphash.String(keysSeed, k)
+			}
+		}
+	})
+	return ix.keysKey
+}
+
+// keysSeed seeds the hashes of KeysKey.
+var keysSeed = maphash.MakeSeed()
+
+// Present reports, for each of values, whether it may select a job of ix:
+// whether its bound is above 0 (a value it reports absent selects none).
+func (ix *Index) Present(values []*domain.ValueFilter) []bool {
+	out := make([]bool, len(values))
+	all := ix.all.GetCardinality()
+	for i, v := range values {
+		out[i] = ix.bound(v, all) > 0
 	}
 	return out
 }

@@ -138,3 +138,9 @@ func (s boundedStore) SuggestCompanies(ctx context.Context, known index.Companie
 	defer leave()
 	return s.inner.SuggestCompanies(ctx, known)
 }
+
+// SuggestPresent implements Store. It reads no database but the index's
+// feed position, and takes no slot.
+func (s boundedStore) SuggestPresent(ctx context.Context, known index.KeysKey, values []*domain.ValueFilter) ([]bool, index.KeysKey, bool, bool) {
+	return s.inner.SuggestPresent(ctx, known, values)
+}

@@ -47,6 +47,10 @@ type Store interface {
 	// SuggestCompanies returns the names of the companies to suggest and
 	// the key of their list, unless it is known (changed false).
 	SuggestCompanies(ctx context.Context, known index.CompaniesKey) ([]string, index.CompaniesKey, bool, error)
+	// SuggestPresent reports which values may select a job, with the key
+	// of the index's set of keys, unless it is known (changed false); ok
+	// false: no index, every value may.
+	SuggestPresent(ctx context.Context, known index.KeysKey, values []*domain.ValueFilter) (present []bool, key index.KeysKey, changed, ok bool)
 }
 
 // Service answers the API's reads.

@@ -101,8 +101,12 @@ type scored struct {
 // found with one edit, with typos) and counts them under filter with
 // src's parameter left out: those with jobs, among which the k with most.
 func (s *Service) score(ctx context.Context, src *source, prefix string, typos bool, filter *domain.JobFilter, k int) ([]scored, error) {
+	dict, err := s.presentDict(ctx, src)
+	if err != nil {
+		return nil, err
+	}
 	var terms []int
-	for _, m := range src.dict.Find(prefix, typos) {
+	for _, m := range dict.Find(prefix, typos) {
 		if m.Typo == typos {
 			terms = append(terms, m.Entry)
 		}
@@ -130,6 +134,59 @@ func (s *Service) score(ctx context.Context, src *source, prefix string, typos b
 			out = append(out, scored{src: src, term: t, count: counts[i], folded: src.folded[t]})
 		}
 	}
+	return out, nil
+}
+
+// presentDict returns the dictionary of src's values that may have jobs
+// in the current index (a subset of src.dict, made again when the index's
+// set of keys changes), or src.dict itself for companies (their source
+// is the index's) and without an index.
+func (s *Service) presentDict(ctx context.Context, src *source) (*suggest.Dict, error) {
+	if src.param == "company" {
+		return src.dict, nil
+	}
+	cur := src.present.Load()
+	var known index.KeysKey
+	if cur != nil {
+		known = cur.key
+	}
+	values, err := s.valueQueries(src)
+	if err != nil {
+		return nil, err
+	}
+	present, key, changed, ok := s.store.SuggestPresent(ctx, known, values)
+	switch {
+	case !ok:
+		return src.dict, nil
+	case !changed:
+		return cur.dict, nil
+	}
+	next := &presentDict{key: key, dict: src.dict.Subset(present)}
+	src.present.Store(next)
+	return next.dict, nil
+}
+
+// presentDict is the subset of a source's dictionary of the values that
+// may have jobs in the indexes of a set of keys.
+type presentDict struct {
+	key  index.KeysKey
+	dict *suggest.Dict
+}
+
+// valueQueries returns the filters of every value of src, made once.
+func (s *Service) valueQueries(src *source) ([]*domain.ValueFilter, error) {
+	if all := src.all.Load(); all != nil {
+		return *all, nil
+	}
+	out := make([]*domain.ValueFilter, len(src.terms))
+	for t := range src.terms {
+		v, err := s.valueQuery(src, t)
+		if err != nil {
+			return nil, err
+		}
+		out[t] = v
+	}
+	src.all.Store(&out)
 	return out, nil
 }
 
@@ -169,6 +226,10 @@ type source struct {
 	folded  []string
 	dict    *suggest.Dict
 	queries []atomic.Pointer[domain.ValueFilter]
+	// present is the dictionary of the values that may have jobs; all
+	// are the queries once every one is made.
+	present atomic.Pointer[presentDict]
+	all     atomic.Pointer[[]*domain.ValueFilter]
 	// mu guards keys, the strings of the queries' keys, once each.
 	mu   sync.Mutex
 	keys map[string]string

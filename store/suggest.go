@@ -58,3 +58,18 @@ func (s *Store) SuggestCompanies(ctx context.Context, known index.CompaniesKey) 
 	})
 	return names, index.CompaniesKey{}, true, wrap(err, "read the companies")
 }
+
+// SuggestPresent reports which of values may select a job of the current
+// index (index.Index.Present), with the key of its set of keys, unless
+// that key is known (changed false). Without an index ok is false: every
+// value may.
+func (s *Store) SuggestPresent(ctx context.Context, known index.KeysKey, values []*domain.ValueFilter) (present []bool, key index.KeysKey, changed, ok bool) {
+	ix := s.currentIndex(ctx)
+	if ix == nil {
+		return nil, known, false, false
+	}
+	if key = ix.KeysKey(); key == known {
+		return nil, key, false, true
+	}
+	return ix.Present(values), key, true, true
+}

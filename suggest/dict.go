@@ -53,6 +53,8 @@ type Dict struct {
 	second [256][]int32
 	// marks are the stamps of the entries a call has found (marks).
 	marks sync.Pool
+	// only are the entries of a subset (nil: every entry).
+	only []int32
 }
 
 // marks stamps the entries one call of Find has found: those whose stamp
@@ -182,6 +184,13 @@ func Sequences(spelling string) [][]string {
 func (d *Dict) Find(prefix string, typos bool) []Match {
 	p := Words(prefix)
 	if len(p) == 0 {
+		if d.only != nil {
+			matches := make([]Match, len(d.only))
+			for i, e := range d.only {
+				matches[i].Entry = int(e)
+			}
+			return matches
+		}
 		matches := make([]Match, d.entries)
 		for e := range matches {
 			matches[e].Entry = e
@@ -311,4 +320,33 @@ func within1(p, w string) bool {
 		}
 	}
 	return false
+}
+
+// Subset returns the dictionary of the entries keep keeps (keep[e] for
+// entry e), which Find numbers as d does. It shares d's words.
+func (d *Dict) Subset(keep []bool) *Dict {
+	s := &Dict{distinct: d.distinct, entries: d.entries, second: d.second, only: []int32{}}
+	s.marks.New = d.marks.New
+	for e, k := range keep {
+		if k {
+			s.only = append(s.only, int32(e))
+		}
+	}
+	renumber := make([]int32, len(d.seqEnd))
+	for i := range d.seqEnd {
+		renumber[i] = -1
+		if !keep[d.of[i]] {
+			continue
+		}
+		renumber[i] = int32(len(s.seqEnd))
+		s.seqWords = append(s.seqWords, d.seq(int32(i))...)
+		s.seqEnd = append(s.seqEnd, int32(len(s.seqWords)))
+		s.of = append(s.of, d.of[i])
+	}
+	for _, w := range d.words {
+		if n := renumber[w.seq]; n >= 0 {
+			s.words = append(s.words, word{id: w.id, seq: n, at: w.at})
+		}
+	}
+	return s
 }

@@ -83,3 +83,26 @@ func TestWithin1(t *testing.T) {
 		assert.Equal(t, tt.want, within1(tt.p, tt.w), "%q in %q", tt.p, tt.w)
 	}
 }
+
+// TestSubset: a subset finds only its entries, numbered as the whole.
+func TestSubset(t *testing.T) {
+	d := New([]Entry{
+		{Spellings: []string{"Software Engineer"}},
+		{Spellings: []string{"Go", "golang"}},
+		{Spellings: []string{"Backend Software Engineer"}},
+	})
+	s := d.Subset([]bool{false, true, true})
+	entries := func(ms []Match) []int {
+		var out []int
+		for _, m := range ms {
+			out = append(out, m.Entry)
+		}
+		slices.Sort(out)
+		return out
+	}
+	assert.Equal(t, []int{2}, entries(s.Find("soft", false)))
+	assert.Equal(t, []int{1}, entries(s.Find("gola", false)))
+	assert.Equal(t, []int{2}, entries(s.Find("sofware", true)))
+	assert.Equal(t, []int{0, 2}, entries(d.Find("sofware", true)))
+	assert.Equal(t, []int{1, 2}, entries(s.Find("", false)), "an empty prefix: every entry of the subset")
+}

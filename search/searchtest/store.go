@@ -99,3 +99,8 @@ func (s *Store) SuggestCounts(_ context.Context, _ domain.JobQuery, values []*do
 func (s *Store) SuggestCompanies(context.Context, index.CompaniesKey) ([]string, index.CompaniesKey, bool, error) {
 	return nil, index.CompaniesKey{}, true, nil
 }
+
+// SuggestPresent implements search.Store: no index.
+func (s *Store) SuggestPresent(_ context.Context, known index.KeysKey, _ []*domain.ValueFilter) ([]bool, index.KeysKey, bool, bool) {
+	return nil, known, false, false
+}
