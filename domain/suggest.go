@@ -1,5 +1,7 @@
 package domain
 
+import "strings"
+
 // Suggestion is a value a search box may complete a prefix to (contract
 // section 14): the text shown, how many jobs it selects under the
 // request's filters, and the filter that selects it.
@@ -17,6 +19,24 @@ type SuggestedFilter struct {
 	CategoryRole           *string  `json:"categoryRole,omitempty"`
 	CategorySpecialization *string  `json:"categorySpecialization,omitempty"`
 	Location               *string  `json:"location,omitempty"`
+}
+
+// Param returns the REST parameter the filter sets and its value ("" when
+// it sets none).
+func (f SuggestedFilter) Param() (string, string) {
+	switch {
+	case f.Company != nil:
+		return "company", *f.Company
+	case len(f.Skills) > 0:
+		return "skills", strings.Join(f.Skills, ",")
+	case f.CategoryRole != nil:
+		return "category_role", *f.CategoryRole
+	case f.CategorySpecialization != nil:
+		return "category_specialization", *f.CategorySpecialization
+	case f.Location != nil:
+		return "location", *f.Location
+	}
+	return "", ""
 }
 
 // Suggestions are the suggestions of one request, with what it asked.

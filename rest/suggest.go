@@ -2,7 +2,6 @@ package rest
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/jobsd-dev/jobsd/domain"
 )
@@ -54,18 +53,6 @@ func (h *Handler) suggest(w http.ResponseWriter, r *http.Request) {
 
 // restFilter is a suggestion's filter as REST parameters.
 func restFilter(f domain.SuggestedFilter) map[string]string {
-	out := map[string]string{}
-	set := func(param string, v *string) {
-		if v != nil {
-			out[param] = *v
-		}
-	}
-	set("company", f.Company)
-	set("category_role", f.CategoryRole)
-	set("category_specialization", f.CategorySpecialization)
-	set("location", f.Location)
-	if len(f.Skills) > 0 {
-		out["skills"] = strings.Join(f.Skills, ",")
-	}
-	return out
+	param, v := f.Param()
+	return map[string]string{param: v}
 }

@@ -264,37 +264,36 @@ func (src *source) intern(s string) string {
 	return s
 }
 
-// set sets src's parameter of f to v.
-func (src *source) set(f *domain.JobFilter, v string) {
-	switch src.param {
-	case "company":
-		f.Company = &v
-	case "skills":
-		f.Skills = []string{v}
-	case "category_role":
-		f.CategoryRole = &v
-	case "category_specialization":
-		f.CategorySpecialization = &v
-	case "location":
-		f.Location = &v
-	}
+// suggestParams are the parameters suggestions set, and the members of
+// JobFilter and SuggestedFilter that are each.
+var suggestParams = map[string]struct {
+	job       func(f *domain.JobFilter) func(*string)
+	suggested func(f *domain.SuggestedFilter, v string)
+}{
+	"company": {func(f *domain.JobFilter) func(*string) { return func(v *string) { f.Company = v } },
+		func(f *domain.SuggestedFilter, v string) { f.Company = &v }},
+	"skills": {func(f *domain.JobFilter) func(*string) {
+		return func(v *string) {
+			if f.Skills = nil; v != nil {
+				f.Skills = []string{*v}
+			}
+		}
+	}, func(f *domain.SuggestedFilter, v string) { f.Skills = []string{v} }},
+	"category_role": {func(f *domain.JobFilter) func(*string) { return func(v *string) { f.CategoryRole = v } },
+		func(f *domain.SuggestedFilter, v string) { f.CategoryRole = &v }},
+	"category_specialization": {func(f *domain.JobFilter) func(*string) { return func(v *string) { f.CategorySpecialization = v } },
+		func(f *domain.SuggestedFilter, v string) { f.CategorySpecialization = &v }},
+	"location": {func(f *domain.JobFilter) func(*string) { return func(v *string) { f.Location = v } },
+		func(f *domain.SuggestedFilter, v string) { f.Location = &v }},
 }
+
+// set sets src's parameter of f to v.
+func (src *source) set(f *domain.JobFilter, v string) { suggestParams[src.param].job(f)(&v) }
 
 // without returns f without src's parameter, which a suggestion replaces.
 func (src *source) without(f *domain.JobFilter) *domain.JobFilter {
 	g := *f
-	switch src.param {
-	case "company":
-		g.Company = nil
-	case "skills":
-		g.Skills = nil
-	case "category_role":
-		g.CategoryRole = nil
-	case "category_specialization":
-		g.CategorySpecialization = nil
-	case "location":
-		g.Location = nil
-	}
+	suggestParams[src.param].job(&g)(nil)
 	return &g
 }
 
@@ -302,19 +301,7 @@ func (src *source) without(f *domain.JobFilter) *domain.JobFilter {
 func (src *source) suggestion(t, count int) domain.Suggestion {
 	term := src.terms[t]
 	sg := domain.Suggestion{Value: term.Value, Count: count}
-	v := term.Filter
-	switch src.param {
-	case "company":
-		sg.Filter.Company = &v
-	case "skills":
-		sg.Filter.Skills = []string{v}
-	case "category_role":
-		sg.Filter.CategoryRole = &v
-	case "category_specialization":
-		sg.Filter.CategorySpecialization = &v
-	case "location":
-		sg.Filter.Location = &v
-	}
+	suggestParams[src.param].suggested(&sg.Filter, term.Filter)
 	return sg
 }
 
