@@ -13,6 +13,7 @@ var fastRoots = map[string]string{
 	"companies": "CompanyConnection",
 	"job":       "Job",
 	"jobs":      "JobCardConnection",
+	"suggest":   "Suggestion",
 }
 
 // fastFields are, by object type, the fields the fast path answers.
@@ -199,6 +200,18 @@ var fastFields = map[string]map[string]fastField{
 		"max":   {},
 		"min":   {},
 	},
+	"SuggestedFilter": {
+		"categoryRole":           {},
+		"categorySpecialization": {},
+		"company":                {},
+		"location":               {},
+		"skills":                 {},
+	},
+	"Suggestion": {
+		"count":  {},
+		"filter": {object: "SuggestedFilter"},
+		"value":  {},
+	},
 }
 
 // Fields of these types that gqlgen answers instead:
@@ -265,6 +278,28 @@ func (r *fastRun) root(f *ast.Field) bool {
 		} else {
 			r.writeCompanyConnection(f.SelectionSet, res)
 		}
+	case "suggest":
+		args, err := r.ec.field_Query_suggest_args(r.ctx, f.ArgumentMap(r.vars))
+		if err != nil {
+			return false
+		}
+		var res []*domain.Suggestion
+		res, err = r.ec.Resolvers.Query().Suggest(r.ctx, args["field"].(domain.SuggestField), args["prefix"].(string), args["filter"].(*domain.JobFilter), args["limit"].(*int))
+		if err != nil {
+			return false
+		}
+		r.buf = append(r.buf, '[')
+		for i0 := range res {
+			if i0 > 0 {
+				r.buf = append(r.buf, ',')
+			}
+			if res[i0] == nil {
+				r.failed = true // gqlgen: must not be null
+			} else {
+				r.writeSuggestion(f.SelectionSet, res[i0])
+			}
+		}
+		r.buf = append(r.buf, ']')
 	default:
 		return false
 	}
@@ -625,6 +660,33 @@ func (r *fastRun) writeCompanyConnection(sel ast.SelectionSet, v *domain.Company
 		case "totalCount":
 			res := v.TotalCount()
 			r.int(res)
+		default:
+			r.failed = true
+		}
+		if r.failed {
+			return
+		}
+	}
+	r.buf = append(r.buf, '}')
+}
+
+// writeSuggestion writes a Suggestion with the members of sel.
+func (r *fastRun) writeSuggestion(sel ast.SelectionSet, v *domain.Suggestion) {
+	r.buf = append(r.buf, '{')
+	for i, s := range sel {
+		f := r.key(i, s)
+		if f == nil {
+			return
+		}
+		switch f.Name {
+		case "__typename":
+			r.string("Suggestion")
+		case "value":
+			r.string(v.Value)
+		case "count":
+			r.int(v.Count)
+		case "filter":
+			r.writeSuggestedFilter(f.SelectionSet, &v.Filter)
 		default:
 			r.failed = true
 		}
@@ -1393,6 +1455,64 @@ func (r *fastRun) writeCompany(sel ast.SelectionSet, v *domain.Company) {
 			r.int(v.JobCount)
 		case "slug":
 			r.string(v.Slug)
+		default:
+			r.failed = true
+		}
+		if r.failed {
+			return
+		}
+	}
+	r.buf = append(r.buf, '}')
+}
+
+// writeSuggestedFilter writes a SuggestedFilter with the members of sel.
+func (r *fastRun) writeSuggestedFilter(sel ast.SelectionSet, v *domain.SuggestedFilter) {
+	r.buf = append(r.buf, '{')
+	for i, s := range sel {
+		f := r.key(i, s)
+		if f == nil {
+			return
+		}
+		switch f.Name {
+		case "__typename":
+			r.string("SuggestedFilter")
+		case "company":
+			if v.Company == nil {
+				r.null()
+			} else {
+				r.string(*v.Company)
+			}
+		case "skills":
+			if v.Skills == nil {
+				r.null()
+			} else {
+				r.buf = append(r.buf, '[')
+				for i0 := range v.Skills {
+					if i0 > 0 {
+						r.buf = append(r.buf, ',')
+					}
+					r.string(v.Skills[i0])
+				}
+				r.buf = append(r.buf, ']')
+			}
+		case "categoryRole":
+			if v.CategoryRole == nil {
+				r.null()
+			} else {
+				r.string(*v.CategoryRole)
+			}
+		case "categorySpecialization":
+			if v.CategorySpecialization == nil {
+				r.null()
+			} else {
+				r.string(*v.CategorySpecialization)
+			}
+		case "location":
+			if v.Location == nil {
+				r.null()
+			} else {
+				r.string(*v.Location)
+			}
 		default:
 			r.failed = true
 		}

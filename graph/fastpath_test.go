@@ -119,6 +119,17 @@ var fixtureCompanies = []domain.Company{
 // search picks a special answer ("nan", "fail", "down", "nil", "panic").
 func fixtureStore() *searchtest.Store {
 	return &searchtest.Store{
+		// Suggestions count 1, 2 or 3 jobs by their place; "fail" fails.
+		SuggestCountsFunc: func(_ context.Context, base domain.JobQuery, values []*domain.ValueFilter, _ int) ([]int, error) {
+			if base.Company == "fail" {
+				return nil, errors.New("disk on fire")
+			}
+			out := make([]int, len(values))
+			for i := range out {
+				out[i] = 1 + i%3
+			}
+			return out, nil
+		},
 		FindJobCardsFunc: func(_ context.Context, q domain.JobQuery) ([]domain.JobCard, int, []domain.Cursor, error) {
 			switch q.Company {
 			case "nan":
@@ -319,6 +330,11 @@ func TestFastPathAnswersAsGqlgen(t *testing.T) {
 		{query: `{ companies(first: 2) { edges { cursor node { id name slug } } nodes { id } ` + relayFields + ` } }`},
 		{query: `query A { job(id: "src-1") { id } } query B { jobs(limit: 1) { nodes { title } } }`, opName: "B"},
 		{query: "# comment\nquery  Spaced ( $l : Int = 2 ) {\n jobs ( limit : $l ) {\n nodes { id }\n }\n}"},
+		// Suggestions
+		{query: `{ suggest(field: SKILLS, prefix: "go") { value count filter { skills company categoryRole categorySpecialization location } } }`},
+		{query: `query($p: String!, $f: JobFilter) { s: suggest(field: TITLE, prefix: $p, filter: $f, limit: 3) { __typename v: value filter { __typename categoryRole } } }`,
+			variables: map[string]any{"p": "eng", "f": map[string]any{"workArrangement": []string{"REMOTE"}}}},
+		{query: `{ suggest(field: SKILLS, prefix: "zzzzqq") { value } }`}, // none
 	} {
 		p.compare(t, q, true)
 	}
@@ -362,6 +378,8 @@ func TestFastPathFallsBack(t *testing.T) {
 		{query: `{ jobs(sort: RELEVANCE) { nodes { id } } }`},
 		{query: `{ jobs(after: "garbage") { nodes { id } } }`},
 		{query: `{ companies(limit: -5) { nodes { name } } }`},
+		{query: `{ suggest(field: SKILLS, prefix: "go", limit: 0) { value } }`},
+		{query: `{ suggest(field: SKILLS, prefix: "go", filter: {company: "fail"}) { value } }`},
 		{query: `{ job(id: "not an id") { id } }`},
 		{query: `{ job(id: "src-500") { id } }`},
 		{query: `{ job(id: "src-410") { ` + jobFields + ` } }`}, // closed: null and gone, never data

@@ -1,4 +1,4 @@
-//go:generate go run ./fastgen -roots jobs,job,companies -resolved JobCardConnection.facets
+//go:generate go run ./fastgen -roots jobs,job,companies,suggest -resolved JobCardConnection.facets
 
 // Package graph serves jobsd's GraphQL API with gqlgen: the schema's
 // resolvers, adapters of a few lines over the query service (package

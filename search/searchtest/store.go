@@ -22,6 +22,7 @@ type Store struct {
 	FacetsFunc        func(ctx context.Context, q domain.JobQuery, fields []string, limit int) ([]domain.Facet, error)
 	CompaniesByIDFunc func(ctx context.Context, ids []int64) (map[int64]*domain.Company, error)
 	ChangesFunc       func(ctx context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error)
+	SuggestCountsFunc func(ctx context.Context, base domain.JobQuery, values []*domain.ValueFilter, k int) ([]int, error)
 }
 
 var _ search.Store = (*Store)(nil)
@@ -90,8 +91,12 @@ func (s *Store) Changes(ctx context.Context, after domain.FeedCursor, limit int)
 	return []domain.Change{}, after, false, nil
 }
 
-// SuggestCounts implements search.Store: every value counts 0.
-func (s *Store) SuggestCounts(_ context.Context, _ domain.JobQuery, values []*domain.ValueFilter, _ int) ([]int, error) {
+// SuggestCounts implements search.Store: every value counts 0 unless
+// SuggestCountsFunc says otherwise.
+func (s *Store) SuggestCounts(ctx context.Context, base domain.JobQuery, values []*domain.ValueFilter, k int) ([]int, error) {
+	if s.SuggestCountsFunc != nil {
+		return s.SuggestCountsFunc(ctx, base, values, k)
+	}
 	return make([]int, len(values)), nil
 }
 
