@@ -1,7 +1,7 @@
 # jobsd: thin targets over the go tool and scripts/.
 GO ?= go
 
-.PHONY: run build test generate check-generate vet fmt playground-assets fuzz loadtest bench eval
+.PHONY: run build test generate check-generate vet fmt playground-assets fuzz loadtest bench eval screenshot
 
 ## run: build and serve jobsd with demo data and a demo key (see README)
 run: build
@@ -15,6 +15,12 @@ build:
 ##       against a real PostgreSQL
 test: vet check-generate
 	scripts/test.sh
+
+## screenshot: take docs/demo.png again from the demo data, as the browser
+##             test of the search page renders it (needs Chromium)
+screenshot:
+	JOBSD_UPDATE_SCREENSHOT=1 JOBSD_TEST_DATABASE_URL="$${JOBSD_TEST_DATABASE_URL:-$$(scripts/devdb.sh)}" \
+		$(GO) test -count=1 -run '^TestDemoPageInBrowser$$' ./cmd/jobsd
 
 ## generate: regenerate the gqlgen code from schema.graphqls
 generate:

@@ -50,8 +50,9 @@ type Feed interface {
 	// most limit+1), and the text of the jobs changed after changedAfter.
 	TextStart(ctx context.Context, q domain.JobQuery, changedAfter int64, limit int) (store.TextStart, error)
 	// TextMatches judges jobs by full-text parts: whether each pair's job
-	// is open and matches its text now.
-	TextMatches(ctx context.Context, pairs []store.TextPair) ([]bool, error)
+	// is open and matches its text now, and whether that is final (its
+	// description indexed for its current record).
+	TextMatches(ctx context.Context, pairs []store.TextPair) ([]store.TextMatch, error)
 }
 
 // Options tune a Hub. A zero member takes its default.
@@ -66,6 +67,11 @@ type Options struct {
 	// may match when it starts (default MaxTextResults): it keeps their
 	// ids.
 	TextResults int
+	// TextWait is how long after a change a keyword subscription waits for
+	// the job's description to be indexed for its new record before it
+	// judges the change by what keyword search reads then (0: it does not
+	// wait). Set it where a text indexer runs (serve's, every 2 s).
+	TextWait time.Duration
 	Log         *slog.Logger
 }
 
@@ -123,7 +129,7 @@ type record struct {
 	// texts are the full-text parts the job was judged by after the
 	// change (by subscriptions with one, when they first needed it).
 	textMu sync.Mutex
-	texts  map[domain.TextQuery]bool
+	texts  map[domain.TextQuery]store.TextMatch
 }
 
 // NewHub returns a hub reading feed. Run makes it follow the index.

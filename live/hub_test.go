@@ -58,7 +58,7 @@ func (f *memFeed) TextStart(context.Context, domain.JobQuery, int64, int) (store
 	return store.TextStart{}, errors.New("memFeed: no text")
 }
 
-func (f *memFeed) TextMatches(context.Context, []store.TextPair) ([]bool, error) {
+func (f *memFeed) TextMatches(context.Context, []store.TextPair) ([]store.TextMatch, error) {
 	return nil, errors.New("memFeed: no text")
 }
 

@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"math"
+	"time"
 
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/store"
@@ -119,6 +120,10 @@ func (h *Hub) judgeTexts(ctx context.Context, records []*record) error {
 	return nil
 }
 
+// textPoll is how often a keyword subscription asks again whether a
+// change's description is indexed (Options.TextWait).
+const textPoll = 250 * time.Millisecond
+
 // judgeText judges the change r for s (which has a full-text part): its
 // event, and whether it is delivered (it follows the cursor the
 // subscription started after). Only the reader calls it, in feed order.
@@ -135,7 +140,8 @@ func (s *Sub) judgeText(ctx context.Context, r *record) (domain.JobChangeKind, b
 		if !ok {
 			before = true
 		}
-		after, ok := r.text(tp.query)
+		m, ok := r.text(tp.query)
+		after := m.Matched
 		if !ok {
 			after = tp.atStart[id]
 		}
@@ -189,49 +195,62 @@ func (s *Sub) upcoming(r *record) []*record {
 
 // textOf returns whether the job of r, after the change, matches text: as
 // judged before, or asked of the database now, together with the jobs of
-// more (changes to judge next) whose text is not known yet.
+// more (changes to judge next) whose text is not known yet. A judgement
+// that is not final (the description not yet indexed for the job's new
+// record) is asked again until it is, or until Options.TextWait has passed
+// since the change.
 func (h *Hub) textOf(ctx context.Context, r *record, text domain.TextQuery, more []*record) (bool, error) {
-	if v, ok := r.text(text); ok {
-		return v, nil
-	}
-	ask := []*record{r}
-	for _, o := range more {
-		if _, ok := o.text(text); !ok {
-			ask = append(ask, o)
+	for {
+		m, ok := r.text(text)
+		switch {
+		case ok && (m.Final || time.Since(r.change.At) >= h.opts.TextWait):
+			return m.Matched, nil
+		case ok:
+			select {
+			case <-ctx.Done():
+				return false, ctx.Err()
+			case <-time.After(min(textPoll, h.opts.TextWait-time.Since(r.change.At))):
+			}
+		}
+		ask := []*record{r}
+		for _, o := range more {
+			if m, ok := o.text(text); !ok || !m.Final {
+				ask = append(ask, o)
+			}
+		}
+		more = nil // asked once
+		pairs := make([]store.TextPair, len(ask))
+		for i, o := range ask {
+			pairs[i] = store.TextPair{Text: text, ID: o.change.ID}
+		}
+		matched, err := h.feed.TextMatches(ctx, pairs)
+		if err != nil {
+			return false, err
+		}
+		for i, o := range ask {
+			o.setText(text, matched[i])
 		}
 	}
-	pairs := make([]store.TextPair, len(ask))
-	for i, o := range ask {
-		pairs[i] = store.TextPair{Text: text, ID: o.change.ID}
-	}
-	matched, err := h.feed.TextMatches(ctx, pairs)
-	if err != nil {
-		return false, err
-	}
-	for i, o := range ask {
-		o.setText(text, matched[i])
-	}
-	v, _ := r.text(text)
-	return v, nil
 }
 
 // text returns the job's text judgement after r's change, if made.
-func (r *record) text(t domain.TextQuery) (bool, bool) {
+func (r *record) text(t domain.TextQuery) (store.TextMatch, bool) {
 	r.textMu.Lock()
 	defer r.textMu.Unlock()
 	v, ok := r.texts[t]
 	return v, ok
 }
 
-// setText keeps the job's text judgement after r's change (the first made
-// stays: every subscription judges the change alike).
-func (r *record) setText(t domain.TextQuery, v bool) {
+// setText keeps the job's text judgement after r's change: the first
+// final one stays (every subscription judges the change alike), one not
+// final is replaced by a later one.
+func (r *record) setText(t domain.TextQuery, v store.TextMatch) {
 	r.textMu.Lock()
 	defer r.textMu.Unlock()
 	if r.texts == nil {
-		r.texts = map[domain.TextQuery]bool{}
+		r.texts = map[domain.TextQuery]store.TextMatch{}
 	}
-	if _, ok := r.texts[t]; !ok {
+	if old, ok := r.texts[t]; !ok || !old.Final {
 		r.texts[t] = v
 	}
 }

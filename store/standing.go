@@ -65,26 +65,43 @@ type TextPair struct {
 	ID   string
 }
 
-// TextMatches judges each pair on the primary, in one statement: whether
-// the job is open and matches the text. The answer is by pair.
-func (s *Store) TextMatches(ctx context.Context, pairs []TextPair) ([]bool, error) {
-	out := make([]bool, len(pairs))
+// TextMatch is the judgement of one TextPair: whether the job is open and
+// matches the text, and whether that is final: the job's description is
+// indexed for its current record (a row of job_texts, not stale). Until
+// then keyword search reads the job by its other words, and by the words
+// of its previous record.
+type TextMatch struct {
+	Matched, Final bool
+}
+
+// TextMatches judges each pair on the primary, in one statement. The
+// answer is by pair; a job that is not open never matches, finally.
+func (s *Store) TextMatches(ctx context.Context, pairs []TextPair) ([]TextMatch, error) {
+	out := make([]TextMatch, len(pairs))
 	if len(pairs) == 0 {
 		return out, nil
+	}
+	for i := range out {
+		out[i].Final = true
 	}
 	titles, qs, ids := make([]string, len(pairs)), make([]string, len(pairs)), make([]string, len(pairs))
 	for i, p := range pairs {
 		titles[i], qs[i], ids[i] = p.Text.TitleText, p.Text.Q, p.ID
 	}
-	var matched []int64
-	err := s.db.NewRaw(`SELECT p.n FROM unnest(?::text[], ?::text[], ?::text[]) WITH ORDINALITY AS p(title, q, id, n)
-JOIN jobs AS j ON j.id = p.id
-WHERE `+textMatchSQL("p.title", "p.q"), pgdialect.Array(titles), pgdialect.Array(qs), pgdialect.Array(ids)).Scan(ctx, &matched)
+	var rows []struct {
+		N       int64 `bun:"n"`
+		Matched bool  `bun:"matched"`
+		Final   bool  `bun:"final"`
+	}
+	err := s.db.NewRaw(`SELECT p.n, (`+textMatchSQL("p.title", "p.q")+`) AS matched,
+    (p.q = '' OR EXISTS (SELECT 1 FROM job_texts AS f WHERE f.job_id = j.id AND NOT f.stale)) AS final
+FROM unnest(?::text[], ?::text[], ?::text[]) WITH ORDINALITY AS p(title, q, id, n)
+JOIN jobs AS j ON j.id = p.id`, pgdialect.Array(titles), pgdialect.Array(qs), pgdialect.Array(ids)).Scan(ctx, &rows)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, wrap(err, "judge the text of changed jobs")
 	}
-	for _, n := range matched {
-		out[n-1] = true
+	for _, r := range rows {
+		out[r.N-1] = TextMatch{Matched: r.Matched, Final: r.Final}
 	}
 	return out, nil
 }

@@ -343,7 +343,7 @@ func checkQuery(ctx context.Context, db *pgx.Conn, c *client, q query, runs []ru
 		if !sampled(i) {
 			continue
 		}
-		if q.Kind == suggestKind {
+		if q.Kind == suggestKind || q.Kind == suggestFirstKind {
 			e.checkSuggest(ctx, db, c, tc, i, runs)
 			continue
 		}

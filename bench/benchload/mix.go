@@ -24,6 +24,7 @@ const (
 	placeKind               // a job list by city=: the base of a nearKind type
 	nearKind                // a job list near a place: ≥ nearWithin× its Base's throughput, p99 ≤ 50 ms
 	suggestKind             // suggestions while typing: p99 ≤ 10 ms, ≥ 5,000 req/s at 1M, counts as SQL's
+	suggestFirstKind        // the first keystroke's suggestions: p50 ≤ firstWithin× its Base's, and suggestKind's targets
 )
 
 // isList says whether a kind's answers are pages of jobs.
@@ -388,7 +389,7 @@ func buildMix(ctx context.Context, db *pgx.Conn, seed uint64, skills []string) (
 	if err != nil {
 		return nil, err
 	}
-	mix = append(mix, sg)
+	mix = append(mix, sg...)
 
 	for _, q := range mix {
 		if len(q.Cases) < values {

@@ -210,7 +210,12 @@ func (r *report) targetMisses(q query, rest, gql runResult) []string {
 		if rest.P99 > listP99At200k {
 			miss = append(miss, fmt.Sprintf("p99 %s > %s", fmtMS(rest.P99), fmtMS(listP99At200k)))
 		}
-	case q.Kind == suggestKind:
+	case q.Kind == suggestKind || q.Kind == suggestFirstKind:
+		if q.Kind == suggestFirstKind {
+			if base, _, ok := r.baseRuns(q); ok && base.P50 > 0 && float64(rest.P50) > firstWithin*float64(base.P50) {
+				miss = append(miss, fmt.Sprintf("p50 %s > %.2f× %s's %s", fmtMS(rest.P50), firstWithin, q.Base, fmtMS(base.P50)))
+			}
+		}
 		if rest.P99 > suggestP99 {
 			miss = append(miss, fmt.Sprintf("p99 %s > %s", fmtMS(rest.P99), fmtMS(suggestP99)))
 		}

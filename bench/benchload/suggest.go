@@ -19,6 +19,10 @@ import (
 // with a skill.
 const (
 	suggestKindName = "suggest while typing"
+	firstKindName   = "suggest, first letter"
+	// firstWithin: the first keystroke (one letter, no filter) is as fast
+	// as any other: its p50 is at most this many times the mix's.
+	firstWithin = 1.25
 	// suggestP99 bounds a suggestion request's p99 (REST), and
 	// suggestPerSecond is its least throughput at N=1,000,000.
 	suggestP99       = 10 * time.Millisecond
@@ -42,7 +46,7 @@ type suggestion struct {
 // that field (roles, skills, company names, cities), a third of them
 // without a filter, a third with work_arrangement=remote, a third with a
 // skill.
-func buildSuggest(ctx context.Context, db *pgx.Conn, rnd *rand.Rand, skills []string) (query, error) {
+func buildSuggest(ctx context.Context, db *pgx.Conn, rnd *rand.Rand, skills []string) ([]query, error) {
 	sources := map[string]string{
 		"title":    `SELECT DISTINCT category_role FROM jobs WHERE category_role IS NOT NULL ORDER BY 1`,
 		"company":  `SELECT DISTINCT c.name FROM jobs AS j JOIN companies AS c ON c.id = j.company_id ORDER BY 1`,
@@ -54,7 +58,7 @@ func buildSuggest(ctx context.Context, db *pgx.Conn, rnd *rand.Rand, skills []st
 	for _, f := range fields {
 		vals, err := strings1(ctx, db, sources[f])
 		if err != nil {
-			return query{}, err
+			return nil, err
 		}
 		for _, v := range vals {
 			for _, w := range strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return !unicode.IsLetter(r) }) {
@@ -64,7 +68,7 @@ func buildSuggest(ctx context.Context, db *pgx.Conn, rnd *rand.Rand, skills []st
 			}
 		}
 		if len(words[f]) == 0 {
-			return query{}, fmt.Errorf("suggest: no word of four letters among the %s values", f)
+			return nil, fmt.Errorf("suggest: no word of four letters among the %s values", f)
 		}
 	}
 	q := query{Name: suggestKindName, Kind: suggestKind,
@@ -93,7 +97,18 @@ func buildSuggest(ctx context.Context, db *pgx.Conn, rnd *rand.Rand, skills []st
 		q.Cases = append(q.Cases, testCase{REST: "/api/v1/suggest?" + params.Encode(), GraphQL: graphQLBody(suggestDoc, vars),
 			Where: where, Args: args})
 	}
-	return q, nil
+	first := query{Name: firstKindName, Kind: suggestFirstKind, Base: q.Name,
+		Rotation: "title, company, skills, location in turn; the first letter of the data's words; no filter"}
+	for i := range values {
+		field := fields[i%len(fields)]
+		ws := words[field]
+		prefix := ws[rnd.IntN(len(ws))][:1]
+		params := url.Values{"field": {field}, "prefix": {prefix}, "limit": {"8"}}
+		vars := map[string]any{"field": strings.ToUpper(field), "prefix": prefix, "limit": 8}
+		first.Cases = append(first.Cases, testCase{REST: "/api/v1/suggest?" + params.Encode(), GraphQL: graphQLBody(suggestDoc, vars),
+			Where: "true"})
+	}
+	return []query{q, first}, nil
 }
 
 // parseSuggestions reads the suggestions of an answer of either transport.

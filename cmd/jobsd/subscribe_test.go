@@ -327,14 +327,23 @@ func TestEventStreamEndToEnd(t *testing.T) {
 	t.Run("a keyword stream follows the text", func(t *testing.T) {
 		words := s.stream(t, "q=axolotl&after="+s.feedEnd(t))
 		require.Equal(t, http.StatusOK, words.resp.StatusCode)
-		s.importLines(t, `{"id":"sse-5","title":"Axolotl Keeper","company":"Stream Co"}`)
+		s.importLines(t, `{"id":"sse-5","title":"Axolotl Keeper","company":"Stream Co","description":"Feeding and care."}`)
 		kind, _, data := words.next(t)
 		assert.Equal(t, "added", kind)
 		assert.Equal(t, "sse-5", data["id"])
-		s.importLines(t, `{"id":"sse-5","title":"Newt Keeper","company":"Stream Co"}`)
+		// Its description indexed, then its title changed: keyword search
+		// reads the old title's words too until the description is indexed
+		// again, which the stream waits for.
+		jobsd(t, s.dsn, "textindex")
+		s.importLines(t, `{"id":"sse-5","title":"Newt Keeper","company":"Stream Co","description":"Feeding and care."}`)
 		kind, _, data = words.next(t)
 		assert.Equal(t, "removed", kind, "updated out of the search")
 		assert.Equal(t, "sse-5", data["id"])
+		// A posting that has the word in its description only.
+		s.importLines(t, `{"id":"sse-6","title":"Aquarist","company":"Stream Co","description":"Our axolotl colony needs you."}`)
+		kind, _, data = words.next(t)
+		assert.Equal(t, "added", kind, "found by its description once indexed")
+		assert.Equal(t, "sse-6", data["id"])
 	})
 	t.Run("Last-Event-ID resumes after it", func(t *testing.T) {
 		again := s.stream(t, "skills=golang&after="+start, "Last-Event-ID", firstID)
