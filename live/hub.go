@@ -72,7 +72,7 @@ type Options struct {
 	// judges the change by what keyword search reads then (0: it does not
 	// wait). Set it where a text indexer runs (serve's, every 2 s).
 	TextWait time.Duration
-	Log         *slog.Logger
+	Log      *slog.Logger
 }
 
 // Hub judges the feed's changes for the open subscriptions and delivers
