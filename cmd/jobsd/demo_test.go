@@ -267,21 +267,28 @@ func TestDemoPageWithin(t *testing.T) {
 }
 
 // TestFrontendOnAnotherOrigin: with --demo (make run), a page served from
-// another local origin (a frontend's dev server) queries /graphql and
-// subscribes to jobChanges, as a browser allows only with CORS; without
+// another local origin (a frontend's dev server) queries /graphql, pages
+// with the Relay cursor, and subscribes to jobChanges, as a browser allows only with CORS; without
 // --demo and --cors-origins, the same query is refused by the browser.
 func TestFrontendOnAnotherOrigin(t *testing.T) {
 	browser := chromiumOrSkip(t, "the cross-origin browser test")
 	s, _ := demoService(t, 300)
 	page := func(base string) string {
-		return `<!doctype html><html><body><p id="total">…</p><p id="event">…</p>
+		return `<!doctype html><html><body><p id="total">…</p><p id="pages">…</p><p id="event">…</p>
 <script src="` + base + `/playground/assets/graphql-ws.min.js"></script>
 <script>
 const base = "` + base + `", key = "` + s.key + `";
-fetch(base + "/graphql", {method: "POST", headers: {"content-type": "application/json", "x-api-key": key},
-  body: JSON.stringify({query: "{ jobs(first: 2) { totalCount edges { node { id } } } }"})})
-  .then((r) => r.json()).then((b) => { document.getElementById("total").textContent = "total " + b.data.jobs.totalCount; })
-  .catch((e) => { document.getElementById("total").textContent = "refused"; });
+const jobs = (after) => fetch(base + "/graphql", {method: "POST", headers: {"content-type": "application/json", "x-api-key": key},
+  body: JSON.stringify({query: "query($after: String) { jobs(first: 2, after: $after) { totalCount pageInfo { endCursor } edges { node { id } } } }",
+    variables: {after}})}).then((r) => r.json());
+jobs(null).then((b) => {
+  document.getElementById("total").textContent = "total " + b.data.jobs.totalCount;
+  const first = b.data.jobs.edges.map((e) => e.node.id);
+  // The next page, after the first's endCursor.
+  return jobs(b.data.jobs.pageInfo.endCursor).then((n) => {
+    document.getElementById("pages").textContent = first.concat(n.data.jobs.edges.map((e) => e.node.id)).join(" ");
+  });
+}).catch((e) => { document.getElementById("total").textContent = "refused"; });
 if (window.graphqlWs) {
   const client = graphqlWs.createClient({url: base.replace(/^http/, "ws") + "/graphql", connectionParams: {"x-api-key": key}});
   client.subscribe({query: "subscription { jobChanges { kind id } }"},
@@ -305,6 +312,12 @@ if (window.graphqlWs) {
 	status, body, _ := s.get(t, "/api/v1/jobs?limit=1")
 	require.Equal(t, http.StatusOK, status)
 	assert.Equal(t, fmt.Sprintf("total %v", body["meta"].(map[string]any)["total"]), text, "REST's total (one of the 300 is closed)")
+	waitFor(`document.getElementById('pages').textContent.split(' ').length === 4`, "the page pages across origins")
+	pages, err := chromedp.Run(ctx, chromedp.Text("#pages"))
+	require.NoError(t, err)
+	status, body, _ = s.get(t, "/api/v1/jobs?limit=4")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, strings.Join(ids(body["data"]), " "), pages, "two pages of two are REST's first four")
 	require.Eventually(t, func() bool { return s.metric(t, `jobsd_subscriptions_open{transport="graphql"}`) == 1 },
 		20*time.Second, 50*time.Millisecond, "the page subscribed")
 	s.importLines(t, `{"id":"origin-1","title":"Go Developer","company":"Origin Co"}`)
