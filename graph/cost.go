@@ -80,9 +80,9 @@ type costRules struct {
 	maxRootFields int
 	maxAliases    int
 	maxString     int
-	// titleKnown reports whether a title intent names a category (the
-	// index answers those; others are a text search in SQL).
-	titleKnown func(string) bool
+	// needsDatabase reports whether a job search needs the database, not
+	// the index (search.Service.NeedsDatabase).
+	needsDatabase func(filter *domain.JobFilter, sort *domain.JobSort) bool
 }
 
 // costLimit is the gqlgen extension that prices each operation, refuses
@@ -482,35 +482,36 @@ func (w *costWalk) listLen(f *ast.Field, name string, def int) int {
 // slowSearch reports whether a jobs or companies field searches in SQL:
 // a keyword search, a title intent no category names, or relevance order.
 func (w *costWalk) slowSearch(f *ast.Field) bool {
-	if a := f.Arguments.ForName("sort"); a != nil && w.stringValue(a.Value) == "RELEVANCE" {
-		return true
+	var sort *domain.JobSort
+	if a := f.Arguments.ForName("sort"); a != nil {
+		s := domain.JobSort(strings.ToLower(w.stringValue(a.Value)))
+		sort = &s
 	}
-	a := f.Arguments.ForName("filter")
-	if a == nil {
-		return false
-	}
-	member := func(name string) string {
-		switch a.Value.Kind {
-		case ast.ObjectValue:
-			if c := a.Value.Children.ForName(name); c != nil {
-				return strings.TrimSpace(w.stringValue(c))
+	// The members that decide it: the keyword search and the title.
+	var filter domain.JobFilter
+	if a := f.Arguments.ForName("filter"); a != nil {
+		member := func(name string) *string {
+			var s string
+			switch a.Value.Kind {
+			case ast.ObjectValue:
+				if c := a.Value.Children.ForName(name); c != nil {
+					s = w.stringValue(c)
+				}
+			case ast.Variable:
+				m, _ := w.vars[a.Value.Raw].(map[string]any)
+				s, _ = m[name].(string)
 			}
-		case ast.Variable:
-			m, _ := w.vars[a.Value.Raw].(map[string]any)
-			s, _ := m[name].(string)
-			return strings.TrimSpace(s)
+			if strings.TrimSpace(s) == "" {
+				return nil
+			}
+			return &s
 		}
-		return ""
+		filter.Q, filter.Title, filter.JobTitle = member("q"), member("title"), member("jobTitle")
 	}
-	if member("q") != "" {
-		return true
+	if w.rules.needsDatabase == nil {
+		return filter.Q != nil || filter.Title != nil || filter.JobTitle != nil
 	}
-	for _, name := range []string{"title", "jobTitle"} {
-		if t := member(name); t != "" && (w.rules.titleKnown == nil || !w.rules.titleKnown(t)) {
-			return true
-		}
-	}
-	return false
+	return w.rules.needsDatabase(&filter, sort)
 }
 
 // stringValue is a string or enum literal's value, or a string variable's.

@@ -148,7 +148,7 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	srv.Use(extension.AutomaticPersistedQuery{Cache: newByteLRU(opts.PersistedQueries, 8<<20, persistedQueryWeight)})
 	srv.Use(&costLimit{rules: costRules{
 		limit: opts.ComplexityLimit, maxDepth: opts.DepthLimit, maxRootFields: opts.MaxRootFields,
-		maxAliases: opts.MaxAliases, maxString: opts.MaxStringBytes, titleKnown: r.svc.TitleKnown,
+		maxAliases: opts.MaxAliases, maxString: opts.MaxStringBytes, needsDatabase: r.svc.NeedsDatabase,
 	}})
 	srv.Use(newExpensiveGate(opts.ExpensiveCost, opts.ExpensivePerKey, opts.ExpensiveTotal, opts.RequestID, opts.ClientKey))
 	if opts.Introspection {

@@ -75,10 +75,11 @@ func New(norm *normalize.Normalizer, store Store, opts ...Option) *Service {
 	return s
 }
 
-// TitleKnown reports whether a title intent names a category of the
-// taxonomy (the in-memory index answers those searches; others are a
-// text search in SQL).
-func (s *Service) TitleKnown(title string) bool {
-	_, ok := s.norm.Title(title)
-	return ok
+// NeedsDatabase reports whether a job search of filter in order sort
+// (nil: the default) needs the database: the in-memory index cannot answer
+// a keyword search, title words outside the taxonomy or relevance order
+// (index.Eligible). A filter the service refuses needs nothing.
+func (s *Service) NeedsDatabase(filter *domain.JobFilter, sort *domain.JobSort) bool {
+	q, err := s.norm.JobQuery(filter, nil, nil, sort, nil)
+	return err == nil && !index.Eligible(q)
 }
