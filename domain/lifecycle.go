@@ -190,3 +190,17 @@ type Subscription interface {
 	// Close ends the subscription.
 	Close()
 }
+
+// ReadySubscription is a Subscription that can be read without a
+// goroutine waiting in Next: TryNext takes what is ready, and the
+// function given to OnReady is called (quickly, from any goroutine) when
+// more may be.
+type ReadySubscription interface {
+	Subscription
+	// TryNext returns the next event if one is ready (true), nothing
+	// (false) if none is, or Next's error.
+	TryNext(ctx context.Context) (*JobChangeEvent, bool, error)
+	// OnReady sets the function told whenever an event or the end may be
+	// taken.
+	OnReady(ready func())
+}

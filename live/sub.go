@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jobsd-dev/jobsd/domain"
@@ -43,6 +44,8 @@ type Sub struct {
 	delivered domain.FeedCursor
 	closed    bool
 	wake      chan struct{}
+	// ready, when set, is told whenever wake is (OnReady).
+	ready atomic.Pointer[func()]
 }
 
 // ending is why a subscription ends (its code and message); its error
@@ -155,11 +158,14 @@ func (s *Sub) Close() {
 	s.signal()
 }
 
-// signal wakes the reader.
+// signal wakes the reader, and tells the function given to OnReady.
 func (s *Sub) signal() {
 	select {
 	case s.wake <- struct{}{}:
 	default:
+	}
+	if ready := s.ready.Load(); ready != nil {
+		(*ready)()
 	}
 }
 
@@ -195,16 +201,34 @@ const replayBatch = 2048
 // no longer kept) or unavailable (the server is shutting down), each with
 // the cursor taken last; or ctx's error.
 func (s *Sub) Next(ctx context.Context) (*domain.JobChangeEvent, error) {
+	ev, _, err := s.next(ctx, true)
+	return ev, err
+}
+
+// TryNext is Next without the wait: false when no event is ready now (the
+// function given to OnReady is called when one may be).
+func (s *Sub) TryNext(ctx context.Context) (*domain.JobChangeEvent, bool, error) {
+	return s.next(ctx, false)
+}
+
+// OnReady makes the subscription call ready whenever an event or its end
+// may be taken: after each event queued for it, and when it ends. ready
+// must return at once (it runs under the hub's lock).
+func (s *Sub) OnReady(ready func()) { s.ready.Store(&ready) }
+
+// next is Next; without wait it returns false rather than wait for an
+// event.
+func (s *Sub) next(ctx context.Context, wait bool) (*domain.JobChangeEvent, bool, error) {
 	for {
 		s.mu.Lock()
 		if err := s.ended(); err != nil {
 			s.mu.Unlock()
-			return nil, err
+			return nil, false, err
 		}
 		s.mu.Unlock()
 		if len(s.pending) == 0 && s.replayAfter < s.liveFrom {
 			if err := s.replay(ctx); err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			continue
 		}
@@ -214,7 +238,7 @@ func (s *Sub) Next(ctx context.Context) (*domain.JobChangeEvent, error) {
 		switch {
 		case s.closed:
 			s.mu.Unlock()
-			return nil, context.Canceled
+			return nil, false, context.Canceled
 		case len(s.pending) > 0:
 			q, s.pending, ok = s.pending[0], s.pending[1:], true
 		case len(s.queue) > 0:
@@ -224,7 +248,7 @@ func (s *Sub) Next(ctx context.Context) (*domain.JobChangeEvent, error) {
 			s.mu.Unlock()
 			kind, deliver, err := s.judgeText(ctx, q.r)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			if !deliver {
 				continue
@@ -235,13 +259,17 @@ func (s *Sub) Next(ctx context.Context) (*domain.JobChangeEvent, error) {
 		if ok {
 			s.delivered = q.r.place
 			s.mu.Unlock()
-			return s.event(ctx, q)
+			ev, err := s.event(ctx, q)
+			return ev, err == nil, err
 		}
 		s.mu.Unlock()
+		if !wait {
+			return nil, false, nil
+		}
 		select {
 		case <-s.wake:
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, false, ctx.Err()
 		}
 	}
 }

@@ -103,7 +103,11 @@ func (s *Service) Subscribe(ctx context.Context, filter *domain.JobFilter, after
 		s.liveLimit.release(key)
 		return nil, err
 	}
-	return &countedSub{Subscription: sub, release: sync.OnceFunc(func() { s.liveLimit.release(key) })}, nil
+	counted := &countedSub{Subscription: sub, release: sync.OnceFunc(func() { s.liveLimit.release(key) })}
+	if ready, ok := sub.(domain.ReadySubscription); ok {
+		return readySub{countedSub: counted, ready: ready}, nil
+	}
+	return counted, nil
 }
 
 // countedSub is a subscription that counts against its key until closed.
@@ -117,3 +121,17 @@ func (c *countedSub) Close() {
 	c.Subscription.Close()
 	c.release()
 }
+
+// readySub is a countedSub of a domain.ReadySubscription.
+type readySub struct {
+	*countedSub
+	ready domain.ReadySubscription
+}
+
+// TryNext implements domain.ReadySubscription.
+func (r readySub) TryNext(ctx context.Context) (*domain.JobChangeEvent, bool, error) {
+	return r.ready.TryNext(ctx)
+}
+
+// OnReady implements domain.ReadySubscription.
+func (r readySub) OnReady(f func()) { r.ready.OnReady(f) }
