@@ -120,27 +120,37 @@ func (s boundedStore) Changes(ctx context.Context, after domain.FeedCursor, limi
 }
 
 // SuggestCounts implements Store.
-func (s boundedStore) SuggestCounts(ctx context.Context, base domain.JobQuery, values []*domain.ValueFilter, k int) ([]int, error) {
+func (s boundedStore) SuggestCounts(ctx context.Context, at int64, base domain.JobQuery, values []*domain.ValueFilter, k int) ([]int, error) {
 	leave, err := enter(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer leave()
-	return s.inner.SuggestCounts(ctx, base, values, k)
+	return s.inner.SuggestCounts(ctx, at, base, values, k)
 }
 
 // SuggestCompanies implements Store.
-func (s boundedStore) SuggestCompanies(ctx context.Context, known index.CompaniesKey) ([]string, index.CompaniesKey, bool, error) {
+func (s boundedStore) SuggestCompanies(ctx context.Context, at int64, known index.CompaniesKey) ([]string, index.CompaniesKey, bool, error) {
 	leave, err := enter(ctx)
 	if err != nil {
 		return nil, known, false, err
 	}
 	defer leave()
-	return s.inner.SuggestCompanies(ctx, known)
+	return s.inner.SuggestCompanies(ctx, at, known)
 }
 
-// SuggestPresent implements Store. It reads no database but the index's
-// feed position, and takes no slot.
-func (s boundedStore) SuggestPresent(ctx context.Context, known index.KeysKey, values []*domain.ValueFilter) ([]bool, index.KeysKey, bool, bool) {
-	return s.inner.SuggestPresent(ctx, known, values)
+// SuggestPresent implements Store. It reads no database, and takes no
+// slot.
+func (s boundedStore) SuggestPresent(ctx context.Context, at int64, known index.KeysKey, values []*domain.ValueFilter) ([]bool, index.KeysKey, bool, bool) {
+	return s.inner.SuggestPresent(ctx, at, known, values)
+}
+
+// SuggestAt implements Store.
+func (s boundedStore) SuggestAt(ctx context.Context) int64 {
+	leave, err := enter(ctx)
+	if err != nil {
+		return -1
+	}
+	defer leave()
+	return s.inner.SuggestAt(ctx)
 }

@@ -40,17 +40,20 @@ type Store interface {
 	// whether more follow; a cursor older than what is kept is an error
 	// with code gone.
 	Changes(ctx context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error)
+	// SuggestAt returns the feed position a suggestion request reads at
+	// least, which the other Suggest methods take.
+	SuggestAt(ctx context.Context) int64
 	// SuggestCounts counts suggested values under base: for each value,
 	// the total of a list of both, for at least the k largest; -1 for a
 	// value not counted (index.Index.TopCounts).
-	SuggestCounts(ctx context.Context, base domain.JobQuery, values []*domain.ValueFilter, k int) ([]int, error)
+	SuggestCounts(ctx context.Context, at int64, base domain.JobQuery, values []*domain.ValueFilter, k int) ([]int, error)
 	// SuggestCompanies returns the names of the companies to suggest and
 	// the key of their list, unless it is known (changed false).
-	SuggestCompanies(ctx context.Context, known index.CompaniesKey) ([]string, index.CompaniesKey, bool, error)
+	SuggestCompanies(ctx context.Context, at int64, known index.CompaniesKey) ([]string, index.CompaniesKey, bool, error)
 	// SuggestPresent reports which values may select a job, with the key
 	// of the index's set of keys, unless it is known (changed false); ok
 	// false: no index, every value may.
-	SuggestPresent(ctx context.Context, known index.KeysKey, values []*domain.ValueFilter) (present []bool, key index.KeysKey, changed, ok bool)
+	SuggestPresent(ctx context.Context, at int64, known index.KeysKey, values []*domain.ValueFilter) (present []bool, key index.KeysKey, changed, ok bool)
 }
 
 // Service answers the API's reads.

@@ -60,14 +60,17 @@ func (s *Service) Suggest(ctx context.Context, field *string, prefix *string, fi
 	if _, err := s.jobQuery(filter, nil, nil, nil, nil); err != nil {
 		return nil, err
 	}
-	sources, err := s.suggestSources(ctx, out.Field)
+	// One read of the feed's position for the whole request: every count
+	// and list of values below is of an index that has it.
+	at := s.store.SuggestAt(ctx)
+	sources, err := s.suggestSources(ctx, at, out.Field)
 	if err != nil {
 		return nil, err
 	}
 	for _, typos := range []bool{false, true} {
 		var found []scored
 		for _, src := range sources {
-			more, err := s.score(ctx, src, out.Prefix, typos, filter, out.Limit)
+			more, err := s.score(ctx, at, src, out.Prefix, typos, filter, out.Limit)
 			if err != nil {
 				return nil, err
 			}
@@ -100,8 +103,8 @@ type scored struct {
 // score finds the values of src that prefix completes to (only those
 // found with one edit, with typos) and counts them under filter with
 // src's parameter left out: those with jobs, among which the k with most.
-func (s *Service) score(ctx context.Context, src *source, prefix string, typos bool, filter *domain.JobFilter, k int) ([]scored, error) {
-	dict, err := s.presentDict(ctx, src)
+func (s *Service) score(ctx context.Context, at int64, src *source, prefix string, typos bool, filter *domain.JobFilter, k int) ([]scored, error) {
+	dict, err := s.presentDict(ctx, at, src)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +127,7 @@ func (s *Service) score(ctx context.Context, src *source, prefix string, typos b
 			return nil, err
 		}
 	}
-	counts, err := s.store.SuggestCounts(ctx, base, values, k)
+	counts, err := s.store.SuggestCounts(ctx, at, base, values, k)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +144,7 @@ func (s *Service) score(ctx context.Context, src *source, prefix string, typos b
 // in the current index (a subset of src.dict, made again when the index's
 // set of keys changes), or src.dict itself for companies (their source
 // is the index's) and without an index.
-func (s *Service) presentDict(ctx context.Context, src *source) (*suggest.Dict, error) {
+func (s *Service) presentDict(ctx context.Context, at int64, src *source) (*suggest.Dict, error) {
 	if src.param == "company" {
 		return src.dict, nil
 	}
@@ -154,7 +157,7 @@ func (s *Service) presentDict(ctx context.Context, src *source) (*suggest.Dict, 
 	if err != nil {
 		return nil, err
 	}
-	present, key, changed, ok := s.store.SuggestPresent(ctx, known, values)
+	present, key, changed, ok := s.store.SuggestPresent(ctx, at, known, values)
 	switch {
 	case !ok:
 		return src.dict, nil
@@ -318,7 +321,7 @@ type suggestSources struct {
 }
 
 // suggestSources returns the sources of field's values.
-func (s *Service) suggestSources(ctx context.Context, field string) ([]*source, error) {
+func (s *Service) suggestSources(ctx context.Context, at int64, field string) ([]*source, error) {
 	ss := s.suggestions
 	ss.once.Do(func() {
 		roles, specs := s.norm.TitleTerms()
@@ -331,7 +334,7 @@ func (s *Service) suggestSources(ctx context.Context, field string) ([]*source, 
 	case "skills":
 		return []*source{ss.skills}, nil
 	case "company":
-		src, err := s.companySource(ctx)
+		src, err := s.companySource(ctx, at)
 		return []*source{src}, err
 	case "location":
 		ss.locationsOnce.Do(func() { ss.locations = newSource("location", s.norm.LocationTerms()) })
@@ -345,7 +348,7 @@ func (s *Service) suggestSources(ctx context.Context, field string) ([]*source, 
 // the first request of each field would do otherwise.
 func (s *Service) PrepareSuggestions() {
 	for _, field := range []string{"title", "skills", "location"} {
-		sources, _ := s.suggestSources(context.Background(), field)
+		sources, _ := s.suggestSources(context.Background(), -1, field)
 		for _, src := range sources {
 			for t := range src.terms {
 				if _, err := s.valueQuery(src, t); err != nil {
@@ -357,14 +360,14 @@ func (s *Service) PrepareSuggestions() {
 }
 
 // companySource returns the source of the companies the index knows now.
-func (s *Service) companySource(ctx context.Context) (*source, error) {
+func (s *Service) companySource(ctx context.Context, at int64) (*source, error) {
 	ss := s.suggestions
 	cur := ss.companies.Load()
 	var known index.CompaniesKey
 	if cur != nil {
 		known = cur.companies
 	}
-	names, key, changed, err := s.store.SuggestCompanies(ctx, known)
+	names, key, changed, err := s.store.SuggestCompanies(ctx, at, known)
 	if err != nil || !changed {
 		return cur, err
 	}

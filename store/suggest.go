@@ -9,6 +9,28 @@ import (
 	"github.com/jobsd-dev/jobsd/index"
 )
 
+// SuggestAt returns the feed position a suggestion request reads at
+// least (-1 without an index): its one check of the database's position.
+// The other Suggest methods take it, and read an index that has it.
+func (s *Store) SuggestAt(ctx context.Context) int64 {
+	if ix := s.currentIndex(ctx); ix != nil {
+		return ix.Version()
+	}
+	return -1
+}
+
+// indexAt returns the current index if it has the changes up to at (nil
+// when at is -1: no index; the database answers).
+func (s *Store) indexAt(ctx context.Context, at int64) *index.Index {
+	if at < 0 {
+		return nil
+	}
+	if ix := s.index.index(); ix != nil && ix.Version() >= at {
+		return ix
+	}
+	return s.currentIndex(ctx)
+}
+
 // SQLSuggestValues is how many suggested values are counted in SQL, where
 // the index cannot count them (a keyword search or title words among the
 // filters): the first of the values given.
@@ -17,8 +39,8 @@ const SQLSuggestValues = 64
 // SuggestCounts counts suggested values (index.TopCounts): for each of
 // values, the jobs matching it and base, for at least the values with the
 // k largest counts; -1 for a value not counted.
-func (s *Store) SuggestCounts(ctx context.Context, base domain.JobQuery, values []*domain.ValueFilter, k int) ([]int, error) {
-	if ix := s.currentIndex(ctx); ix != nil {
+func (s *Store) SuggestCounts(ctx context.Context, at int64, base domain.JobQuery, values []*domain.ValueFilter, k int) ([]int, error) {
+	if ix := s.indexAt(ctx, at); ix != nil {
 		if counts, ok := ix.TopCounts(base, values, k); ok {
 			s.index.answered.Add(1)
 			return counts, nil
@@ -45,8 +67,8 @@ func (s *Store) SuggestCounts(ctx context.Context, base domain.JobQuery, values 
 // perhaps without an open job: they count 0), unless they are those of
 // known: the key of the index's list (index.CompaniesKey) that the caller
 // has. Without an index the names are read from the database, every time.
-func (s *Store) SuggestCompanies(ctx context.Context, known index.CompaniesKey) ([]string, index.CompaniesKey, bool, error) {
-	if ix := s.currentIndex(ctx); ix != nil {
+func (s *Store) SuggestCompanies(ctx context.Context, at int64, known index.CompaniesKey) ([]string, index.CompaniesKey, bool, error) {
+	if ix := s.indexAt(ctx, at); ix != nil {
 		if key := ix.CompaniesKey(); key != known {
 			return ix.CompanyNames(), key, true, nil
 		}
@@ -63,8 +85,8 @@ func (s *Store) SuggestCompanies(ctx context.Context, known index.CompaniesKey) 
 // index (index.Index.Present), with the key of its set of keys, unless
 // that key is known (changed false). Without an index ok is false: every
 // value may.
-func (s *Store) SuggestPresent(ctx context.Context, known index.KeysKey, values []*domain.ValueFilter) (present []bool, key index.KeysKey, changed, ok bool) {
-	ix := s.currentIndex(ctx)
+func (s *Store) SuggestPresent(ctx context.Context, at int64, known index.KeysKey, values []*domain.ValueFilter) (present []bool, key index.KeysKey, changed, ok bool) {
+	ix := s.indexAt(ctx, at)
 	if ix == nil {
 		return nil, known, false, false
 	}

@@ -93,7 +93,7 @@ func (s *Store) Changes(ctx context.Context, after domain.FeedCursor, limit int)
 
 // SuggestCounts implements search.Store: every value counts 0 unless
 // SuggestCountsFunc says otherwise.
-func (s *Store) SuggestCounts(ctx context.Context, base domain.JobQuery, values []*domain.ValueFilter, k int) ([]int, error) {
+func (s *Store) SuggestCounts(ctx context.Context, _ int64, base domain.JobQuery, values []*domain.ValueFilter, k int) ([]int, error) {
 	if s.SuggestCountsFunc != nil {
 		return s.SuggestCountsFunc(ctx, base, values, k)
 	}
@@ -101,11 +101,14 @@ func (s *Store) SuggestCounts(ctx context.Context, base domain.JobQuery, values 
 }
 
 // SuggestCompanies implements search.Store: no company.
-func (s *Store) SuggestCompanies(context.Context, index.CompaniesKey) ([]string, index.CompaniesKey, bool, error) {
+func (s *Store) SuggestCompanies(context.Context, int64, index.CompaniesKey) ([]string, index.CompaniesKey, bool, error) {
 	return nil, index.CompaniesKey{}, true, nil
 }
 
 // SuggestPresent implements search.Store: no index.
-func (s *Store) SuggestPresent(_ context.Context, known index.KeysKey, _ []*domain.ValueFilter) ([]bool, index.KeysKey, bool, bool) {
+func (s *Store) SuggestPresent(_ context.Context, _ int64, known index.KeysKey, _ []*domain.ValueFilter) ([]bool, index.KeysKey, bool, bool) {
 	return nil, known, false, false
 }
+
+// SuggestAt implements search.Store: no index.
+func (s *Store) SuggestAt(context.Context) int64 { return -1 }
