@@ -308,6 +308,10 @@ func (w *costWalk) field(f *ast.Field) costSum {
 		out.cost = satAdd(1, satAdd(child.cost, satMul(max(child.nodes, 1), w.intArg(f, "limit", search.DefaultChangeLimit, search.MaxChangeLimit))))
 	case f.Name == "suggest" && typ == "Query":
 		out.cost = satAdd(1, satMul(max(child.cost, 1), w.intArg(f, "limit", search.DefaultSuggestions, search.MaxSuggestions)))
+		if w.slowSearch(f) {
+			// Counted in SQL, a statement a value (store.SQLSuggestValues).
+			out.cost, out.slow = satAdd(out.cost, slowFilterCost), true
+		}
 	case f.Name == "similar" && typ == "Job":
 		out.cost = satAdd(similarCost, satMul(child.cost, w.intArg(f, "limit", search.DefaultSimilar, search.MaxSimilar)))
 	case f.Name == "facets" && typ == "JobCardConnection":

@@ -22,6 +22,7 @@ func (ix *Index) TopCounts(base domain.JobQuery, values []*domain.ValueFilter, k
 	if !Eligible(base) || !ix.ratesFit(base, false) {
 		return nil, false
 	}
+	k = max(k, 1)
 	// Each value's count is at most its bound, cheap to know; by bound,
 	// largest first, once k counts are above the next value's bound no
 	// value after it can enter the k largest. Only the values looked at

@@ -61,6 +61,7 @@ var (
 	endPurged = &ending{domain.CodeResyncRequired,
 		"a purge removed changes the subscription had not been judged by; read the results again and resume after the cursor"}
 	endShutdown = &ending{domain.CodeUnavailable, "the server is shutting down; subscribe again after the cursor"}
+	endFailed   = &ending{domain.CodeUnavailable, "the database could not be read to judge a change; subscribe again after the cursor"}
 )
 
 // queued is an event waiting for its reader: a change and what it did to
@@ -248,7 +249,7 @@ func (s *Sub) next(ctx context.Context, wait bool) (*domain.JobChangeEvent, bool
 			s.mu.Unlock()
 			kind, deliver, err := s.judgeText(ctx, q.r)
 			if err != nil {
-				return nil, false, err
+				return nil, false, s.failed(ctx, err)
 			}
 			if !deliver {
 				continue
@@ -257,10 +258,18 @@ func (s *Sub) next(ctx context.Context, wait bool) (*domain.JobChangeEvent, bool
 			s.mu.Lock()
 		}
 		if ok {
+			prev := s.delivered
 			s.delivered = q.r.place
 			s.mu.Unlock()
 			ev, err := s.event(ctx, q)
-			return ev, err == nil, err
+			if err != nil {
+				// Not delivered: the cursor of the end is the one before it.
+				s.mu.Lock()
+				s.delivered = prev
+				s.mu.Unlock()
+				return nil, false, s.failed(ctx, err)
+			}
+			return ev, true, nil
 		}
 		s.mu.Unlock()
 		if !wait {
@@ -272,6 +281,23 @@ func (s *Sub) next(ctx context.Context, wait bool) (*domain.JobChangeEvent, bool
 			return nil, false, ctx.Err()
 		}
 	}
+}
+
+// failed ends the subscription after a change could not be judged or its
+// card read (the database unreachable): with unavailable and the cursor
+// delivered last, so that a client resumes without losing the change, as
+// Next promises. ctx's own end is returned as it is.
+func (s *Sub) failed(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	s.h.log.Warn("subscriptions: a change could not be judged; the subscription ends with unavailable", "err", err)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.end == nil {
+		s.end = endFailed
+	}
+	return s.ended()
 }
 
 // ended returns the error the subscription ends with, once it has an

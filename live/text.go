@@ -55,6 +55,17 @@ func (h *Hub) startText(ctx context.Context, q domain.JobQuery, after *domain.Fe
 	if after != nil {
 		changedAfter = after.Seq
 	}
+	// The refusals that cost nothing come before the statement.
+	h.mu.Lock()
+	closed, start := h.closed, h.start
+	h.mu.Unlock()
+	switch {
+	case closed:
+		return nil, domain.FeedCursor{}, domain.Errorf(domain.CodeUnavailable, "the server is shutting down; subscribe again")
+	case after != nil && after.Seq < start:
+		return nil, domain.FeedCursor{}, &domain.Error{Code: domain.CodeGone, Param: "after", Cursor: after.Encode(),
+			Message: "the cursor is older than the changes kept for subscriptions; read the results again and subscribe without after"}
+	}
 	st, err := h.feed.TextStart(ctx, q, changedAfter, h.opts.TextResults)
 	if err != nil {
 		return nil, domain.FeedCursor{}, err
@@ -142,7 +153,7 @@ func (s *Sub) judgeText(ctx context.Context, r *record) (domain.JobChangeKind, b
 		}
 		m, ok := r.text(tp.query)
 		after := m.Matched
-		if !ok {
+		if !ok || !m.Final {
 			after = tp.atStart[id]
 		}
 		tp.seen[id] = after

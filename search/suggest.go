@@ -217,7 +217,9 @@ func (s *Service) valueQuery(src *source, t int) (*domain.ValueFilter, error) {
 		kept.Filters[i] = domain.KeyFilter{Field: src.intern(f.Field), Keys: keys, All: f.All}
 	}
 	src.mu.Unlock()
-	src.queries[t].Store(kept)
+	if !src.queries[t].CompareAndSwap(nil, kept) {
+		return src.queries[t].Load(), nil // made meanwhile: one pointer a value
+	}
 	return kept, nil
 }
 

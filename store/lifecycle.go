@@ -131,8 +131,15 @@ func recountCompanies(ctx context.Context, db bun.IDB, touched map[int64]bool) e
 	for id := range touched {
 		ids = append(ids, id)
 	}
-	_, err := db.NewRaw(`UPDATE companies c SET job_count = (SELECT count(*) FROM jobs j WHERE j.company_id = c.id)
-WHERE c.id = ANY(?)`, pgdialect.Array(ids)).Exec(ctx)
+	// One pass over the companies' jobs, grouped, rather than a count a
+	// company: in the import's own transaction its new rows are not yet
+	// visible to an index-only count, and a million of them, counted one
+	// company at a time, outlasted the statement timeout.
+	_, err := db.NewRaw(`UPDATE companies AS c SET job_count = coalesce(n.jobs, 0)
+FROM unnest(?::bigint[]) AS t(id)
+LEFT JOIN (SELECT j.company_id, count(*) AS jobs FROM jobs AS j WHERE j.company_id = ANY(?) GROUP BY j.company_id) AS n
+  ON n.company_id = t.id
+WHERE c.id = t.id`, pgdialect.Array(ids), pgdialect.Array(ids)).Exec(ctx)
 	return wrap(err, "count company jobs")
 }
 

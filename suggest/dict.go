@@ -121,7 +121,7 @@ func New(entries []Entry) *Dict {
 func (d *Dict) typoCandidates(p string) []int32 {
 	var out []int32
 	for _, b := range []byte{p[0], p[1]} {
-		lo, _ := slices.BinarySearch(d.distinct, string(b))
+		lo, _ := slices.BinarySearch(d.distinct, string([]byte{b}))
 		for i := lo; i < len(d.distinct) && d.distinct[i][0] == b; i++ {
 			out = append(out, int32(i))
 		}
@@ -236,12 +236,14 @@ func (d *Dict) Find(prefix string, typos bool) []Match {
 	// One edit: in the first word (walking the distinct words within one
 	// edit of it), or in a later one (from the first word's exact
 	// matches, checked word by word).
-	candidates := d.typoCandidates(p[0])
+	var candidates []int32
 	if len(p[0]) < 2 {
-		candidates = nil // one letter, and an edit in a later word: from the exact run
+		// One letter, and an edit in a later word: from the exact run.
 		for id := lo; id < hi; id++ {
 			candidates = append(candidates, int32(id))
 		}
+	} else {
+		candidates = d.typoCandidates(p[0])
 	}
 	for _, id := range candidates {
 		text := d.distinct[id]

@@ -16,6 +16,7 @@ func TestFind(t *testing.T) {
 		{Spellings: []string{"Backend Software Engineer"}},        // 4
 		{Spellings: []string{"Zürich"}},                           // 5
 		{Spellings: []string{"Sales Development Representative"}}, // 6
+		{Spellings: []string{"Цюрих", "цюрих"}},                   // 7
 	})
 	type found struct {
 		entry int
@@ -48,10 +49,12 @@ func TestFind(t *testing.T) {
 		{"asoftware", []found{{0, true}, {4, true}}}, // a letter before the first
 		{"oftware", []found{{0, true}, {4, true}}},   // the first letter missing
 		{"sof", []found{{0, false}, {4, false}}},     // no typos under 4 letters
+		{"s dvelopment", []found{{6, true}}},         // a one-letter first word, an edit after it
+		{"цурих", []found{{7, true}}},                // a first byte outside ASCII
 		{"sfw", nil},
 		{"software enginere", []found{{0, true}, {4, true}}},
 		{"sales dev rep", []found{{6, false}}},
-		{"", []found{{0, false}, {1, false}, {2, false}, {3, false}, {4, false}, {5, false}, {6, false}}},
+		{"", []found{{0, false}, {1, false}, {2, false}, {3, false}, {4, false}, {5, false}, {6, false}, {7, false}}},
 	}
 	for _, tt := range tests {
 		var got []found
