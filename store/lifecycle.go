@@ -257,8 +257,13 @@ const expiredSQL = "valid_through <= now()"
 // that instant, and returns how many it closed. It does nothing when an
 // import holds the import lock (the next call catches up).
 func (s *Store) ExpireDue(ctx context.Context) (int, error) {
+	// The earliest valid_through, by the partial index on it: a plan the
+	// planner takes whatever its statistics say (right after a large
+	// import, with none, EXISTS … WHERE valid_through <= now() scanned
+	// every job: 4 s at a million, every round of the sweep).
 	var due bool
-	if err := s.db.NewRaw("SELECT EXISTS (SELECT 1 FROM jobs WHERE "+expiredSQL+")").Scan(ctx, &due); err != nil {
+	if err := s.db.NewRaw(`SELECT coalesce((SELECT valid_through FROM jobs WHERE valid_through IS NOT NULL
+ORDER BY valid_through LIMIT 1) <= now(), false)`).Scan(ctx, &due); err != nil {
 		return 0, wrap(err, "find expired jobs")
 	}
 	if !due {
