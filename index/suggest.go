@@ -55,12 +55,14 @@ func (ix *Index) TopCounts(base domain.JobQuery, values []*domain.ValueFilter, k
 		if bound[i] == 0 || len(best) == k && bound[i] < uint64(best[0]) {
 			break
 		}
-		docs := ix.match(ix.clauses(values[i].Query()), "")
-		var n int
-		if b == nil {
-			n = int(docs.GetCardinality())
-		} else {
-			n = int(b.AndCardinality(docs))
+		n, ok := ix.countWithin(b, values[i])
+		if !ok {
+			docs := ix.match(ix.clauses(values[i].Query()), "")
+			if b == nil {
+				n = int(docs.GetCardinality())
+			} else {
+				n = int(b.AndCardinality(docs))
+			}
 		}
 		counts[i] = n
 		if len(best) < k {
@@ -77,6 +79,84 @@ func (ix *Index) TopCounts(base domain.JobQuery, values []*domain.ValueFilter, k
 		}
 	}
 	return counts, true
+}
+
+// countWithin counts the jobs of b (nil: every live job) that match v,
+// without uniting a value's bitmaps into a new one, for the values made of
+// one-key filters or of a company substring: a key's jobs are its base
+// bitmap and its delta bitmap, disjoint, and b holds no removed job; a
+// company's likewise. It returns false for other values.
+func (ix *Index) countWithin(b *roaring.Bitmap, v *domain.ValueFilter) (int, bool) {
+	if b == nil {
+		b = ix.all
+	}
+	var deltaKeys map[string]*roaring.Bitmap
+	if ix.delta != nil {
+		deltaKeys = ix.delta.keys
+	}
+	switch {
+	case v.Company != "" && len(v.Filters) == 0:
+		set := ix.companySet(strings.ToLower(v.Company))
+		if set == nil {
+			return 0, false
+		}
+		var n uint64
+		for _, i := range set.list {
+			n += b.AndCardinality(ix.companies[i].docs)
+			if ix.delta != nil {
+				if d := ix.delta.companyDocs[i]; d != nil {
+					n += b.AndCardinality(d)
+				}
+			}
+		}
+		return int(n), true
+	case v.Company != "" || len(v.Filters) == 0:
+		return 0, false
+	}
+	keys := make([]string, 0, len(v.Filters))
+	for _, f := range v.Filters {
+		if len(f.Keys) != 1 {
+			return 0, false
+		}
+		keys = append(keys, f.Keys[0])
+	}
+	if len(keys) == 1 && b == ix.all && (ix.delta == nil || ix.delta.deleted.IsEmpty()) {
+		return int(ix.KeyJobs(keys[0])), true // every job of the key is live
+	}
+	if len(keys) == 1 {
+		n := uint64(0)
+		if bk := ix.keys[keys[0]]; bk != nil {
+			n += b.AndCardinality(bk)
+		}
+		if dk := deltaKeys[keys[0]]; dk != nil {
+			n += b.AndCardinality(dk)
+		}
+		return int(n), true
+	}
+	// The rarest key first: what is left of b after it is small.
+	slices.SortFunc(keys, func(x, y string) int { return cmp.Compare(ix.KeyJobs(x), ix.KeyJobs(y)) })
+	left := b
+	for _, k := range keys {
+		var parts []*roaring.Bitmap
+		if bk := ix.keys[k]; bk != nil {
+			parts = append(parts, roaring.And(left, bk))
+		}
+		if dk := deltaKeys[k]; dk != nil {
+			parts = append(parts, roaring.And(left, dk))
+		}
+		switch len(parts) {
+		case 0:
+			return 0, true
+		case 1:
+			left = parts[0]
+		default:
+			left = roaring.Or(parts[0], parts[1])
+		}
+		if left.IsEmpty() {
+			return 0, true
+		}
+	}
+	return int(left.GetCardinality()), true
 }
 
 // bound returns at most how many jobs match q's key filters and company
