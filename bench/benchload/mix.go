@@ -17,14 +17,14 @@ import (
 type kind int
 
 const (
-	listKind    kind = iota // a job list: ×PostGraphile, ×plain SQL, p99
-	jobKind                 // one full job by id: requests/s
-	companyKind             // the companies list: requests/s
-	facetKind               // a job list with facets: p50 ≤ 2× its Base's
-	placeKind               // a job list by city=: the base of a nearKind type
-	nearKind                // a job list near a place: ≥ nearWithin× its Base's throughput, p99 ≤ 50 ms
-	suggestKind             // suggestions while typing: p99 ≤ 10 ms, ≥ 5,000 req/s at 1M, counts as SQL's
-	suggestFirstKind        // the first keystroke's suggestions: p50 ≤ firstWithin× its Base's, and suggestKind's targets
+	listKind         kind = iota // a job list: ×PostGraphile, ×plain SQL, p99
+	jobKind                      // one full job by id: requests/s
+	companyKind                  // the companies list: requests/s
+	facetKind                    // a job list with facets: p50 ≤ 2× its Base's
+	placeKind                    // a job list by city=: the base of a nearKind type
+	nearKind                     // a job list near a place: ≥ nearWithin× its Base's throughput, p99 ≤ 50 ms
+	suggestKind                  // suggestions while typing: p99 ≤ 10 ms, ≥ 5,000 req/s at 1M, counts as SQL's
+	suggestFirstKind             // the first keystroke's suggestions: p50 ≤ firstWithin× its Base's, and suggestKind's targets
 )
 
 // isList says whether a kind's answers are pages of jobs.
