@@ -100,7 +100,7 @@ func (h *Hub) Subscribe(ctx context.Context, q domain.JobQuery, after *domain.Fe
 	defer h.mu.Unlock()
 	switch {
 	case h.closed:
-		return nil, domain.Errorf(domain.CodeUnavailable, "the server is shutting down; subscribe again")
+		return nil, errClosing()
 	case h.at == nil:
 		return nil, domain.Errorf(domain.CodeUnavailable, "the server is starting: its index is not built yet; retry in a few seconds")
 	}
@@ -113,8 +113,7 @@ func (h *Hub) Subscribe(ctx context.Context, q domain.JobQuery, after *domain.Fe
 		case after.Seq > pos:
 			s.skipThrough = after.Seq
 		case after.Seq < h.start:
-			return nil, &domain.Error{Code: domain.CodeGone, Param: "after", Cursor: after.Encode(),
-				Message: "the cursor is older than the changes kept for subscriptions; read the results again and subscribe without after"}
+			return nil, cursorGone(*after)
 		default:
 			s.replayAfter = after.Seq
 		}
@@ -123,6 +122,17 @@ func (h *Hub) Subscribe(ctx context.Context, q domain.JobQuery, after *domain.Fe
 	h.file(s)
 	h.started.Add(1)
 	return s, nil
+}
+
+// errClosing refuses a subscription while the server shuts down.
+func errClosing() error {
+	return domain.Errorf(domain.CodeUnavailable, "the server is shutting down; subscribe again")
+}
+
+// cursorGone refuses a subscription after a cursor older than the history.
+func cursorGone(after domain.FeedCursor) error {
+	return &domain.Error{Code: domain.CodeGone, Param: "after", Cursor: after.Encode(),
+		Message: "the cursor is older than the changes kept for subscriptions; read the results again and subscribe without after"}
 }
 
 // file registers s with the percolators. h.mu is held.

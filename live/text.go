@@ -61,10 +61,9 @@ func (h *Hub) startText(ctx context.Context, q domain.JobQuery, after *domain.Fe
 	h.mu.Unlock()
 	switch {
 	case closed:
-		return nil, domain.FeedCursor{}, domain.Errorf(domain.CodeUnavailable, "the server is shutting down; subscribe again")
+		return nil, domain.FeedCursor{}, errClosing()
 	case after != nil && after.Seq < start:
-		return nil, domain.FeedCursor{}, &domain.Error{Code: domain.CodeGone, Param: "after", Cursor: after.Encode(),
-			Message: "the cursor is older than the changes kept for subscriptions; read the results again and subscribe without after"}
+		return nil, domain.FeedCursor{}, cursorGone(*after)
 	}
 	st, err := h.feed.TextStart(ctx, q, changedAfter, h.opts.TextResults)
 	if err != nil {

@@ -1,9 +1,11 @@
 package rest
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/search"
 )
 
 // suggestParams are the parameters of GET /suggest: its own and the
@@ -30,7 +32,7 @@ type suggestMeta struct {
 func (h *Handler) suggest(w http.ResponseWriter, r *http.Request) {
 	p := readParams(r.URL, suggestParams...)
 	field, prefix := p.str("field"), p.str("prefix")
-	limit := p.integer("limit", "limit must be an integer from 1 to 20")
+	limit := p.integer("limit", fmt.Sprintf("limit must be an integer from 1 to %d", search.MaxSuggestions))
 	f := filterOf(p)
 	if p.err != nil {
 		WriteError(w, r, h.log, p.err)
