@@ -272,33 +272,31 @@ func (src *source) intern(s string) string {
 // suggestParams are the parameters suggestions set, and the members of
 // JobFilter and SuggestedFilter that are each.
 var suggestParams = map[string]struct {
-	job       func(f *domain.JobFilter) func(*string)
+	job       func(f *domain.JobFilter, v *string) // nil v: unset
 	suggested func(f *domain.SuggestedFilter, v string)
 }{
-	"company": {func(f *domain.JobFilter) func(*string) { return func(v *string) { f.Company = v } },
+	"company": {func(f *domain.JobFilter, v *string) { f.Company = v },
 		func(f *domain.SuggestedFilter, v string) { f.Company = &v }},
-	"skills": {func(f *domain.JobFilter) func(*string) {
-		return func(v *string) {
-			if f.Skills = nil; v != nil {
-				f.Skills = []string{*v}
-			}
+	"skills": {func(f *domain.JobFilter, v *string) {
+		if f.Skills = nil; v != nil {
+			f.Skills = []string{*v}
 		}
 	}, func(f *domain.SuggestedFilter, v string) { f.Skills = []string{v} }},
-	"category_role": {func(f *domain.JobFilter) func(*string) { return func(v *string) { f.CategoryRole = v } },
+	"category_role": {func(f *domain.JobFilter, v *string) { f.CategoryRole = v },
 		func(f *domain.SuggestedFilter, v string) { f.CategoryRole = &v }},
-	"category_specialization": {func(f *domain.JobFilter) func(*string) { return func(v *string) { f.CategorySpecialization = v } },
+	"category_specialization": {func(f *domain.JobFilter, v *string) { f.CategorySpecialization = v },
 		func(f *domain.SuggestedFilter, v string) { f.CategorySpecialization = &v }},
-	"location": {func(f *domain.JobFilter) func(*string) { return func(v *string) { f.Location = v } },
+	"location": {func(f *domain.JobFilter, v *string) { f.Location = v },
 		func(f *domain.SuggestedFilter, v string) { f.Location = &v }},
 }
 
 // set sets src's parameter of f to v.
-func (src *source) set(f *domain.JobFilter, v string) { suggestParams[src.param].job(f)(&v) }
+func (src *source) set(f *domain.JobFilter, v string) { suggestParams[src.param].job(f, &v) }
 
 // without returns f without src's parameter, which a suggestion replaces.
 func (src *source) without(f *domain.JobFilter) *domain.JobFilter {
 	g := *f
-	suggestParams[src.param].job(&g)(nil)
+	suggestParams[src.param].job(&g, nil)
 	return &g
 }
 
