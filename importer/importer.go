@@ -14,11 +14,14 @@
 package importer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jobsd-dev/jobsd/domain"
@@ -240,11 +243,14 @@ func (b batch) apply(ctx context.Context, im *store.Import) error {
 	return im.Write(ctx, b.recs)
 }
 
-// read splits r into records, maps and normalizes them, and sends them in
-// batches, in the input's order. Once a record is invalid (and invalid
-// records are not skipped), it goes on reading only to report every
-// invalid record.
+// read splits r into records, has workers map and normalize them side
+// by side (prepareChunks), and sends them in batches, in the input's
+// order. Once a record is invalid (and invalid records are not
+// skipped), it goes on reading only to report every invalid record.
 func read(ctx context.Context, r io.Reader, f *format, m *mapper, opts Options, res *Result, out chan<- batch) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	chunks, wait := prepareChunks(ctx, r, f, m, opts.Snapshot)
 	var b batch
 	send := func() error {
 		if b.len() > 0 && (opts.SkipInvalid || len(res.Invalid) == 0) {
@@ -257,41 +263,145 @@ func read(ctx context.Context, r io.Reader, f *format, m *mapper, opts Options, 
 		b = batch{}
 		return nil
 	}
-	err := f.split(r, func(rec record) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+	collect := func(p prepared) error {
 		res.Lines++
-		res.Unit = rec.unit
-		o, dropped, bad := prepare(f, rec, m)
-		if bad == nil && opts.Snapshot != nil && o.close == nil {
-			bad = outOfScope(rec, o.rec, *opts.Snapshot)
-		}
-		if bad != nil {
-			res.Invalid = append(res.Invalid, *bad)
+		res.Unit = p.unit
+		if p.bad != nil {
+			res.Invalid = append(res.Invalid, *p.bad)
 			return nil
 		}
-		if dropped != nil {
-			res.Dropped = append(res.Dropped, *dropped)
+		if p.dropped != nil {
+			res.Dropped = append(res.Dropped, *p.dropped)
 		}
-		if o.close != nil {
+		if p.op.close != nil {
 			res.Tombstones++
 		}
-		if !b.add(o) {
+		if !b.add(p.op) {
 			if err := send(); err != nil {
 				return err
 			}
-			b.add(o)
+			b.add(p.op)
 		}
 		if b.len() >= opts.BatchSize {
 			return send()
 		}
 		return nil
-	})
+	}
+	var err error
+	for c := range chunks {
+		<-c.done
+		for _, p := range c.out {
+			if err == nil {
+				err = collect(p)
+			}
+		}
+		if err != nil {
+			cancel() // the reader stops; the chunks under way are drained
+		}
+	}
+	if splitErr := wait(); err == nil && splitErr != nil {
+		err = fmt.Errorf("read %s input: %w", f.name, splitErr)
+	}
 	if err != nil {
-		return fmt.Errorf("read %s input: %w", f.name, err)
+		return err
 	}
 	return send()
+}
+
+// chunkRecords is how many records a worker prepares at a time: enough
+// that handing chunks over costs little, few enough that the batches
+// keep flowing.
+const chunkRecords = 128
+
+// chunk is a run of consecutive records of the input, and once done is
+// closed, what preparing each of them gave.
+type chunk struct {
+	recs []record
+	out  []prepared
+	done chan struct{}
+}
+
+// prepared is what prepare made of one record.
+type prepared struct {
+	unit         string
+	op           op
+	dropped, bad *LineError
+}
+
+// prepareChunks splits r into chunks of records and prepares them on
+// one worker per processor (normalization is most of an import's
+// work). It returns the chunks in the input's order, each to be waited
+// for (done), and wait, which returns the split's error once the
+// channel is closed. Cancelling ctx stops the split; the channel is
+// still closed, and must be drained.
+func prepareChunks(ctx context.Context, r io.Reader, f *format, m *mapper, scope *domain.Scope) (<-chan *chunk, func() error) {
+	workers := runtime.GOMAXPROCS(0)
+	todo := make(chan *chunk, workers)
+	ordered := make(chan *chunk, 2*workers) // bounds the chunks in flight
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range todo {
+				c.out = make([]prepared, len(c.recs))
+				for i, rec := range c.recs {
+					c.out[i] = prepareRecord(f, rec, m, scope)
+				}
+				close(c.done)
+			}
+		}()
+	}
+	var splitErr error
+	split := make(chan struct{})
+	go func() {
+		defer close(split)
+		defer close(ordered)
+		defer close(todo)
+		c := &chunk{done: make(chan struct{})}
+		flush := func() error {
+			if len(c.recs) == 0 {
+				return nil
+			}
+			select {
+			case ordered <- c:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			todo <- c // a worker is free once ordered has room
+			c = &chunk{done: make(chan struct{})}
+			return nil
+		}
+		splitErr = f.split(r, func(rec record) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			rec.data = bytes.Clone(rec.data) // the split reuses its buffer
+			c.recs = append(c.recs, rec)
+			if len(c.recs) >= chunkRecords {
+				return flush()
+			}
+			return nil
+		})
+		if splitErr == nil {
+			splitErr = flush()
+		}
+	}()
+	return ordered, func() error {
+		<-split
+		wg.Wait()
+		return splitErr
+	}
+}
+
+// prepareRecord prepares one record (prepare), and holds a snapshot
+// import's record to its scope.
+func prepareRecord(f *format, rec record, m *mapper, scope *domain.Scope) prepared {
+	o, dropped, bad := prepare(f, rec, m)
+	if bad == nil && scope != nil && o.close == nil {
+		bad = outOfScope(rec, o.rec, *scope)
+	}
+	return prepared{unit: rec.unit, op: o, dropped: dropped, bad: bad}
 }
 
 // outOfScope says why a record of a snapshot import lies outside the

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -218,6 +219,50 @@ func TestBatchesKeepTheFileOrder(t *testing.T) {
 		assert.Equal(t, 4, res.Tombstones)
 		assert.Empty(t, res.Invalid)
 	}
+}
+
+// TestWorkersKeepTheFileOrder reads a file of many chunks, which the
+// workers prepare side by side: the batches, the invalid lines and the
+// counts come out in the file's order all the same.
+func TestWorkersKeepTheFileOrder(t *testing.T) {
+	var lines, want, wantInvalid []string
+	var run []string
+	kind := ""
+	flush := func() {
+		if len(run) > 0 {
+			want = append(want, kind+" "+strings.Join(run, " "))
+		}
+		run = nil
+	}
+	for i := range 20 * chunkRecords {
+		id := fmt.Sprintf("t-%d", i/3)
+		k := "write"
+		line := `{"id":"` + id + `","title":"Engineer","company":"Acme"}`
+		switch {
+		case i%97 == 0:
+			line = `{"id":"` + id + `","title":"Engineer"}` // no company
+			wantInvalid = append(wantInvalid, fmt.Sprintf("line %d", i+1))
+			lines = append(lines, line)
+			continue
+		case i%3 == 2:
+			k, line = "close", `{"id":"`+id+`","closed":true}`
+		}
+		if k != kind {
+			flush()
+			kind = k
+		}
+		run = append(run, id)
+		lines = append(lines, line)
+	}
+	flush()
+	got, res := readAll(t, strings.Join(lines, "\n"), Options{BatchSize: 1000, SkipInvalid: true})
+	assert.Equal(t, want, got)
+	assert.Equal(t, len(lines), res.Lines)
+	var gotInvalid []string
+	for _, bad := range res.Invalid {
+		gotInvalid = append(gotInvalid, fmt.Sprintf("line %d", bad.Line))
+	}
+	assert.Equal(t, wantInvalid, gotInvalid)
 }
 
 func TestInvalidTombstonesAreLineErrors(t *testing.T) {

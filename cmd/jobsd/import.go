@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -91,6 +92,7 @@ func (e env) runImport(ctx context.Context, dsn, refData string, in io.Reader, o
 		return err
 	}
 	opts.Progress = e.stderr
+	defer e.importGC()()
 	// The store tells stderr when the import waits for another one.
 	st := store.New(db).WithLog(slog.New(slog.NewTextHandler(e.stderr, nil)))
 	res, err := importer.Import(ctx, in, norm, st, opts)
@@ -115,6 +117,36 @@ func (e env) runImport(ctx context.Context, dsn, refData string, in io.Reader, o
 		res.Imported, res.Lines, res.Unit, len(res.Invalid), res.Elapsed.Seconds(), rate)
 	fmt.Fprintln(e.stdout, countsLine(res, opts.Snapshot))
 	return nil
+}
+
+// importGCPercent and importMemoryLimit are how the garbage collector
+// runs during an import, unless GOGC or GOMEMLIMIT say otherwise: an
+// import's live heap is mostly the vocabularies, and the collector
+// running at the default GOGC=100 took a tenth of its processor time;
+// the limit keeps its peak well under 400 MB all the same.
+const (
+	importGCPercent   = 400
+	importMemoryLimit = 320 << 20
+)
+
+// importGC sets the garbage collector for an import (importGCPercent,
+// importMemoryLimit) where the environment leaves it at its defaults,
+// and returns what puts it back.
+func (e env) importGC() (restore func()) {
+	var undo []func()
+	if e.getenv("GOGC") == "" {
+		old := debug.SetGCPercent(importGCPercent)
+		undo = append(undo, func() { debug.SetGCPercent(old) })
+	}
+	if e.getenv("GOMEMLIMIT") == "" {
+		old := debug.SetMemoryLimit(importMemoryLimit)
+		undo = append(undo, func() { debug.SetMemoryLimit(old) })
+	}
+	return func() {
+		for _, f := range undo {
+			f()
+		}
+	}
 }
 
 // countsLine says what an import did posting by posting: "import: 3
