@@ -22,7 +22,8 @@ import (
 // Import writes jobs in one transaction: nothing is visible until Commit,
 // and Rollback leaves the database as it was. Writing a job whose id exists
 // replaces it. Commit recounts the jobs of every company an import touched,
-// so company job counts stay exact.
+// so company job counts stay exact, and numbers the import's changes into
+// the feed (feedPending).
 type Import struct {
 	conn      bun.Conn
 	tx        bun.Tx
@@ -82,6 +83,7 @@ func (s *Store) BeginImport(ctx context.Context) (*Import, error) {
     description_hash bytea NOT NULL,
     search_tsv       tsvector NOT NULL
 ) ON COMMIT DROP`,
+		pendingChangesTable,
 	} {
 		if _, err := tx.ExecContext(ctx, stmt); err != nil {
 			_ = im.Rollback()
@@ -220,19 +222,10 @@ func (im *Import) writeLive(ctx context.Context, rows []jobRow) error {
 		hashes[st.ID] = st.Hash
 	}
 	write := rows[:0:0]
-	var changes []change
 	for _, r := range rows {
-		hash, open := hashes[r.ID]
-		switch {
-		case open && bytes.Equal(hash, r.ContentHash):
+		if hash, open := hashes[r.ID]; open && bytes.Equal(hash, r.ContentHash) {
 			im.counts.Unchanged++
 			continue
-		case open:
-			im.counts.Updated++
-			changes = append(changes, change{id: r.ID, kind: domain.ChangeUpdated})
-		default:
-			im.counts.Opened++
-			changes = append(changes, change{id: r.ID, kind: domain.ChangeOpened})
 		}
 		write = append(write, r)
 		im.touched[r.CompanyID] = true
@@ -244,20 +237,18 @@ func (im *Import) writeLive(ctx context.Context, rows []jobRow) error {
 	for _, r := range write {
 		ids = append(ids, r.ID)
 	}
-	// Opening a closed posting takes it out of jobs_closed.
-	if _, err := im.tx.NewRaw("DELETE FROM jobs_closed WHERE id = ANY(?)", pgdialect.Array(ids)).Exec(ctx); err != nil {
-		return wrap(err, "reopen jobs")
-	}
 	// Replacing a job is deleting it and writing it anew, in this
 	// transaction: set-based, and the rows then stream straight into jobs
-	// with COPY. The companies of the replaced jobs lose a job.
+	// with COPY. The companies of the replaced jobs lose a job. A job is
+	// updated when the delete finds it open, and opened otherwise: the
+	// expiry sweep may have closed it since its hash was read.
 	//
 	// The delete leaves the replaced jobs' keyword-search documents
 	// (job_texts) in place (jobsd.keep_texts): after the copy, restoreTexts
 	// drops those whose description changed and keeps the others, so that
 	// keyword search finds a re-imported job by its description all along
 	// and the text indexer has nothing to redo for it.
-	var previous []int64
+	var replaced []closedJob
 	if err := im.tx.NewRaw(`WITH gone AS (
     DELETE FROM jobs AS j WHERE j.id = ANY(?)
     RETURNING j.id, j.company_id, `+indexedDescriptionHash("j")+` AS description_hash, j.search_tsv
@@ -265,11 +256,27 @@ func (im *Import) writeLive(ctx context.Context, rows []jobRow) error {
     INSERT INTO pg_temp.jobsd_kept_texts (job_id, description_hash, search_tsv)
     SELECT g.id, g.description_hash, g.search_tsv FROM gone AS g JOIN job_texts AS t ON t.job_id = g.id
 )
-SELECT DISTINCT company_id FROM gone`, pgdialect.Array(ids)).Scan(ctx, &previous); err != nil && !errors.Is(err, sql.ErrNoRows) {
+SELECT id, company_id FROM gone`, pgdialect.Array(ids)).Scan(ctx, &replaced); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return wrap(err, "replace jobs")
 	}
-	for _, id := range previous {
-		im.touched[id] = true
+	wasOpen := make(map[string]bool, len(replaced))
+	for _, r := range replaced {
+		wasOpen[r.ID] = true
+		im.touched[r.CompanyID] = true
+	}
+	// Opening a closed posting takes it out of jobs_closed.
+	if _, err := im.tx.NewRaw("DELETE FROM jobs_closed WHERE id = ANY(?)", pgdialect.Array(ids)).Exec(ctx); err != nil {
+		return wrap(err, "reopen jobs")
+	}
+	changes := make([]change, len(write))
+	for i, r := range write {
+		if wasOpen[r.ID] {
+			im.counts.Updated++
+			changes[i] = change{id: r.ID, kind: domain.ChangeUpdated}
+		} else {
+			im.counts.Opened++
+			changes[i] = change{id: r.ID, kind: domain.ChangeOpened}
+		}
 	}
 	if err := im.copyRows(ctx, write); err != nil {
 		return err
@@ -277,7 +284,7 @@ SELECT DISTINCT company_id FROM gone`, pgdialect.Array(ids)).Scan(ctx, &previous
 	if err := im.restoreTexts(ctx); err != nil {
 		return err
 	}
-	return feed(ctx, im.tx, changes)
+	return feed(ctx, im.tx, feedPending, changes)
 }
 
 // writeExpired closes the open postings of records whose valid_through
@@ -405,6 +412,35 @@ func (im *Import) ensureCompanies(ctx context.Context, recs []domain.JobRecord) 
 	if len(rows) == 0 {
 		return nil
 	}
+	// A company that exists and stays as it is is only read: an upsert
+	// would lock it until the import commits, and the expiry sweep would
+	// wait for the import to recount it. One the import writes it
+	// recounts itself (touched).
+	keys := make([]string, len(rows))
+	for i, r := range rows {
+		keys[i] = r.NameKey
+	}
+	var stored []companyRow
+	if err := im.tx.NewSelect().Model(&stored).Column("id", "name_key", "logo_url", "slug").
+		Where("name_key IN (?)", bun.In(keys)).Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return wrap(err, "read companies")
+	}
+	byKey := make(map[string]companyRow, len(stored))
+	for _, c := range stored {
+		byKey[c.NameKey] = c
+	}
+	write := rows[:0]
+	for _, r := range rows {
+		c, ok := byKey[r.NameKey]
+		if ok && c.Slug == r.Slug && (r.LogoURL == nil || c.LogoURL != nil && *c.LogoURL == *r.LogoURL) {
+			im.companies[r.NameKey] = c.ID
+			continue
+		}
+		write = append(write, r)
+	}
+	if rows = write; len(rows) == 0 {
+		return nil
+	}
 	_, err := im.tx.NewInsert().Model(&rows).
 		On("CONFLICT (name_key) DO UPDATE").
 		Set("logo_url = coalesce(EXCLUDED.logo_url, c.logo_url)").
@@ -416,6 +452,7 @@ func (im *Import) ensureCompanies(ctx context.Context, recs []domain.JobRecord) 
 	}
 	for _, r := range rows {
 		im.companies[r.NameKey] = r.ID
+		im.touched[r.ID] = true
 	}
 	return nil
 }
@@ -424,8 +461,9 @@ func (im *Import) ensureCompanies(ctx context.Context, recs []domain.JobRecord) 
 // with the vocabularies of digest (normalize.Normalizer.Digest).
 func (im *Import) NormalizedWith(digest string) { im.vocabulary = digest }
 
-// Commit recounts the touched companies' jobs, records the vocabulary the
-// jobs were normalized with, and commits the import.
+// Commit closes what a snapshot lacks, records the vocabulary the jobs
+// were normalized with, recounts the touched companies' jobs, numbers the
+// import's changes into the feed, and commits the import.
 func (im *Import) Commit(ctx context.Context) error {
 	if err := im.closeUnlisted(ctx); err != nil {
 		_ = im.Rollback()
@@ -435,9 +473,18 @@ func (im *Import) Commit(ctx context.Context) error {
 		_ = im.Rollback()
 		return err
 	}
-	if err := recountCompanies(ctx, im.tx, im.touched); err != nil {
-		_ = im.Rollback()
-		return err
+	// From here to the commit the import holds the feed lock: the expiry
+	// sweep, which may have run all along, waits, and the counts see what
+	// it closed.
+	for _, step := range []func(context.Context) error{
+		func(ctx context.Context) error { return lockFeed(ctx, im.tx) },
+		func(ctx context.Context) error { return recountCompanies(ctx, im.tx, im.touched, false) },
+		func(ctx context.Context) error { return flushPending(ctx, im.tx) },
+	} {
+		if err := step(ctx); err != nil {
+			_ = im.Rollback()
+			return err
+		}
 	}
 	err := im.tx.Commit()
 	_ = im.conn.Close()

@@ -24,10 +24,61 @@ type change struct {
 	at   time.Time
 }
 
-// feed appends changes to the change feed, in order. Its callers hold the
-// import lock (exclusive), so that the feed's numbers are taken in commit
-// order (see the migration of job_changes).
-func feed(ctx context.Context, db bun.IDB, changes []change) error {
+// feedSink is where a writer's changes go. The feed numbers its changes
+// in commit order: a writer numbers them (nextval of job_changes_seq)
+// while it holds the feed lock (feedLockID) until it commits, so that a
+// reader past a number never sees a lower one appear. The expiry sweep
+// writes to the feed itself (feedDirect); an import, which lasts long,
+// keeps its changes aside (feedPending) and numbers them all at its
+// commit (flushPending), taking the feed lock only then, so that expiry
+// never waits for an import to finish.
+type feedSink struct {
+	// into is the table and columns the changes go into; number is the
+	// value of the first column, the change's number, when into has one.
+	into, number string
+}
+
+var (
+	feedDirect  = feedSink{into: "job_changes (seq, job_id, change, at)", number: "nextval('job_changes_seq'), "}
+	feedPending = feedSink{into: "pg_temp.jobsd_pending_changes (job_id, change, at)"}
+)
+
+// insert is the SQL that appends the rows of from (ordered by ord) to the
+// sink: id, change and at are the SQL of their columns.
+func (f feedSink) insert(id, change, at, from, ord string) string {
+	return "INSERT INTO " + f.into + "\nSELECT " + f.number + id + ", " + change + ", " + at +
+		" FROM (SELECT * FROM " + from + " ORDER BY " + ord + ") AS c"
+}
+
+// pendingChangesTable is the SQL of the temporary table of an import's
+// changes waiting for their numbers (feedPending), in the order written.
+const pendingChangesTable = `CREATE TEMP TABLE jobsd_pending_changes (
+    n      bigserial PRIMARY KEY,
+    job_id text NOT NULL,
+    change text NOT NULL,
+    at     timestamptz NOT NULL
+) ON COMMIT DROP`
+
+// flushPending numbers an import's pending changes (feedPending) into
+// the feed, in the order they were written. The caller holds the feed
+// lock.
+func flushPending(ctx context.Context, db bun.IDB) error {
+	_, err := db.ExecContext(ctx, feedDirect.insert("c.job_id", "c.change", "c.at", "pg_temp.jobsd_pending_changes", "n"))
+	return wrap(err, "feed the import's changes")
+}
+
+// feedLockID names the advisory lock a writer of the feed holds from
+// numbering its changes until it commits (feedSink).
+const feedLockID = 0x6a6f627366 // "jobsf"
+
+// lockFeed takes the feed lock for the rest of tx, waiting as long as it
+// takes: its holders hold it briefly (an import only while it commits).
+func lockFeed(ctx context.Context, tx bun.Tx) error {
+	return wrap(waitForLock(ctx, tx, "SELECT pg_advisory_xact_lock(?)", feedLockID), "take the feed lock")
+}
+
+// feed appends changes to sink, in order.
+func feed(ctx context.Context, db bun.IDB, sink feedSink, changes []change) error {
 	if len(changes) == 0 {
 		return nil
 	}
@@ -41,9 +92,8 @@ func feed(ctx context.Context, db bun.IDB, changes []change) error {
 			ats[i] = &at
 		}
 	}
-	_, err := db.NewRaw(`INSERT INTO job_changes (seq, job_id, change, at)
-SELECT nextval('job_changes_seq'), c.id, c.change, coalesce(c.at, statement_timestamp())
-FROM (SELECT * FROM unnest(?::text[], ?::text[], ?::timestamptz[]) WITH ORDINALITY AS c(id, change, at, n) ORDER BY n) AS c`,
+	_, err := db.NewRaw(sink.insert("c.id", "c.change", "coalesce(c.at, statement_timestamp())",
+		"unnest(?::text[], ?::text[], ?::timestamptz[]) WITH ORDINALITY AS c(id, change, at, n)", "n"),
 		pgdialect.Array(ids), pgdialect.Array(kinds), pgdialect.Array(ats)).Exec(ctx)
 	return wrap(err, "feed changes")
 }
@@ -57,10 +107,10 @@ type closedJob struct {
 // closeJobs closes the open postings among closes (a later close of an id
 // wins) at their instants (now when nil): they move from jobs to
 // jobs_closed, lose their keyword-search documents, and are fed as
-// closed. It returns those it closed; ids not open are left alone. The
-// caller holds the import lock and recounts the closed jobs' companies.
-// It also returns how many distinct ids closes names.
-func closeJobs(ctx context.Context, db bun.IDB, closes []domain.JobClose) ([]closedJob, int, error) {
+// closed to sink. It returns those it closed; ids not open are left
+// alone. The caller recounts the closed jobs' companies. It also returns
+// how many distinct ids closes names.
+func closeJobs(ctx context.Context, db bun.IDB, sink feedSink, closes []domain.JobClose) ([]closedJob, int, error) {
 	if len(closes) == 0 {
 		return nil, 0, nil
 	}
@@ -89,8 +139,7 @@ func closeJobs(ctx context.Context, db bun.IDB, closes []domain.JobClose) ([]clo
     SELECT id, at, source, company_id FROM gone
     ON CONFLICT (id) DO UPDATE SET closed_at = excluded.closed_at, source = excluded.source, company_id = excluded.company_id
 ), fed AS (
-    INSERT INTO job_changes (seq, job_id, change, at)
-    SELECT nextval('job_changes_seq'), g.id, 'closed', g.at FROM (SELECT * FROM gone ORDER BY n) AS g
+    `+sink.insert("c.id", "'closed'", "c.at", "gone", "n")+`
 )
 SELECT id, company_id FROM gone`, pgdialect.Array(ids), pgdialect.Array(ats)).Scan(ctx, &closed)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -111,7 +160,7 @@ func companiesOf(closed []closedJob) map[int64]bool {
 // close closes postings in the import's transaction (closeJobs), marking
 // their companies for the recount and counting them.
 func (im *Import) close(ctx context.Context, closes []domain.JobClose) ([]closedJob, int, error) {
-	closed, distinct, err := closeJobs(ctx, im.tx, closes)
+	closed, distinct, err := closeJobs(ctx, im.tx, feedPending, closes)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -122,8 +171,12 @@ func (im *Import) close(ctx context.Context, closes []domain.JobClose) ([]closed
 	return closed, distinct, nil
 }
 
-// recountCompanies sets the job counts of the companies given.
-func recountCompanies(ctx context.Context, db bun.IDB, touched map[int64]bool) error {
+// recountCompanies sets the job counts of the companies given. With
+// skipLocked, it leaves those another transaction is writing (the
+// companies an import upserts, which it recounts when it commits); a
+// company only referenced by an import's new jobs (a key-share lock) is
+// counted.
+func recountCompanies(ctx context.Context, db bun.IDB, touched map[int64]bool, skipLocked bool) error {
 	if len(touched) == 0 {
 		return nil
 	}
@@ -135,6 +188,15 @@ func recountCompanies(ctx context.Context, db bun.IDB, touched map[int64]bool) e
 	// company: in the import's own transaction its new rows are not yet
 	// visible to an index-only count, and a million of them, counted one
 	// company at a time, outlasted the statement timeout.
+	if skipLocked {
+		if err := db.NewRaw("SELECT coalesce(array_agg(id), '{}') FROM (SELECT id FROM companies WHERE id = ANY(?) FOR NO KEY UPDATE SKIP LOCKED) AS c",
+			pgdialect.Array(ids)).Scan(ctx, pgdialect.Array(&ids)); err != nil {
+			return wrap(err, "lock companies to count")
+		}
+		if len(ids) == 0 {
+			return nil
+		}
+	}
 	_, err := db.NewRaw(`UPDATE companies AS c SET job_count = coalesce(n.jobs, 0)
 FROM unnest(?::bigint[]) AS t(id)
 LEFT JOIN (SELECT j.company_id, count(*) AS jobs FROM jobs AS j WHERE j.company_id = ANY(?) GROUP BY j.company_id) AS n
@@ -254,8 +316,10 @@ func expired(validThrough *time.Time, now time.Time) bool {
 const expiredSQL = "valid_through <= now()"
 
 // ExpireDue closes the open postings whose valid_through has passed, at
-// that instant, and returns how many it closed. It does nothing when an
-// import holds the import lock (the next call catches up).
+// that instant, and returns how many it closed. It runs beside an import:
+// it leaves the postings and companies the import is writing (which the
+// import settles when it commits), and waits only for the feed lock,
+// which an import holds only while it commits.
 func (s *Store) ExpireDue(ctx context.Context) (int, error) {
 	// The earliest valid_through, by the partial index on it: a plan the
 	// planner takes whatever its statistics say (right after a large
@@ -271,8 +335,7 @@ ORDER BY valid_through LIMIT 1) <= now(), false)`).Scan(ctx, &due); err != nil {
 	}
 	n := 0
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		var got bool
-		if err := tx.NewRaw("SELECT pg_try_advisory_xact_lock(?)", importLockID).Scan(ctx, &got); err != nil || !got {
+		if err := lockFeed(ctx, tx); err != nil {
 			return err
 		}
 		var expired []struct {
@@ -280,19 +343,19 @@ ORDER BY valid_through LIMIT 1) <= now(), false)`).Scan(ctx, &due); err != nil {
 			ValidThrough time.Time `bun:"valid_through"`
 		}
 		if err := tx.NewRaw(`SELECT id, valid_through FROM jobs WHERE `+expiredSQL+`
-ORDER BY valid_through, id LIMIT 10000`).Scan(ctx, &expired); err != nil && !errors.Is(err, sql.ErrNoRows) {
+ORDER BY valid_through, id LIMIT 10000 FOR UPDATE SKIP LOCKED`).Scan(ctx, &expired); err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
 		closes := make([]domain.JobClose, len(expired))
 		for i, e := range expired {
 			closes[i] = domain.JobClose{ID: e.ID, ClosedAt: &expired[i].ValidThrough}
 		}
-		closed, _, err := closeJobs(ctx, tx, closes)
+		closed, _, err := closeJobs(ctx, tx, feedDirect, closes)
 		if err != nil {
 			return err
 		}
 		n = len(closed)
-		return recountCompanies(ctx, tx, companiesOf(closed))
+		return recountCompanies(ctx, tx, companiesOf(closed), true)
 	})
 	if err != nil {
 		return 0, wrap(err, "close expired jobs")
@@ -350,6 +413,9 @@ func (s *Store) Purge(ctx context.Context, closedBefore time.Time) (int, error) 
 	var n int
 	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if err := waitForLock(ctx, tx, "SELECT pg_advisory_xact_lock(?)", importLockID); err != nil {
+			return err
+		}
+		if err := lockFeed(ctx, tx); err != nil {
 			return err
 		}
 		var last sql.NullInt64

@@ -218,3 +218,59 @@ func TestSnapshotScopeByCompany(t *testing.T) {
 	require.NoError(t, im.Write(e.ctx, recs[:1]))
 	assert.ErrorContains(t, im.SetSnapshot(e.ctx, domain.Scope{Source: "ats"}, false), "written before it")
 }
+
+// TestExpiryDuringAnImport: the sweep closes an expired posting while an
+// import is under way, and the import's changes come after it in the
+// feed, numbered when it commits. The import reopens a posting the sweep
+// closed, and the company counts are exact at each commit, whether the
+// import only read the company or wrote it (a new logo).
+func TestExpiryDuringAnImport(t *testing.T) {
+	e := newEnv(t)
+	soon := time.Now().Add(1500 * time.Millisecond)
+	later := time.Now().Add(time.Hour)
+	_, err := e.write([]domain.JobRecord{
+		e.posting("acme-1", "Acme", "acme-board", &soon),
+		e.posting("acme-2", "Acme", "acme-board", &soon),
+		e.posting("acme-3", "Acme", "acme-board", nil),
+		e.posting("beta-1", "Beta", "beta-board", &soon),
+		e.posting("beta-2", "Beta", "beta-board", nil),
+	}, nil, nil, false)
+	require.NoError(t, err)
+	before := e.feedAll(100)
+
+	im, err := e.st.BeginImport(e.ctx)
+	require.NoError(t, err)
+	defer im.Rollback()
+	logo := "https://logos.example.com/beta.png"
+	beta := e.posting("beta-3", "Beta", "beta-board", nil)
+	beta.CompanyLogo = &logo // the import writes Beta, and holds its row
+	require.NoError(t, im.Write(e.ctx, []domain.JobRecord{e.posting("acme-4", "Acme", "acme-board", nil), beta}))
+
+	time.Sleep(time.Until(soon) + 50*time.Millisecond)
+	n, err := e.st.ExpireDue(e.ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 3, n, "the sweep does not wait for the import")
+	assert.Equal(t, map[string]bool{"acme-3": true, "beta-2": true}, e.openIDs())
+	assert.Equal(t, 1, e.count("SELECT job_count FROM companies WHERE name = 'Acme'"), "a company the import only read is recounted")
+	fed := e.feedAll(100)[len(before):]
+	require.Len(t, fed, 3, "the sweep's closes are fed at once; the import's changes wait for its commit")
+	for _, c := range fed {
+		assert.Equal(t, domain.ChangeClosed, c.Change)
+	}
+
+	// The import reopens acme-1, which the sweep closed after it began.
+	require.NoError(t, im.Write(e.ctx, []domain.JobRecord{e.posting("acme-1", "Acme", "acme-board", &later)}))
+	require.NoError(t, im.Commit(e.ctx))
+	assert.Equal(t, domain.ImportCounts{Opened: 3}, im.Counts())
+	assert.Equal(t, map[string]bool{"acme-1": true, "acme-3": true, "acme-4": true, "beta-2": true, "beta-3": true}, e.openIDs())
+	assert.Equal(t, 3, e.count("SELECT job_count FROM companies WHERE name = 'Acme'"))
+	assert.Equal(t, 2, e.count("SELECT job_count FROM companies WHERE name = 'Beta'"))
+	all := e.feedAll(100)
+	var kinds []string
+	for _, c := range all[len(before):] {
+		kinds = append(kinds, c.ID+" "+string(c.Change))
+	}
+	assert.Equal(t, []string{"acme-1 closed", "acme-2 closed", "beta-1 closed", "acme-4 opened", "beta-3 opened", "acme-1 opened"}, kinds)
+	assert.Equal(t, e.openIDs(), openByFeed(all))
+	assert.Zero(t, e.count("SELECT count(*) FROM jobs_closed WHERE id IN (SELECT id FROM jobs)"), "no posting both open and closed")
+}

@@ -1,8 +1,10 @@
 package main_test
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"sort"
 	"strings"
@@ -209,6 +211,27 @@ func TestExpiryWhileServing(t *testing.T) {
 	assert.Contains(t, out, "import: 2 opened, 0 updated, 0 unchanged, 0 closed")
 	require.Equal(t, []string{"test-1", "test-2", "test-4"}, s.listed(t), "test-3 was written closed")
 
+	// An import under way all along (its input still open) does not hold
+	// the expiry back; what it writes shows once it commits.
+	input, feedInput := io.Pipe()
+	imported := make(chan string, 1)
+	go func() {
+		out, errOut, _ := runJobsd(s.dsn, input, "import", "-")
+		imported <- out + errOut
+	}()
+	_, err := io.WriteString(feedInput, posting("test-5", "Roofer", "Northwind")+"\n")
+	require.NoError(t, err)
+	db, err := sql.Open("pgx", s.dsn)
+	require.NoError(t, err)
+	defer db.Close()
+	require.Eventually(t, func() bool {
+		var importing bool
+		err := db.QueryRow(`SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND mode = 'ExclusiveLock' AND granted
+    AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))`).Scan(&importing)
+		return err == nil && importing
+	}, 5*time.Second, 20*time.Millisecond, "the import holds the import lock")
+	require.True(t, time.Now().Before(until), "the import began after test-2's valid_through: a slow machine")
+
 	var left time.Time
 	for deadline := until.Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		if got := s.listed(t); len(got) == 2 {
@@ -220,6 +243,11 @@ func TestExpiryWhileServing(t *testing.T) {
 	require.False(t, left.IsZero(), "test-2 is still listed 5s after its valid_through")
 	assert.False(t, left.Before(until), "test-2 left before its valid_through")
 	assert.Less(t, left.Sub(until), 1500*time.Millisecond, "test-2 left the list %v after its valid_through", left.Sub(until))
+
+	require.NoError(t, feedInput.Close())
+	assert.Contains(t, <-imported, "import: 1 opened")
+	require.Eventually(t, func() bool { return len(s.listed(t)) == 3 }, 5*time.Second, 20*time.Millisecond)
+	assert.Equal(t, []string{"test-1", "test-4", "test-5"}, s.listed(t))
 }
 
 // TestPurge removes postings closed before an instant, given as a
