@@ -61,9 +61,13 @@ loadtest:
 
 ## bench: the throughput benchmark of issue 5 on N (200000) postings, DURATION
 ##        (10s) per query and transport on CONNECTIONS (16); writes
-##        docs/bench-results.md (the method: docs/benchmarks.md)
+##        docs/bench-results.md (the method: docs/benchmarks.md).
+##        AB="COMMIT …": instead an A/B of the working tree against those
+##        commits, alternating builds over ROUNDS (2) on one seed file of N
+##        (50000) postings: import, cold start and the quiet list mix, with
+##        medians and ratios (scripts/ab.sh)
 bench:
-	scripts/bench.sh
+	@if [ -n "$(AB)" ]; then COMMITS="$(AB)" N="$${N:-50000}" scripts/ab.sh; else scripts/bench.sh; fi
 
 ## eval: normalize's accuracy on the evaluation set (normalize/testdata/eval),
 ##       built in and with JOBSD_REFDATA (../shared/data when present);

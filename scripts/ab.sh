@@ -6,8 +6,11 @@
 # quiet list types and job by id (-only ONLY, DURATION each, REST and
 # GraphQL; req/s and jobsd's processor time per request). The benchload
 # of BASE_COMMIT drives every build, so that the query mix is the same.
-# Usage: COMMITS="682c8aab 432de8f" N=50000 ROUNDS=2 scripts/ab.sh > ab.txt
-# (not make bench's A/B mode, which issue 32 asks for: a first tool).
+# At the end, a summary: each figure's median over the rounds, per build,
+# and new's ratio to each commit's (import and ready: time, lower is
+# better; req/s: higher is better).
+# Usage: make bench AB="432de8f" (N=50000 ROUNDS=2 DURATION=4s), or
+#        COMMITS="682c8aab 432de8f" N=50000 ROUNDS=2 scripts/ab.sh > ab.txt
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COMMITS="${COMMITS:-432de8f}"; BASE_COMMIT="${BASE_COMMIT:-${COMMITS%% *}}"
@@ -27,6 +30,7 @@ done
 file="$work/seed.ndjson"
 "$work/jobsd-new" seed --n "$N" --out "$file"
 builds="new $COMMITS"
+raw="$work/raw"; : >"$raw"
 for r in $(seq 1 "$ROUNDS"); do
   order="$builds"; [ $((r % 2)) = 0 ] && order="$(echo "$builds" | tr ' ' '\n' | tac | tr '\n' ' ')"
   for b in $order; do
@@ -44,10 +48,37 @@ for r in $(seq 1 "$ROUNDS"); do
     pid=$!
     until curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null; do sleep 0.05; done
     e=$(date +%s.%N)
-    echo "ROUND $r $b import_s=$imp ready_s=$(echo "$e - $s" | bc)"
+    echo "ROUND $r $b import_s=$imp ready_s=$(echo "$e - $s" | bc)" | tee -a "$raw"
     "$work/benchload" -base "http://127.0.0.1:$PORT" -key "$key" -db "$dsn" -only "$ONLY" -duration "$DURATION" -rounds 1 -yardstick=false 2>&1 |
-      grep -E "req/s|mismatch" | sed "s/^/R$r $b /"
+      { grep -E "req/s|mismatch|ERROR" || true; } | sed "s/^/R$r $b /" | tee -a "$raw"
     kill $pid; wait $pid 2>/dev/null || true
     psql "$admin" -XqAc "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1
   done
 done
+echo
+echo "SUMMARY: medians over $ROUNDS round(s); ratio = new / commit"
+awk -v builds="$builds" '
+  function median(key,   n, i, j, t, a) {
+    n = split(vals[key], a, " ")
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+    return n == 0 ? "" : (n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2)
+  }
+  function add(b, m, v) { if (!(m in seen)) { seen[m] = 1; order[++nm] = m }; vals[b SUBSEP m] = vals[b SUBSEP m] " " v }
+  /^ROUND / { split($4, i, "="); split($5, r, "="); add($3, "import s", i[2]); add($3, "ready s", r[2]); next }
+  /^R[0-9]+ .* req\/s/ {
+    b = $2; line = $0; sub(/^R[0-9]+ [^ ]+ /, "", line)
+    if (match(line, / (REST|GraphQL) +[0-9.]+ req\/s/)) {
+      name = substr(line, 1, RSTART - 1); sub(/ +$/, "", name)
+      split(substr(line, RSTART + 1), f, " +"); add(b, name " " f[1] " req/s", f[2])
+    }
+  }
+  END {
+    nb = split(builds, bs, " ")
+    printf "%-48s", "figure"; for (k = 1; k <= nb; k++) printf " %12s", bs[k]; for (k = 2; k <= nb; k++) printf " %12s", "new/" bs[k]; print ""
+    for (x = 1; x <= nm; x++) {
+      m = order[x]; printf "%-48s", m
+      for (k = 1; k <= nb; k++) printf " %12s", median(bs[k] SUBSEP m)
+      for (k = 2; k <= nb; k++) { a = median(bs[1] SUBSEP m); c = median(bs[k] SUBSEP m); printf " %12s", (c > 0 ? sprintf("%.2f", a / c) : "") }
+      print ""
+    }
+  }' "$raw"
