@@ -232,6 +232,16 @@ func (h *Hub) process(ctx context.Context, cur *index.Index) error {
 		prev, epoch = first, end.Epoch
 	}
 	if cur.Version() <= prev.Version() {
+		if cur.Version() == prev.Version() && cur != prev {
+			// A base built anew, of the same change: the hub holds it
+			// rather than the layered index it replaces, which would stay
+			// alive, with its layer, until the next change.
+			h.mu.Lock()
+			if h.at == prev {
+				h.at = cur
+			}
+			h.mu.Unlock()
+		}
 		return nil
 	}
 	var changes []domain.Change

@@ -11,8 +11,9 @@ import (
 )
 
 // TestTuneGC: after a build the memory limit is the live heap plus the
-// headroom and slack, lifted during the next build, and an operator's
-// GOGC or GOMEMLIMIT is left alone.
+// headroom and slack, raised by the live heap during the next build
+// (lifted during the first), and an operator's GOGC or GOMEMLIMIT is left
+// alone.
 func TestTuneGC(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
@@ -29,8 +30,16 @@ func TestTuneGC(t *testing.T) {
 	assert.GreaterOrEqual(t, percent, 25)
 	assert.LessOrEqual(t, percent, 100)
 
+	runtime.GC()
+	tuneGC()
+	tuned := debug.SetMemoryLimit(-1)
+	debug.SetMemoryLimit(tuned)
+	live, _ := heapSizes()
+	roomForBuild()
+	assert.InDelta(t, float64(tuned+int64(live)), float64(debug.SetMemoryLimit(-1)), float64(4<<20), "room for a second index during a build")
+
 	liftMemoryLimit()
-	assert.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1), "lifted during a build")
+	assert.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1), "lifted during the first build")
 
 	// Goroutines' stacks (an open subscription holds two) are memory
 	// outside the heap: the limit makes room for them.
@@ -80,6 +89,7 @@ func TestTuneGC(t *testing.T) {
 	debug.SetGCPercent(300)
 	debug.SetMemoryLimit(1 << 30)
 	tuneGC()
+	roomForBuild()
 	liftMemoryLimit()
 	assert.Equal(t, int64(1<<30), debug.SetMemoryLimit(-1), "the operator's limit")
 	assert.Equal(t, 300, debug.SetGCPercent(300), "the operator's GOGC")

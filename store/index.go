@@ -338,7 +338,12 @@ func (x *Indexer) buildTuned(ctx context.Context) (*index.Index, feedPlace, erro
 	if x.tuneGC {
 		// Two indexes and the rows being read are alive during a build:
 		// a memory limit set for one would make the GC run without pause.
-		liftMemoryLimit()
+		// The first build has no index beside it to size the room by.
+		if x.current.Load() != nil {
+			roomForBuild()
+		} else {
+			liftMemoryLimit()
+		}
 		defer tuneGC()
 	}
 	ix, place, err := x.build(ctx)
@@ -391,7 +396,7 @@ func (x *Indexer) applyChanges(ctx context.Context, ix *index.Index) (*index.Ind
 	var ch index.Change
 	err := readOnly(ctx, x.tail, func(tx pgx.Tx) error {
 		var err error
-		last, ch, err = changesSince(ctx, tx, ix.Version())
+		last, ch, err = changesSince(ctx, tx, ix.Version(), maxApply(ix.Len()))
 		return err
 	})
 	if err != nil {
@@ -501,25 +506,43 @@ const memorySlack = 32 << 20
 // the memory outside it, and a limit below what the process holds would
 // make the collector run without pause.
 func tuneGC() {
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/total:bytes"},
-		{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"},
-		{Name: "/memory/classes/heap/free:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	metrics.Read(sample)
-	live := sample[0].Value.Uint64()
+	live, outside := heapSizes()
 	if live == 0 {
 		return
 	}
-	total, heap := sample[1].Value.Uint64(), uint64(0)
-	for _, s := range sample[2:] {
-		heap += s.Value.Uint64()
-	}
-	outside := total - min(heap, total)
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(int(min(max(100*gcHeadroom/live, 25), 100)))
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(int64(live + outside + gcHeadroom + memorySlack))
 	}
+}
+
+// roomForBuild sets, unless the operator set GOMEMLIMIT, the memory limit
+// of a build beside the current index: room for a second index the size
+// of the live heap, besides tuneGC's. Lifting the limit instead let the
+// heap's garbage (a million rows read) and its freed pages pile up: a
+// rebuild at a million jobs peaked at twice its live heap.
+func roomForBuild() {
+	live, outside := heapSizes()
+	if live == 0 || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetMemoryLimit(int64(2*live + outside + gcHeadroom + memorySlack))
+}
+
+// heapSizes returns the live heap as of the last collection, and the
+// runtime's memory outside the heap.
+func heapSizes() (live, outside uint64) {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(sample)
+	total, heap := sample[1].Value.Uint64(), uint64(0)
+	for _, s := range sample[2:] {
+		heap += s.Value.Uint64()
+	}
+	return sample[0].Value.Uint64(), total - min(heap, total)
 }
 
 // retuneEvery is how often the indexer runs tuneGC between builds.
