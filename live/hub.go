@@ -72,7 +72,11 @@ type Options struct {
 	// judges the change by what keyword search reads then (0: it does not
 	// wait). Set it where a text indexer runs (serve's, every 2 s).
 	TextWait time.Duration
-	Log      *slog.Logger
+	// Chunk is how many changes of one move of the index are judged and
+	// dispatched at a time (default 2,000): the hub holds the States of a
+	// chunk's jobs, not of all a large import changed.
+	Chunk int
+	Log   *slog.Logger
 }
 
 // Hub judges the feed's changes for the open subscriptions and delivers
@@ -101,6 +105,9 @@ type Hub struct {
 	// epoch the feed's purge epoch, for cursors.
 	at    *index.Index
 	epoch int64
+	// judged is the last change dispatched: at's, except while a move to
+	// a newer index is dispatched chunk by chunk (process).
+	judged int64
 	// history holds the changes after start, oldest first.
 	history []*record
 	start   int64
@@ -139,6 +146,9 @@ func NewHub(feed Feed, opts Options) *Hub {
 	}
 	if opts.Buffer <= 0 {
 		opts.Buffer = 512
+	}
+	if opts.Chunk <= 0 {
+		opts.Chunk = 2000
 	}
 	if opts.TextResults <= 0 {
 		opts.TextResults = MaxTextResults
@@ -227,7 +237,7 @@ func (h *Hub) process(ctx context.Context, cur *index.Index) error {
 		h.begun = true
 		h.firstMu.Unlock()
 		h.mu.Lock()
-		h.at, h.epoch, h.start = first, end.Epoch, first.Version()
+		h.at, h.epoch, h.start, h.judged = first, end.Epoch, first.Version(), first.Version()
 		h.mu.Unlock()
 		prev, epoch = first, end.Epoch
 	}
@@ -264,24 +274,57 @@ func (h *Hub) process(ctx context.Context, cur *index.Index) error {
 		}
 		pos = next.Seq
 	}
-	records := h.judge(prev, cur, changes, epoch)
-	// The cards after the changes, read now, in one statement, for the
-	// changes the history keeps: a subscription that resumes later is
-	// sent the card of the change, not of the posting as it is by then.
-	// The same for the text of the changed jobs, as the open subscriptions
-	// with a full-text part will judge them.
-	if err := h.readCards(ctx, records[max(0, len(records)-h.opts.History):]); err != nil {
-		return err
+	// The changes are judged, read and dispatched a chunk at a time, so
+	// that a move of many changes (a crawl replacing a board) holds the
+	// States of one chunk, not of all: judging 150,000 at once held 120 MB.
+	// Once a chunk is dispatched, a failure does not give the move up (its
+	// chunks would be dispatched twice): it is retried.
+	seen := map[string]bool{}
+	keepFrom := len(changes) - h.opts.History // the changes the history keeps
+	for from := 0; from < len(changes); from += h.opts.Chunk {
+		chunk := changes[from:min(from+h.opts.Chunk, len(changes))]
+		records := h.judge(prev, cur, chunk, epoch, seen)
+		// The cards after the changes, read now, in one statement, for
+		// the changes the history keeps: a subscription that resumes
+		// later is sent the card of the change, not of the posting as it
+		// is by then. The same for the text of the changed jobs, as the
+		// open subscriptions with a full-text part will judge them.
+		read := func() error {
+			if err := h.readCards(ctx, records[min(max(0, keepFrom-from), len(records)):]); err != nil {
+				return err
+			}
+			return h.judgeTexts(ctx, records)
+		}
+		for err := read(); err != nil; err = read() {
+			if from == 0 || ctx.Err() != nil {
+				return err
+			}
+			h.log.Warn("subscriptions: the changed jobs are not read; retrying", "err", err)
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(retryAfter):
+			}
+		}
+		h.mu.Lock()
+		h.epoch = epoch
+		if from+len(chunk) == len(changes) {
+			h.at = cur
+		}
+		h.keep(records)
+		for _, r := range records {
+			h.dispatch(r)
+		}
+		h.judged = chunk[len(chunk)-1].Seq
+		if h.at == cur {
+			h.judged = cur.Version()
+		}
+		h.mu.Unlock()
 	}
-	if err := h.judgeTexts(ctx, records); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.at, h.epoch = cur, epoch
-	h.keep(records)
-	for _, r := range records {
-		h.dispatch(r)
+	if len(changes) == 0 {
+		h.mu.Lock()
+		h.at, h.epoch, h.judged = cur, epoch, cur.Version()
+		h.mu.Unlock()
 	}
 	return nil
 }
@@ -304,7 +347,7 @@ func (h *Hub) restart(ctx context.Context, cur *index.Index) error {
 	}
 	clear(h.history)
 	h.history = nil
-	h.at, h.epoch, h.start = cur, end.Epoch, cur.Version()
+	h.at, h.epoch, h.start, h.judged = cur, end.Epoch, cur.Version(), cur.Version()
 	return nil
 }
 
@@ -323,16 +366,30 @@ func (h *Hub) endSub(s *Sub, e *ending) {
 
 // judge makes the records of changes: each changed job's State in prev and
 // in cur, chained through the changes of one job (a job changed twice
-// between two indexes is judged with its state in cur after each).
-func (h *Hub) judge(prev, cur *index.Index, changes []domain.Change, epoch int64) []*record {
+// between two indexes is judged with its state in cur after each). seen
+// carries the chain from earlier chunks of the same move: the jobs they
+// changed, and whether each was open after its last change there.
+func (h *Hub) judge(prev, cur *index.Index, changes []domain.Change, epoch int64, seen map[string]bool) []*record {
 	ids := make([]string, 0, len(changes))
+	var fresh []string // the jobs not changed in an earlier chunk
 	for _, c := range changes {
 		ids = append(ids, c.ID)
+		if _, ok := seen[c.ID]; !ok {
+			fresh = append(fresh, c.ID)
+		}
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
-	state := prev.States(ids)
+	slices.Sort(fresh)
+	state := prev.States(slices.Compact(fresh))
 	after := cur.States(ids)
+	for id, open := range seen {
+		if open {
+			if s, ok := after[id]; ok {
+				state[id] = s
+			}
+		}
+	}
 	out := make([]*record, 0, len(changes))
 	for _, c := range changes {
 		place := domain.FeedCursor{Seq: c.Seq, Epoch: epoch}
@@ -341,6 +398,7 @@ func (h *Hub) judge(prev, cur *index.Index, changes []domain.Change, epoch int64
 			r.after = after[c.ID]
 		}
 		state[c.ID] = r.after
+		seen[c.ID] = r.after != nil
 		out = append(out, r)
 	}
 	return out
@@ -467,7 +525,7 @@ func (h *Hub) Position() int64 {
 	if h.at == nil {
 		return 0
 	}
-	return h.at.Version()
+	return h.judged
 }
 
 // anchor returns the keys a subscription of m is filed under: those of its

@@ -98,8 +98,18 @@ func listOf(t *testing.T, env *apitest.Env, f domain.JobFilter) map[string]bool 
 // after a cursor of the middle ends with the same list from the list
 // there.
 func TestEventsKeepAListCurrent(t *testing.T) {
+	// Chunks of two changes: an import's changes are judged and
+	// dispatched across many chunks, one job's changes in several.
+	for _, chunk := range []int{0, 2} {
+		t.Run(fmt.Sprintf("chunk %d", chunk), func(t *testing.T) {
+			eventsKeepAListCurrent(t, live.Options{Chunk: chunk})
+		})
+	}
+}
+
+func eventsKeepAListCurrent(t *testing.T, opts live.Options) {
 	lines := postings(t, 400, 1)
-	env := apitest.NewWithOptions(t, strings.Join(lines[:300], "\n"), apitest.Options{Live: true})
+	env := apitest.NewWithOptions(t, strings.Join(lines[:300], "\n"), apitest.Options{Live: true, LiveOptions: opts})
 	ctx := context.Background()
 	waitFor(t, env, func(pos int64) bool { return pos > 0 })
 
@@ -430,4 +440,29 @@ func TestKeywordSubscription(t *testing.T) {
 	env.ImportLines(t, lines[21:22])
 	_, err = next(sub, 500*time.Millisecond)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
+}
+
+// TestOneJobAcrossChunks: one import updates a job, closes it and opens
+// it again, and the hub judges each change in a chunk of its own: the
+// state before each change is the one after the change before, whatever
+// chunk judged it.
+func TestOneJobAcrossChunks(t *testing.T) {
+	lines := postings(t, 20, 1)
+	env := apitest.NewWithOptions(t, strings.Join(lines[:10], "\n"), apitest.Options{Live: true, LiveOptions: live.Options{Chunk: 1}})
+	waitFor(t, env, func(pos int64) bool { return pos > 0 })
+	sub, err := env.Service.Subscribe(context.Background(), &domain.JobFilter{}, nil)
+	require.NoError(t, err)
+	defer sub.Close()
+	changed := postings(t, 20, 2)
+	id := idOf(t, lines[3])
+	env.ImportLines(t, []string{changed[3], fmt.Sprintf(`{"id":%q,"closed":true}`, id), changed[3], lines[12]})
+	var got []string
+	for len(got) < 4 {
+		ev, err := next(sub, 10*time.Second)
+		require.NoError(t, err, "events so far: %v", got)
+		got = append(got, string(ev.Kind)+" "+ev.ID)
+	}
+	want := []string{string(domain.JobUpdated) + " " + id, string(domain.JobRemoved) + " " + id,
+		string(domain.JobAdded) + " " + id, string(domain.JobAdded) + " " + idOf(t, lines[12])}
+	assert.Equal(t, want, got)
 }

@@ -104,7 +104,7 @@ func (h *Hub) Subscribe(ctx context.Context, q domain.JobQuery, after *domain.Fe
 	case h.at == nil:
 		return nil, domain.Errorf(domain.CodeUnavailable, "the server is starting: its index is not built yet; retry in a few seconds")
 	}
-	pos := h.at.Version()
+	pos := h.judged // the history's changes after it are still to come
 	s := &Sub{h: h, m: h.at.Matcher(q), near: q.Near, via: via, text: text, liveFrom: pos, replayAfter: pos,
 		delivered: domain.FeedCursor{Seq: pos, Epoch: h.epoch}, wake: make(chan struct{}, 1)}
 	s.anchors = anchor(h.at, s.m)
