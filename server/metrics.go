@@ -82,6 +82,8 @@ var (
 		"Requests that found the change feed past the index, answered after a catch-up.", nil, nil)
 	indexJobs = prometheus.NewDesc("jobsd_index_jobs",
 		"Open jobs in the in-memory index.", nil, nil)
+	indexBytes = prometheus.NewDesc("jobsd_index_bytes",
+		"Size of the in-memory index's arrays and bitmaps, its layer's included: most of the live heap (a build holds a second index beside it).", nil, nil)
 	indexDeltaJobs = prometheus.NewDesc("jobsd_index_delta_jobs",
 		"Jobs changed since the in-memory index's base was built (a new base is built past 5%).", nil, nil)
 )
@@ -89,7 +91,7 @@ var (
 // Describe implements prometheus.Collector.
 func (indexCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{indexBehindSeconds, indexBehindChanges, indexApplied, indexBuilds,
-		indexAnswered, indexSQLAnswers, indexStale, indexJobs, indexDeltaJobs} {
+		indexAnswered, indexSQLAnswers, indexStale, indexJobs, indexDeltaJobs, indexBytes} {
 		ch <- d
 	}
 }
@@ -106,6 +108,7 @@ func (c indexCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(indexStale, prometheus.CounterValue, float64(st.Stale))
 	ch <- prometheus.MustNewConstMetric(indexJobs, prometheus.GaugeValue, float64(st.Jobs))
 	ch <- prometheus.MustNewConstMetric(indexDeltaJobs, prometheus.GaugeValue, float64(st.DeltaJobs))
+	ch <- prometheus.MustNewConstMetric(indexBytes, prometheus.GaugeValue, float64(st.Bytes))
 }
 
 // liveCollector exports the subscriptions' figures: how many are open, the

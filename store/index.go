@@ -171,6 +171,9 @@ type IndexStats struct {
 	Behind        time.Duration
 	Jobs          int // jobs in the index
 	DeltaJobs     int // jobs changed since its base was built
+	// Bytes is the size of the index's arrays and bitmaps (its layer's
+	// included): most of the process's live heap.
+	Bytes uint64
 }
 
 // Stats returns the indexer's counters.
@@ -181,7 +184,7 @@ func (x *Indexer) Stats() IndexStats {
 		st.Behind = time.Duration(time.Now().UnixNano() - since)
 	}
 	if ix := x.current.Load(); ix != nil {
-		st.Jobs, st.DeltaJobs = ix.Len(), ix.DeltaLen()
+		st.Jobs, st.DeltaJobs, st.Bytes = ix.Len(), ix.DeltaLen(), ix.SizeInBytes()
 	}
 	return st
 }
