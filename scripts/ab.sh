@@ -43,6 +43,10 @@ for r in $(seq 1 "$ROUNDS"); do
     key=$(DATABASE_URL=$dsn "$bin" apikey create --name ab --rate 1000000 --burst 1000000 2>/dev/null)
     help="$("$bin" serve -h 2>&1 || true)"; cache=""
     case "$help" in *-index-cache*) cache="--index-cache=" ;; esac # none saved: a cold start
+    if curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1; then
+      echo "ab: something already serves on port $PORT (a jobsd of an earlier run?); stop it, or set PORT" >&2
+      exit 1
+    fi
     s=$(date +%s.%N)
     DATABASE_URL=$dsn "$bin" serve --addr "127.0.0.1:$PORT" --no-migrate --no-text-index --rate 1000000000 --burst 1000000000 $cache >"$work/serve-$b.log" 2>&1 &
     pid=$!
