@@ -307,17 +307,13 @@ func (h *Hub) process(ctx context.Context, cur *index.Index) error {
 			}
 		}
 		h.mu.Lock()
-		h.epoch = epoch
+		h.epoch, h.judged = epoch, chunk[len(chunk)-1].Seq
 		if from+len(chunk) == len(changes) {
-			h.at = cur
+			h.at, h.judged = cur, cur.Version()
 		}
 		h.keep(records)
 		for _, r := range records {
 			h.dispatch(r)
-		}
-		h.judged = chunk[len(chunk)-1].Seq
-		if h.at == cur {
-			h.judged = cur.Version()
 		}
 		h.mu.Unlock()
 	}
@@ -380,14 +376,11 @@ func (h *Hub) judge(prev, cur *index.Index, changes []domain.Change, epoch int64
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
-	slices.Sort(fresh)
-	state := prev.States(slices.Compact(fresh))
+	state := prev.States(fresh)
 	after := cur.States(ids)
-	for id, open := range seen {
-		if open {
-			if s, ok := after[id]; ok {
-				state[id] = s
-			}
+	for _, id := range ids {
+		if seen[id] { // open after its last change in an earlier chunk: as in cur
+			state[id] = after[id]
 		}
 	}
 	out := make([]*record, 0, len(changes))
