@@ -1,7 +1,7 @@
 # jobsd: thin targets over the go tool and scripts/.
 GO ?= go
 
-.PHONY: run build test generate check-generate vet fmt playground-assets fuzz loadtest bench eval screenshot
+.PHONY: run build test generate check-generate vet fmt playground-assets fuzz loadtest bench soak eval screenshot
 
 ## run: build and serve jobsd with demo data and a demo key (see README)
 run: build
@@ -68,6 +68,14 @@ loadtest:
 ##        medians and ratios (scripts/ab.sh)
 bench:
 	@if [ -n "$(AB)" ]; then COMMITS="$(AB)" N="$${N:-50000}" scripts/ab.sh; else scripts/bench.sh; fi
+
+## soak: 30 minutes as in production (SOAK_DURATION) on a PostgreSQL cluster
+##       of its own: reads, imports every 5 s, snapshots, hostile traffic and a
+##       database restart half way; fails on growth of RSS, goroutines or open
+##       files, on errors but the restart's 503s, and on wrong totals
+##       (scripts/soak.sh)
+soak:
+	@scripts/soak.sh
 
 ## eval: normalize's accuracy on the evaluation set (normalize/testdata/eval),
 ##       built in and with JOBSD_REFDATA (../shared/data when present);

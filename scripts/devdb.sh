@@ -6,13 +6,24 @@
 #      installed PostgreSQL binaries (port $JOBSD_DEVDB_PORT, default 54329).
 # It exits non-zero, saying what to install or set, when there is no
 # PostgreSQL at all. Messages go to stderr; only the URL goes to stdout.
+#
+# JOBSD_DEVDB_PRIVATE=1 skips the local server (always the private
+# cluster) and JOBSD_DEVDB_DIR names the cluster's folder (default
+# .data/pg): make soak restarts a cluster of its own. `devdb.sh restart`
+# and `devdb.sh stop` restart and stop the private cluster.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+action="${1:-start}"
 user="${PGUSER:-postgres}"
 port="${PGPORT:-5432}"
 private_port="${JOBSD_DEVDB_PORT:-54329}"
-data="$PWD/.data/pg"
+data="$PWD/${JOBSD_DEVDB_DIR:-.data/pg}"
+log="$data.log"
+case "$action" in
+  start | restart | stop) ;;
+  *) echo "devdb: unknown action \"$action\" (start, restart or stop)" >&2; exit 2 ;;
+esac
 
 answers() { # host port
   if command -v pg_isready >/dev/null 2>&1; then
@@ -22,11 +33,11 @@ answers() { # host port
   fi
 }
 
-if answers 127.0.0.1 "$port"; then
+if [ "$action" = start ] && [ "${JOBSD_DEVDB_PRIVATE:-0}" != 1 ] && answers 127.0.0.1 "$port"; then
   echo "postgres://$user@127.0.0.1:$port/postgres?sslmode=disable"
   exit 0
 fi
-if answers 127.0.0.1 "$private_port"; then
+if [ "$action" = start ] && answers 127.0.0.1 "$private_port"; then
   echo "postgres://postgres@127.0.0.1:$private_port/postgres?sslmode=disable"
   exit 0
 fi
@@ -59,15 +70,20 @@ if [ "$(id -u)" = 0 ]; then
   as_owner=(runuser -u postgres --)
 fi
 
+if [ "$action" != start ]; then
+  # -m fast: open sessions are ended, as a server restarting under load.
+  "${as_owner[@]}" "$bindir/pg_ctl" -D "$data" -m fast -w -t 60 "$action" >/dev/null
+  exit 0
+fi
 mkdir -p "$data" "$PWD/.data/run"
 if [ "$(id -u)" = 0 ]; then chown postgres "$data" "$PWD/.data/run"; fi
 if [ ! -f "$data/PG_VERSION" ]; then
-  echo "devdb: creating a private PostgreSQL cluster in .data/pg ($bindir)" >&2
+  echo "devdb: creating a private PostgreSQL cluster in ${data#"$PWD"/} ($bindir)" >&2
   "${as_owner[@]}" "$bindir/initdb" -D "$data" -U postgres --auth=trust -E UTF8 --no-locale >/dev/null
 fi
-echo "devdb: starting the private cluster on 127.0.0.1:$private_port (log: .data/pg.log)" >&2
-touch "$PWD/.data/pg.log"
-if [ "$(id -u)" = 0 ]; then chown postgres "$PWD/.data/pg.log"; fi
-"${as_owner[@]}" "$bindir/pg_ctl" -D "$data" -l "$PWD/.data/pg.log" -w -t 60 \
+echo "devdb: starting the private cluster on 127.0.0.1:$private_port (log: ${log#"$PWD"/})" >&2
+touch "$log"
+if [ "$(id -u)" = 0 ]; then chown postgres "$log"; fi
+"${as_owner[@]}" "$bindir/pg_ctl" -D "$data" -l "$log" -w -t 60 \
   -o "-p $private_port -c listen_addresses=127.0.0.1 -k $PWD/.data/run" start >/dev/null
 echo "postgres://postgres@127.0.0.1:$private_port/postgres?sslmode=disable"

@@ -167,6 +167,12 @@ func (g *liveGen) marker(k int) string { return fmt.Sprintf("Livebench %s %05d",
 // company, posted now, and Updates postings of the crawl (among those the
 // snapshot keeps, in turn) written again with a changed title.
 func (g *liveGen) WriteBatch(w io.Writer) (batch, error) {
+	return g.WriteBatchClosing(w, nil)
+}
+
+// WriteBatchClosing writes the next batch as WriteBatch does, followed by
+// a tombstone of each of the ids closing (an earlier batch's postings).
+func (g *liveGen) WriteBatchClosing(w io.Writer, closing []string) (batch, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if len(g.fresh) < g.newPer {
@@ -197,7 +203,15 @@ func (g *liveGen) WriteBatch(w io.Writer) (batch, error) {
 		jobs = append(jobs, *j)
 		b.Updated = append(b.Updated, j.ID)
 	}
-	return b, writeJobs(w, jobs, nil)
+	if err := writeJobs(w, jobs, nil); err != nil {
+		return b, err
+	}
+	for _, id := range closing {
+		if _, err := fmt.Fprintf(w, "{\"id\":%q,\"closed\":true}\n", id); err != nil {
+			return b, fmt.Errorf("write tombstone %s: %w", id, err)
+		}
+	}
+	return b, nil
 }
 
 // nextKept returns the index of the next crawl posting to re-import: the

@@ -100,6 +100,22 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.DurationVar(&sc.Idle, "subs-idle", 10*time.Second, "-subs: how long the open subscriptions are watched idle")
 	fs.DurationVar(&sc.MixDuration, "subs-mix-duration", 20*time.Second, "-subs: each run of the list mix, without and with the subscriptions")
 	fs.StringVar(&sc.Database, "subs-database", "", "-subs: what database the scenario writes to, for the report")
+	soak := fs.Bool("soak", false, "run the soak instead (make soak): for -soak-duration the list mix, with -live-new new postings "+
+		"imported every -live-interval (each import closing an earlier one's), a snapshot every -soak-snapshot-every, wrong keys and hostile "+
+		"GraphQL, and -soak-restart run half way; reports jobsd's RSS, goroutines and open files at the start, middle and end, and fails "+
+		"on their growth, on an error outside the restart's grace and on any wrong total. It writes to the database: run it on a database of its own")
+	sk := soakConfig{}
+	fs.DurationVar(&sk.Duration, "soak-duration", 30*time.Minute, "-soak: how long it runs")
+	fs.DurationVar(&sk.Window, "soak-window", 30*time.Second, "-soak: the read load's windows (errors are placed in time by window)")
+	fs.DurationVar(&sk.SnapshotEvery, "soak-snapshot-every", 4*time.Minute, "-soak: time between the snapshots of the crawled source")
+	fs.IntVar(&sk.Keep, "soak-keep", 20, "-soak: batch k closes the new postings of batch k-keep")
+	fs.DurationVar(&sk.Sample, "soak-sample", 5*time.Second, "-soak: period of the resource samples")
+	fs.DurationVar(&sk.Warmup, "soak-warmup", 3*time.Minute, "-soak: time before the start sample")
+	fs.StringVar(&sk.Restart, "soak-restart", "", "-soak: shell command that restarts the database server, run half way (empty: none)")
+	fs.DurationVar(&sk.Grace, "soak-grace", 15*time.Second, "-soak: time after the restart during which 503s and failed imports are expected")
+	fs.IntVar(&sk.BadKeys, "soak-bad-keys", 10, "-soak: requests with wrong keys a second, from one client behind the trusted proxy")
+	fs.DurationVar(&sk.HostileEvery, "soak-hostile-every", 2*time.Second, "-soak: time between hostile GraphQL documents")
+	fs.Float64Var(&sk.Growth, "soak-growth", 0.10, "-soak: growth of RSS, goroutines or open files from start to end that fails it")
 	withYardstick := fs.Bool("yardstick", true, "after jobsd's runs, run the targets' job-by-id statements without HTTP "+
 		"for -duration each, as a yardstick of the machine's speed (not with -only)")
 	if err := fs.Parse(args); err != nil {
@@ -179,6 +195,17 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			return errors.New("-live-duration, -live-interval and -live-poll must be positive")
 		}
 		return runLive(ctx, lc, db, mix, cpuOf(ctx, db, newRSSSampler(*base)), out)
+	}
+	if *soak {
+		lc.Base, lc.Key, lc.DSN, lc.N, lc.Conns = *base, *key, *dsn, *n, *conns
+		if lc.Run == "" {
+			lc.Run = strconv.FormatInt(time.Now().Unix(), 10)
+		}
+		sk.liveConfig, sk.liveConfig.Duration = lc, sk.Duration
+		if sk.Interval <= 0 || sk.Duration <= 0 || sk.Window <= 0 || sk.SnapshotEvery <= 0 || sk.Sample <= 0 || sk.Keep < 1 || sk.Poll <= 0 {
+			return errors.New("-soak: durations and -soak-keep must be positive")
+		}
+		return runSoak(ctx, sk, mix, out)
 	}
 	if *subs {
 		sc.Base, sc.Key, sc.DSN, sc.Jobsd, sc.DBN, sc.Conns, sc.Commit, sc.Out = *base, *key, *dsn, lc.Jobsd, *n, *conns, *commit, *outFile

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/jobsd-dev/jobsd/bench/internal/hostile"
 	"io"
 	"net/http"
 	"os"
@@ -51,14 +52,14 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	closed := fs.Int("connections", 0, "closed loop: this many connections send back to back for -duration (then -rate is ignored)")
 	method := fs.String("method", http.MethodGet, "GET, or POST to send each path's line as a GraphQL body to -base/graphql")
 	checkHeaders := fs.Bool("check-headers", true, "check the rate-limit headers of every answer")
-	hostile := fs.Bool("hostile", false, "POST the built-in hostile GraphQL operations in turn (instead of -path); GraphQL errors are expected")
+	hostileMode := fs.Bool("hostile", false, "POST the built-in hostile GraphQL operations in turn (instead of -path); GraphQL errors are expected")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	paths := []string{*path}
 	graphQLErrorsAllowed := false
-	if *hostile {
-		paths, *method, graphQLErrorsAllowed = hostileBodies(), http.MethodPost, true
+	if *hostileMode {
+		paths, *method, graphQLErrorsAllowed = hostile.Bodies(), http.MethodPost, true
 	}
 	if *pathsFile != "" {
 		var err error

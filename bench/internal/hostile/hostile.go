@@ -1,4 +1,7 @@
-package main
+// Package hostile holds GraphQL requests that cost the service more than
+// their size suggests, for the tools that send them (loadgen -hostile and
+// benchload -soak).
+package hostile
 
 import (
 	"encoding/json"
@@ -10,11 +13,11 @@ import (
 const allFacets = "WORK_ARRANGEMENT, EMPLOYMENT_TYPE, CATEGORY_FIELD, CATEGORY_ROLE, SKILLS, COMPANY, " +
 	"EDUCATION_LEVELS, VISAS, SECURITY_CLEARANCES, COUNTRY, STATE, CITY, SALARY"
 
-// hostileBodies are GraphQL request bodies, one a line, that cost the
+// Bodies are GraphQL request bodies, one a line, that cost the
 // service more than their size suggests: what an attacker with one valid
 // key would send. jobsd refuses most of them at once; the last ones are
 // the most expensive operations it accepts.
-func hostileBodies() []string {
+func Bodies() []string {
 	var docs []string
 
 	// Thirty fragments, each spreading the next twice: 2^29 copies.
