@@ -426,8 +426,16 @@ func mainErr(args []string, w io.Writer) error {
 	fail := fs.Bool("fail", true, "exit non-zero when a target of the reference-data run is missed")
 	verbose := fs.Bool("v", false, "list every miss (input, expected, got), for human review only")
 	noisyOut := fs.String("noisy-out", "", "also write the noisy titles built from the reference data to this file (TSV), for inspection; keep it out of git")
+	sampleOut := fs.String("postings-sample", "", "write the real-postings sample (id, company, title) to this file for labelling, and stop; keep it out of git")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *sampleOut != "" {
+		ps, err := readPostings(*refData)
+		if err != nil {
+			return err
+		}
+		return writeSample(*sampleOut, samplePostings(ps))
 	}
 	data := make([][][]string, len(vocabs))
 	for i, ve := range vocabs {
@@ -465,8 +473,23 @@ func mainErr(args []string, w io.Writer) error {
 			}
 		}
 	}
-	fmt.Fprintf(w, "evaluation set: %s (titles %d, locations %d, skills %d rows; noisy titles %d, built from the reference data)\n",
-		*dir, len(data[0]), len(data[1]), len(data[2]), len(noisy))
+	labels, err := loadLabels(filepath.Join(*dir, "postings.tsv"))
+	if err != nil {
+		return err
+	}
+	var titles map[string]string // posting id → title, from the reference data
+	if *refData != "" {
+		ps, err := readPostings(*refData)
+		if err != nil {
+			return err
+		}
+		titles = make(map[string]string, len(ps))
+		for _, p := range ps {
+			titles[p.ID] = p.Title
+		}
+	}
+	fmt.Fprintf(w, "evaluation set: %s (titles %d, locations %d, skills %d rows; noisy titles %d, built from the reference data; real postings %d labelled)\n",
+		*dir, len(data[0]), len(data[1]), len(data[2]), len(noisy), len(labels))
 	passed := true
 	for ri, rs := range runs {
 		n, err := normalize.New(rs.opts...)
@@ -484,7 +507,20 @@ func mainErr(args []string, w io.Writer) error {
 			nt.vocabName = "noisy titles"
 			printNoisy(w, nt)
 		}
+		var pt *postingsTally
+		if titles != nil {
+			if pt, err = runPostings(n, labels, titles, *verbose); err != nil {
+				return err
+			}
+			printPostings(w, pt)
+		}
 		if *verbose {
+			if pt != nil {
+				fmt.Fprintf(w, "\nmisses, real postings (%d):\n", len(pt.misses))
+				for _, m := range pt.misses {
+					fmt.Fprintln(w, m)
+				}
+			}
 			for _, t := range append(ts, nt) {
 				if t == nil {
 					continue
@@ -498,6 +534,7 @@ func mainErr(args []string, w io.Writer) error {
 		if ri == 1 {
 			passed = checkTargets(w, ts)
 			passed = checkNoisyTargets(w, nt) && passed
+			passed = checkPostingsTargets(w, pt) && passed
 		}
 	}
 	if !passed && *fail {

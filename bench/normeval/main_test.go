@@ -222,3 +222,63 @@ func TestTitleNames(t *testing.T) {
 		}
 	}
 }
+
+// The real-postings labels are well-formed, and cover exactly the seeded
+// draw from the postings of the reference data (when it is there).
+func TestPostingsLabelsWellFormed(t *testing.T) {
+	labels, err := loadLabels(filepath.Join(evalDir(), "postings.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(labels) < sampleSize {
+		t.Errorf("postings.tsv: %d rows, want at least %d", len(labels), sampleSize)
+	}
+	uuid := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	ids := map[string]bool{}
+	for _, l := range labels {
+		if !uuid.MatchString(l.ID) || ids[l.ID] {
+			t.Errorf("postings.tsv: id %q is no uuid or repeats", l.ID)
+		}
+		ids[l.ID] = true
+		if l.SOC != "-" && !socShape.MatchString(l.SOC) {
+			t.Errorf("postings.tsv %s: soc %q is neither a SOC code nor -", l.ID, l.SOC)
+		}
+		if l.Family == "" || (l.SOC == "-") != (l.Family == "none") {
+			t.Errorf("postings.tsv %s: family %q with soc %q (none goes with -, and only with it)", l.ID, l.Family, l.SOC)
+		}
+	}
+	refData := defaultRefData(repoRoot())
+	if refData == "" {
+		t.Skip("no reference data ($JOBSD_REFDATA or ../shared/data): the draw is not checked")
+	}
+	ps, err := readPostings(refData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var drawn []string
+	for _, p := range samplePostings(ps) {
+		drawn = append(drawn, p.ID)
+	}
+	var labelled []string
+	for _, l := range labels {
+		labelled = append(labelled, l.ID)
+	}
+	slices.Sort(labelled)
+	if !slices.Equal(drawn, labelled) {
+		t.Errorf("postings.tsv labels %d postings, the seeded draw has %d: label the draw (normeval --postings-sample)", len(labelled), len(drawn))
+	}
+}
+
+func TestFamilyKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"Process Engineer Intern - Summer 2025": "process engineer",
+		"Associate Process Engineer II":         "process engineer",
+		"Intern (Fall 2026) – Data Analyst":     "data analyst",
+		"Co-op, Mechanical Engineering (8 mo.)": "mechanical engineering",
+		"Summer Internship":                     "",
+	} {
+		if got := familyKey(in); got != want {
+			t.Errorf("familyKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
