@@ -130,6 +130,8 @@ func (e *encoder) taxonomy(t *taxonomy) {
 	e.setMap(x.beforeNumber)
 	e.setMap(x.levelPrefixes)
 	encMap(e, x.headReadings, e.str, e.strs)
+	e.setMap(x.headForms)
+	e.setMap(x.disciplines)
 	encMap(e, x.headAbbreviations, e.str, e.strs)
 	encMap(e, x.foreign, e.str, e.strs)
 	encMap(e, x.foreignHeads, e.str, e.strs)
@@ -181,7 +183,7 @@ func (d *decoder) taxonomy() *taxonomy {
 		kind:      decMap(d, d.str, func() uint8 { return uint8(d.uint()) }),
 		compounds: d.strMap(), compoundStart: d.setMap(), abbreviations: decMap(d, d.str, d.strs),
 		beforeNumber: d.setMap(), levelPrefixes: d.setMap(),
-		headReadings:      decMap(d, d.str, d.strs),
+		headReadings: decMap(d, d.str, d.strs), headForms: d.setMap(), disciplines: d.setMap(),
 		headAbbreviations: decMap(d, d.str, d.strs), foreign: decMap(d, d.str, d.strs),
 		foreignHeads: decMap(d, d.str, d.strs), falseFriends: d.setMap(),
 	}}

@@ -246,31 +246,49 @@ func (t *taxonomy) classifyWords(mainWords, asideWords [][]string) (TitleCategor
 }
 
 // readHead reads the first main segment that ends in a word of
-// head_readings, after at least one other word, as the reading says: an
-// abbreviation reads as what it stands for, as O*NET's own short titles
-// do ("Payroll Admin" is a payroll administrator, "Database Admin" a
-// database administrator). It does not when the segment as written, but
-// for its soft words, is a phrase of two or more words of the hand-written
-// vocabulary that names a category ("Lead HR Admin"), or when the segment so
-// read, alone, names no role ("Admin" is an administrative assistant).
+// head_readings as the reading says: an abbreviation reads as what it
+// stands for, as O*NET's own short titles do ("Payroll Admin" is a payroll
+// administrator, "Database Admin" a database administrator), and a
+// discipline as the one who practises it, as internship titles name the
+// job ("Electrical Engineering Intern" is an electrical engineer,
+// "Marketing Analytics Co-op" a marketing analyst, "Actuarial Intern" an
+// actuary). It does not when the segment as written, but for its soft
+// words, is a phrase of two or more words of the hand-written vocabulary
+// that names a category ("Lead HR Admin", "Software Engineering Manager"),
+// or when the segment so read, alone, names no role ("Admin" is an
+// administrative assistant, "Engineering" a field).
 // It returns the whole title so read, or the segment's role when the rest
 // of the title names another ("Database Admin - Cloud Solutions" is no
 // administrator of clouds). Later segments are not read so: the first
 // holds the head.
 func (t *taxonomy) readHead(mainWords, asideWords [][]string) (TitleCategory, bool) {
 	for i, seg := range mainWords {
-		if len(seg) < 2 {
+		end := len(seg) // the head's end: before a word of head_forms
+		if end >= 2 && t.lex.headForms[seg[end-1]] && t.lex.disciplines[seg[end-2]] && !t.handNames(seg[end-2:]) {
+			end--
+		}
+		// A later segment of one word is about the job the first names
+		// ("Adjunct Professor - Nursing").
+		if end == 0 || (i > 0 && len(seg) < 2) {
 			continue
 		}
-		as, ok := t.lex.headReadings[seg[len(seg)-1]]
+		as, ok := t.lex.headReadings[seg[end-1]]
 		if !ok {
 			continue
 		}
-		if t.handPhrase(seg) {
+		if t.handPhrase(seg) || (t.lex.disciplines[seg[end-1]] &&
+			(t.namesRole(seg[:end-1]) || slices.ContainsFunc(seg[:end-1], t.occupationWord))) {
+			// Known as written, or about another job: "Professor of
+			// Mechanical Engineering".
 			return TitleCategory{}, false
 		}
+		for _, before := range mainWords[:i] {
+			if t.namesRole(before) {
+				return TitleCategory{}, false // "Data Scientist - Marketing Analytics"
+			}
+		}
 		read := slices.Clone(mainWords)
-		read[i] = append(slices.Clone(seg[:len(seg)-1]), as...)
+		read[i] = append(slices.Clone(seg[:end-1]), as...)
 		alone, ok := t.classifyWords(read[i:i+1], nil)
 		if !ok || alone.Level < LevelRole {
 			return TitleCategory{}, false
@@ -281,6 +299,31 @@ func (t *taxonomy) readHead(mainWords, asideWords [][]string) (TitleCategory, bo
 		return alone, true
 	}
 	return TitleCategory{}, false
+}
+
+// namesRole reports whether a segment's words, alone, name a role.
+func (t *taxonomy) namesRole(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	c, ok := t.classifyWords([][]string{words}, nil)
+	return ok && c.Level >= LevelRole
+}
+
+// occupationWord reports whether a word names an occupation alone, or
+// is a head that names one with others ("professor", "manager").
+func (t *taxonomy) occupationWord(w string) bool {
+	if p, ok := t.phrases[hashWord(w)]; ok && p.hand && p.cat == noCategory && t.lex.kind[w] == wordPlain {
+		return true
+	}
+	return t.namesRole([]string{w})
+}
+
+// handNames reports whether words, as they are, are a phrase of the
+// hand-written vocabulary naming a category ("accounting assistant").
+func (t *taxonomy) handNames(words []string) bool {
+	p, ok := t.phrases[hashBag(words)]
+	return ok && p.hand && p.cat >= 0
 }
 
 // handPhrase reports whether words, but for their soft words, are a

@@ -77,6 +77,42 @@ func TestTitleRules(t *testing.T) {
 		{"admin", "Finance Admin - Data Team", "43-6014", bothModes}, // no role is a finance administrator
 		{"admin", "Oracle Database Admin - Remote", "15-1242", bothModes},
 		{"admin", "Database Admin - Cloud Solutions", "15-1242", bothModes}, // the other segment names no administrator
+		// A discipline is the one who practises it, as internship
+		// titles name the job; a field alone stays a field, and a
+		// segment about another job keeps it.
+		{"discipline", "Chemical Engineering Co-op (Fall 2027)", "17-2041", bothModes},
+		{"discipline", "Civil Engineering Intern - Bridges", "17-2051", bothModes},
+		{"discipline", "Site Reliability Engineering – Summer Cohort", "15-1252", bothModes},
+		{"discipline", "Environmental Science Intern", "19-2041", bothModes},
+		{"discipline", "Technical Writing Co-op", "27-3042", bothModes},
+		{"discipline", "Tax Accounting Intern", "13-2011", bothModes},
+		{"discipline", "Embedded Software Co-op", "15-1252", bothModes},
+		{"discipline", "Software Intern, Payments", "15-1252", bothModes},
+		{"discipline", "Actuarial Co-op", "15-2011", bothModes},
+		{"discipline", "Machine Learning Intern - Ranking", "15-1252", bothModes},
+		{"discipline", "Engineering Intern", "17-0000", bothModes},
+		{"discipline", "Professor of Civil Engineering", "25-1032", refOnly}, // the built-in vocabulary knows no engineering professor
+		{"discipline", "Data Scientist - Pricing Analytics", "15-2051", bothModes},
+		{"discipline", "Adjunct Professor - Nursing", "25-1072", bothModes},
+		{"discipline", "Learning and Development Co-op", "13-1151", bothModes},
+		// Engineers named by their object: process, verification,
+		// validation, reliability, manufacturing, test.
+		{"object", "Lead Process Engineer, Assembly", "17-2112", bothModes},
+		{"object", "Process Engineer III - Etch", "17-2112", bothModes},
+		{"object", "Chemical Process Engineer", "17-2041", bothModes},
+		{"object", "Verification Engineer II", "17-2061", bothModes},
+		{"object", "Software Validation Engineer (Medical Devices)", "15-1253", bothModes},
+		{"object", "Reliability Engineer - Wind Turbines", "17-2112", bothModes},
+		{"object", "Site Reliability Engineer", "15-1252", bothModes},
+		{"object", "Manufacturing Engineering Co-op", "17-2112", bothModes},
+		{"object", "Software Test Engineer", "15-1253", bothModes},
+		// "Associate" and "Assistant" after a discipline are its level;
+		// a phrase of the vocabulary stays what it names.
+		{"form", "Business Analysis Associate", "13-1111", bothModes},
+		{"form", "Actuarial Assistant", "15-2011", bothModes},
+		{"form", "Data Science Associate II", "15-2051", bothModes},
+		{"form", "Accounting Assistant", "43-3031", bothModes},
+		{"form", "Nursing Assistant", "31-1131", bothModes},
 		// Families kept apart.
 		{"family", "Quant Researcher", "13-2099", bothModes},
 		{"family", "Quantitative Research Analyst", "13-2099", bothModes},

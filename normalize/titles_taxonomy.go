@@ -66,6 +66,17 @@ type titlesFile struct {
 		Head string `json:"head"`
 		As   string `json:"as"`
 	} `json:"head_readings"`
+	// HeadDisciplines are head readings of disciplines: a segment that
+	// ends in one reads as the one who practises it ("Electrical
+	// Engineering Intern" is an electrical engineer), unless a word
+	// before it names an occupation ("Professor of Civil Engineering").
+	HeadDisciplines map[string]string `json:"head_disciplines"`
+	// HeadForms are words that, after a head of HeadDisciplines, say the
+	// level of the one who practises it, not another job: "Business
+	// Analysis Associate" is a business analyst, "Actuarial Assistant" an
+	// actuary (unless the segment is a phrase of this vocabulary, as
+	// "Nursing Assistant" is).
+	HeadForms []string `json:"head_forms"`
 	// HeadAbbreviations expand only as the last word of a segment, where
 	// they are the occupation ("Test Tech" → technician; not "Tech Lead").
 	// They are looked up after abbreviations and the plural ("Techs" is
@@ -111,6 +122,8 @@ type lexicon struct {
 	abbreviations             map[string][]string // "mgr" → manager
 	beforeNumber              map[string]bool     // noise before a number: "grade" 7
 	levelPrefixes             map[string]bool     // a first segment of these is a level: "Associate –"
+	disciplines               map[string]bool     // the head readings that are disciplines: "engineering"
+	headForms                 map[string]bool     // after a discipline, its level: "Business Analysis Associate"
 	headReadings              map[string][]string // "admin" → administrator, as a segment's last word, when that names a role
 	headAbbreviations         map[string][]string // "tech" → technician, as a segment's last word
 	foreign                   map[string][]string // words of other languages: "enfermera" → nurse
@@ -214,7 +227,7 @@ func newLexicon(f *titlesFile, langs *titleLanguages) lexicon {
 	lex := lexicon{noise: set(f.Noise), units: set(f.Units), keepNumbers: set(f.KeepNumbers), seniority: set(f.Seniority),
 		kind:      map[string]uint8{},
 		compounds: map[string]string{}, compoundStart: map[string]bool{}, abbreviations: map[string][]string{},
-		beforeNumber: set(f.BeforeNumber), levelPrefixes: set(f.LevelPrefixes), headReadings: map[string][]string{}, headAbbreviations: map[string][]string{}, foreign: map[string][]string{}, foreignHeads: map[string][]string{},
+		beforeNumber: set(f.BeforeNumber), levelPrefixes: set(f.LevelPrefixes), headForms: map[string]bool{}, disciplines: map[string]bool{}, headReadings: map[string][]string{}, headAbbreviations: map[string][]string{}, foreign: map[string][]string{}, foreignHeads: map[string][]string{},
 		falseFriends: map[string]bool{}}
 	for _, w := range f.Soft {
 		lex.kind[stem(Fold(w))] = wordSoft
@@ -230,6 +243,14 @@ func newLexicon(f *titlesFile, langs *titleLanguages) lexicon {
 	}
 	for k, v := range f.Abbreviations {
 		lex.abbreviations[Fold(k)] = strings.Fields(Fold(v))
+	}
+	for head, as := range f.HeadDisciplines {
+		head = stem(Fold(head))
+		lex.headReadings[head] = stemmedWords(as)
+		lex.disciplines[head] = true
+	}
+	for _, w := range f.HeadForms {
+		lex.headForms[stem(Fold(w))] = true
 	}
 	for _, r := range f.HeadReadings {
 		lex.headReadings[stem(Fold(r.Head))] = stemmedWords(r.As)
