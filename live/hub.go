@@ -55,6 +55,10 @@ type Feed interface {
 	TextMatches(ctx context.Context, pairs []store.TextPair) ([]store.TextMatch, error)
 }
 
+// DefaultHistory is Options.History's default: about a quarter of an hour
+// of changes at 50 postings a second, about 1 KB of memory each.
+const DefaultHistory = 50_000
+
 // Options tune a Hub. A zero member takes its default.
 type Options struct {
 	// History is how many changes are kept for subscriptions that resume
@@ -142,7 +146,7 @@ type record struct {
 // NewHub returns a hub reading feed. Run makes it follow the index.
 func NewHub(feed Feed, opts Options) *Hub {
 	if opts.History <= 0 {
-		opts.History = 50_000
+		opts.History = DefaultHistory
 	}
 	if opts.Buffer <= 0 {
 		opts.Buffer = 512

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -84,6 +85,9 @@ type hostileTally struct {
 	// Bad are answers that must not happen: a 5xx outside the restart's
 	// grace, a 429 without its X-RateLimit-* headers, a wrong key let in.
 	Bad []string
+	// Beside are the latencies of the valid key's requests sent beside
+	// the wrong keys, through the same proxy.
+	Beside []time.Duration
 }
 
 func (h *hostileTally) add(kind string, status int, bad string) {
@@ -521,8 +525,13 @@ func sendHostile(ctx context.Context, cfg soakConfig, res *soakResult, clock soa
 		judge("wrong key", at, st, h, err, refused)
 		if i%10 == 0 {
 			at = clock.now()
+			t0 := time.Now()
 			st, h, err = send(http.MethodGet, "/api/v1/jobs?limit=1", cfg.Key, "198.51.100.7", nil)
+			took := time.Since(t0)
 			judge("valid key beside them", at, st, h, err, served)
+			mu.Lock()
+			res.Hostile.Beside = append(res.Hostile.Beside, took)
+			mu.Unlock()
 		}
 		if time.Since(lastHostile) >= cfg.HostileEvery {
 			lastHostile = time.Now()
@@ -680,6 +689,10 @@ func growth(a, b, slack float64) float64 {
 	return (b - slack - a) / a
 }
 
+// requestID is the request id in an error's body, which makes each
+// error's text its own.
+var requestID = regexp.MustCompile(`"request_id":"[^"]*"`)
+
 // toleratedError says whether an error of a window is one the restart
 // may cause: 503 (the database unavailable) in a window that meets its
 // grace.
@@ -772,18 +785,24 @@ func (r *soakResult) report(out io.Writer, names []string) {
 	for _, k := range keys {
 		hs = append(hs, fmt.Sprintf("%s ×%d", k, r.Hostile.byStatus[k]))
 	}
-	p("- Hostile traffic (wrong keys %d/s from %s behind the trusted proxy, hostile GraphQL every %s): %s.\n",
-		r.Config.BadKeys, badKeyAddr, r.Config.HostileEvery, strings.Join(hs, ", "))
+	beside := slices.Sorted(slices.Values(r.Hostile.Beside))
+	p("- Hostile traffic (wrong keys %d/s from %s behind the trusted proxy, hostile GraphQL every %s): %s; "+
+		"the valid key beside them (another client behind the same proxy, every tenth wrong key): p50 %.1f ms, p99 %.1f ms.\n",
+		r.Config.BadKeys, badKeyAddr, r.Config.HostileEvery, strings.Join(hs, ", "), ms(percentile(beside, 0.5)), ms(percentile(beside, 0.99)))
 	start, middle, end := r.points()
 	p("\n| jobsd | start (%s) | middle (before the restart) | end | end ÷ start |\n|---|---:|---:|---:|---:|\n", r.Config.Warmup)
 	p("| RSS | %.0f MiB | %.0f MiB | %.0f MiB | %.2f |\n", start.RSS/(1<<20), middle.RSS/(1<<20), end.RSS/(1<<20), ratio(end.RSS, start.RSS))
 	p("| goroutines | %.0f | %.0f | %.0f | %.2f |\n", start.Goroutines, middle.Goroutines, end.Goroutines, ratio(end.Goroutines, start.Goroutines))
 	p("| open files | %.0f | %.0f | %.0f | %.2f |\n", start.OpenFiles, middle.OpenFiles, end.OpenFiles, ratio(end.OpenFiles, start.OpenFiles))
 	for _, w := range r.Windows {
+		alike := map[string]int{} // the window's tolerated errors but for their request ids
 		for problem, k := range w.Problems {
 			if r.toleratedError(w, problem) {
-				r.Tolerated = append(r.Tolerated, fmt.Sprintf("%d requests in the window at %.0f s: %s", k, w.Start.Seconds(), problem))
+				alike[requestID.ReplaceAllString(problem, `"request_id":"…"`)] += k
 			}
+		}
+		for problem, k := range alike {
+			r.Tolerated = append(r.Tolerated, fmt.Sprintf("%d requests in the window at %.0f s: %s", k, w.Start.Seconds(), problem))
 		}
 	}
 	p("\nWrong totals: %d. Failures tolerated in the restart's grace (%s): %d.\n", len(r.Wrong), r.Config.Grace, len(r.Tolerated))

@@ -99,6 +99,9 @@ type serveConfig struct {
 	// MaxSubscriptionsPerKey bounds the subscriptions and streams one API
 	// key holds open on this instance.
 	MaxSubscriptionsPerKey int
+	// ResumeHistory is how many changes the hub keeps for subscriptions
+	// that resume after a cursor.
+	ResumeHistory int
 }
 
 // parseServeConfig reads serve's flags from args and then the
@@ -137,6 +140,7 @@ func (e env) parseServeConfig(args []string) (serveConfig, error) {
 	dbConns := fs.Int("db-max-conns", store.DefaultMaxOpenConns(), "connections to each database for requests at most (env JOBSD_DB_MAX_CONNS); the default is one per processor, 4 to 16: raise it to about twice the database's cores when the database has more cores than this machine")
 	redisURL := secretURLVar(fs, "redis-url", "Redis `URL` holding the rate-limit buckets, shared by every instance (env REDIS_URL); empty: in process")
 	maxSubs := fs.Int("max-subscriptions-per-key", search.DefaultMaxSubscriptionsPerKey, "subscriptions (GraphQL) and event streams (REST) one API key may hold open on this instance (env JOBSD_MAX_SUBSCRIPTIONS_PER_KEY)")
+	resumeHistory := fs.Int("resume-history", live.DefaultHistory, "changes kept in memory for subscriptions and streams that resume after a cursor, about 1 KB each (env JOBSD_RESUME_HISTORY); an older cursor ends them with gone")
 	metricsAddr := fs.String("metrics-addr", "", "address of a separate listener serving /metrics, which the main listener then no longer serves (env JOBSD_METRICS_ADDR); empty: /metrics on --addr")
 	if err := parse(fs, args); err != nil {
 		return serveConfig{}, err
@@ -158,6 +162,9 @@ func (e env) parseServeConfig(args []string) (serveConfig, error) {
 	}
 	if *maxSubs < 1 {
 		return serveConfig{}, usageError{"serve: --max-subscriptions-per-key must be ≥ 1"}
+	}
+	if *resumeHistory < 1 {
+		return serveConfig{}, usageError{"serve: --resume-history must be ≥ 1"}
 	}
 	for _, limit := range []struct {
 		name  string
@@ -223,6 +230,7 @@ func (e env) parseServeConfig(args []string) (serveConfig, error) {
 		MetricsAddr:   *metricsAddr,
 
 		MaxSubscriptionsPerKey: *maxSubs,
+		ResumeHistory:          *resumeHistory,
 	}, nil
 }
 
@@ -264,6 +272,7 @@ var serveEnv = []envFlag{
 	{"shutdown-drain", "JOBSD_SHUTDOWN_DRAIN", false},
 	{"metrics-addr", "JOBSD_METRICS_ADDR", false},
 	{"max-subscriptions-per-key", "JOBSD_MAX_SUBSCRIPTIONS_PER_KEY", false},
+	{"resume-history", "JOBSD_RESUME_HISTORY", false},
 }
 
 // serveLogs are serve's two logs, sharing stderr through one lock: log,
@@ -388,7 +397,7 @@ func openServeDeps(ctx context.Context, cfg serveConfig, log *slog.Logger) (_ *s
 	// and the text indexer hold for long stretches.
 	st.StartExpiry(ctx, 250*time.Millisecond, log)
 	if cfg.Index {
-		opts := live.Options{Log: log}
+		opts := live.Options{Log: log, History: cfg.ResumeHistory}
 		if cfg.TextIndex {
 			// Keyword subscriptions wait for this process's text indexer
 			// (every 2 s) to index a changed description.

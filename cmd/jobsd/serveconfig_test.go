@@ -39,6 +39,7 @@ func defaultServeConfig() serveConfig {
 		DBMaxConns:   conns,
 
 		MaxSubscriptionsPerKey: 100,
+		ResumeHistory:          50_000,
 	}
 }
 
@@ -69,7 +70,7 @@ func TestParseServeConfig(t *testing.T) {
 			"--shutdown-drain", "2s", "--refdata", "ref", "--replica-urls", "postgres://r1/db,postgres://r2/db",
 			"--debug-addr", "127.0.0.1:0", "--no-text-index", "--index=false", "--db-max-conns", "12",
 			"--redis-url", "redis://u:pw@127.0.0.1:6379/0", "--metrics-addr", "127.0.0.1:9090",
-			"--database-url", "postgres://u@h/db"},
+			"--database-url", "postgres://u@h/db", "--resume-history", "5000"},
 			want: with(func(c *serveConfig) {
 				c.DatabaseURL = "postgres://u@h/db"
 				c.Addr = "127.0.0.1:0"
@@ -90,6 +91,7 @@ func TestParseServeConfig(t *testing.T) {
 				c.GraphQL.ExpensiveTotal = 5
 				c.RedisURL = "redis://u:pw@127.0.0.1:6379/0"
 				c.MetricsAddr = "127.0.0.1:9090"
+				c.ResumeHistory = 5000
 			})},
 		{name: "environment", env: map[string]string{
 			"DATABASE_URL": "postgres://e@h/db", "JOBSD_ADDR": "localhost:0", "JOBSD_PLAYGROUND_KEY": "jobsd_k",
@@ -98,7 +100,7 @@ func TestParseServeConfig(t *testing.T) {
 			"JOBSD_DEBUG_ADDR": "127.0.0.1:1", "JOBSD_INDEX": "false", "JOBSD_TEXT_INDEX": "false",
 			"JOBSD_DB_MAX_CONNS": "2", "REDIS_URL": "redis://127.0.0.1:6379/1", "JOBSD_AUTH_FAILURE_RATE": "0.5",
 			"JOBSD_AUTH_FAILURE_BURST": "4", "JOBSD_SHUTDOWN_DRAIN": "5s", "JOBSD_METRICS_ADDR": "127.0.0.1:2",
-			"JOBSD_REFDATA": "/ref",
+			"JOBSD_REFDATA": "/ref", "JOBSD_RESUME_HISTORY": "700",
 		},
 			want: with(func(c *serveConfig) {
 				c.DatabaseURL = "postgres://e@h/db"
@@ -119,6 +121,7 @@ func TestParseServeConfig(t *testing.T) {
 				c.ShutdownDrain = 5 * time.Second
 				c.MetricsAddr = "127.0.0.1:2"
 				c.RefData = "/ref"
+				c.ResumeHistory = 700
 			})},
 		{name: "flags win over the environment", args: []string{"--rate", "3", "--index", "--no-text-index=false", "--addr", "[::1]:0"},
 			env: map[string]string{"JOBSD_RATE": "fast", "JOBSD_INDEX": "yes", "JOBSD_TEXT_INDEX": "off", "JOBSD_ADDR": "0.0.0.0:0", "JOBSD_PLAYGROUND_KEY": "k"},
@@ -155,6 +158,7 @@ func TestParseServeConfig(t *testing.T) {
 		{name: "auth failure burst 0", args: []string{"--auth-failure-burst", "0"}, err: "--auth-failure-burst ≥ 1"},
 		{name: "negative drain", args: []string{"--shutdown-drain", "-1s"}, err: "serve: --shutdown-drain must be ≥ 0"},
 		{name: "no connections", env: map[string]string{"JOBSD_DB_MAX_CONNS": "0"}, err: "serve: --db-max-conns must be ≥ 1"},
+		{name: "resume history", args: []string{"--resume-history", "0"}, err: "serve: --resume-history must be ≥ 1"},
 		{name: "complexity", args: []string{"--graphql-complexity-limit", "-1"}, err: "serve: --graphql-complexity-limit must be ≥ 1"},
 		{name: "depth", args: []string{"--graphql-depth-limit", "0"}, err: "serve: --graphql-depth-limit must be ≥ 1"},
 		{name: "root fields", args: []string{"--graphql-max-root-fields", "0"}, err: "serve: --graphql-max-root-fields must be ≥ 1"},
