@@ -163,6 +163,8 @@ func TestTitleLanguages(t *testing.T) {
 		{"Motorista", "Driver"},
 		{"Eletricista", "Electrician"},
 		{"Gerente de Ventas", "Sales Manager"},
+		{"Responsable d'Entrepôt", "Warehouse Manager"}, // an elided article is dropped
+		{"Responsable d’Achats", "Purchasing Manager"},
 		{"Vertriebsleiter", "Sales Manager"},
 		{"Leiter Vertrieb", "Sales Manager"},
 		{"Responsable Commercial", "Sales Manager"},

@@ -40,7 +40,7 @@ func (t *taxonomy) split(title string) (main, asides [][]string) {
 		if start < 0 {
 			return
 		}
-		w := s[start:end]
+		w := elide(s[start:end])
 		start = -1
 		if strings.IndexByte(w, '.') >= 0 || strings.IndexByte(w, '\'') >= 0 || strings.Contains(w, "’") {
 			w = wordPunct.Replace(w)
@@ -97,6 +97,21 @@ func (t *taxonomy) split(title string) (main, asides [][]string) {
 }
 
 var orWord = regexp.MustCompile(`\bOR\b`)
+
+// elide drops a French elided article or preposition from the front of a
+// folded word, so that the word itself is read: "d'entrepot" is
+// "entrepot" ("Responsable d'Entrepôt"), "l'accueil" is "accueil".
+func elide(w string) string {
+	for _, p := range elisions {
+		if rest, ok := strings.CutPrefix(w, p); ok && len(rest) >= 2 {
+			return rest
+		}
+	}
+	return w
+}
+
+// elisions are the elided words elide drops, with either apostrophe.
+var elisions = []string{"d'", "l'", "qu'", "d’", "l’", "qu’"}
 
 // wordPunct takes off the punctuation a word of a title keeps in split.
 var wordPunct = strings.NewReplacer(".", "", "'", "", "’", "")
