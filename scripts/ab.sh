@@ -5,7 +5,8 @@
 # start to /readyz with no saved index (seconds), and bin/benchload's
 # quiet list types and job by id (-only ONLY, DURATION each, REST and
 # GraphQL; req/s and jobsd's processor time per request). The benchload
-# of BASE_COMMIT drives every build, so that the query mix is the same.
+# of BASE_COMMIT (default the first of COMMITS; it need not be one of them)
+# drives every build, so that the query mix is the same.
 # At the end, a summary: each figure's median over the rounds, per build,
 # and new's ratio to each commit's (import and ready: time, lower is
 # better; req/s: higher is better).
@@ -26,6 +27,8 @@ for c in $COMMITS; do
   git worktree add -f "$work/wt-$c" "$c" >/dev/null 2>&1
   (cd "$work/wt-$c" && go build -o "$work/jobsd-$c" ./cmd/jobsd)
 done
+# BASE_COMMIT may be none of COMMITS: its benchload only, not measured.
+[ -d "$work/wt-$BASE_COMMIT" ] || git worktree add -f "$work/wt-$BASE_COMMIT" "$BASE_COMMIT" >/dev/null 2>&1
 (cd "$work/wt-$BASE_COMMIT" && go build -C bench -o "$work/benchload" ./benchload)
 file="$work/seed.ndjson"
 "$work/jobsd-new" seed --n "$N" --out "$file"

@@ -86,8 +86,9 @@ type hostileTally struct {
 	// grace, a 429 without its X-RateLimit-* headers, a wrong key let in.
 	Bad []string
 	// Beside are the latencies of the valid key's requests sent beside
-	// the wrong keys, through the same proxy.
-	Beside []time.Duration
+	// the wrong keys, through the same proxy; Alone those of the same
+	// requests in the first half of the warm-up, before any wrong key.
+	Beside, Alone []time.Duration
 }
 
 func (h *hostileTally) add(kind string, status int, bad string) {
@@ -520,23 +521,31 @@ func sendHostile(ctx context.Context, cfg soakConfig, res *soakResult, clock soa
 	defer tick.Stop()
 	lastHostile := time.Now()
 	for i := 0; ctx.Err() == nil; i++ {
-		at := clock.now()
-		st, h, err := send(http.MethodGet, "/api/v1/jobs?limit=1", fmt.Sprintf("wrong-key-%d", i), badKeyAddr, nil)
-		judge("wrong key", at, st, h, err, refused)
+		// The first half of the warm-up measures the valid key alone.
+		alone := clock.now() < cfg.Warmup/2
+		if !alone {
+			at := clock.now()
+			st, h, err := send(http.MethodGet, "/api/v1/jobs?limit=1", fmt.Sprintf("wrong-key-%d", i), badKeyAddr, nil)
+			judge("wrong key", at, st, h, err, refused)
+		}
 		if i%10 == 0 {
-			at = clock.now()
+			at := clock.now()
 			t0 := time.Now()
-			st, h, err = send(http.MethodGet, "/api/v1/jobs?limit=1", cfg.Key, "198.51.100.7", nil)
+			st, h, err := send(http.MethodGet, "/api/v1/jobs?limit=1", cfg.Key, "198.51.100.7", nil)
 			took := time.Since(t0)
 			judge("valid key beside them", at, st, h, err, served)
 			mu.Lock()
-			res.Hostile.Beside = append(res.Hostile.Beside, took)
+			if alone {
+				res.Hostile.Alone = append(res.Hostile.Alone, took)
+			} else {
+				res.Hostile.Beside = append(res.Hostile.Beside, took)
+			}
 			mu.Unlock()
 		}
-		if time.Since(lastHostile) >= cfg.HostileEvery {
+		if !alone && time.Since(lastHostile) >= cfg.HostileEvery {
 			lastHostile = time.Now()
-			at = clock.now()
-			st, h, err = send(http.MethodPost, "/graphql", cfg.Key, "198.51.100.8", []byte(bodies[i%len(bodies)]))
+			at := clock.now()
+			st, h, err := send(http.MethodPost, "/graphql", cfg.Key, "198.51.100.8", []byte(bodies[i%len(bodies)]))
 			judge("hostile GraphQL", at, st, h, err, answered)
 		}
 		select {
@@ -786,9 +795,12 @@ func (r *soakResult) report(out io.Writer, names []string) {
 		hs = append(hs, fmt.Sprintf("%s ×%d", k, r.Hostile.byStatus[k]))
 	}
 	beside := slices.Sorted(slices.Values(r.Hostile.Beside))
-	p("- Hostile traffic (wrong keys %d/s from %s behind the trusted proxy, hostile GraphQL every %s): %s; "+
-		"the valid key beside them (another client behind the same proxy, every tenth wrong key): p50 %.1f ms, p99 %.1f ms.\n",
-		r.Config.BadKeys, badKeyAddr, r.Config.HostileEvery, strings.Join(hs, ", "), ms(percentile(beside, 0.5)), ms(percentile(beside, 0.99)))
+	alone := slices.Sorted(slices.Values(r.Hostile.Alone))
+	p("- Hostile traffic (wrong keys %d/s from %s behind the trusted proxy, hostile GraphQL every %s, from %s on): %s. "+
+		"A valid key from another client behind the same proxy, once a second: p50 %.1f ms, p99 %.1f ms beside the wrong keys (%d requests); "+
+		"p50 %.1f ms, p99 %.1f ms before them (%d).\n",
+		r.Config.BadKeys, badKeyAddr, r.Config.HostileEvery, r.Config.Warmup/2, strings.Join(hs, ", "),
+		ms(percentile(beside, 0.5)), ms(percentile(beside, 0.99)), len(beside), ms(percentile(alone, 0.5)), ms(percentile(alone, 0.99)), len(alone))
 	start, middle, end := r.points()
 	p("\n| jobsd | start (%s) | middle (before the restart) | end | end ÷ start |\n|---|---:|---:|---:|---:|\n", r.Config.Warmup)
 	p("| RSS | %.0f MiB | %.0f MiB | %.0f MiB | %.2f |\n", start.RSS/(1<<20), middle.RSS/(1<<20), end.RSS/(1<<20), ratio(end.RSS, start.RSS))
