@@ -355,9 +355,21 @@ func TestOccupationsLoadErrors(t *testing.T) {
 }
 
 func BenchmarkTitle(b *testing.B) {
+	benchTitles(b, []string{"Senior Backend Engineer (Remote)", "RN - Med/Surg - Nights - $10k Sign-On", "Manager, Software Engineering",
+		"Warehouse Associate - $19/hr - Immediate Start", "Chief Happiness Wizard", "Sofware Enginer", "Staff Accountant"})
+}
+
+// BenchmarkTitleInternships: titles that name the job by a discipline or
+// its level form, as internship postings do (the head readings' path:
+// each such title is classified more than once).
+func BenchmarkTitleInternships(b *testing.B) {
+	benchTitles(b, []string{"Electrical Engineering Intern - Summer 2027", "Marketing Analytics Co-op", "Software Intern, Payments",
+		"Business Analysis Associate", "Engineering Intern", "Data Scientist - Pricing Analytics", "Process Engineer III - Etch"})
+}
+
+// benchTitles classifies titles in turn, built in and with reference data.
+func benchTitles(b *testing.B, titles []string) {
 	plain, ref := titleTestNormalizers(b)
-	titles := []string{"Senior Backend Engineer (Remote)", "RN - Med/Surg - Nights - $10k Sign-On", "Manager, Software Engineering",
-		"Warehouse Associate - $19/hr - Immediate Start", "Chief Happiness Wizard", "Sofware Enginer", "Staff Accountant"}
 	for _, m := range []struct {
 		name string
 		n    *Normalizer

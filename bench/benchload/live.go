@@ -286,15 +286,9 @@ func runLive(ctx context.Context, cfg liveConfig, db *pgx.Conn, mix []query, cpu
 	if len(cases) == 0 {
 		return errors.New("live: the mix has no list query types")
 	}
-	batches := int(cfg.Duration/cfg.Interval) + 2
-	gen, err := newLiveGen(liveGenOptions{Run: cfg.Run, Crawl: cfg.Crawl, New: cfg.New, Updates: cfg.Updates,
-		Batches: batches, CloseEvery: cfg.CloseEvery})
+	gen, dir, err := newScenario(cfg, "live")
 	if err != nil {
 		return err
-	}
-	dir, err := os.MkdirTemp("", "benchload-live-")
-	if err != nil {
-		return fmt.Errorf("live: %w", err)
 	}
 	defer os.RemoveAll(dir)
 	m, err := readMachine(ctx, db)
@@ -307,21 +301,11 @@ func runLive(ctx context.Context, cfg liveConfig, db *pgx.Conn, mix []query, cpu
 
 	// The crawled source, before both phases, so that they serve the same
 	// number of postings.
-	before, err := poller.total(ctx, "/api/v1/jobs?limit=1")
-	if err != nil {
-		return fmt.Errorf("live: the total before the crawl: %w", err)
-	}
-	crawlFile := filepath.Join(dir, "crawl.ndjson")
-	if err := writeFile(crawlFile, gen.WriteCrawl); err != nil {
+	fmt.Fprintf(out, "live: importing the %d postings of source %s\n", cfg.Crawl, gen.Source())
+	metrics := newClient(cfg.Base, "", 2)
+	if res.Prep, res.Settle, res.SettleNote, err = importCrawl(ctx, cfg, gen, dir, poller, metrics, "live"); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "live: importing the %d postings of source %s\n", cfg.Crawl, gen.Source())
-	res.Prep = runJobsdImport(ctx, cfg, crawlFile)
-	if res.Prep.Err != "" {
-		return fmt.Errorf("live: the crawl's import: %s", res.Prep.Err)
-	}
-	metrics := newClient(cfg.Base, "", 2)
-	res.Settle, res.SettleNote = settle(ctx, poller, metrics, before+res.Prep.Counts.Opened, cfg.SettleTimeout)
 	fmt.Fprintf(out, "live: crawl imported in %.1f s (%+v); jobsd settled after %.1f s %s\n",
 		res.Prep.Elapsed.Seconds(), res.Prep.Counts, res.Settle.Seconds(), res.SettleNote)
 
@@ -439,6 +423,43 @@ func runLive(ctx context.Context, cfg liveConfig, db *pgx.Conn, mix []query, cpu
 		return errors.New("the live scenario failed (see above)")
 	}
 	return nil
+}
+
+// newScenario makes the generator of a scenario writing cfg.Duration of
+// batches, and a temporary directory for its files (the caller removes
+// it); name prefixes errors.
+func newScenario(cfg liveConfig, name string) (*liveGen, string, error) {
+	batches := int(cfg.Duration/cfg.Interval) + 2
+	gen, err := newLiveGen(liveGenOptions{Run: cfg.Run, Crawl: cfg.Crawl, New: cfg.New, Updates: cfg.Updates,
+		Batches: batches, CloseEvery: cfg.CloseEvery})
+	if err != nil {
+		return nil, "", err
+	}
+	dir, err := os.MkdirTemp("", "benchload-"+name+"-")
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", name, err)
+	}
+	return gen, dir, nil
+}
+
+// importCrawl imports the crawled source's postings with jobsd import and
+// waits for jobsd to settle (see settle).
+func importCrawl(ctx context.Context, cfg liveConfig, gen *liveGen, dir string, poller *totaler, metrics *client, name string) (
+	run importRun, settled time.Duration, note string, err error) {
+	before, err := poller.total(ctx, "/api/v1/jobs?limit=1")
+	if err != nil {
+		return run, 0, "", fmt.Errorf("%s: the total before the crawl: %w", name, err)
+	}
+	crawlFile := filepath.Join(dir, "crawl.ndjson")
+	if err := writeFile(crawlFile, gen.WriteCrawl); err != nil {
+		return run, 0, "", err
+	}
+	run = runJobsdImport(ctx, cfg, crawlFile)
+	if run.Err != "" {
+		return run, 0, "", fmt.Errorf("%s: the crawl's import: %s", name, run.Err)
+	}
+	settled, note = settle(ctx, poller, metrics, before+run.Counts.Opened, cfg.SettleTimeout)
+	return run, settled, note, nil
 }
 
 // runBatch writes and imports the next batch, with a watch of its marker's

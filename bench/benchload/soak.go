@@ -163,15 +163,9 @@ func runSoak(ctx context.Context, cfg soakConfig, mix []query, out io.Writer) er
 	if len(cases) == 0 {
 		return errors.New("soak: the mix has no list query types")
 	}
-	batches := int(cfg.Duration/cfg.Interval) + 2
-	gen, err := newLiveGen(liveGenOptions{Run: cfg.Run, Crawl: cfg.Crawl, New: cfg.New, Updates: cfg.Updates,
-		Batches: batches, CloseEvery: cfg.CloseEvery})
+	gen, dir, err := newScenario(cfg.liveConfig, "soak")
 	if err != nil {
 		return err
-	}
-	dir, err := os.MkdirTemp("", "benchload-soak-")
-	if err != nil {
-		return fmt.Errorf("soak: %w", err)
 	}
 	defer os.RemoveAll(dir)
 	res := &soakResult{Config: cfg, Date: time.Now().UTC()}
@@ -179,19 +173,9 @@ func runSoak(ctx context.Context, cfg soakConfig, mix []query, out io.Writer) er
 	poller := &totaler{base: cfg.Base, key: cfg.Key, http: &http.Client{Timeout: 30 * time.Second}}
 	metrics := newClient(cfg.Base, "", 2)
 
-	before, err := poller.total(ctx, "/api/v1/jobs?limit=1")
-	if err != nil {
-		return fmt.Errorf("soak: the total before the crawl: %w", err)
-	}
-	crawlFile := filepath.Join(dir, "crawl.ndjson")
-	if err := writeFile(crawlFile, gen.WriteCrawl); err != nil {
+	if res.Prep, res.Settle, _, err = importCrawl(ctx, cfg.liveConfig, gen, dir, poller, metrics, "soak"); err != nil {
 		return err
 	}
-	res.Prep = runJobsdImport(ctx, cfg.liveConfig, crawlFile)
-	if res.Prep.Err != "" {
-		return fmt.Errorf("soak: the crawl's import: %s", res.Prep.Err)
-	}
-	res.Settle, _ = settle(ctx, poller, metrics, before+res.Prep.Counts.Opened, cfg.SettleTimeout)
 	fmt.Fprintf(out, "soak: %d postings of %s imported in %.1f s, settled after %.1f s; running for %s\n",
 		cfg.Crawl, gen.Source(), res.Prep.Elapsed.Seconds(), res.Settle.Seconds(), cfg.Duration)
 
