@@ -95,6 +95,8 @@ func TestTitleRules(t *testing.T) {
 		{"discipline", "Data Scientist - Pricing Analytics", "15-2051", bothModes},
 		{"discipline", "Adjunct Professor - Nursing", "25-1072", bothModes},
 		{"discipline", "Learning and Development Co-op", "13-1151", bothModes},
+		{"discipline", "Business Intelligence Co-op - Finance", "15-2051", bothModes},
+		{"discipline", "Energy Trading Co-op", "41-3031", bothModes}, // traders are 41-3031, as "Quant Trader" below
 		// Engineers named by their object: process, verification,
 		// validation, reliability, manufacturing, test.
 		{"object", "Lead Process Engineer, Assembly", "17-2112", bothModes},
