@@ -24,7 +24,7 @@ import (
 // cacheFormat numbers the layout of the cache files (header and body).
 // Raise it with every change to refdata_codec*.go or to the types they
 // write; rulesVersion covers changes to what the loaders build.
-const cacheFormat = 7
+const cacheFormat = 8
 
 // cacheMagic starts every cache file.
 const cacheMagic = "jobsd-normalize\n"

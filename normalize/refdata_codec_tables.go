@@ -128,6 +128,7 @@ func (e *encoder) taxonomy(t *taxonomy) {
 	e.setMap(x.compoundStart)
 	encMap(e, x.abbreviations, e.str, e.strs)
 	e.setMap(x.beforeNumber)
+	e.setMap(x.seasons)
 	e.setMap(x.levelPrefixes)
 	encMap(e, x.headReadings, e.str, e.strs)
 	e.setMap(x.headForms)
@@ -182,7 +183,7 @@ func (d *decoder) taxonomy() *taxonomy {
 		noise: d.setMap(), units: d.setMap(), keepNumbers: d.setMap(), seniority: d.setMap(),
 		kind:      decMap(d, d.str, func() uint8 { return uint8(d.uint()) }),
 		compounds: d.strMap(), compoundStart: d.setMap(), abbreviations: decMap(d, d.str, d.strs),
-		beforeNumber: d.setMap(), levelPrefixes: d.setMap(),
+		beforeNumber: d.setMap(), seasons: d.setMap(), levelPrefixes: d.setMap(),
 		headReadings: decMap(d, d.str, d.strs), headForms: d.setMap(), disciplines: d.setMap(),
 		headAbbreviations: decMap(d, d.str, d.strs), foreign: decMap(d, d.str, d.strs),
 		foreignHeads: decMap(d, d.str, d.strs), falseFriends: d.setMap(),

@@ -32,6 +32,8 @@ func TestTitleRules(t *testing.T) {
 		{"level", "Registered Nurse - Band 5", "29-1141", bothModes},
 		{"level", "Pharmacist, Grade 8", "29-1051", bothModes},
 		{"level", "Class 1 Driver", "53-3032", bothModes}, // a licence class is no level
+		{"term", "Civil Engineering Intern Spring/Summer 2027", "17-2051", bothModes},
+		{"term", "Payroll Clerk Intern-Fall", "43-3051", bothModes},
 		{"level", "Help Desk Engineer - Entry-Level", "15-1232", bothModes},
 		{"level", "Desktop Support Engineer II", "15-1232", bothModes}, // O*NET files it under desktop publishers too
 		{"place", "Dental Hygienist - Reno, NV (Onsite)", "29-1292", bothModes},

@@ -54,6 +54,10 @@ type titlesFile struct {
 	// BeforeNumber are words that are noise when a number follows them:
 	// levels and cohorts ("Grade 7", "Band 6", "Summer 2026").
 	BeforeNumber []string `json:"before_number"`
+	// Seasons are words of BeforeNumber that are noise also at the end of
+	// a segment, as internship titles write the term ("Software Intern -
+	// Fall", "Data Engineer Intern Spring/Summer 2027").
+	Seasons []string `json:"seasons"`
 	// LevelPrefixes are words that, as a whole first segment before
 	// others, are a level, not the occupation ("Associate – Risk
 	// Analyst").
@@ -121,6 +125,7 @@ type lexicon struct {
 	compoundStart             map[string]bool
 	abbreviations             map[string][]string // "mgr" → manager
 	beforeNumber              map[string]bool     // noise before a number: "grade" 7
+	seasons                   map[string]bool     // noise at a segment's end too: "Software Intern Fall"
 	levelPrefixes             map[string]bool     // a first segment of these is a level: "Associate –"
 	disciplines               map[string]bool     // the head readings that are disciplines: "engineering"
 	headForms                 map[string]bool     // after a discipline, its level: "Business Analysis Associate"
@@ -227,7 +232,7 @@ func newLexicon(f *titlesFile, langs *titleLanguages) lexicon {
 	lex := lexicon{noise: set(f.Noise), units: set(f.Units), keepNumbers: set(f.KeepNumbers), seniority: set(f.Seniority),
 		kind:      map[string]uint8{},
 		compounds: map[string]string{}, compoundStart: map[string]bool{}, abbreviations: map[string][]string{},
-		beforeNumber: set(f.BeforeNumber), levelPrefixes: set(f.LevelPrefixes), headForms: map[string]bool{}, disciplines: map[string]bool{}, headReadings: map[string][]string{}, headAbbreviations: map[string][]string{}, foreign: map[string][]string{}, foreignHeads: map[string][]string{},
+		beforeNumber: set(f.BeforeNumber), seasons: set(f.Seasons), levelPrefixes: set(f.LevelPrefixes), headForms: map[string]bool{}, disciplines: map[string]bool{}, headReadings: map[string][]string{}, headAbbreviations: map[string][]string{}, foreign: map[string][]string{}, foreignHeads: map[string][]string{},
 		falseFriends: map[string]bool{}}
 	for _, w := range f.Soft {
 		lex.kind[stem(Fold(w))] = wordSoft

@@ -139,8 +139,17 @@ func (t *taxonomy) clean(raw []string) []string {
 				}
 			}
 		}
-		if lex.beforeNumber[w] && i+1 < len(raw) && hasDigit(raw[i+1]) && !lex.keepNumbers[raw[i+1]] {
-			continue // "Grade 7", "Summer 2026"
+		if lex.beforeNumber[w] {
+			j := i + 1 // past words of the same kind: "Spring/Summer 2027"
+			for j < len(raw) && lex.beforeNumber[raw[j]] {
+				j++
+			}
+			if j < len(raw) && hasDigit(raw[j]) && !lex.keepNumbers[raw[j]] {
+				continue // "Grade 7", "Summer 2026"
+			}
+			if j == len(raw) && lex.seasons[w] && len(out) > 0 {
+				continue // "Software Intern - Fall", "Data Intern Spring/Summer"
+			}
 		}
 		if hasDigit(w) && !lex.keepNumbers[w] {
 			afterNumber = true
