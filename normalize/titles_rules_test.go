@@ -56,6 +56,8 @@ func TestTitleRules(t *testing.T) {
 		{"abbreviation", "Pharmacy Tech II", "29-2052", bothModes},
 		{"abbreviation", "Software Eng.", "15-1252", bothModes},
 		{"abbreviation", "Tech Lead", "15-1252", bothModes}, // tech is a technician only as the head
+		{"spelling", "Cyber Security Co-op", "15-1212", bothModes},
+		{"spelling", "Networking Engineer II", "15-1241", bothModes},
 		// Sense by context: chip design is hardware engineering.
 		{"sense", "GPU Architect", "17-2061", bothModes},
 		{"sense", "Verification Engineer - SoC", "17-2061", bothModes},
