@@ -252,11 +252,12 @@ func (t *taxonomy) classifyWords(mainWords, asideWords [][]string) (TitleCategor
 // discipline as the one who practises it, as internship titles name the
 // job ("Electrical Engineering Intern" is an electrical engineer,
 // "Marketing Analytics Co-op" a marketing analyst, "Actuarial Intern" an
-// actuary). It does not when the segment as written, but for its soft
-// words, is a phrase of two or more words of the hand-written vocabulary
-// that names a category ("Lead HR Admin", "Software Engineering Manager"),
-// or when the segment so read, alone, names no role ("Admin" is an
-// administrative assistant, "Engineering" a field).
+// actuary). It does not when the segment as written, with or without its
+// soft words, is a phrase of the hand-written vocabulary that names a
+// category ("Lead HR Admin", "Head of Marketing"), when a discipline is
+// not the job the title is about (disciplineIsTheJob), or when the
+// segment so read, alone, names no role ("Admin" is an administrative
+// assistant, "Engineering" a field).
 // It returns the whole title so read, or the segment's role when the rest
 // of the title names another ("Database Admin - Cloud Solutions" is no
 // administrator of clouds). Later segments are not read so: the first
@@ -276,16 +277,11 @@ func (t *taxonomy) readHead(mainWords, asideWords [][]string) (TitleCategory, bo
 		if !ok {
 			continue
 		}
-		if t.handPhrase(seg) || (t.lex.disciplines[seg[end-1]] &&
-			(t.namesRole(seg[:end-1]) || slices.ContainsFunc(seg[:end-1], t.occupationWord))) {
-			// Known as written, or about another job: "Professor of
-			// Mechanical Engineering".
-			return TitleCategory{}, false
+		if t.handPhrase(seg) || t.handNames(seg) {
+			return TitleCategory{}, false // known as written: "Head of Marketing"
 		}
-		for _, before := range mainWords[:i] {
-			if t.namesRole(before) {
-				return TitleCategory{}, false // "Data Scientist - Marketing Analytics"
-			}
+		if t.lex.disciplines[seg[end-1]] && !t.disciplineIsTheJob(mainWords, i, seg[:end-1]) {
+			return TitleCategory{}, false
 		}
 		read := slices.Clone(mainWords)
 		read[i] = append(slices.Clone(seg[:end-1]), as...)
@@ -301,6 +297,28 @@ func (t *taxonomy) readHead(mainWords, asideWords [][]string) (TitleCategory, bo
 	return TitleCategory{}, false
 }
 
+// disciplineIsTheJob reports whether segment i of a title, ending in a
+// discipline after the words before, names the job the title is about: no
+// word before the discipline names an occupation ("Professor of Civil
+// Engineering", "Head of Accounting"), no earlier segment names a role or
+// holds such a word ("Data Scientist - Pricing Analytics", "Manager,
+// Digital Marketing"), and no later segment names a role ("Nursing - Nurse
+// Practitioner").
+func (t *taxonomy) disciplineIsTheJob(mainWords [][]string, i int, before []string) bool {
+	if t.namesRole(before) || slices.ContainsFunc(before, t.occupationWord) {
+		return false
+	}
+	for j, seg := range mainWords {
+		switch {
+		case j < i && (t.namesRole(seg) || slices.ContainsFunc(seg, t.occupationWord)):
+			return false
+		case j > i && t.namesRole(seg):
+			return false
+		}
+	}
+	return true
+}
+
 // namesRole reports whether a segment's words, alone, name a role.
 func (t *taxonomy) namesRole(words []string) bool {
 	if len(words) == 0 {
@@ -311,19 +329,20 @@ func (t *taxonomy) namesRole(words []string) bool {
 }
 
 // occupationWord reports whether a word names an occupation alone, or
-// is a head that names one with others ("professor", "manager").
+// is a head that names one with others ("professor", "manager", "head").
 func (t *taxonomy) occupationWord(w string) bool {
-	if p, ok := t.phrases[hashWord(w)]; ok && p.hand && p.cat == noCategory && t.lex.kind[w] == wordPlain {
+	if p, ok := t.phrases[hashWord(w)]; ok && p.hand && p.cat == noCategory {
 		return true
 	}
 	return t.namesRole([]string{w})
 }
 
 // handNames reports whether words, as they are, are a phrase of the
-// hand-written vocabulary naming a category ("accounting assistant").
+// hand-written vocabulary naming a role ("accounting assistant", "head of
+// marketing"; not a field, as "software" is).
 func (t *taxonomy) handNames(words []string) bool {
 	p, ok := t.phrases[hashBag(words)]
-	return ok && p.hand && p.cat >= 0
+	return ok && p.hand && p.cat >= 0 && t.cats[p.cat].Level >= LevelRole
 }
 
 // handPhrase reports whether words, but for their soft words, are a

@@ -99,6 +99,14 @@ func TestTitleRules(t *testing.T) {
 		{"discipline", "Data Scientist - Pricing Analytics", "15-2051", bothModes},
 		{"discipline", "Adjunct Professor - Nursing", "25-1072", bothModes},
 		{"discipline", "Learning and Development Co-op", "13-1151", bothModes},
+		// A discipline that is not the job the title is about stays out
+		// (found by review: each read as the practitioner at first).
+		{"discipline", "Manager, Digital Marketing", "11-2021", bothModes},
+		{"discipline", "Director, Mechanical Engineering", "11-9041", bothModes},
+		{"discipline", "Head of Marketing", "11-2021", bothModes},
+		{"discipline", "Nursing - Nurse Practitioner", "29-1171", bothModes},
+		{"discipline", "Marketing - Brand Manager", "11-2021", bothModes},
+		{"discipline", "Insurance Verification Associate", "43-9041", refOnly},
 		{"discipline", "Business Intelligence Co-op - Finance", "15-2051", bothModes},
 		{"discipline", "Energy Trading Co-op", "41-3031", bothModes}, // traders are 41-3031, as "Quant Trader" below
 		// Engineers named by their object: process, verification,
