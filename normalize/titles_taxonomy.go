@@ -55,8 +55,8 @@ type titlesFile struct {
 	// levels and cohorts ("Grade 7", "Band 6", "Summer 2026").
 	BeforeNumber []string `json:"before_number"`
 	// Seasons are words of BeforeNumber that are noise also at the end of
-	// a segment, as internship titles write the term ("Software Intern -
-	// Fall", "Data Engineer Intern Spring/Summer 2027").
+	// a segment, as internship titles write the term ("Software
+	// Intern-Fall", "Data Engineer Intern Spring/Summer 2027").
 	Seasons []string `json:"seasons"`
 	// LevelPrefixes are words that, as a whole first segment before
 	// others, are a level, not the occupation ("Associate – Risk

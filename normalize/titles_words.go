@@ -148,7 +148,7 @@ func (t *taxonomy) clean(raw []string) []string {
 				continue // "Grade 7", "Summer 2026"
 			}
 			if j == len(raw) && lex.seasons[w] && len(out) > 0 {
-				continue // "Software Intern - Fall", "Data Intern Spring/Summer"
+				continue // "Software Intern-Fall", "Data Intern Spring/Summer"
 			}
 		}
 		if hasDigit(w) && !lex.keepNumbers[w] {

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -39,9 +41,16 @@ type posting struct {
 	Company string `json:"company_name"`
 }
 
+// errNoPostings: the reference data has no postings file (the
+// real-postings set is then skipped).
+var errNoPostings = errors.New("the reference data has no " + postingsFile)
+
 // readPostings reads the postings file of the reference-data directory.
 func readPostings(refData string) ([]posting, error) {
 	b, err := os.ReadFile(filepath.Join(refData, postingsFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, errNoPostings
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read postings: %w", err)
 	}
@@ -204,7 +213,8 @@ type postingsTally struct {
 	misses   []string
 }
 
-// familyConsistency is how one family's titles landed.
+// familyConsistency is how one family's titles landed: Most of its
+// Titles on its most common category, Answer ("" when none has one).
 type familyConsistency struct {
 	Family       string
 	Titles, Most int
@@ -272,7 +282,8 @@ func runPostings(n *normalize.Normalizer, labels []postingLabel, titles map[stri
 		f := familyConsistency{Family: fam}
 		for a, k := range byAnswer {
 			f.Titles += k
-			if k > f.Most || (k == f.Most && a < f.Answer) {
+			// On one role: no category is no answer to be consistent on.
+			if a != "" && (k > f.Most || (k == f.Most && a < f.Answer)) {
 				f.Most, f.Answer = k, a
 			}
 		}
