@@ -37,7 +37,10 @@ if [ "$action" = start ] && [ "${JOBSD_DEVDB_PRIVATE:-0}" != 1 ] && answers 127.
   echo "postgres://$user@127.0.0.1:$port/postgres?sslmode=disable"
   exit 0
 fi
-if [ "$action" = start ] && answers 127.0.0.1 "$private_port"; then
+# A private cluster already running: this folder's (JOBSD_DEVDB_PRIVATE
+# adopts no other server).
+if [ "$action" = start ] && answers 127.0.0.1 "$private_port" &&
+  { [ "${JOBSD_DEVDB_PRIVATE:-0}" != 1 ] || [ -f "$data/postmaster.pid" ]; }; then
   echo "postgres://postgres@127.0.0.1:$private_port/postgres?sslmode=disable"
   exit 0
 fi
@@ -72,7 +75,7 @@ fi
 
 if [ "$action" != start ]; then
   # -m fast: open sessions are ended, as a server restarting under load.
-  "${as_owner[@]}" "$bindir/pg_ctl" -D "$data" -m fast -w -t 60 "$action" >/dev/null
+  "${as_owner[@]}" "$bindir/pg_ctl" -D "$data" -l "$log" -m fast -w -t 60 "$action" >/dev/null
   exit 0
 fi
 mkdir -p "$data" "$PWD/.data/run"

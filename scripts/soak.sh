@@ -43,11 +43,16 @@ go build -C bench -o ../bin/benchload ./benchload
 server=""
 cleanup() {
   if [ -n "$server" ]; then kill "$server" 2>/dev/null && wait "$server" 2>/dev/null || true; fi
-  scripts/devdb.sh stop 2>/dev/null || true
-  rm -rf "$JOBSD_DEVDB_DIR" "$JOBSD_DEVDB_DIR.log"
+  # The cluster's files go once it has stopped (else they stay, for the
+  # next run's start to stop it).
+  if scripts/devdb.sh stop 2>/dev/null || [ ! -f "$JOBSD_DEVDB_DIR/postmaster.pid" ]; then
+    rm -rf "$JOBSD_DEVDB_DIR" "$JOBSD_DEVDB_DIR.log"
+  fi
 }
 trap cleanup EXIT
-rm -rf "$JOBSD_DEVDB_DIR" # a cluster an interrupted run left
+# A cluster an interrupted run left: stopped, then removed.
+if [ -f "$JOBSD_DEVDB_DIR/postmaster.pid" ]; then scripts/devdb.sh stop || true; fi
+rm -rf "$JOBSD_DEVDB_DIR"
 admin="$(scripts/devdb.sh)"
 export DATABASE_URL="${admin%/postgres\?*}/jobsd_soak?sslmode=disable"
 ./bin/jobsd migrate --create-database >/dev/null

@@ -205,6 +205,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		if sk.Interval <= 0 || sk.Duration <= 0 || sk.Window <= 0 || sk.SnapshotEvery <= 0 || sk.Sample <= 0 || sk.Keep < 1 || sk.Poll <= 0 {
 			return errors.New("-soak: durations and -soak-keep must be positive")
 		}
+		if err := checkSoakWindows(sk); err != nil {
+			return err
+		}
 		return runSoak(ctx, sk, mix, out)
 	}
 	if *subs {

@@ -233,7 +233,7 @@ func runSoak(ctx context.Context, cfg soakConfig, mix []query, out io.Writer) er
 			b, cr := soakBatch(ctx, cfg, gen, poller, dir, clock, closing, &watches, &mu)
 			mu.Lock()
 			res.Batches = append(res.Batches, b)
-			if cr != nil {
+			if cr != nil && b.Import.Err == "" {
 				res.Closes = append(res.Closes, cr)
 			}
 			switch {
@@ -387,7 +387,8 @@ func soakBatch(ctx context.Context, cfg soakConfig, gen *liveGen, poller *totale
 	}
 	nw := &totalWatch{Before: 0, After: len(b.New)}
 	watch(markerPath(b.Marker), nw, func(pollErrors int) {
-		br.Watch, br.PollErrors = *nw, pollErrors
+		br.Watch = *nw
+		br.PollErrors += pollErrors
 		if ex := exited.Load(); ex != nil {
 			br.Lag, br.Visible = nw.lag(*ex)
 		}
@@ -507,7 +508,7 @@ func sendHostile(ctx context.Context, cfg soakConfig, res *soakResult, clock soa
 	for i := 0; ctx.Err() == nil; i++ {
 		// The first half of the warm-up measures the valid key alone.
 		alone := clock.now() < cfg.Warmup/2
-		if !alone {
+		if !alone && cfg.BadKeys > 0 {
 			at := clock.now()
 			st, h, err := send(http.MethodGet, "/api/v1/jobs?limit=1", fmt.Sprintf("wrong-key-%d", i), badKeyAddr, nil)
 			judge("wrong key", at, st, h, err, refused)
@@ -555,11 +556,12 @@ func (r *soakResult) finish(ctx context.Context, poller *totaler, gen *liveGen) 
 			r.Wrong = append(r.Wrong, fmt.Sprintf("batch %d: %s", b.Seq, w))
 		}
 		if b.Import.Err != "" {
-			// Nothing of a failed import may show.
+			// A failed import is all or nothing: a restart may end the
+			// session after its commit, so that it reports a failure.
 			if total, err := poller.total(ctx, markerPath(b.Marker)); err != nil {
 				r.Problems = append(r.Problems, fmt.Sprintf("batch %d at the end: %v", b.Seq, err))
-			} else if total != 0 {
-				r.Wrong = append(r.Wrong, fmt.Sprintf("batch %d failed, yet %d of its postings are listed", b.Seq, total))
+			} else if total != 0 && total != len(b.New) {
+				r.Wrong = append(r.Wrong, fmt.Sprintf("batch %d failed, and %d of its %d postings are listed", b.Seq, total, len(b.New)))
 			}
 			continue
 		}
@@ -580,14 +582,16 @@ func (r *soakResult) finish(ctx context.Context, poller *totaler, gen *liveGen) 
 	}
 	lag := newLagStats(lags)
 	r.Problems = append(r.Problems, lagProblems(lag)...)
-	wantCrawl := r.Config.Crawl
+	wantCrawl, orCrawl := r.Config.Crawl, -1 // orCrawl: a failed last snapshot's total, had it committed
 	for _, s := range r.Snaps {
 		for _, w := range s.Watch.Wrong {
 			r.Wrong = append(r.Wrong, fmt.Sprintf("the crawl around the snapshot at %.0f s: %s", s.Start.Seconds(), w))
 		}
 		if s.Import.Err != "" {
+			orCrawl = s.Watch.After
 			continue
 		}
+		orCrawl = -1
 		if !s.Visible {
 			r.Problems = append(r.Problems, fmt.Sprintf("the snapshot at %.0f s not seen in the crawl's total", s.Start.Seconds()))
 		}
@@ -595,7 +599,7 @@ func (r *soakResult) finish(ctx context.Context, poller *totaler, gen *liveGen) 
 	}
 	if total, err := poller.total(ctx, gen.CrawlPath()); err != nil {
 		r.Problems = append(r.Problems, "the crawl's total at the end: "+err.Error())
-	} else if total != wantCrawl {
+	} else if total != wantCrawl && total != orCrawl {
 		r.Wrong = append(r.Wrong, fmt.Sprintf("the crawl: total %d at the end, want %d", total, wantCrawl))
 	}
 	// Every open posting, by jobsd and by SQL, on a new connection (the
@@ -630,8 +634,8 @@ func lagProblems(lag lagStats) []string {
 	return nil
 }
 
-// at returns the median of the samples in [from, from+span) (the
-// last sample when there are none), and how many there were.
+// at returns the median of the samples in [from, from+span), and how
+// many there were (none: a zero sample).
 func (r *soakResult) at(from, span time.Duration) (resources, int) {
 	var in []resources
 	for _, s := range r.Samples {
@@ -640,11 +644,6 @@ func (r *soakResult) at(from, span time.Duration) (resources, int) {
 		}
 	}
 	if len(in) == 0 {
-		for i := len(r.Samples) - 1; i >= 0; i-- {
-			if r.Samples[i].Err == "" {
-				return r.Samples[i], 1
-			}
-		}
 		return resources{}, 0
 	}
 	med := func(f func(resources) float64) float64 {
@@ -660,17 +659,35 @@ func (r *soakResult) at(from, span time.Duration) (resources, int) {
 		OpenFiles:  med(func(s resources) float64 { return s.OpenFiles })}, len(in)
 }
 
-// points are the start, middle and end samples.
-func (r *soakResult) points() (start, middle, end resources) {
+// points are the start, middle and end samples, and the names of those
+// that have no sample (whose metrics jobsd did not answer).
+func (r *soakResult) points() (start, middle, end resources, missing []string) {
 	span := r.Config.Window
-	start, _ = r.at(r.Config.Warmup, span)
 	mid := r.Config.Duration / 2
 	if r.Restart.Start > 0 {
 		mid = r.Restart.Start
 	}
-	middle, _ = r.at(max(0, mid-span), span)
-	end, _ = r.at(max(0, r.Config.Duration-span), span+time.Minute)
-	return start, middle, end
+	var n [3]int
+	start, n[0] = r.at(r.Config.Warmup, span)
+	middle, n[1] = r.at(max(0, mid-span), span)
+	end, n[2] = r.at(max(0, r.Config.Duration-span), span+time.Minute)
+	for i, name := range []string{"start", "middle", "end"} {
+		if n[i] == 0 {
+			missing = append(missing, name)
+		}
+	}
+	return start, middle, end, missing
+}
+
+// checkSoakWindows refuses a soak too short for its windows: the start
+// window after the warm-up must end a window before the middle one (the
+// restart's, when there is one), which must end before the end one.
+func checkSoakWindows(cfg soakConfig) error {
+	if cfg.Warmup+2*cfg.Window > cfg.Duration/2 {
+		return fmt.Errorf("-soak-duration %s is too short for -soak-warmup %s and -soak-window %s: want at least 2×(warm-up + 2 windows)",
+			cfg.Duration, cfg.Warmup, cfg.Window)
+	}
+	return nil
 }
 
 // growth is how much b exceeds a, as a share of a (and an allowance of
@@ -710,7 +727,11 @@ func (r *soakResult) failures() []string {
 	if n := len(r.Hostile.Bad); n > 0 {
 		f = append(f, fmt.Sprintf("%d wrong answers to the hostile traffic", n))
 	}
-	start, middle, end := r.points()
+	start, middle, end, missing := r.points()
+	if len(missing) > 0 {
+		f = append(f, fmt.Sprintf("no resource sample at the %s (jobsd's /metrics lacks process_resident_memory_bytes, go_goroutines or process_open_fds?)",
+			strings.Join(missing, ", ")))
+	}
 	for _, m := range []struct {
 		name        string
 		a, b, slack float64
@@ -785,7 +806,7 @@ func (r *soakResult) report(out io.Writer, names []string) {
 		"p50 %.1f ms, p99 %.1f ms before them (%d).\n",
 		r.Config.BadKeys, badKeyAddr, r.Config.HostileEvery, r.Config.Warmup/2, strings.Join(hs, ", "),
 		ms(percentile(beside, 0.5)), ms(percentile(beside, 0.99)), len(beside), ms(percentile(alone, 0.5)), ms(percentile(alone, 0.99)), len(alone))
-	start, middle, end := r.points()
+	start, middle, end, _ := r.points()
 	p("\n| jobsd | start (%s) | middle (before the restart) | end | end ÷ start |\n|---|---:|---:|---:|---:|\n", r.Config.Warmup)
 	p("| RSS | %.0f MiB | %.0f MiB | %.0f MiB | %.2f |\n", start.RSS/(1<<20), middle.RSS/(1<<20), end.RSS/(1<<20), ratio(end.RSS, start.RSS))
 	p("| goroutines | %.0f | %.0f | %.0f | %.2f |\n", start.Goroutines, middle.Goroutines, end.Goroutines, ratio(end.Goroutines, start.Goroutines))

@@ -56,3 +56,20 @@ func TestSoakGrowth(t *testing.T) {
 	assert.Len(t, f, 1, "RSS grew 20%%; 4 goroutines and 3 files are within the slack: %v", f)
 	assert.Contains(t, f[0], "RSS grew 20%")
 }
+
+func TestSoakNeedsSamples(t *testing.T) {
+	r := &soakResult{Config: soakConfig{Growth: 0.10, Window: 30 * time.Second, Warmup: time.Minute}}
+	r.Config.Duration = 10 * time.Minute
+	r.Samples = []resources{{At: 9 * time.Minute, RSS: 1, Goroutines: 1, OpenFiles: 1}} // the end only
+	f := r.failures()
+	if assert.NotEmpty(t, f) {
+		assert.Contains(t, f[0], "no resource sample at the start, middle")
+	}
+	for _, tc := range []struct {
+		duration, warmup time.Duration
+		ok               bool
+	}{{30 * time.Minute, 5 * time.Minute, true}, {10 * time.Minute, 5 * time.Minute, false}, {12 * time.Minute, 5 * time.Minute, true}} {
+		err := checkSoakWindows(soakConfig{liveConfig: liveConfig{Duration: tc.duration}, Warmup: tc.warmup, Window: 30 * time.Second})
+		assert.Equal(t, tc.ok, err == nil, "%s after %s: %v", tc.duration, tc.warmup, err)
+	}
+}
