@@ -344,25 +344,11 @@ func runLive(ctx context.Context, cfg liveConfig, db *pgx.Conn, mix []query, cpu
 		// The crawl's total, watched as a batch's is: from 10,000 to 9,000
 		// in one step.
 		res.SnapshotWatch = totalWatch{Before: cfg.Crawl, After: cfg.Crawl - gen.Closing()}
-		var exited atomic.Pointer[time.Time]
-		failed := make(chan struct{})
-		var watched sync.WaitGroup
-		watched.Go(func() {
-			n, ok := watchTotal(ctx, cfg, poller, gen.CrawlPath(), &res.SnapshotWatch, &exited, failed)
-			res.PollErrors += n
-			if ex := exited.Load(); ok && ex != nil {
-				res.SnapshotLag, res.SnapshotVisible = res.SnapshotWatch.lag(*ex)
-			}
-		})
 		res.SnapshotStart = time.Since(start)
-		res.Snapshot = runJobsdImport(ctx, cfg, "--snapshot", "--source", gen.Source(), file)
-		if res.Snapshot.Err != "" {
-			close(failed)
-		} else {
-			ex := res.Snapshot.Exited
-			exited.Store(&ex)
-		}
-		watched.Wait()
+		var pollErrors int
+		res.Snapshot, res.SnapshotLag, res.SnapshotVisible, pollErrors = importWatched(ctx, cfg, poller, gen.CrawlPath(),
+			&res.SnapshotWatch, "--snapshot", "--source", gen.Source(), file)
+		res.PollErrors += pollErrors
 		fmt.Fprintf(out, "live: snapshot of %s at %.1f s took %.1f s: %+v %s\n", gen.Source(),
 			res.SnapshotStart.Seconds(), res.Snapshot.Elapsed.Seconds(), res.Snapshot.Counts, res.Snapshot.Err)
 	})
@@ -460,6 +446,33 @@ func importCrawl(ctx context.Context, cfg liveConfig, gen *liveGen, dir string, 
 	}
 	settled, note = settle(ctx, poller, metrics, before+run.Counts.Opened, cfg.SettleTimeout)
 	return run, settled, note, nil
+}
+
+// importWatched runs `jobsd import ARGS…` while watchTotal follows the
+// total of path into w, and returns the import and, once it committed,
+// how long after its exit w.After was first seen (seen false: never, or
+// the import failed), with the watch's failed polls.
+func importWatched(ctx context.Context, cfg liveConfig, poller *totaler, path string, w *totalWatch, args ...string) (
+	run importRun, lag time.Duration, seen bool, pollErrors int) {
+	var exited atomic.Pointer[time.Time]
+	failed := make(chan struct{})
+	var watched sync.WaitGroup
+	watched.Go(func() {
+		n, ok := watchTotal(ctx, cfg, poller, path, w, &exited, failed)
+		pollErrors = n
+		if ex := exited.Load(); ok && ex != nil {
+			lag, seen = w.lag(*ex)
+		}
+	})
+	run = runJobsdImport(ctx, cfg, args...)
+	if run.Err != "" {
+		close(failed)
+	} else {
+		ex := run.Exited
+		exited.Store(&ex)
+	}
+	watched.Wait()
+	return run, lag, seen, pollErrors
 }
 
 // runBatch writes and imports the next batch, with a watch of its marker's

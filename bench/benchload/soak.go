@@ -429,23 +429,7 @@ func soakSnapshot(ctx context.Context, cfg soakConfig, gen *liveGen, poller *tot
 		s.Import.Err = err.Error()
 		return s
 	}
-	var exited atomic.Pointer[time.Time]
-	failed := make(chan struct{})
-	var watched sync.WaitGroup
-	watched.Go(func() {
-		_, ok := watchTotal(ctx, cfg.liveConfig, poller, gen.CrawlPath(), &w, &exited, failed)
-		if ex := exited.Load(); ok && ex != nil {
-			_, s.Visible = w.lag(*ex)
-		}
-	})
-	s.Import = runJobsdImport(ctx, cfg.liveConfig, "--snapshot", "--source", gen.Source(), file)
-	if s.Import.Err != "" {
-		close(failed)
-	} else {
-		ex := s.Import.Exited
-		exited.Store(&ex)
-	}
-	watched.Wait()
+	s.Import, _, s.Visible, _ = importWatched(ctx, cfg.liveConfig, poller, gen.CrawlPath(), &w, "--snapshot", "--source", gen.Source(), file)
 	s.Watch = w
 	return s
 }
