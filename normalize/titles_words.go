@@ -40,10 +40,10 @@ func (t *taxonomy) split(title string) (main, asides [][]string) {
 		if start < 0 {
 			return
 		}
-		w := elide(s[start:end])
+		w := s[start:end]
 		start = -1
 		if strings.IndexByte(w, '.') >= 0 || strings.IndexByte(w, '\'') >= 0 || strings.Contains(w, "’") {
-			w = wordPunct.Replace(w)
+			w = wordPunct.Replace(elide(w))
 		}
 		switch {
 		case w == "":
