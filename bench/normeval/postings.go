@@ -17,8 +17,8 @@ import (
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
-// The real-postings set (issue 33): titles as employers' boards write
-// them, from the reference data's postings/ folder, labelled by judgement
+// The real-postings set: titles as employers' boards write them, not as
+// the taxonomy does, from the reference data's postings/ folder, labelled by judgement
 // in normalize/testdata/eval/postings.tsv. The postings may not be copied
 // into the repository (postings/PROVENANCE.md), so the labels are keyed by
 // the posting's id and the titles are read from the reference data on
@@ -300,7 +300,8 @@ func runPostings(n *normalize.Normalizer, labels []postingLabel, titles map[stri
 	return t, nil
 }
 
-// Targets of the real-postings set (issue 33).
+// Targets of the real-postings set: most titles placed, few left without
+// a category, and the titles of one family on one category.
 const (
 	postingsCorrectTarget     = 97.0 // role correct, percent, at least
 	postingsNoCategoryTarget  = 2.0  // no category, percent, at most
