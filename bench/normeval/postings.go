@@ -18,11 +18,11 @@ import (
 )
 
 // The real-postings set: titles as employers' boards write them, not as
-// the taxonomy does, from the reference data's postings/ folder, labelled by judgement
-// in normalize/testdata/eval/postings.tsv. The postings may not be copied
-// into the repository (postings/PROVENANCE.md), so the labels are keyed by
-// the posting's id and the titles are read from the reference data on
-// every run.
+// the taxonomy does, from the reference data's postings/ folder, labelled
+// by judgement in normalize/testdata/eval/postings.tsv. The postings may
+// not be copied into the repository (postings/PROVENANCE.md), so the
+// labels are keyed by the posting's id and the titles are read from the
+// reference data on every run.
 
 // postingsFile is the postings file within the reference-data directory.
 const postingsFile = "postings/simplify_internships_2024-10-25.json"
