@@ -83,8 +83,10 @@ type hostileTally struct {
 	mu       sync.Mutex
 	byStatus map[string]int
 	// Bad are answers that must not happen: a 5xx outside the restart's
-	// grace, a 429 without its X-RateLimit-* headers, a wrong key let in.
-	Bad []string
+	// grace, a 429 without its X-RateLimit-* headers, a wrong key let in;
+	// the first 50 described, all of them counted.
+	Bad      []string
+	BadCount int
 	// Beside are the latencies of the valid key's requests sent beside
 	// the wrong keys, through the same proxy; Alone those of the same
 	// requests in the first half of the warm-up, before any wrong key.
@@ -95,7 +97,11 @@ func (h *hostileTally) add(kind string, status int, bad string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.byStatus[fmt.Sprintf("%s %d", kind, status)]++
-	if bad != "" && len(h.Bad) < 50 {
+	if bad == "" {
+		return
+	}
+	h.BadCount++
+	if len(h.Bad) < 50 {
 		h.Bad = append(h.Bad, bad)
 	}
 }
@@ -139,7 +145,7 @@ type snapRun struct {
 	Visible bool
 }
 
-// soakStart is the soak's clock: the time since its load began.
+// soakClock is the soak's clock: the time since its load began.
 type soakClock struct{ t0 time.Time }
 
 func (c soakClock) now() time.Duration { return time.Since(c.t0) }
@@ -708,7 +714,7 @@ func (r *soakResult) failures() []string {
 	if len(r.Wrong) > 0 {
 		f = append(f, fmt.Sprintf("%d wrong totals", len(r.Wrong)))
 	}
-	if n := len(r.Hostile.Bad); n > 0 {
+	if n := r.Hostile.BadCount; n > 0 {
 		f = append(f, fmt.Sprintf("%d wrong answers to the hostile traffic", n))
 	}
 	start, middle, end, missing := r.points()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -72,4 +73,18 @@ func TestSoakNeedsSamples(t *testing.T) {
 		err := checkSoakWindows(soakConfig{liveConfig: liveConfig{Duration: tc.duration}, Warmup: tc.warmup, Window: 30 * time.Second})
 		assert.Equal(t, tc.ok, err == nil, "%s after %s: %v", tc.duration, tc.warmup, err)
 	}
+}
+
+func TestSoakCountsEveryBadAnswer(t *testing.T) {
+	r := &soakResult{Config: soakConfig{Growth: 0.10, Window: 30 * time.Second, Warmup: time.Minute}}
+	r.Config.Duration = 10 * time.Minute
+	for at := time.Duration(0); at <= r.Config.Duration; at += 10 * time.Second {
+		r.Samples = append(r.Samples, resources{At: at, RSS: 100e6, Goroutines: 40, OpenFiles: 30})
+	}
+	r.Hostile.byStatus = map[string]int{}
+	for i := range 60 {
+		r.Hostile.add("wrong key", 500, fmt.Sprintf("wrong key %d: status 500", i))
+	}
+	assert.Len(t, r.Hostile.Bad, 50, "the first 50 described")
+	assert.Contains(t, r.failures(), "60 wrong answers to the hostile traffic")
 }
