@@ -305,14 +305,15 @@ func (t *taxonomy) readHead(mainWords, asideWords [][]string) (TitleCategory, bo
 // Digital Marketing"), and no later segment names a role ("Nursing - Nurse
 // Practitioner").
 func (t *taxonomy) disciplineIsTheJob(mainWords [][]string, i int, before []string) bool {
-	if t.namesRole(before) || slices.ContainsFunc(before, t.occupationWord) {
+	// aboutAJob: the words name a role, or hold an occupation's word.
+	aboutAJob := func(words []string) bool {
+		return t.namesRole(words) || slices.ContainsFunc(words, t.occupationWord)
+	}
+	if aboutAJob(before) {
 		return false
 	}
 	for j, seg := range mainWords {
-		switch {
-		case j < i && (t.namesRole(seg) || slices.ContainsFunc(seg, t.occupationWord)):
-			return false
-		case j > i && t.namesRole(seg):
+		if (j < i && aboutAJob(seg)) || (j > i && t.namesRole(seg)) {
 			return false
 		}
 	}
