@@ -53,13 +53,7 @@ func (ix *Index) States(ids []string) map[string]*State {
 			if !want[d.ID] {
 				continue
 			}
-			s := &State{ID: d.ID, Keys: slices.Sorted(slices.Values(d.Keys)), Posted: d.Posted, Dated: d.Dated,
-				CompanyID: d.CompanyID, SalaryMin: d.SalaryMin, SalaryMax: d.SalaryMax}
-			s.Keys = slices.Compact(s.Keys)
-			if pos, ok := ix.companyPosition(d.CompanyID); ok {
-				s.Company = ix.companies[pos].lower
-			}
-			out[d.ID] = s
+			out[d.ID] = ix.stateOf(d)
 		}
 	}
 	base := roaring.New()
@@ -98,6 +92,26 @@ func (ix *Index) States(ids []string) map[string]*State {
 		slices.Sort(s.Keys)
 	}
 	return out
+}
+
+// StateOf returns the State of d, a job as the database gives it (not
+// held by ix), as ix would hold it: its salary in ix's unit, its company
+// by ix's companies (no name when ix does not hold the company).
+func (ix *Index) StateOf(d *Doc) *State {
+	c := *d
+	c.SalaryMin, c.SalaryMax = ix.toEUR(d.SalaryMin, d.Currency), ix.toEUR(d.SalaryMax, d.Currency)
+	return ix.stateOf(&c)
+}
+
+// stateOf returns the State of d, a job of ix's delta (its salary in ix's
+// unit).
+func (ix *Index) stateOf(d *Doc) *State {
+	s := &State{ID: d.ID, Keys: slices.Compact(slices.Sorted(slices.Values(d.Keys))), Posted: d.Posted, Dated: d.Dated,
+		CompanyID: d.CompanyID, SalaryMin: d.SalaryMin, SalaryMax: d.SalaryMax}
+	if pos, ok := ix.companyPosition(d.CompanyID); ok {
+		s.Company = ix.companies[pos].lower
+	}
+	return s
 }
 
 // baseCompanyOf returns the position of base job d's company.

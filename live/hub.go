@@ -41,8 +41,13 @@ type Feed interface {
 	// PrimaryChanges returns at most limit changes after the cursor,
 	// oldest first, and the cursor after them.
 	PrimaryChanges(ctx context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error)
-	// OpenCards returns the cards of the open jobs among ids, by id.
-	OpenCards(ctx context.Context, ids []string) (map[string]*domain.JobCard, error)
+	// ChangeDocs returns, by change number, the job each change of seqs
+	// found open (none when it found none, or when the feed did not keep
+	// it).
+	ChangeDocs(ctx context.Context, seqs []int64) (map[int64]*index.Doc, error)
+	// CardsAfter returns, by change number, the card each change left (none
+	// when it closed the job).
+	CardsAfter(ctx context.Context, changes []domain.Change) (map[int64]*domain.JobCard, error)
 	// FeedEnd returns the cursor after the feed's last change.
 	FeedEnd(ctx context.Context) (domain.FeedCursor, error)
 	// TextStart reads where a subscription with a full-text part starts:
@@ -283,17 +288,26 @@ func (h *Hub) process(ctx context.Context, cur *index.Index) error {
 	// States of one chunk, not of all: judging 150,000 at once held 120 MB.
 	// Once a chunk is dispatched, a failure does not give the move up (its
 	// chunks would be dispatched twice): it is retried.
-	seen := map[string]bool{}
+	chain := chainOf(changes)
 	keepFrom := len(changes) - h.opts.History // the changes the history keeps
 	for from := 0; from < len(changes); from += h.opts.Chunk {
 		chunk := changes[from:min(from+h.opts.Chunk, len(changes))]
-		records := h.judge(prev, cur, chunk, epoch, seen)
-		// The cards after the changes, read now, in one statement, for
-		// the changes the history keeps: a subscription that resumes
-		// later is sent the card of the change, not of the posting as it
-		// is by then. The same for the text of the changed jobs, as the
-		// open subscriptions with a full-text part will judge them.
+		// What the later changes of the chunk's jobs found, then the
+		// records; then the cards after the changes, read now, in one
+		// statement, for the changes the history keeps: a subscription
+		// that resumes later is sent the card of the change, not of the
+		// posting as it is by then. The same for the text of the changed
+		// jobs, as the open subscriptions with a full-text part will judge
+		// them.
+		var records []*record
 		read := func() error {
+			if records == nil {
+				found, err := h.feed.ChangeDocs(ctx, chain.later(chunk))
+				if err != nil {
+					return err
+				}
+				records = h.judge(prev, cur, chunk, epoch, chain, found)
+			}
 			if err := h.readCards(ctx, records[min(max(0, keepFrom-from), len(records)):]); err != nil {
 				return err
 			}
@@ -364,62 +378,108 @@ func (h *Hub) endSub(s *Sub, e *ending) {
 	s.signal()
 }
 
-// judge makes the records of changes: each changed job's State in prev and
-// in cur, chained through the changes of one job (a job changed twice
-// between two indexes is judged with its state in cur after each). seen
-// carries the chain from earlier chunks of the same move: the jobs they
-// changed, and whether each was open after its last change there.
-func (h *Hub) judge(prev, cur *index.Index, changes []domain.Change, epoch int64, seen map[string]bool) []*record {
-	ids := make([]string, 0, len(changes))
-	var fresh []string // the jobs not changed in an earlier chunk
+// chain links the changes of one job within one move of the index: the
+// state just after a change is the one its job's next change found.
+type chain struct {
+	next map[int64]int64         // a change's number → its job's next change's
+	left map[string]*index.State // a job → the state its last judged change left, while a later one is to come
+}
+
+// chainOf links the changes of one move.
+func chainOf(changes []domain.Change) *chain {
+	ch := &chain{next: map[int64]int64{}, left: map[string]*index.State{}}
+	last := make(map[string]int64, len(changes))
 	for _, c := range changes {
-		ids = append(ids, c.ID)
-		if _, ok := seen[c.ID]; !ok {
+		if seq, ok := last[c.ID]; ok {
+			ch.next[seq] = c.Seq
+		}
+		last[c.ID] = c.Seq
+	}
+	return ch
+}
+
+// later returns the numbers of the changes that follow the changes of
+// chunk that leave their job open: what those found is the state the
+// earlier ones left.
+func (ch *chain) later(chunk []domain.Change) []int64 {
+	var out []int64
+	for _, c := range chunk {
+		if next, ok := ch.next[c.Seq]; ok && c.Change != domain.ChangeClosed {
+			out = append(out, next)
+		}
+	}
+	return out
+}
+
+// judge makes the records of changes, a chunk of the move from prev to
+// cur: each change is judged by its job's State just before and just
+// after it. Before a job's first change of the move, its State is prev's;
+// after its last, cur's; in between, what the next change found (found,
+// by the next change's number), which the feed keeps. Where the feed did
+// not keep it (changes written before it did), the State is cur's.
+func (h *Hub) judge(prev, cur *index.Index, changes []domain.Change, epoch int64, ch *chain, found map[int64]*index.Doc) []*record {
+	var fresh, now []string // the jobs first changed here; those whose State after is cur's
+	for _, c := range changes {
+		if _, ok := ch.left[c.ID]; !ok {
 			fresh = append(fresh, c.ID)
 		}
-	}
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	state := prev.States(fresh)
-	after := cur.States(ids)
-	for _, id := range ids {
-		if seen[id] { // open after its last change in an earlier chunk: as in cur
-			state[id] = after[id]
+		if next, chained := ch.next[c.Seq]; c.Change != domain.ChangeClosed && (!chained || found[next] == nil) {
+			now = append(now, c.ID)
 		}
 	}
+	before, after := prev.States(fresh), cur.States(now)
 	out := make([]*record, 0, len(changes))
 	for _, c := range changes {
 		place := domain.FeedCursor{Seq: c.Seq, Epoch: epoch}
-		r := &record{change: c, place: place, cursor: place.Encode(), before: state[c.ID]}
+		r := &record{change: c, place: place, cursor: place.Encode(), before: before[c.ID]}
+		if s, ok := ch.left[c.ID]; ok {
+			r.before = s
+			delete(ch.left, c.ID)
+		}
+		next, chained := ch.next[c.Seq]
 		if c.Change != domain.ChangeClosed {
 			r.after = after[c.ID]
+			if d := found[next]; chained && d != nil {
+				r.after = h.stateOf(prev, cur, d)
+			}
 		}
-		state[c.ID] = r.after
-		seen[c.ID] = r.after != nil
+		if chained {
+			ch.left[c.ID] = r.after
+		}
 		out = append(out, r)
 	}
 	return out
 }
 
-// readCards reads, in one statement, the cards of the records' jobs that
-// are open after their change.
+// stateOf is d's State as cur holds its jobs, its company named by prev
+// when cur does not hold it.
+func (h *Hub) stateOf(prev, cur *index.Index, d *index.Doc) *index.State {
+	s := cur.StateOf(d)
+	if s.Company == "" {
+		s.Company = prev.StateOf(d).Company
+	}
+	return s
+}
+
+// readCards reads, in one statement, the cards that the records' changes
+// left (those that leave their job open).
 func (h *Hub) readCards(ctx context.Context, records []*record) error {
-	var ids []string
+	var changes []domain.Change
 	for _, r := range records {
 		if r.after != nil && !r.cardRead.Load() {
-			ids = append(ids, r.change.ID)
+			changes = append(changes, r.change)
 		}
 	}
-	if len(ids) == 0 {
+	if len(changes) == 0 {
 		return nil
 	}
-	cards, err := h.feed.OpenCards(ctx, ids)
+	cards, err := h.feed.CardsAfter(ctx, changes)
 	if err != nil {
 		return err
 	}
 	for _, r := range records {
 		if r.after != nil && !r.cardRead.Load() {
-			r.card.Store(cards[r.change.ID])
+			r.card.Store(cards[r.change.Seq])
 			r.cardRead.Store(true)
 		}
 	}

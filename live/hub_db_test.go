@@ -466,3 +466,31 @@ func TestOneJobAcrossChunks(t *testing.T) {
 		string(domain.JobAdded) + " " + id, string(domain.JobAdded) + " " + idOf(t, lines[12])}
 	assert.Equal(t, want, got)
 }
+
+// TestEachChangeByItsOwnStates: one import moves a job into a search,
+// closes it and opens it again outside the search, all in one move of the
+// index. Each change is judged by the job just before and just after it,
+// not by the job the move left: ADDED with the card of the version that
+// matched, then REMOVED, and nothing for the reopening.
+func TestEachChangeByItsOwnStates(t *testing.T) {
+	posting := func(title, skill string) string {
+		return fmt.Sprintf(`{"id":"chained-1","title":%q,"company":"Chain Works","skills":[%q],"location":{"full":"Berlin, Germany"}}`, title, skill)
+	}
+	env := apitest.NewWithOptions(t, posting("Rust Engineer", "rust"), apitest.Options{Live: true})
+	waitFor(t, env, func(pos int64) bool { return pos > 0 })
+	sub, err := env.Service.Subscribe(context.Background(), &domain.JobFilter{Skills: []string{"golang"}}, nil)
+	require.NoError(t, err)
+	defer sub.Close()
+
+	env.ImportLines(t, []string{posting("Go Engineer", "golang"), `{"id":"chained-1","closed":true}`, posting("Rust Lead", "rust")})
+	ev, err := next(sub, 10*time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, domain.JobAdded, ev.Kind)
+	require.NotNil(t, ev.Card)
+	assert.Equal(t, "Go Engineer", ev.Card.Title, "the card the change left, not the job's latest")
+	ev, err = next(sub, 10*time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, domain.JobRemoved, ev.Kind)
+	_, err = next(sub, 500*time.Millisecond)
+	assert.ErrorIs(t, err, context.DeadlineExceeded, "the reopening outside the search makes no event")
+}

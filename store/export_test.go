@@ -53,3 +53,6 @@ var (
 	CacheMaxAge = IndexCacheBounds.MaxAge
 	TempMaxAge  = tempMaxAge
 )
+
+// JobStateColumns exposes jobStateColumns to the store_test package.
+var JobStateColumns = jobStateColumns

@@ -3,6 +3,7 @@ package store_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/store"
 )
 
 // TestFeedIsCompleteUnderConcurrentWrites reads the change feed in small
@@ -98,6 +100,79 @@ func TestFeedIsCompleteUnderConcurrentWrites(t *testing.T) {
 	assert.NotEmpty(t, got)
 	assert.Equal(t, all, got, "every change once, in order")
 	assert.Equal(t, e.openIDs(), openByFeed(seen))
+	e.checkStatesOfChanges(seen)
+}
+
+// checkStatesOfChanges checks what the feed keeps of each change of all
+// (the whole feed): a change that found its job open (updated, closed)
+// keeps it, an opening does not; the card a change left is the job as the
+// next change found it, or as it is now after its job's last change.
+func (e *env) checkStatesOfChanges(all []domain.Change) {
+	e.t.Helper()
+	seqs := make([]int64, len(all))
+	for i, c := range all {
+		seqs[i] = c.Seq
+	}
+	found, err := e.st.ChangeDocs(e.ctx, seqs)
+	require.NoError(e.t, err)
+	cards, err := e.st.CardsAfter(e.ctx, all)
+	require.NoError(e.t, err)
+	var now []struct {
+		ID        string `bun:"id"`
+		Title     string `bun:"title"`
+		CompanyID int64  `bun:"company_id"`
+	}
+	require.NoError(e.t, e.db.NewRaw("SELECT id, title, company_id FROM jobs").Scan(e.ctx, &now))
+	open := map[string]domain.JobCard{}
+	for _, j := range now {
+		open[j.ID] = domain.JobCard{ID: j.ID, Title: j.Title, CompanyID: j.CompanyID}
+	}
+	for i, c := range all {
+		doc, card := found[c.Seq], cards[c.Seq]
+		if c.Change == domain.ChangeOpened {
+			assert.Nil(e.t, doc, "an opening found nothing open: %+v", c)
+		} else if assert.NotNil(e.t, doc, "%+v found its job open", c) {
+			assert.Equal(e.t, c.ID, doc.ID)
+		}
+		if c.Change == domain.ChangeClosed {
+			assert.Nil(e.t, card, "a close leaves no card: %+v", c)
+			continue
+		}
+		require.NotNil(e.t, card, "%+v leaves its job open", c)
+		next := slices.IndexFunc(all[i+1:], func(n domain.Change) bool { return n.ID == c.ID })
+		if next < 0 {
+			want := open[c.ID]
+			assert.Equal(e.t, want, domain.JobCard{ID: card.ID, Title: card.Title, CompanyID: card.CompanyID}, "%+v is the job's last", c)
+			continue
+		}
+		if d := found[all[i+1+next].Seq]; assert.NotNil(e.t, d) {
+			assert.Equal(e.t, d.CompanyID, card.CompanyID, "the card %+v left is what the next change found", c)
+		}
+	}
+}
+
+// TestJobStateHasTheColumnsOfJobs: what a change keeps of a job
+// (job_state) has the columns of jobs it names, of the same types, in
+// jobStateColumns' order.
+func TestJobStateHasTheColumnsOfJobs(t *testing.T) {
+	e := newEnv(t)
+	var rows []struct {
+		Name   string `bun:"name"`
+		Type   string `bun:"type"`
+		InJobs string `bun:"in_jobs"`
+	}
+	require.NoError(t, e.db.NewRaw(`SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type,
+    coalesce((SELECT format_type(j.atttypid, j.atttypmod) FROM pg_attribute AS j
+              WHERE j.attrelid = 'jobs'::regclass AND j.attname = a.attname AND NOT j.attisdropped), '') AS in_jobs
+FROM pg_attribute AS a
+WHERE a.attrelid = (SELECT typrelid FROM pg_type WHERE typname = 'job_state') AND a.attnum > 0 AND NOT a.attisdropped
+ORDER BY a.attnum`).Scan(e.ctx, &rows))
+	var names []string
+	for _, r := range rows {
+		names = append(names, r.Name)
+		assert.Equal(t, r.InJobs, r.Type, "job_state.%s has the type of jobs.%s", r.Name, r.Name)
+	}
+	assert.Equal(t, store.JobStateColumns, names)
 }
 
 // randomImport runs one import of random records, expiring records and

@@ -239,9 +239,10 @@ func (im *Import) writeLive(ctx context.Context, rows []jobRow) error {
 	}
 	// Replacing a job is deleting it and writing it anew, in this
 	// transaction: set-based, and the rows then stream straight into jobs
-	// with COPY. The companies of the replaced jobs lose a job. A job is
-	// updated when the delete finds it open, and opened otherwise: the
-	// expiry sweep may have closed it since its hash was read.
+	// with COPY. The companies of the replaced jobs lose a job. Each job
+	// is fed in the order written: updated, with what it replaced, when
+	// the delete finds it open, and opened otherwise (the expiry sweep may
+	// have closed it since its hash was read).
 	//
 	// The delete leaves the replaced jobs' keyword-search documents
 	// (job_texts) in place (jobsd.keep_texts): after the copy, restoreTexts
@@ -249,12 +250,17 @@ func (im *Import) writeLive(ctx context.Context, rows []jobRow) error {
 	// keyword search finds a re-imported job by its description all along
 	// and the text indexer has nothing to redo for it.
 	var replaced []closedJob
-	if err := im.tx.NewRaw(`WITH gone AS (
-    DELETE FROM jobs AS j WHERE j.id = ANY(?)
-    RETURNING j.id, j.company_id, `+indexedDescriptionHash("j")+` AS description_hash, j.search_tsv
+	if err := im.tx.NewRaw(`WITH w AS (
+    SELECT * FROM unnest(?::text[]) WITH ORDINALITY AS w(id, n)
+), gone AS (
+    DELETE FROM jobs AS j USING w WHERE j.id = w.id
+    RETURNING j.id, j.company_id, `+indexedDescriptionHash("j")+` AS description_hash, j.search_tsv, `+jobState("j")+` AS before
 ), kept AS (
     INSERT INTO pg_temp.jobsd_kept_texts (job_id, description_hash, search_tsv)
     SELECT g.id, g.description_hash, g.search_tsv FROM gone AS g JOIN job_texts AS t ON t.job_id = g.id
+), fed AS (
+    `+feedPending.insert("c.id", "CASE WHEN (c.before).id IS NULL THEN 'opened' ELSE 'updated' END", "statement_timestamp()", "c.before",
+		"w LEFT JOIN gone AS g USING (id)", "w.n")+`
 )
 SELECT id, company_id FROM gone`, pgdialect.Array(ids)).Scan(ctx, &replaced); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return wrap(err, "replace jobs")
@@ -264,27 +270,21 @@ SELECT id, company_id FROM gone`, pgdialect.Array(ids)).Scan(ctx, &replaced); er
 		wasOpen[r.ID] = true
 		im.touched[r.CompanyID] = true
 	}
+	for _, r := range write {
+		if wasOpen[r.ID] {
+			im.counts.Updated++
+		} else {
+			im.counts.Opened++
+		}
+	}
 	// Opening a closed posting takes it out of jobs_closed.
 	if _, err := im.tx.NewRaw("DELETE FROM jobs_closed WHERE id = ANY(?)", pgdialect.Array(ids)).Exec(ctx); err != nil {
 		return wrap(err, "reopen jobs")
 	}
-	changes := make([]change, len(write))
-	for i, r := range write {
-		if wasOpen[r.ID] {
-			im.counts.Updated++
-			changes[i] = change{id: r.ID, kind: domain.ChangeUpdated}
-		} else {
-			im.counts.Opened++
-			changes[i] = change{id: r.ID, kind: domain.ChangeOpened}
-		}
-	}
 	if err := im.copyRows(ctx, write); err != nil {
 		return err
 	}
-	if err := im.restoreTexts(ctx); err != nil {
-		return err
-	}
-	return feed(ctx, im.tx, feedPending, changes)
+	return im.restoreTexts(ctx)
 }
 
 // writeExpired closes the open postings of records whose valid_through

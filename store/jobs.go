@@ -368,28 +368,6 @@ func (s *Store) cardsByID(ctx context.Context, version int64, q domain.JobQuery,
 	return rows, nil
 }
 
-// OpenCards returns the cards of the open jobs among ids, by id, with their
-// list extras, read from the primary as it is now (a subscription's events
-// carry them).
-func (s *Store) OpenCards(ctx context.Context, ids []string) (map[string]*domain.JobCard, error) {
-	out := make(map[string]*domain.JobCard, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
-	err := s.readPrimary(ctx, func(db bun.IDB) error {
-		var rows []cardRow
-		out = make(map[string]*domain.JobCard, len(ids))
-		err := db.NewSelect().ColumnExpr(strings.Join(append(slices.Clip(cardColumns), extraColumns...), ", ")).
-			TableExpr("jobs AS j").Where("j.id IN (?)", bun.In(ids)).Scan(ctx, &rows)
-		for i := range rows {
-			c := rows[i].toCard()
-			out[c.ID] = &c
-		}
-		return err
-	})
-	return out, wrap(err, "read cards")
-}
-
 // withPgx runs fn on a pgx connection of db's pool, for the hot paths that
 // use a prepared statement and scan without reflection.
 func withPgx(ctx context.Context, db bun.IDB, fn func(*pgx.Conn) error) error {

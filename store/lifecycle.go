@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -15,14 +16,6 @@ import (
 
 	"github.com/jobsd-dev/jobsd/domain"
 )
-
-// change is one entry for the change feed; a zero at means the writing
-// statement's time.
-type change struct {
-	id   string
-	kind domain.ChangeKind
-	at   time.Time
-}
 
 // feedSink is where a writer's changes go. The feed numbers its changes
 // in commit order: a writer numbers them (nextval of job_changes_seq)
@@ -39,15 +32,32 @@ type feedSink struct {
 }
 
 var (
-	feedDirect  = feedSink{into: "job_changes (seq, job_id, change, at)", number: "nextval('job_changes_seq'), "}
-	feedPending = feedSink{into: "pg_temp.jobsd_pending_changes (job_id, change, at)"}
+	feedDirect  = feedSink{into: "job_changes (seq, job_id, change, at, before)", number: "nextval('job_changes_seq'), "}
+	feedPending = feedSink{into: "pg_temp.jobsd_pending_changes (job_id, change, at, before)"}
 )
 
 // insert is the SQL that appends the rows of from (ordered by ord) to the
-// sink: id, change and at are the SQL of their columns.
-func (f feedSink) insert(id, change, at, from, ord string) string {
-	return "INSERT INTO " + f.into + "\nSELECT " + f.number + id + ", " + change + ", " + at +
+// sink: id, change, at and before are the SQL of their columns.
+func (f feedSink) insert(id, change, at, before, from, ord string) string {
+	return "INSERT INTO " + f.into + "\nSELECT " + f.number + id + ", " + change + ", " + at + ", " + before +
 		" FROM (SELECT * FROM " + from + " ORDER BY " + ord + ") AS c"
+}
+
+// jobStateColumns are the attributes of the type job_state, in order:
+// what a change keeps of the open posting it replaced or closed (its
+// column before), the columns of the index's docs and of cards.
+var jobStateColumns = []string{
+	"id", "company_id", "title", "company", "company_logo", "posted_at", "posted_sort",
+	"location_city", "location_state", "location_country", "location_full",
+	"work_arrangement", "employment_type", "salary_min", "salary_max", "salary_currency", "salary_period",
+	"salary_annual_min", "salary_annual_max", "summary", "skills", "education_levels", "visa_sponsorship",
+	"security_clearances", "category_field", "category_role", "category_specialization", "filter_keys",
+}
+
+// jobState is the SQL of the job_state of the jobs row alias: the value
+// of a change's before.
+func jobState(alias string) string {
+	return "ROW(" + alias + "." + strings.Join(jobStateColumns, ", "+alias+".") + ")::job_state"
 }
 
 // pendingChangesTable is the SQL of the temporary table of an import's
@@ -56,14 +66,15 @@ const pendingChangesTable = `CREATE TEMP TABLE jobsd_pending_changes (
     n      bigserial PRIMARY KEY,
     job_id text NOT NULL,
     change text NOT NULL,
-    at     timestamptz NOT NULL
+    at     timestamptz NOT NULL,
+    before job_state
 ) ON COMMIT DROP`
 
 // flushPending numbers an import's pending changes (feedPending) into
 // the feed, in the order they were written. The caller holds the feed
 // lock.
 func flushPending(ctx context.Context, db bun.IDB) error {
-	_, err := db.ExecContext(ctx, feedDirect.insert("c.job_id", "c.change", "c.at", "pg_temp.jobsd_pending_changes", "n"))
+	_, err := db.ExecContext(ctx, feedDirect.insert("c.job_id", "c.change", "c.at", "c.before", "pg_temp.jobsd_pending_changes", "n"))
 	return wrap(err, "feed the import's changes")
 }
 
@@ -75,27 +86,6 @@ const feedLockID = 0x6a6f627366 // "jobsf"
 // takes: its holders hold it briefly (an import only while it commits).
 func lockFeed(ctx context.Context, tx bun.Tx) error {
 	return wrap(waitForLock(ctx, tx, "SELECT pg_advisory_xact_lock(?)", feedLockID), "take the feed lock")
-}
-
-// feed appends changes to sink, in order.
-func feed(ctx context.Context, db bun.IDB, sink feedSink, changes []change) error {
-	if len(changes) == 0 {
-		return nil
-	}
-	ids := make([]string, len(changes))
-	kinds := make([]string, len(changes))
-	ats := make([]*time.Time, len(changes))
-	for i, c := range changes {
-		ids[i], kinds[i] = c.id, string(c.kind)
-		if !c.at.IsZero() {
-			at := c.at
-			ats[i] = &at
-		}
-	}
-	_, err := db.NewRaw(sink.insert("c.id", "c.change", "coalesce(c.at, statement_timestamp())",
-		"unnest(?::text[], ?::text[], ?::timestamptz[]) WITH ORDINALITY AS c(id, change, at, n)", "n"),
-		pgdialect.Array(ids), pgdialect.Array(kinds), pgdialect.Array(ats)).Exec(ctx)
-	return wrap(err, "feed changes")
 }
 
 // closedJob is a posting closeJobs closed.
@@ -131,7 +121,7 @@ func closeJobs(ctx context.Context, db bun.IDB, sink feedSink, closes []domain.J
     FROM unnest(?::text[], ?::timestamptz[]) WITH ORDINALITY AS c(id, at, n)
 ), gone AS (
     DELETE FROM jobs AS j USING c WHERE j.id = c.id
-    RETURNING j.id, j.company_id, j.source, c.at, c.n
+    RETURNING j.id, j.company_id, j.source, c.at, c.n, `+jobState("j")+` AS before
 ), texts AS (
     DELETE FROM job_texts AS t USING gone AS g WHERE t.job_id = g.id
 ), kept AS (
@@ -139,7 +129,7 @@ func closeJobs(ctx context.Context, db bun.IDB, sink feedSink, closes []domain.J
     SELECT id, at, source, company_id FROM gone
     ON CONFLICT (id) DO UPDATE SET closed_at = excluded.closed_at, source = excluded.source, company_id = excluded.company_id
 ), fed AS (
-    `+sink.insert("c.id", "'closed'", "c.at", "gone", "n")+`
+    `+sink.insert("c.id", "'closed'", "c.at", "c.before", "gone", "n")+`
 )
 SELECT id, company_id FROM gone`, pgdialect.Array(ids), pgdialect.Array(ats)).Scan(ctx, &closed)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
