@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -108,17 +110,47 @@ type socketKey struct{}
 // connection once upgraded (to close it with a code of our own) and the
 // x-api-key header, which a client other than a browser may send.
 type socketConn struct {
-	mu      sync.Mutex
-	conn    net.Conn
-	header  string
-	release func()
+	mu       sync.Mutex
+	conn     net.Conn
+	header   string
+	release  func()
+	upgraded chan struct{} // closed once conn is set
 }
 
-// Do implements graphql.Transport.
+// close closes the connection, if it was upgraded.
+func (s *socketConn) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn != nil {
+		_ = s.conn.Close()
+	}
+}
+
+// Do implements graphql.Transport. The connection is served by a
+// goroutine of its own, begun shallow: the request's goroutine, deep in
+// the server's middleware, returns once the connection is hijacked (or
+// the upgrade failed), rather than keeping the stack it grew there for as
+// long as the socket lives. The connection's context is the request's
+// without its end (the server ends the request when its handler
+// returns); the connection ends with the socket, or at shutdown.
 func (t socketTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
-	hold := &socketConn{header: r.Header.Get("x-api-key")}
-	ctx := context.WithValue(r.Context(), socketKey{}, hold)
-	t.Websocket.Do(hijackRecorder{ResponseWriter: w, hold: hold}, r.WithContext(ctx), exec)
+	hold := &socketConn{header: r.Header.Get("x-api-key"), upgraded: make(chan struct{})}
+	ctx := context.WithValue(context.WithoutCancel(r.Context()), socketKey{}, hold)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if p := recover(); p != nil {
+				slog.Default().Error("the WebSocket connection's goroutine panicked", "panic", p, "stack", string(debug.Stack()))
+				hold.close()
+			}
+		}()
+		t.Websocket.Do(hijackRecorder{ResponseWriter: w, hold: hold}, r.WithContext(ctx), exec)
+	}()
+	select {
+	case <-hold.upgraded:
+	case <-done:
+	}
 }
 
 // hijackRecorder hands the WebSocket upgrader the connection of any
@@ -139,6 +171,7 @@ func (h hijackRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	h.hold.mu.Lock()
 	h.hold.conn = conn
 	h.hold.mu.Unlock()
+	close(h.hold.upgraded)
 	return conn, rw, nil
 }
 

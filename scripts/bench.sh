@@ -25,7 +25,11 @@
 # filters open over WebSockets, the list mix without and with them, then
 # 50 new postings a second for BENCH_SUBS_DURATION (60s), every event
 # checked against a jobs query of its filter and timed from its import's
-# end; bin/benchload -subs writes its own section. BENCH_LOAD_ONLY=1
+# end; bin/benchload -subs writes its own section. Then the same with
+# BENCH_SUBS_SOCKETS (2,000) sockets of one subscription each, as browser
+# tabs open them, for BENCH_SUBS_SOCKETS_DURATION (20s), in a section of
+# its own: its memory per idle subscription is one with its socket
+# (BENCH_SUBS_SOCKETS=0 skips it). BENCH_LOAD_ONLY=1
 # loads (or checks) the database and stops: the slow load can then run
 # while the machine is busy, and the measured part later on an idle one.
 set -euo pipefail
@@ -41,6 +45,8 @@ LOAD_ONLY="${BENCH_LOAD_ONLY:-0}"
 SUBS="${BENCH_SUBS:-1}"
 SUBS_N="${BENCH_SUBS_N:-10000}"
 SUBS_DURATION="${BENCH_SUBS_DURATION:-60s}"
+SUBS_SOCKETS="${BENCH_SUBS_SOCKETS:-2000}"
+SUBS_SOCKETS_DURATION="${BENCH_SUBS_SOCKETS_DURATION:-20s}"
 for knob in "BENCH_QUIET=$QUIET" "BENCH_LIVE=$LIVE" "BENCH_LOAD_ONLY=$LOAD_ONLY" "BENCH_SUBS=$SUBS"; do
   case "${knob#*=}" in
     0 | 1) ;;
@@ -264,6 +270,15 @@ if [ "$SUBS" = 1 ]; then
     -connections "$CONNECTIONS" -subs-n "$SUBS_N" -subs-duration "$SUBS_DURATION" -commit "$commit" -out "$OUT" \
     -subs-database "\`$live_db\` (the same copy$after_live); jobsd started cold on it (ready after $ready)" ||
     status=$?
+  stop_server
+  if [ "$SUBS_SOCKETS" -gt 0 ]; then
+    extra_serve_flags="--max-subscriptions-per-key $((SUBS_SOCKETS + 100))"
+    start_serve "$work/jobsd-subs-sockets.log" ""
+    ./bin/benchload -subs -subs-per-socket 1 -base "$base" -key "$key" -db "$DATABASE_URL" -n "$N" -jobsd bin/jobsd \
+      -connections "$CONNECTIONS" -subs-n "$SUBS_SOCKETS" -subs-duration "$SUBS_SOCKETS_DURATION" -commit "$commit" -out "$OUT" \
+      -subs-database "\`$live_db\` (the same copy, after the scenario with $SUBS_N); jobsd started cold on it (ready after $ready)" ||
+      status=$?
+  fi
   extra_serve_flags=""
 fi
 exit "$status"

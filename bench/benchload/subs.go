@@ -243,7 +243,7 @@ func runSubs(ctx context.Context, cfg subsConfig, db *pgx.Conn, mix []query, ski
 	section := res.markdown()
 	fmt.Fprint(out, section)
 	if cfg.Out != "-" {
-		if err := writeSubsSection(cfg.Out, cfg.DBN, section); err != nil {
+		if err := writeSubsSection(cfg.Out, cfg.DBN, cfg.PerSocket, section); err != nil {
 			return err
 		}
 	}

@@ -11,14 +11,24 @@ import (
 // The subscriptions scenario's section of the results file.
 const subsEndMarker = "<!-- bench-subs:end -->"
 
-func subsBeginMarker(n int) string { return fmt.Sprintf("<!-- bench-subs:begin N=%d -->", n) }
+// subsBeginMarker begins the section of the scenario at n; a run with one
+// subscription a socket (as browser tabs open them) has a section of its
+// own.
+func subsBeginMarker(n, perSocket int) string {
+	if perSocket == 1 {
+		return fmt.Sprintf("<!-- bench-subs:begin N=%d one-a-socket -->", n)
+	}
+	return fmt.Sprintf("<!-- bench-subs:begin N=%d -->", n)
+}
 
-// writeSubsSection puts section, the subscriptions scenario's at n, into
-// file: in place of the one written before, or else after the live
-// scenario's section of n, or the quiet one's, or else at the end.
-func writeSubsSection(file string, n int, section string) error {
+// writeSubsSection puts section, the subscriptions scenario's at n with
+// perSocket subscriptions a socket, into file: in place of the one
+// written before, or else after the scenario's section of n with many a
+// socket, the live scenario's, or the quiet one's, or else at the end.
+func writeSubsSection(file string, n, perSocket int, section string) error {
 	return rewriteFile(file, func(doc string) (string, error) {
-		return placeSection(doc, section, subsBeginMarker(n), subsEndMarker,
+		return placeSection(doc, section, subsBeginMarker(n, perSocket), subsEndMarker,
+			[2]string{subsBeginMarker(n, 0), subsEndMarker},
 			[2]string{liveBeginMarker(n), liveEndMarker}, [2]string{beginMarker(n), endMarker})
 	})
 }
@@ -99,7 +109,11 @@ func (r *subsResult) targetMisses() []string {
 func (r *subsResult) markdown() string {
 	c := r.Config
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n## Subscriptions at N = %d (commit %s)\n\n", subsBeginMarker(c.DBN), c.DBN, c.Commit)
+	title, memory := "Subscriptions", "memory per idle subscription"
+	if c.PerSocket == 1 {
+		title, memory = "Subscriptions, one a socket,", "memory per idle subscription with its socket"
+	}
+	fmt.Fprintf(&b, "%s\n## %s at N = %d (commit %s)\n\n", subsBeginMarker(c.DBN, c.PerSocket), title, c.DBN, c.Commit)
 	fmt.Fprintf(&b, "Database: %s. %d subscriptions of distinct filters (skills, cities, work arrangements, countries, category roles) "+
 		"over %d WebSockets (%d a socket, graphql-transport-ws), opened in %.1f s; then %d new postings a second "+
 		"(one `jobsd import` a second) for %s: %d imports, %d postings. Every subscription's events for those postings were compared "+
@@ -113,7 +127,7 @@ func (r *subsResult) markdown() string {
 	fmt.Fprintf(&b, "| jobsd CPU while postings land | %.2f cores | ≤ 1 core |\n", r.LiveCPU)
 	fmt.Fprintf(&b, "| jobsd RSS without / idle with / peak landing | %.0f / %.0f / %.0f MiB | ≤ 300 MB above without |\n",
 		mib(int64(r.RSSBefore)), mib(int64(r.RSSIdle)), mib(int64(r.RSSLive)))
-	fmt.Fprintf(&b, "| memory per idle subscription | %.1f KB | < 20 KB |\n", r.perSub()/1024)
+	fmt.Fprintf(&b, "| %s | %.1f KB | < 20 KB |\n", memory, r.perSub()/1024)
 	fmt.Fprintf(&b, "| jobsd CPU idle for %s, without / with the subscriptions | %.3f / %.3f cores | no more with them |\n", c.Idle, r.BaseCPU, r.IdleCPU)
 	var without []string
 	for _, p := range r.MixWithout {
