@@ -61,9 +61,9 @@ func newSocketTransport(authenticate func(ctx context.Context, key string) (cont
 			// any origin may open one (as CORS-enabled REST calls are made).
 			CheckOrigin: func(*http.Request) bool { return true },
 			// No buffer sizes: the connection reads and writes through the
-			// HTTP server's buffers of the upgraded request, which it keeps
-			// anyway (its handler runs for as long as the socket), rather
-			// than through buffers of its own besides.
+			// HTTP server's buffers of the upgraded request, which the
+			// hijack hands over, rather than through buffers of its own
+			// besides.
 		},
 		InitTimeout:      initTimeout,
 		PingPongInterval: pingInterval,
@@ -115,6 +115,9 @@ type socketConn struct {
 	header   string
 	release  func()
 	upgraded chan struct{} // closed once conn is set
+	// detach is the middleware's (WithDetach); ended what it returned.
+	detach func() func()
+	ended  func()
 }
 
 // close closes the connection, if it was upgraded.
@@ -126,48 +129,122 @@ func (s *socketConn) close() {
 	}
 }
 
+// hijacked reports whether the connection was taken from the server.
+func (s *socketConn) hijacked() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conn != nil
+}
+
+// detachKey marks a WebSocket request's context with what the server's
+// middleware wants told when the connection outlives the request's
+// handler (WithDetach).
+type detachKey struct{}
+
+// WithDetach returns ctx for a WebSocket request whose middleware has
+// work to do when the request ends (an access log line): once the
+// connection is upgraded, the transport calls detach, and the handler
+// returns while the connection lives on; the function detach returns is
+// called, on the connection's goroutine, when the connection ends. A
+// request that is not upgraded ends with its handler, and detach is not
+// called.
+func WithDetach(ctx context.Context, detach func() (ended func())) context.Context {
+	return context.WithValue(ctx, detachKey{}, detach)
+}
+
 // Do implements graphql.Transport. The connection is served by a
 // goroutine of its own, begun shallow: the request's goroutine, deep in
 // the server's middleware, returns once the connection is hijacked (or
 // the upgrade failed), rather than keeping the stack it grew there for as
 // long as the socket lives. The connection's context is the request's
 // without its end (the server ends the request when its handler
-// returns); the connection ends with the socket, or at shutdown.
+// returns); the connection ends with the socket, or at shutdown. What the
+// request's context holds for its handler alone (chi's route context,
+// which the router reuses) must not be read from the connection.
 func (t socketTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
 	hold := &socketConn{header: r.Header.Get("x-api-key"), upgraded: make(chan struct{})}
+	hold.detach, _ = r.Context().Value(detachKey{}).(func() func())
 	ctx := context.WithValue(context.WithoutCancel(r.Context()), socketKey{}, hold)
 	done := make(chan struct{})
+	var panicked any // before the upgrade: the handler's to answer
 	go func() {
 		defer close(done)
 		defer func() {
-			if p := recover(); p != nil {
-				slog.Default().Error("the WebSocket connection's goroutine panicked", "panic", p, "stack", string(debug.Stack()))
-				hold.close()
+			if hold.ended != nil {
+				hold.ended()
 			}
+		}()
+		defer func() {
+			p := recover()
+			if p == nil {
+				return
+			}
+			if !hold.hijacked() {
+				panicked = p
+				return
+			}
+			slog.Default().Error("the WebSocket connection's goroutine panicked", "panic", p, "stack", string(debug.Stack()))
+			if hold.release != nil {
+				hold.release()
+			}
+			hold.close()
 		}()
 		t.Websocket.Do(hijackRecorder{ResponseWriter: w, hold: hold}, r.WithContext(ctx), exec)
 	}()
 	select {
 	case <-hold.upgraded:
 	case <-done:
+		if panicked != nil {
+			panic(panicked)
+		}
 	}
 }
 
 // hijackRecorder hands the WebSocket upgrader the connection of any
-// ResponseWriter that can be hijacked through Unwrap, and keeps it.
+// ResponseWriter that can be hijacked through Unwrap, and keeps it. Once
+// the connection is hijacked, the request's handler returns (Do), so
+// what is written through the ResponseWriter after that (gqlgen answers
+// a handshake that fails after the hijack with an HTTP error) is dropped.
 type hijackRecorder struct {
 	http.ResponseWriter
 	hold *socketConn
 }
 
+// Header implements http.ResponseWriter.
+func (h hijackRecorder) Header() http.Header {
+	if h.hold.hijacked() {
+		return http.Header{}
+	}
+	return h.ResponseWriter.Header()
+}
+
+// WriteHeader implements http.ResponseWriter.
+func (h hijackRecorder) WriteHeader(code int) {
+	if !h.hold.hijacked() {
+		h.ResponseWriter.WriteHeader(code)
+	}
+}
+
+// Write implements http.ResponseWriter.
+func (h hijackRecorder) Write(b []byte) (int, error) {
+	if h.hold.hijacked() {
+		return 0, http.ErrHijacked
+	}
+	return h.ResponseWriter.Write(b)
+}
+
 // Hijack implements http.Hijacker. The upgrader gets the connection with
-// its writes bounded by stallLimit.
+// its writes bounded by stallLimit; the request's middleware is told that
+// the connection outlives the handler (WithDetach).
 func (h hijackRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	conn, rw, err := http.NewResponseController(h.ResponseWriter).Hijack()
 	if err != nil {
 		return nil, nil, err
 	}
 	conn = stallBounded{conn}
+	if h.hold.detach != nil {
+		h.hold.ended = h.hold.detach()
+	}
 	h.hold.mu.Lock()
 	h.hold.conn = conn
 	h.hold.mu.Unlock()

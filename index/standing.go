@@ -96,11 +96,15 @@ func (ix *Index) States(ids []string) map[string]*State {
 
 // StateOf returns the State of d, a job as the database gives it (not
 // held by ix), as ix would hold it: its salary in ix's unit, its company
-// by ix's companies (no name when ix does not hold the company).
-func (ix *Index) StateOf(d *Doc) *State {
+// by ix's companies, or by company (its name) when ix does not hold it.
+func (ix *Index) StateOf(d *Doc, company string) *State {
 	c := *d
 	c.SalaryMin, c.SalaryMax = ix.toEUR(d.SalaryMin, d.Currency), ix.toEUR(d.SalaryMax, d.Currency)
-	return ix.stateOf(&c)
+	s := ix.stateOf(&c)
+	if _, ok := ix.companyPosition(d.CompanyID); !ok {
+		s.Company = strings.ToLower(company)
+	}
+	return s
 }
 
 // stateOf returns the State of d, a job of ix's delta (its salary in ix's

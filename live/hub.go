@@ -44,7 +44,7 @@ type Feed interface {
 	// ChangeDocs returns, by change number, the job each change of seqs
 	// found open (none when it found none, or when the feed did not keep
 	// it).
-	ChangeDocs(ctx context.Context, seqs []int64) (map[int64]*index.Doc, error)
+	ChangeDocs(ctx context.Context, seqs []int64) (map[int64]store.Found, error)
 	// CardsAfter returns, by change number, the card each change left (none
 	// when it closed the job).
 	CardsAfter(ctx context.Context, changes []domain.Change) (map[int64]*domain.JobCard, error)
@@ -417,13 +417,13 @@ func (ch *chain) later(chunk []domain.Change) []int64 {
 // after its last, cur's; in between, what the next change found (found,
 // by the next change's number), which the feed keeps. Where the feed did
 // not keep it (changes written before it did), the State is cur's.
-func (h *Hub) judge(prev, cur *index.Index, changes []domain.Change, epoch int64, ch *chain, found map[int64]*index.Doc) []*record {
+func (h *Hub) judge(prev, cur *index.Index, changes []domain.Change, epoch int64, ch *chain, found map[int64]store.Found) []*record {
 	var fresh, now []string // the jobs first changed here; those whose State after is cur's
 	for _, c := range changes {
 		if _, ok := ch.left[c.ID]; !ok {
 			fresh = append(fresh, c.ID)
 		}
-		if next, chained := ch.next[c.Seq]; c.Change != domain.ChangeClosed && (!chained || found[next] == nil) {
+		if next, chained := ch.next[c.Seq]; c.Change != domain.ChangeClosed && (!chained || found[next].Doc == nil) {
 			now = append(now, c.ID)
 		}
 	}
@@ -439,8 +439,8 @@ func (h *Hub) judge(prev, cur *index.Index, changes []domain.Change, epoch int64
 		next, chained := ch.next[c.Seq]
 		if c.Change != domain.ChangeClosed {
 			r.after = after[c.ID]
-			if d := found[next]; chained && d != nil {
-				r.after = h.stateOf(prev, cur, d)
+			if f := found[next]; chained && f.Doc != nil {
+				r.after = cur.StateOf(f.Doc, f.Company)
 			}
 		}
 		if chained {
@@ -449,16 +449,6 @@ func (h *Hub) judge(prev, cur *index.Index, changes []domain.Change, epoch int64
 		out = append(out, r)
 	}
 	return out
-}
-
-// stateOf is d's State as cur holds its jobs, its company named by prev
-// when cur does not hold it.
-func (h *Hub) stateOf(prev, cur *index.Index, d *index.Doc) *index.State {
-	s := cur.StateOf(d)
-	if s.Company == "" {
-		s.Company = prev.StateOf(d).Company
-	}
-	return s
 }
 
 // readCards reads, in one statement, the cards that the records' changes

@@ -24,7 +24,7 @@ import (
 // open, by change number.
 type memFeed struct {
 	changes []domain.Change
-	found   map[int64]*index.Doc
+	found   map[int64]store.Found
 }
 
 func (f *memFeed) PrimaryChanges(_ context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error) {
@@ -48,8 +48,8 @@ func (f *memFeed) FeedEnd(context.Context) (domain.FeedCursor, error) {
 	return domain.FeedCursor{Seq: f.changes[len(f.changes)-1].Seq}, nil
 }
 
-func (f *memFeed) ChangeDocs(_ context.Context, seqs []int64) (map[int64]*index.Doc, error) {
-	out := map[int64]*index.Doc{}
+func (f *memFeed) ChangeDocs(_ context.Context, seqs []int64) (map[int64]store.Found, error) {
+	out := map[int64]store.Found{}
 	for _, seq := range seqs {
 		if d, ok := f.found[seq]; ok {
 			out[seq] = d
@@ -137,10 +137,10 @@ func TestChangesOfOneMoveAreJudgedEach(t *testing.T) {
 		{Seq: 8, ID: "d", Change: domain.ChangeUpdated},
 		{Seq: 9, ID: "d", Change: domain.ChangeClosed},
 	}
-	feed.found = map[int64]*index.Doc{
-		3: doc("a", "rust"), // a opened with rust
-		4: doc("b", "go"),
-		7: doc("c", "go"), // c's update gave it go
+	feed.found = map[int64]store.Found{
+		3: {Doc: doc("a", "rust")}, // a opened with rust
+		4: {Doc: doc("b", "go")},
+		7: {Doc: doc("c", "go")}, // c's update gave it go
 		// d's update wrote before the feed kept what changes found: judged
 		// by the job after the move (closed), it makes no event.
 	}

@@ -53,6 +53,9 @@ for knob in "BENCH_QUIET=$QUIET" "BENCH_LIVE=$LIVE" "BENCH_LOAD_ONLY=$LOAD_ONLY"
     *) echo "bench: ${knob%%=*} is 0 or 1, not \"${knob#*=}\"" >&2; exit 2 ;;
   esac
 done
+case "$SUBS_SOCKETS" in
+  '' | *[!0-9]*) echo "bench: BENCH_SUBS_SOCKETS is a number of sockets (0 skips the run), not \"$SUBS_SOCKETS\"" >&2; exit 2 ;;
+esac
 if [ "$QUIET$LIVE$LOAD_ONLY$SUBS" = 0000 ]; then
   echo "bench: BENCH_QUIET=0, BENCH_LIVE=0 and BENCH_SUBS=0: nothing to run" >&2
   exit 2

@@ -209,11 +209,17 @@ func (m *metrics) graphQLError(code string) {
 // observe records the request once it is served; the route is chi's
 // pattern ("/api/v1/jobs/{id}") and the method one of knownMethods or
 // "other", so that no request adds a series of its own.
-func (m *metrics) observe(r *http.Request, status int, took time.Duration) {
-	route := "unmatched"
+// routeOf is r's route pattern, the metrics' label: read while its
+// handler runs, or when it has just returned (the router reuses what it
+// reads afterwards).
+func routeOf(r *http.Request) string {
 	if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
-		route = rc.RoutePattern()
+		return rc.RoutePattern()
 	}
+	return "unmatched"
+}
+
+func (m *metrics) observe(r *http.Request, route string, status int, took time.Duration) {
 	code, method := strconv.Itoa(status), methodLabel(r.Method)
 	m.requests.WithLabelValues(route, method, code).Inc()
 	m.latency.WithLabelValues(route, method, code).Observe(took.Seconds())

@@ -470,15 +470,34 @@ func (s *server) logRequests(next http.Handler) http.Handler {
 		start := time.Now()
 		lw := &loggingWriter{ResponseWriter: w}
 		info := &requestInfo{client: s.clients.of(r)}
-		next.ServeHTTP(lw, r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, info)))
-		if lw.status == 0 {
-			lw.status = http.StatusOK
+		ctx := context.WithValue(r.Context(), requestInfoKey{}, info)
+		logLine := func(route string) {
+			if lw.status == 0 {
+				lw.status = http.StatusOK
+			}
+			s.metrics.observe(r, route, lw.status, time.Since(start))
+			s.cfg.AccessLog.LogAttrs(r.Context(), slog.LevelInfo, "request",
+				slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", lw.status),
+				slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000), slog.Int("bytes", lw.bytes),
+				slog.String("key", info.key), slog.String("client", info.client), slog.String("request_id", middleware.GetReqID(r.Context())))
 		}
-		s.metrics.observe(r, lw.status, time.Since(start))
-		s.cfg.AccessLog.LogAttrs(r.Context(), slog.LevelInfo, "request",
-			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", lw.status),
-			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000), slog.Int("bytes", lw.bytes),
-			slog.String("key", info.key), slog.String("client", info.client), slog.String("request_id", middleware.GetReqID(r.Context())))
+		// A WebSocket outlives its handler: its line is written when it
+		// ends, with its key and its life, on its own goroutine.
+		detached := false
+		if isSocket(r) {
+			ctx = graph.WithDetach(ctx, func() func() {
+				detached = true
+				route := routeOf(r) // the handler is still running
+				return func() {
+					lw.status = http.StatusSwitchingProtocols
+					logLine(route)
+				}
+			})
+		}
+		next.ServeHTTP(lw, r.WithContext(ctx))
+		if !detached {
+			logLine(routeOf(r))
+		}
 	})
 }
 

@@ -18,17 +18,24 @@ import (
 )
 
 // changeDocsQuery reads the index's doc of the job each change of $1
-// found open (its before).
-const changeDocsQuery = `SELECT c.seq, ` + docColumns + `
+// found open (its before), with its company's name.
+const changeDocsQuery = `SELECT c.seq, coalesce((SELECT co.name FROM companies AS co WHERE co.id = j.company_id), ''), ` + docColumns + `
 FROM job_changes AS c CROSS JOIN LATERAL (SELECT (c.before).*) AS j
 WHERE c.seq = ANY($1::bigint[]) AND (c.before).id IS NOT NULL`
 
+// Found is the job a change found open: the index's doc of it, and its
+// company's name.
+type Found struct {
+	Doc     *index.Doc
+	Company string
+}
+
 // ChangeDocs returns, by change number, the job each change of seqs found
-// open, as the index's doc: the job just before that change. A change
-// that found nothing open has none, and so has a change written before
-// the feed kept what changes found.
-func (s *Store) ChangeDocs(ctx context.Context, seqs []int64) (map[int64]*index.Doc, error) {
-	out := make(map[int64]*index.Doc, len(seqs))
+// open: the job just before that change. A change that found nothing
+// open has none, and so has a change written before the feed kept what
+// changes found.
+func (s *Store) ChangeDocs(ctx context.Context, seqs []int64) (map[int64]Found, error) {
+	out := make(map[int64]Found, len(seqs))
 	if len(seqs) == 0 {
 		return out, nil
 	}
@@ -40,8 +47,9 @@ func (s *Store) ChangeDocs(ctx context.Context, seqs []int64) (map[int64]*index.
 			}
 			sc := newDocScanner()
 			var seq int64
-			_, err = pgx.ForEachRow(rows, append([]any{&seq}, sc.args...), func() error {
-				out[seq] = sc.doc(true)
+			var company string
+			_, err = pgx.ForEachRow(rows, append([]any{&seq, &company}, sc.args...), func() error {
+				out[seq] = Found{Doc: sc.doc(true), Company: company}
 				return nil
 			})
 			return err

@@ -127,26 +127,38 @@ func (e *env) checkStatesOfChanges(all []domain.Change) {
 	for _, j := range now {
 		open[j.ID] = domain.JobCard{ID: j.ID, Title: j.Title, CompanyID: j.CompanyID}
 	}
+	var befores []struct {
+		Seq   int64  `bun:"seq"`
+		Title string `bun:"title"`
+	}
+	require.NoError(e.t, e.db.NewRaw("SELECT seq, (before).title FROM job_changes WHERE (before).id IS NOT NULL").Scan(e.ctx, &befores))
+	titleFound := map[int64]string{}
+	for _, b := range befores {
+		titleFound[b.Seq] = b.Title
+	}
 	for i, c := range all {
-		doc, card := found[c.Seq], cards[c.Seq]
+		f, card := found[c.Seq], cards[c.Seq]
 		if c.Change == domain.ChangeOpened {
-			assert.Nil(e.t, doc, "an opening found nothing open: %+v", c)
-		} else if assert.NotNil(e.t, doc, "%+v found its job open", c) {
-			assert.Equal(e.t, c.ID, doc.ID)
+			assert.Nil(e.t, f.Doc, "an opening found nothing open: %+v", c)
+		} else if assert.NotNil(e.t, f.Doc, "%+v found its job open", c) {
+			assert.Equal(e.t, c.ID, f.Doc.ID)
+			assert.NotEmpty(e.t, f.Company)
 		}
 		if c.Change == domain.ChangeClosed {
 			assert.Nil(e.t, card, "a close leaves no card: %+v", c)
 			continue
 		}
 		require.NotNil(e.t, card, "%+v leaves its job open", c)
+		got := domain.JobCard{ID: card.ID, Title: card.Title, CompanyID: card.CompanyID}
 		next := slices.IndexFunc(all[i+1:], func(n domain.Change) bool { return n.ID == c.ID })
 		if next < 0 {
-			want := open[c.ID]
-			assert.Equal(e.t, want, domain.JobCard{ID: card.ID, Title: card.Title, CompanyID: card.CompanyID}, "%+v is the job's last", c)
+			assert.Equal(e.t, open[c.ID], got, "%+v is the job's last", c)
 			continue
 		}
-		if d := found[all[i+1+next].Seq]; assert.NotNil(e.t, d) {
-			assert.Equal(e.t, d.CompanyID, card.CompanyID, "the card %+v left is what the next change found", c)
+		n := all[i+1+next]
+		if d := found[n.Seq].Doc; assert.NotNil(e.t, d) {
+			want := domain.JobCard{ID: c.ID, Title: titleFound[n.Seq], CompanyID: d.CompanyID}
+			assert.Equal(e.t, want, got, "the card %+v left is what the next change found", c)
 		}
 	}
 }
