@@ -224,6 +224,20 @@ func TestJobQuery(t *testing.T) {
 	}
 }
 
+// TestJobQueryNamesTheFirstBadValue: of several bad values, the error
+// names the same one every time (the first in the parameters' order).
+func TestJobQueryNamesTheFirstBadValue(t *testing.T) {
+	n := newNormalizer(t)
+	bad := "a\x01b"
+	f := &domain.JobFilter{Title: &bad, Company: &bad, City: &bad, Q: &bad, PostedWithin: &bad}
+	for range 20 {
+		_, err := n.JobQuery(f, nil, nil, nil, nil)
+		var appErr *domain.Error
+		require.ErrorAs(t, err, &appErr)
+		assert.Equal(t, "title", appErr.Param)
+	}
+}
+
 func TestJobQueryPaging(t *testing.T) {
 	n := newNormalizer(t)
 	big := 500

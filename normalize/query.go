@@ -252,14 +252,18 @@ func (n *Normalizer) JobQuery(f *domain.JobFilter, limit, offset *int, sort *dom
 		f = &domain.JobFilter{}
 	}
 	b := &queryBuilder{}
-	for param, v := range map[string]*string{
-		"title": f.Title, "job_title": f.JobTitle, "company": f.Company, "city": f.City, "state": f.State,
-		"country": f.Country, "location": f.Location, "category_field": f.CategoryField,
-		"category_role": f.CategoryRole, "category_specialization": f.CategorySpecialization, "q": f.Q,
-		"posted_after": f.PostedAfter, "posted_within": f.PostedWithin,
+	// In this order, so that of two bad values the same one is named.
+	for _, p := range []struct {
+		param string
+		v     *string
+	}{
+		{"title", f.Title}, {"job_title", f.JobTitle}, {"company", f.Company}, {"city", f.City}, {"state", f.State},
+		{"country", f.Country}, {"location", f.Location}, {"category_field", f.CategoryField},
+		{"category_role", f.CategoryRole}, {"category_specialization", f.CategorySpecialization}, {"q", f.Q},
+		{"posted_after", f.PostedAfter}, {"posted_within", f.PostedWithin},
 	} {
-		if v != nil {
-			b.text(param, *v)
+		if p.v != nil {
+			b.text(p.param, *p.v)
 		}
 	}
 	if b.err != nil {

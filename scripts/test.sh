@@ -9,6 +9,12 @@ if [ -z "${JOBSD_REFDATA:-}" ] && [ -d ../shared/data/locations ]; then
   JOBSD_REFDATA="$(cd ../shared/data && pwd)"
   export JOBSD_REFDATA
 fi
+# CI runs every test: those that need the reference data skip without it,
+# so CI fails instead.
+if [ -n "${CI:-}" ] && { [ -z "${JOBSD_REFDATA:-}" ] || [ ! -d "$JOBSD_REFDATA/locations" ]; }; then
+  echo "test: CI runs the tests that need the reference data: set JOBSD_REFDATA, or put a copy at ../shared/data" >&2
+  exit 2
+fi
 if [ -z "${JOBSD_TEST_DATABASE_URL:-}" ]; then
   JOBSD_TEST_DATABASE_URL="$(scripts/devdb.sh)"
   export JOBSD_TEST_DATABASE_URL

@@ -43,7 +43,8 @@ func TestJobsNormalizesOnce(t *testing.T) {
 	}{
 		{"skills by alias", &domain.JobFilter{Skills: []string{"golang", "k8s"}}, nil, ""},
 		{"limit below 1", nil, ptr(0), domain.CodeInvalidParameter},
-		{"an unknown work arrangement", &domain.JobFilter{EmploymentType: []string{"sometimes"}}, nil, domain.CodeInvalidParameter},
+		{"an unknown employment type", &domain.JobFilter{EmploymentType: []string{"sometimes"}}, nil, domain.CodeInvalidParameter},
+		{"an unknown work arrangement", &domain.JobFilter{WorkArrangement: []domain.WorkArrangement{"SOMETIMES"}}, nil, domain.CodeInvalidParameter},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
