@@ -97,7 +97,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&sc.PerSocket, "subs-per-socket", 100, "-subs: subscriptions a WebSocket")
 	fs.IntVar(&sc.Rate, "subs-rate", 50, "-subs: new postings a second")
 	fs.DurationVar(&sc.Duration, "subs-duration", 60*time.Second, "-subs: how long postings land")
-	fs.DurationVar(&sc.Idle, "subs-idle", 10*time.Second, "-subs: how long the open subscriptions are watched idle")
+	fs.DurationVar(&sc.Idle, "subs-idle", 20*time.Second,
+		"-subs: how long the open subscriptions are watched idle: a whole number of jobsd's 20-s ping rounds, which a shorter window catches or misses by chance")
 	fs.DurationVar(&sc.MixDuration, "subs-mix-duration", 20*time.Second, "-subs: each run of the list mix, without and with the subscriptions")
 	fs.StringVar(&sc.Database, "subs-database", "", "-subs: what database the scenario writes to, for the report")
 	soak := fs.Bool("soak", false, "run the soak instead (make soak): for -soak-duration the list mix, with -live-new new postings "+
