@@ -4,32 +4,12 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-// mapWithin is mapInput with a sanity deadline: these inputs take
-// milliseconds when normalization is linear in its input, and minutes
-// when it is quadratic.
-func mapWithin(t *testing.T, d time.Duration, name, input, company string) []mapped {
-	t.Helper()
-	var out []mapped
-	var err error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		out, err = mapInput(t, name, input, company)
-	}()
-	select {
-	case <-done:
-	case <-time.After(d):
-		t.Fatalf("mapping a %s input did not finish in %v", name, d)
-	}
-	require.NoError(t, err)
-	return out
-}
+	"github.com/jobsd-dev/jobsd/internal/growth"
+)
 
 func jsonString(t *testing.T, s string) string {
 	t.Helper()
@@ -75,11 +55,47 @@ func TestRecordsOverBounds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out := mapWithin(t, 10*time.Second, tt.format, tt.input, "Acme")
+			out, err := mapInput(t, tt.format, tt.input, "Acme")
+			require.NoError(t, err)
 			require.Len(t, out, 1)
 			require.NotNil(t, out[0].bad, "the record is invalid")
 			assert.Equal(t, 1, out[0].bad.Line)
 			assert.Contains(t, out[0].bad.Reason, tt.reason)
+		})
+	}
+}
+
+// TestMappingLongFieldsIsLinear: mapping a record whose field is long
+// (the texts that were quadratic to read) takes time at most linear in
+// the field's length, in every format: 16 times the text, at most 64
+// times the time.
+func TestMappingLongFieldsIsLinear(t *testing.T) {
+	for _, tt := range []struct {
+		name, format string
+		record       func(text string) string
+	}{
+		{"ndjson location.full", formatNDJSON, func(text string) string {
+			return `{"id":"t-1","title":"Nurse","company":"Acme","location":{"full":` + jsonString(t, text) + `}}`
+		}},
+		{"jsonld address", formatJSONLD, func(text string) string {
+			return `{"@type":"JobPosting","title":"Nurse","hiringOrganization":"Acme","identifier":"7","jobLocation":{"address":` + jsonString(t, text) + `}}`
+		}},
+		{"greenhouse content", formatGreenhouse, func(text string) string {
+			return `{"jobs":[{"id":1,"title":"Nurse","company_name":"Acme","content":` + jsonString(t, text) + `}]}`
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			unit := "a/"
+			if tt.format == formatGreenhouse {
+				unit = "&lt;p&gt;a security clearance ("
+			}
+			growth.AtMostLinear(t, tt.name, 4<<10, 64<<10, func(size int) func() {
+				input := tt.record(strings.Repeat(unit, size/len(unit)))
+				return func() {
+					_, err := mapInput(t, tt.format, input, "Acme")
+					require.NoError(t, err)
+				}
+			})
 		})
 	}
 }

@@ -3,12 +3,12 @@ package normalize_test
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/internal/growth"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -19,23 +19,6 @@ func repeat(unit string, n int) string {
 
 // chars returns a text of exactly n characters.
 func chars(n int) string { return strings.Repeat("x", n) }
-
-// within runs fn and fails the test when it has not returned after d: a
-// sanity deadline for work that takes milliseconds, generous enough never
-// to flake, which the quadratic readers of long texts missed by minutes.
-func within(t *testing.T, d time.Duration, what string, fn func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		fn()
-	}()
-	select {
-	case <-done:
-	case <-time.After(d):
-		t.Fatalf("%s did not finish in %v", what, d)
-	}
-}
 
 func validJob() domain.Job {
 	return domain.Job{ID: "test-1", Title: "Software Engineer", Company: "Acme"}
@@ -94,8 +77,7 @@ func TestJobBounds(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			j := validJob()
 			tt.edit(&j)
-			var err error
-			within(t, 10*time.Second, "Job", func() { _, err = n.Job(j) })
+			_, err := n.Job(j)
 			if tt.wantErr == "" {
 				assert.NoError(t, err)
 				return
@@ -115,8 +97,7 @@ func TestJobBoundsNamesEveryField(t *testing.T) {
 	j.Title = chars(normalize.MaxTitleLength + 1)
 	j.Location.Full = repeat("a/", 1<<20)
 	j.Skills = []string{repeat("a-", 1<<20)}
-	var err error
-	within(t, 10*time.Second, "Job", func() { _, err = n.Job(j) })
+	_, err := n.Job(j)
 	require.Error(t, err)
 	for _, field := range []string{"title is longer", "location.full is longer", "skills item 1 is longer"} {
 		assert.Contains(t, err.Error(), field)
@@ -131,30 +112,44 @@ var pathological = map[string]string{
 }
 
 // TestLongTextsAreBounded: the readers a filter value or a record's field
-// reaches treat a text over its bound as naming nothing, at once, instead
-// of reading it in time quadratic in its length (a 1 MB "a/a/a/…" took
-// about an hour).
+// reaches treat a text over its bound as naming nothing, and read it in
+// time at most linear in its length, not quadratic (a 1 MB "a/a/a/…" took
+// about an hour): 16 times the text, at most 64 times the time.
 func TestLongTextsAreBounded(t *testing.T) {
 	n := newNormalizer(t)
-	readers := map[string]func(string) bool{
-		"ParseLocation": func(s string) bool { return len(n.ParseLocation(s).Places) == 0 },
-		"City":          func(s string) bool { return n.City(s) == strings.Join(strings.Fields(s), " ") },
-		"State":         func(s string) bool { return n.State(s) == strings.Join(strings.Fields(s), " ") },
-		"Country":       func(s string) bool { return n.Country(s) == strings.Join(strings.Fields(s), " ") },
-		"Title":         func(s string) bool { _, ok := n.Title(s); return !ok },
-		"CategoryRole":  func(s string) bool { return n.CategoryRole(s) == strings.Join(strings.Fields(s), " ") },
-		"Skill":         func(s string) bool { _, _, ok := n.Skill(s); return !ok },
-		"Skills.Lookup": func(s string) bool { _, ok := n.Skills.Lookup(s); return !ok },
+	// Each reader, and whether what it read of s names nothing.
+	readers := map[string]struct {
+		read    func(s string) any
+		nothing func(s string, got any) bool
+	}{
+		"ParseLocation": {func(s string) any { return n.ParseLocation(s) },
+			func(_ string, got any) bool { return len(got.(normalize.ParsedLocation).Places) == 0 }},
+		"City":         {func(s string) any { return n.City(s) }, asGiven},
+		"State":        {func(s string) any { return n.State(s) }, asGiven},
+		"Country":      {func(s string) any { return n.Country(s) }, asGiven},
+		"CategoryRole": {func(s string) any { return n.CategoryRole(s) }, asGiven},
+		"Title": {func(s string) any { _, ok := n.Title(s); return ok },
+			func(_ string, got any) bool { return !got.(bool) }},
+		"Skill": {func(s string) any { _, _, ok := n.Skill(s); return ok },
+			func(_ string, got any) bool { return !got.(bool) }},
+		"Skills.Lookup": {func(s string) any { _, ok := n.Skills.Lookup(s); return ok },
+			func(_ string, got any) bool { return !got.(bool) }},
 	}
-	for name, read := range readers {
+	for name, r := range readers {
 		for pname, unit := range pathological {
-			s := repeat(unit, 1<<20)
-			within(t, 2*time.Second, name+"("+pname+"…)", func() {
-				assert.True(t, read(s), "%s read a 1 MB %q… as naming something", name, pname)
+			growth.AtMostLinear(t, name+"("+pname+"…)", 16<<10, 256<<10, func(size int) func() {
+				s := repeat(unit, size)
+				return func() { r.read(s) }
 			})
+			s := repeat(unit, 256<<10)
+			assert.True(t, r.nothing(s, r.read(s)), "%s read a 256 KB %q… as naming something", name, pname)
 		}
 	}
 }
+
+// asGiven reports whether a place name read from s is s as given, its
+// spaces collapsed: a text that names no place.
+func asGiven(s string, got any) bool { return got.(string) == strings.Join(strings.Fields(s), " ") }
 
 // TestLongFilterValuesAreBounded: a filter value over MaxTextLength is an
 // invalid parameter, and is not normalized first (a list item was).
@@ -175,8 +170,7 @@ func TestLongFilterValuesAreBounded(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var err error
-			within(t, 2*time.Second, "JobQuery", func() { _, err = n.JobQuery(&tt.filter, nil, nil, nil, nil) })
+			_, err := n.JobQuery(&tt.filter, nil, nil, nil, nil)
 			require.Error(t, err)
 			assert.Equal(t, domain.CodeInvalidParameter, domain.ErrorCode(err))
 			assert.Contains(t, err.Error(), "longer than 1000 bytes")
@@ -185,31 +179,37 @@ func TestLongFilterValuesAreBounded(t *testing.T) {
 }
 
 // TestRecordAtBoundsIsCheap: a record with every field at its bound,
-// filled with the texts that were quadratic, normalizes in a bounded
-// amount of work (milliseconds; the deadline only catches a regression
-// to quadratic reading).
+// filled with the texts that were quadratic, normalizes, in time at most
+// linear in the fields' lengths: a record of fields at a 256th of their
+// bounds against one at a sixteenth.
 func TestRecordAtBoundsIsCheap(t *testing.T) {
 	n := newNormalizer(t)
 	for pname, unit := range pathological {
-		at := func(k int) string { return repeat(unit, k)[:k] }
-		items := func(k int) []string {
-			out := make([]string, normalize.MaxJobListItems)
-			for i := range out {
-				out[i] = at(k)
+		// record is a job whose fields are at their bounds divided by div.
+		record := func(div int) domain.Job {
+			at := func(k int) string { return repeat(unit, k/div)[:k/div] }
+			items := func(k int) []string {
+				out := make([]string, normalize.MaxJobListItems)
+				for i := range out {
+					out[i] = at(k)
+				}
+				return out
 			}
-			return out
+			j := validJob()
+			j.Title = at(normalize.MaxTitleLength)
+			j.Company = at(normalize.MaxCompanyLength)
+			j.Location = domain.Location{Full: at(normalize.MaxLocationLength), City: items(normalize.MaxPlaceNameLength),
+				State: items(normalize.MaxPlaceNameLength), Country: items(normalize.MaxPlaceNameLength)}
+			j.Skills, j.Tools, j.Benefits = items(normalize.MaxListItemLength), items(normalize.MaxListItemLength), items(normalize.MaxListItemLength)
+			j.Education = items(normalize.MaxProseItemLength)
+			j.Category.Role = ptr(at(normalize.MaxFieldLength))
+			return j
 		}
-		j := validJob()
-		j.Title = at(normalize.MaxTitleLength)
-		j.Company = at(normalize.MaxCompanyLength)
-		j.Location = domain.Location{Full: at(normalize.MaxLocationLength), City: items(normalize.MaxPlaceNameLength),
-			State: items(normalize.MaxPlaceNameLength), Country: items(normalize.MaxPlaceNameLength)}
-		j.Skills, j.Tools, j.Benefits = items(normalize.MaxListItemLength), items(normalize.MaxListItemLength), items(normalize.MaxListItemLength)
-		j.Education = items(normalize.MaxProseItemLength)
-		j.Category.Role = ptr(at(normalize.MaxFieldLength))
-		within(t, 10*time.Second, "Job at the bounds of "+pname, func() {
-			_, err := n.Job(j)
-			assert.NoError(t, err, pname)
+		_, err := n.Job(record(1))
+		assert.NoError(t, err, pname)
+		growth.AtMostLinear(t, "Job near the bounds of "+pname, 1, 16, func(size int) func() {
+			j := record(256 / size) // a 256th of the bounds, and a sixteenth
+			return func() { _, _ = n.Job(j) }
 		})
 	}
 }

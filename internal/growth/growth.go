@@ -1,0 +1,60 @@
+// Package growth checks, in tests, that work grows with its input no
+// faster than linearly: it times the work on a small and a large input
+// side by side and compares the two, so that a loaded machine slows both
+// alike, where a deadline against the wall clock fails. A quadratic
+// reader of a text 16 times longer takes 256 times longer, far past the
+// slack allowed.
+package growth
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+// Slack is how many times slower than linear the large input may be: the
+// noise of timing, and the caches a larger input misses.
+const Slack = 4
+
+// rounds is how many times each size is timed, alternating; the fastest
+// of each counts.
+const rounds = 3
+
+// AtMostLinear fails t when the work prepare(large) returns takes more
+// than Slack times large/small the time of the work prepare(small)
+// returns. prepare builds the input of a size and returns the work on it,
+// so that only the work is timed.
+func AtMostLinear(t testing.TB, what string, small, large int, prepare func(n int) func()) {
+	t.Helper()
+	if small <= 0 || large <= small {
+		t.Fatalf("growth: sizes %d and %d: want 0 < small < large", small, large)
+	}
+	smallWork, largeWork := prepare(small), prepare(large)
+	fast := [2]time.Duration{math.MaxInt64, math.MaxInt64}
+	for range rounds {
+		for i, work := range []func(){smallWork, largeWork} {
+			fast[i] = min(fast[i], perRun(work))
+		}
+	}
+	ratio := float64(fast[1]) / float64(max(fast[0], 1))
+	limit := Slack * float64(large) / float64(small)
+	if ratio > limit {
+		exponent := math.Log(ratio) / math.Log(float64(large)/float64(small))
+		t.Errorf("%s: %d took %v, %d took %v: %.0f times as long for %.0f times the input (as n^%.1f; at most %.0f times allowed)",
+			what, small, fast[0], large, fast[1], ratio, float64(large)/float64(small), exponent, limit)
+	}
+}
+
+// perRun is the time one run of work takes, run often enough to last a
+// millisecond (timers are coarse below).
+func perRun(work func()) time.Duration {
+	start := time.Now()
+	for n := 1; ; n *= 2 {
+		for range n {
+			work()
+		}
+		if took := time.Since(start); took >= time.Millisecond {
+			return took / time.Duration(2*n-1)
+		}
+	}
+}
