@@ -123,9 +123,9 @@ func (g *gazetteer) loadGeoNames(dir string) error {
 func compareCities(k string, a, b *city, parts map[*city]bool) int {
 	rank := func(c *city) int {
 		switch {
-		case c.curated > 0 && c.population == 0 && containsString(c.keys, k):
+		case c.curated > 0 && c.population == 0 && slices.Contains(c.keys, k):
 			return 0
-		case c.curated > 0 && containsString(c.keys, k), placeKey(c.Name) == k && !parts[c]:
+		case c.curated > 0 && slices.Contains(c.keys, k), placeKey(c.Name) == k && !parts[c]:
 			return 1
 		}
 		return 2
@@ -160,7 +160,7 @@ func cityParts(k string, cs []*city) map[*city]bool {
 		if named == nil {
 			named = make([]bool, len(cs))
 			for j, d := range cs {
-				named[j] = placeKey(d.Name) == k || (d.curated > 0 && containsString(d.keys, k))
+				named[j] = placeKey(d.Name) == k || (d.curated > 0 && slices.Contains(d.keys, k))
 			}
 		}
 		for j, d := range cs {

@@ -3,6 +3,7 @@
 package normalize
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/jobsd-dev/jobsd/domain"
@@ -129,7 +130,7 @@ func (n *Normalizer) ParseLocation(text string) ParsedLocation {
 	}
 	for _, r := range n.geo.readText(text, &out) {
 		for _, p := range n.geo.stable(r) {
-			if !containsPlace(out.Places, p) {
+			if !slices.Contains(out.Places, p) {
 				out.Places = append(out.Places, p)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/biter777/countries"
@@ -166,7 +167,7 @@ func (g *gazetteer) loadSubdivisions(vocab []stateVocab) error {
 	for _, ct := range subdivisionTypes {
 		country := ct.country.String()
 		for _, sd := range ct.country.Subdivisions() {
-			if ct.types != nil && !containsString(ct.types, string(sd.SubdivisionType())) {
+			if ct.types != nil && !slices.Contains(ct.types, string(sd.SubdivisionType())) {
 				continue
 			}
 			name, aliases := subdivisionName(sd.String())
@@ -243,7 +244,7 @@ func (g *gazetteer) addCity(c *city, names ...string) {
 // addCityKeys files c under keys, after the cities there.
 func (g *gazetteer) addCityKeys(c *city, keys []string) {
 	for _, k := range keys {
-		if !containsCity(g.cities[k], c) {
+		if !slices.Contains(g.cities[k], c) {
 			g.cities[k] = append(g.cities[k], c)
 		}
 	}
@@ -312,7 +313,7 @@ func (g *gazetteer) statesByCode(code, country string, also []string) []*state {
 			if st.Country == country {
 				out = append(out, st)
 			}
-		case st.Country == usName || st.Country == caName || st.Country == auName || containsString(also, st.Country):
+		case st.Country == usName || st.Country == caName || st.Country == auName || slices.Contains(also, st.Country):
 			out = append(out, st)
 		}
 	}
@@ -393,24 +394,6 @@ func allLetters(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-func containsCity(list []*city, c *city) bool {
-	for _, x := range list {
-		if x == c {
-			return true
-		}
-	}
-	return false
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // regionNames name regions, time zones and non-places that location text

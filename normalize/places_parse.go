@@ -90,15 +90,6 @@ func mergeReadings(a, b locReading) locReading {
 	return b
 }
 
-func containsPlace(list []Place, p Place) bool {
-	for _, q := range list {
-		if q == p {
-			return true
-		}
-	}
-	return false
-}
-
 // segments splits text into the texts of its places: at ";", "|", line
 // breaks and bullets, and at "/", " or ", " and ", " & ", "+" unless these
 // are part of a name ("Trinidad and Tobago", "Dallas/Fort Worth").
@@ -448,19 +439,10 @@ func (g *gazetteer) stateCands(p *locPart, country string, also []string) []*sta
 	}
 	if p.code != "" {
 		for _, st := range g.statesByCode(p.code, country, also) {
-			if !containsState(out, st) {
+			if !slices.Contains(out, st) {
 				out = append(out, st)
 			}
 		}
 	}
 	return out
-}
-
-func containsState(list []*state, st *state) bool {
-	for _, s := range list {
-		if s == st {
-			return true
-		}
-	}
-	return false
 }

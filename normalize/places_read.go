@@ -166,7 +166,7 @@ func (g *gazetteer) read(parts []*locPart, roles []locRole) (locReading, bool) {
 		var also []string
 		if cp != nil {
 			for _, c := range cp.cities {
-				if !containsString(also, c.Country) {
+				if !slices.Contains(also, c.Country) {
 					also = append(also, c.Country)
 				}
 			}
@@ -362,7 +362,7 @@ func (g *gazetteer) ownsName(p *locPart, home *state) bool {
 func leadingCity(p *locPart) *city {
 	var first *city
 	for _, c := range p.cities {
-		owns := c.curated > 0 && containsString(c.keys, p.key)
+		owns := c.curated > 0 && slices.Contains(c.keys, p.key)
 		if first == nil && (owns || placeKey(c.Name) == p.key) {
 			first = c
 		}
@@ -375,7 +375,7 @@ func leadingCity(p *locPart) *city {
 
 // ownsKey reports whether the part is the name or alias of a curated city.
 func ownsKey(p *locPart) bool {
-	return slices.ContainsFunc(p.cities, func(c *city) bool { return c.curated > 0 && containsString(c.keys, p.key) })
+	return slices.ContainsFunc(p.cities, func(c *city) bool { return c.curated > 0 && slices.Contains(c.keys, p.key) })
 }
 
 // stable returns the place read, with the state and then the country of
