@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -203,7 +204,7 @@ func (ix *Index) Apply(version int64, ch Change, collate func(names []string) ([
 
 // baseDoc returns the base's job of id, removed or not.
 func (ix *Index) baseDoc(id string) (uint32, bool) {
-	i := searchPos(len(ix.byID), func(i int) bool { return ix.id(ix.byID[i]) >= id })
+	i := sort.Search(len(ix.byID), func(i int) bool { return ix.id(ix.byID[i]) >= id })
 	if i < len(ix.byID) && ix.id(ix.byID[i]) == id {
 		return ix.byID[i], true
 	}

@@ -4,7 +4,9 @@ package index
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
+	"sort"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
@@ -170,18 +172,18 @@ func (ix *Index) keyOf(o *ordering, do *deltaOrder, d uint32) float64 {
 // the ids' byte order.
 func (ix *Index) seek(o *ordering, key float64, id string) (uint32, bool) {
 	n := int(ix.n)
-	lo := searchPos(n, func(pos int) bool { return !keyBefore(o.key(o.at(uint32(pos))), key, o.desc, true) })
-	hi := searchPos(n, func(pos int) bool { return !keyBefore(o.key(o.at(uint32(pos))), key, o.desc, false) })
-	p := lo + searchPos(hi-lo, func(i int) bool { return ix.id(o.at(uint32(lo+i))) > id })
+	lo := sort.Search(n, func(pos int) bool { return !keyBefore(o.key(o.at(uint32(pos))), key, o.desc, true) })
+	hi := sort.Search(n, func(pos int) bool { return !keyBefore(o.key(o.at(uint32(pos))), key, o.desc, false) })
+	p := lo + sort.Search(hi-lo, func(i int) bool { return ix.id(o.at(uint32(lo+i))) > id })
 	return uint32(p), p > lo && ix.id(o.at(uint32(p-1))) == id
 }
 
 // seek is ix.seek in the delta's order do.
 func (dl *delta) seek(do *deltaOrder, desc bool, key float64, id string) (uint32, bool) {
 	n := len(do.docs)
-	lo := searchPos(n, func(pos int) bool { return !keyBefore(do.keys[do.docs[pos]], key, desc, true) })
-	hi := searchPos(n, func(pos int) bool { return !keyBefore(do.keys[do.docs[pos]], key, desc, false) })
-	p := lo + searchPos(hi-lo, func(i int) bool { return dl.docs[do.docs[lo+i]].ID > id })
+	lo := sort.Search(n, func(pos int) bool { return !keyBefore(do.keys[do.docs[pos]], key, desc, true) })
+	hi := sort.Search(n, func(pos int) bool { return !keyBefore(do.keys[do.docs[pos]], key, desc, false) })
+	p := lo + sort.Search(hi-lo, func(i int) bool { return dl.docs[do.docs[lo+i]].ID > id })
 	return uint32(p), p > lo && dl.docs[do.docs[p-1]].ID == id
 }
 
@@ -206,7 +208,7 @@ func (dl *delta) page(do *deltaOrder, match *roaring.Bitmap, has func(uint32) bo
 		}
 		// Walking the order costs about need·k/m looks; ranking the
 		// matches m·log(m).
-		if uint64(need)*uint64(k)/m >= m*uint64(bitsLen(m)) {
+		if uint64(need)*uint64(k)/m >= m*uint64(bits.Len64(m)) {
 			ranks := make([]uint32, 0, m)
 			it := match.Iterator()
 			it.AdvanceIfNeeded(n)

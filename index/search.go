@@ -5,7 +5,9 @@ package index
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -346,28 +348,14 @@ func (ix *Index) after(o *ordering, c *domain.Cursor) (uint32, bool) {
 		return (k > key) == o.desc
 	}
 	n := int(ix.n)
-	lo := searchPos(n, func(pos int) bool { return !before(pos, true) })
-	hi := searchPos(n, func(pos int) bool { return !before(pos, false) })
+	lo := sort.Search(n, func(pos int) bool { return !before(pos, true) })
+	hi := sort.Search(n, func(pos int) bool { return !before(pos, false) })
 	for pos := lo; pos < hi; pos++ {
 		if ix.id(o.at(uint32(pos))) == c.ID {
 			return uint32(pos + 1), true
 		}
 	}
 	return 0, false
-}
-
-// searchPos is sort.Search over positions.
-func searchPos(n int, f func(int) bool) int {
-	lo, hi := 0, n
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if !f(m) {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
 }
 
 // page returns the base's jobs of docs at positions from start in o,
@@ -394,7 +382,7 @@ func (ix *Index) page(o *ordering, docs *roaring.Bitmap, start uint32, skip, lim
 	card := docs.GetCardinality()
 	// Walking the order costs about need·n/card lookups; ranking the
 	// matches costs about card·log(card).
-	if card > 0 && need*uint64(ix.n)/card < card*uint64(bitsLen(card)) {
+	if card > 0 && need*uint64(ix.n)/card < card*uint64(bits.Len64(card)) {
 		return ix.walk(o, docs.Contains, start, skip, limit)
 	}
 	ranks := make([]uint32, 0, card)
@@ -418,13 +406,4 @@ func (ix *Index) page(o *ordering, docs *roaring.Bitmap, start uint32, skip, lim
 		out = append(out, o.docs[r])
 	}
 	return out
-}
-
-func bitsLen(n uint64) int {
-	b := 1
-	for n > 1 {
-		n >>= 1
-		b++
-	}
-	return b
 }

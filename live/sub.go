@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -387,14 +388,6 @@ func (s *Sub) replay(ctx context.Context) error {
 
 // searchSeq returns the position of the first record after seq.
 func searchSeq(history []*record, seq int64) (int, bool) {
-	lo, hi := 0, len(history)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if history[m].change.Seq <= seq {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo, lo < len(history)
+	i := sort.Search(len(history), func(i int) bool { return history[i].change.Seq > seq })
+	return i, i < len(history)
 }
