@@ -131,6 +131,10 @@ func TestTitleTaxonomy(t *testing.T) {
 		// Reference data refines a hand reading within its broad occupation.
 		{"Special Education Teacher - Middle School", titleCat("Educational Instruction and Library", "Special Education Teachers, Middle School", "", "25-2057"), refOnly},
 		{"VP, Engineering", titleCat(mg, "Engineering Manager", "", "11-9041"), bothModes},
+		// Who leads data scientists manages them: not one of them.
+		{"Director of Data Science", titleCat(mg, "Data Science Manager", "", "11-3021"), bothModes},
+		{"Head of Data Science", titleCat(mg, "Data Science Manager", "", "11-3021"), bothModes},
+		{"Senior Data Scientist", titleCat(cm, "Data Scientist", "", "15-2051"), bothModes},
 		{"EVP, Sales", titleCat(mg, "Sales Manager", "", "11-2022"), bothModes},
 		{"Executive Assistant to the CFO", titleCat(off, "Executive Assistant", "", "43-6011"), bothModes},
 		{"Assistant to the CEO", TitleCategory{}, bothModes}, // an assistant, not a CEO; of what kind it does not say
