@@ -55,6 +55,8 @@ type Dict struct {
 	marks sync.Pool
 	// only are the entries of a subset (nil: every entry).
 	only []int32
+	// ids are 0 … len(distinct)-1, for runs of word ids without a copy.
+	ids []int32
 }
 
 // marks stamps the entries one call of Find has found: those whose stamp
@@ -106,7 +108,9 @@ func New(entries []Entry) *Dict {
 	slices.SortFunc(d.words, func(a, b word) int { return cmp.Compare(a.id, b.id) })
 	n := len(entries)
 	d.marks.New = func() any { return &marks{stamp: make([]uint32, n)} }
+	d.ids = make([]int32, len(d.distinct))
 	for i, w := range d.distinct {
+		d.ids[i] = int32(i)
 		if len(w) > 1 {
 			d.second[w[1]] = append(d.second[w[1]], int32(i))
 		}
@@ -114,21 +118,40 @@ func New(entries []Entry) *Dict {
 	return d
 }
 
-// typoCandidates returns the distinct words that may start with p after
-// one edit, ascending: an edit after p's second byte leaves its first two
-// in place, and one among them leaves p's first or second byte as the
-// word's first or second.
-func (d *Dict) typoCandidates(p string) []int32 {
-	var out []int32
-	for _, b := range []byte{p[0], p[1]} {
+// typoCandidates calls fn with the distinct words that may start with p
+// after one edit, ascending, each once: an edit after p's second byte
+// leaves its first two in place, and one among them leaves p's first or
+// second byte as the word's first or second. It walks the two runs of
+// words that start with those bytes and the two lists of words that have
+// them second together, in order, rather than gathering and sorting them.
+func (d *Dict) typoCandidates(p string, fn func(id int32)) {
+	var lists [4][]int32 // each ascending
+	for i, b := range []byte{p[0], p[1]} {
 		lo, _ := slices.BinarySearch(d.distinct, string([]byte{b}))
-		for i := lo; i < len(d.distinct) && d.distinct[i][0] == b; i++ {
-			out = append(out, int32(i))
+		hi := lo
+		for hi < len(d.distinct) && d.distinct[hi][0] == b {
+			hi++
 		}
-		out = append(out, d.second[b]...)
+		lists[2*i] = d.ids[lo:hi]
+		lists[2*i+1] = d.second[b]
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	last := int32(-1)
+	for {
+		next, from := int32(-1), -1
+		for i, l := range lists {
+			if len(l) > 0 && (from < 0 || l[0] < next) {
+				next, from = l[0], i
+			}
+		}
+		if from < 0 {
+			return
+		}
+		lists[from] = lists[from][1:]
+		if next != last {
+			fn(next)
+			last = next
+		}
+	}
 }
 
 // seq returns the words of sequence i.
@@ -236,19 +259,10 @@ func (d *Dict) Find(prefix string, typos bool) []Match {
 	// One edit: in the first word (walking the distinct words within one
 	// edit of it), or in a later one (from the first word's exact
 	// matches, checked word by word).
-	var candidates []int32
-	if len(p[0]) < 2 {
-		// One letter, and an edit in a later word: from the exact run.
-		for id := lo; id < hi; id++ {
-			candidates = append(candidates, int32(id))
-		}
-	} else {
-		candidates = d.typoCandidates(p[0])
-	}
-	for _, id := range candidates {
+	walk := func(id int32) {
 		text := d.distinct[id]
 		if !within1(p[0], text) {
-			continue
+			return
 		}
 		typo := !strings.HasPrefix(text, p[0])
 		for _, w := range d.withWord(id) {
@@ -256,6 +270,14 @@ func (d *Dict) Find(prefix string, typos bool) []Match {
 				add(w.seq, true)
 			}
 		}
+	}
+	if len(p[0]) < 2 {
+		// One letter, and an edit in a later word: from the exact run.
+		for _, id := range d.ids[lo:hi] {
+			walk(id)
+		}
+	} else {
+		d.typoCandidates(p[0], walk)
 	}
 	return matches
 }
@@ -281,10 +303,16 @@ func (d *Dict) follows(seq int32, at int, p []string, typo bool) bool {
 	return true
 }
 
+// startsWith is strings.HasPrefix, its first byte compared before the
+// rest: most of the words the typo walk looks at differ there.
+func startsWith(s, prefix string) bool {
+	return len(s) >= len(prefix) && (prefix == "" || s[0] == prefix[0] && s[:len(prefix)] == prefix)
+}
+
 // within1 reports whether p starts w with at most one edit: a letter
 // inserted, deleted or substituted, or two adjacent letters transposed.
 func within1(p, w string) bool {
-	if strings.HasPrefix(w, p) {
+	if startsWith(w, p) {
 		return true
 	}
 	// The first difference.
@@ -297,17 +325,17 @@ func within1(p, w string) bool {
 	}
 	_, size := utf8.DecodeRuneInString(p[i:])
 	// p has a letter too many (deletion).
-	if strings.HasPrefix(w[i:], p[i+size:]) {
+	if startsWith(w[i:], p[i+size:]) {
 		return true
 	}
 	if i < len(w) {
 		_, wsize := utf8.DecodeRuneInString(w[i:])
 		// Substitution.
-		if strings.HasPrefix(w[i+wsize:], p[i+size:]) {
+		if startsWith(w[i+wsize:], p[i+size:]) {
 			return true
 		}
 		// p lacks a letter (insertion).
-		if strings.HasPrefix(w[i+wsize:], p[i:]) {
+		if startsWith(w[i+wsize:], p[i:]) {
 			return true
 		}
 		// Transposition of two adjacent letters: w has p's next letter,
@@ -315,8 +343,8 @@ func within1(p, w string) bool {
 		if i+size < len(p) {
 			_, nsize := utf8.DecodeRuneInString(p[i+size:])
 			next, cur := p[i+size:i+size+nsize], p[i:i+size]
-			if rest := w[i:]; strings.HasPrefix(rest, next) && strings.HasPrefix(rest[len(next):], cur) &&
-				strings.HasPrefix(rest[len(next)+len(cur):], p[i+size+nsize:]) {
+			if rest := w[i:]; startsWith(rest, next) && startsWith(rest[len(next):], cur) &&
+				startsWith(rest[len(next)+len(cur):], p[i+size+nsize:]) {
 				return true
 			}
 		}
@@ -327,7 +355,7 @@ func within1(p, w string) bool {
 // Subset returns the dictionary of the entries keep keeps (keep[e] for
 // entry e), which Find numbers as d does. It shares d's words.
 func (d *Dict) Subset(keep []bool) *Dict {
-	s := &Dict{distinct: d.distinct, entries: d.entries, second: d.second, only: []int32{}}
+	s := &Dict{distinct: d.distinct, ids: d.ids, entries: d.entries, second: d.second, only: []int32{}}
 	s.marks.New = d.marks.New
 	for e, k := range keep {
 		if k {
