@@ -20,12 +20,11 @@ const (
 // NearKey returns the filter key of the point at lat, lng (degrees,
 // written to four decimals: about 11 m).
 func NearKey(lat, lng float64) string {
-	b := make([]byte, 0, 32)
-	b = append(b, FieldNear+":"...)
+	b := make([]byte, 0, 24)
 	b = strconv.AppendFloat(b, RoundCoordinate(lat), 'f', 4, 64)
 	b = append(b, ',')
 	b = strconv.AppendFloat(b, RoundCoordinate(lng), 'f', 4, 64)
-	return string(b)
+	return Key(FieldNear, string(b))
 }
 
 // RoundCoordinate rounds degrees to the four decimals of a NearKey (and
@@ -39,7 +38,7 @@ func RoundCoordinate(x float64) float64 {
 
 // NearRemoteKey returns the key of the remote postings without a city in
 // the country whose folded name is country ("" for those naming none).
-func NearRemoteKey(country string) string { return FieldNearRemote + ":" + country }
+func NearRemoteKey(country string) string { return Key(FieldNearRemote, country) }
 
 // RemoteDistanceKm is the sort key of a posting a near filter adds for
 // being remote: after every located one (no two points of the Earth are

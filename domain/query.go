@@ -40,7 +40,16 @@ const (
 	// its own so that the category facets do not leave it out as their own
 	// filter.
 	FieldTitle = "title"
+	// FieldSalaryCurrency and FieldSalary are fields of the service's own
+	// keys (CurrencyKey, NoSalaryKey), not of a filter.
+	FieldSalaryCurrency = "salary_currency"
+	FieldSalary         = "salary"
 )
+
+// Key is the index key of a field's value: "field:value". Every key is
+// one: a filter value's (its value folded, normalize.FilterKey), a
+// currency's, no salary's and a point's (NearKey).
+func Key(field, value string) string { return field + ":" + value }
 
 // KeyFilter matches jobs that have any of Values in Field. Values are
 // canonical spellings; Keys are their match keys ("field:folded value"),
@@ -99,10 +108,10 @@ type SalaryCurrency struct {
 
 // CurrencyKey is the index key of the postings whose salary is in code
 // (upper case).
-func CurrencyKey(code string) string { return "salary_currency:" + code }
+func CurrencyKey(code string) string { return Key(FieldSalaryCurrency, code) }
 
 // NoSalaryKey is the index key of the postings without a salary.
-const NoSalaryKey = "salary:none"
+var NoSalaryKey = Key(FieldSalary, "none")
 
 // UsesSalary reports whether q filters or sorts by salary.
 func (q *JobQuery) UsesSalary() bool {

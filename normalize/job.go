@@ -165,7 +165,7 @@ func (n *Normalizer) Posting(in domain.Job, validThrough *string) (domain.JobRec
 // FilterKey is the match key of a value of a filter field: the field and
 // the folded value, so that matching ignores case and accents.
 func FilterKey(field, value string) string {
-	return field + ":" + Fold(value)
+	return domain.Key(field, Fold(value))
 }
 
 // filterKeys returns the match keys of every filterable value of a record;
