@@ -128,8 +128,8 @@ func (ix *Index) salaryRange(q domain.JobQuery) *roaring.Bitmap {
 	}
 	code := q.Currency.Code
 	ix.delta.where(out, func(d *Doc) bool {
-		in := (q.SalaryMin == nil || d.SalaryMax >= lo) && (q.SalaryMax == nil || d.SalaryMin <= hi) // NaN never is
-		return in && (ix.rates != nil || d.Currency == code)
+		return salaryOverlaps(d.SalaryMin, d.SalaryMax, q.SalaryMin != nil, lo, q.SalaryMax != nil, hi) &&
+			(ix.rates != nil || d.Currency == code)
 	})
 	if ix.rates == nil {
 		// Without rates, amounts compare within the query's currency.
@@ -139,6 +139,14 @@ func (ix *Index) salaryRange(q domain.JobQuery) *roaring.Bitmap {
 		out.Or(ix.unpaid())
 	}
 	return out
+}
+
+// salaryOverlaps is the salary filter's condition for one job (the SQL
+// filter's, store.applyFilters): its annualized range [min, max] reaches
+// the query's lower bound lo and starts below its upper bound hi, each
+// when the query has it; NaN, an unknown bound, never does.
+func salaryOverlaps(min, max float64, hasLo bool, lo float64, hasHi bool, hi float64) bool {
+	return (!hasLo || max >= lo) && (!hasHi || min <= hi)
 }
 
 // union returns the union of bitmaps. Many small ones (the companies a

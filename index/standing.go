@@ -217,7 +217,7 @@ func keysHold(f domain.KeyFilter, s *State) bool {
 // the query's (NaN bounds never do), in the query's currency without rates,
 // or it has no salary and the query keeps those.
 func (m *Matcher) salaryHolds(s *State) bool {
-	in := (!m.hasLo || s.SalaryMax >= m.lo) && (!m.hasHi || s.SalaryMin <= m.hi)
+	in := salaryOverlaps(s.SalaryMin, s.SalaryMax, m.hasLo, m.lo, m.hasHi, m.hi)
 	if in && m.currencyKey != "" {
 		in = s.Has(m.currencyKey)
 	}

@@ -86,7 +86,9 @@ AND NOT EXISTS (SELECT 1 FROM job_texts AS u WHERE u.job_id = s.id))`, q.Q, q.Q)
 		}
 		if q.SalaryMin != nil || q.SalaryMax != nil {
 			// Amounts compare in q's currency: converted at its rates, or
-			// without rates among the jobs paid in it.
+			// without rates among the jobs paid in it. The condition is the
+			// index's (index.salaryOverlaps): the range reaches the lower
+			// bound and starts below the upper one; NULL never does.
 			lo, hi := salaryBounds(q.Currency)
 			sq = sq.WhereGroup(" AND ", func(g *bun.SelectQuery) *bun.SelectQuery {
 				g = g.WhereGroup(" AND ", func(o *bun.SelectQuery) *bun.SelectQuery {
