@@ -263,25 +263,26 @@ if [ "$LIVE" = 1 ]; then
     status=$?
   stop_server
 fi
-if [ "$SUBS" = 1 ]; then
+# run_subs N PER_SOCKET DURATION LOG WHERE: the subscriptions scenario on a
+# fresh jobsd, N subscriptions, PER_SOCKET a socket, postings landing for
+# DURATION; WHERE says what the copy has been through.
+run_subs() {
   # One key holds every subscription: the per-key bound raised above them.
-  extra_serve_flags="--max-subscriptions-per-key $((SUBS_N + 100))"
-  after_live=""
-  if [ "$LIVE" = 1 ]; then after_live=", after the live scenario"; fi
-  start_serve "$work/jobsd-subs.log" ""
-  ./bin/benchload -subs -base "$base" -key "$key" -db "$DATABASE_URL" -n "$N" -jobsd bin/jobsd \
-    -connections "$CONNECTIONS" -subs-n "$SUBS_N" -subs-duration "$SUBS_DURATION" -commit "$commit" -out "$OUT" \
-    -subs-database "\`$live_db\` (the same copy$after_live); jobsd started cold on it (ready after $ready)" ||
+  extra_serve_flags="--max-subscriptions-per-key $(($1 + 100))"
+  start_serve "$work/$4" ""
+  ./bin/benchload -subs -subs-per-socket "$2" -base "$base" -key "$key" -db "$DATABASE_URL" -n "$N" -jobsd bin/jobsd \
+    -connections "$CONNECTIONS" -subs-n "$1" -subs-duration "$3" -commit "$commit" -out "$OUT" \
+    -subs-database "\`$live_db\` (the same copy$5); jobsd started cold on it (ready after $ready)" ||
     status=$?
   stop_server
-  if [ "$SUBS_SOCKETS" -gt 0 ]; then
-    extra_serve_flags="--max-subscriptions-per-key $((SUBS_SOCKETS + 100))"
-    start_serve "$work/jobsd-subs-sockets.log" ""
-    ./bin/benchload -subs -subs-per-socket 1 -base "$base" -key "$key" -db "$DATABASE_URL" -n "$N" -jobsd bin/jobsd \
-      -connections "$CONNECTIONS" -subs-n "$SUBS_SOCKETS" -subs-duration "$SUBS_SOCKETS_DURATION" -commit "$commit" -out "$OUT" \
-      -subs-database "\`$live_db\` (the same copy, after the scenario with $SUBS_N); jobsd started cold on it (ready after $ready)" ||
-      status=$?
-  fi
   extra_serve_flags=""
+}
+if [ "$SUBS" = 1 ]; then
+  after_live=""
+  if [ "$LIVE" = 1 ]; then after_live=", after the live scenario"; fi
+  run_subs "$SUBS_N" 100 "$SUBS_DURATION" jobsd-subs.log "$after_live"
+  if [ "$SUBS_SOCKETS" -gt 0 ]; then
+    run_subs "$SUBS_SOCKETS" 1 "$SUBS_SOCKETS_DURATION" jobsd-subs-sockets.log ", after the scenario with $SUBS_N"
+  fi
 fi
 exit "$status"

@@ -58,12 +58,11 @@ func (s *Store) ChangeDocs(ctx context.Context, seqs []int64) (map[int64]Found, 
 	return out, wrap(err, "read what changes found")
 }
 
-// cardsAfterSQL reads, for each change (number and job, the arguments),
-// the job as the change left it, with the columns given: as the job's
-// next change found it, or as it is now when none followed (or the next
-// was written before the feed kept what changes found).
-func cardsAfterSQL(columns []string) string {
-	return `SELECT r.seq AS change_seq, ` + strings.Join(columns, ", ") + `
+// cardsAfterQuery reads, for each change (number and job, the
+// arguments), the card and list extras of the job as the change left it:
+// as the job's next change found it, or as it is now when none followed
+// (or the next was written before the feed kept what changes found).
+var cardsAfterQuery = `SELECT r.seq AS change_seq, ` + strings.Join(append(slices.Clip(cardColumns), extraColumns...), ", ") + `
 FROM unnest(?::bigint[], ?::text[]) AS r(seq, job)
 LEFT JOIN LATERAL (
     SELECT n.before FROM job_changes AS n WHERE n.job_id = r.job AND n.seq > r.seq ORDER BY n.seq LIMIT 1
@@ -73,7 +72,6 @@ CROSS JOIN LATERAL (
     UNION ALL
     SELECT o.` + strings.Join(jobStateColumns, ", o.") + ` FROM jobs AS o WHERE o.id = r.job AND (nx.before).id IS NULL
 ) AS j`
-}
 
 // CardsAfter returns, by change number, the card each change left, with
 // its list extras, read from the primary in one statement: the job just
@@ -96,8 +94,7 @@ func (s *Store) CardsAfter(ctx context.Context, changes []domain.Change) (map[in
 		cardRow
 	}
 	err := s.readPrimary(ctx, func(db bun.IDB) error {
-		return db.NewRaw(cardsAfterSQL(append(slices.Clip(cardColumns), extraColumns...)),
-			pgdialect.Array(seqs), pgdialect.Array(ids)).Scan(ctx, &rows)
+		return db.NewRaw(cardsAfterQuery, pgdialect.Array(seqs), pgdialect.Array(ids)).Scan(ctx, &rows)
 	})
 	if err != nil {
 		return nil, wrap(err, "read the cards changes left")
