@@ -20,7 +20,7 @@ func BenchmarkEdges(b *testing.B) {
 	for b.Loop() {
 		buf = buf[:0]
 		for _, e := range page.Edges() {
-			buf = e.Cursor.AppendGQL(buf)
+			buf, _ = e.Cursor.AppendText(buf)
 		}
 	}
 }

@@ -1,14 +1,10 @@
 package domain
 
-import (
-	"fmt"
-	"io"
-	"strconv"
-	"strings"
-)
+// The enums of this package hold their REST spellings ("remote",
+// "salary_desc"); GraphQL shows each upper-cased (REMOTE, SALARY_DESC),
+// through the marshalers of package graph/scalar.
 
-// WorkArrangement is where the work happens: remote, hybrid or onsite. Its
-// value is the REST spelling; GraphQL shows it upper-cased (REMOTE, …).
+// WorkArrangement is where the work happens: remote, hybrid or onsite.
 type WorkArrangement string
 
 // The work arrangements of the contract.
@@ -28,24 +24,6 @@ func (w WorkArrangement) IsValid() bool {
 		return true
 	}
 	return false
-}
-
-// UnmarshalGQL reads the GraphQL enum value (REMOTE, HYBRID, ONSITE).
-func (w *WorkArrangement) UnmarshalGQL(v any) error {
-	s, ok := v.(string)
-	if !ok {
-		return fmt.Errorf("WorkArrangement must be a string")
-	}
-	*w = WorkArrangement(strings.ToLower(s))
-	if !w.IsValid() {
-		return fmt.Errorf("%s is not a valid WorkArrangement", s)
-	}
-	return nil
-}
-
-// MarshalGQL writes the GraphQL enum value.
-func (w WorkArrangement) MarshalGQL(out io.Writer) {
-	_, _ = io.WriteString(out, strconv.Quote(strings.ToUpper(string(w))))
 }
 
 // JobSort is the order of a job list.
@@ -74,24 +52,6 @@ func (s JobSort) IsValid() bool {
 	return false
 }
 
-// UnmarshalGQL reads the GraphQL enum value (NEWEST, SALARY_DESC, …).
-func (s *JobSort) UnmarshalGQL(v any) error {
-	str, ok := v.(string)
-	if !ok {
-		return fmt.Errorf("JobSort must be a string")
-	}
-	*s = JobSort(strings.ToLower(str))
-	if !s.IsValid() {
-		return fmt.Errorf("%s is not a valid JobSort", str)
-	}
-	return nil
-}
-
-// MarshalGQL writes the GraphQL enum value.
-func (s JobSort) MarshalGQL(out io.Writer) {
-	_, _ = io.WriteString(out, strconv.Quote(strings.ToUpper(string(s))))
-}
-
 // MatchMode is how the items of a list filter combine: any (the default)
 // or all of them.
 type MatchMode string
@@ -102,20 +62,5 @@ const (
 	MatchAll MatchMode = "all"
 )
 
-// UnmarshalGQL reads the GraphQL enum value (ANY, ALL).
-func (m *MatchMode) UnmarshalGQL(v any) error {
-	str, ok := v.(string)
-	if !ok {
-		return fmt.Errorf("MatchMode must be a string")
-	}
-	*m = MatchMode(strings.ToLower(str))
-	if *m != MatchAny && *m != MatchAll {
-		return fmt.Errorf("%s is not a valid MatchMode", str)
-	}
-	return nil
-}
-
-// MarshalGQL writes the GraphQL enum value.
-func (m MatchMode) MarshalGQL(out io.Writer) {
-	_, _ = io.WriteString(out, strconv.Quote(strings.ToUpper(string(m))))
-}
+// MatchModes lists every match mode.
+var MatchModes = []MatchMode{MatchAny, MatchAll}

@@ -1,13 +1,5 @@
 package domain
 
-import (
-	"fmt"
-	"io"
-	"slices"
-	"strconv"
-	"strings"
-)
-
 // Facet fields: the fields a job list can be counted by (REST names).
 const (
 	FacetSalary  = "salary"
@@ -37,24 +29,6 @@ type SalaryBucket struct {
 // FacetField names a facet: its REST spelling ("work_arrangement"), shown
 // upper-cased in GraphQL (WORK_ARRANGEMENT).
 type FacetField string
-
-// UnmarshalGQL reads the GraphQL enum value.
-func (f *FacetField) UnmarshalGQL(v any) error {
-	s, ok := v.(string)
-	if !ok {
-		return fmt.Errorf("FacetField must be a string")
-	}
-	*f = FacetField(strings.ToLower(s))
-	if !slices.Contains(FacetFields, string(*f)) {
-		return fmt.Errorf("%s is not a valid FacetField", s)
-	}
-	return nil
-}
-
-// MarshalGQL writes the GraphQL enum value.
-func (f FacetField) MarshalGQL(out io.Writer) {
-	_, _ = io.WriteString(out, strconv.Quote(strings.ToUpper(string(f))))
-}
 
 // Facet is the counts of one field under a job query.
 type Facet struct {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,39 +19,12 @@ const (
 	ChangeClosed  ChangeKind = "closed"
 )
 
+// ChangeKinds lists every kind of change.
+var ChangeKinds = []ChangeKind{ChangeOpened, ChangeUpdated, ChangeClosed}
+
 // IsValid reports whether k is one of the kinds.
 func (k ChangeKind) IsValid() bool {
 	return k == ChangeOpened || k == ChangeUpdated || k == ChangeClosed
-}
-
-// UnmarshalGQL reads the GraphQL enum value (OPENED).
-func (k *ChangeKind) UnmarshalGQL(v any) error {
-	return unmarshalUpper(k, v, "ChangeKind", ChangeOpened, ChangeUpdated, ChangeClosed)
-}
-
-// MarshalGQL writes the GraphQL enum value (OPENED).
-func (k ChangeKind) MarshalGQL(w io.Writer) { marshalUpper(w, k) }
-
-// unmarshalUpper reads the GraphQL value of an enum whose Go values are
-// its names in lower case (OPENED is "opened") into k: one of valid,
-// spelled in upper case.
-func unmarshalUpper[T ~string](k *T, v any, name string, valid ...T) error {
-	s, ok := v.(string)
-	if !ok {
-		return fmt.Errorf("%s must be a string", name)
-	}
-	kind := T(strings.ToLower(s))
-	if !slices.Contains(valid, kind) || s != strings.ToUpper(s) {
-		return fmt.Errorf("%q is not a valid %s", Clip(s), name)
-	}
-	*k = kind
-	return nil
-}
-
-// marshalUpper writes an enum value whose Go value is its name in lower
-// case as its GraphQL value.
-func marshalUpper[T ~string](w io.Writer, k T) {
-	_, _ = io.WriteString(w, strconv.Quote(strings.ToUpper(string(k))))
 }
 
 // Change is one entry of the change feed: a posting opened, updated or
@@ -158,13 +129,8 @@ const (
 	JobRemoved JobChangeKind = "removed"
 )
 
-// UnmarshalGQL reads the GraphQL enum value (ADDED).
-func (k *JobChangeKind) UnmarshalGQL(v any) error {
-	return unmarshalUpper(k, v, "JobChangeKind", JobAdded, JobUpdated, JobRemoved)
-}
-
-// MarshalGQL writes the GraphQL enum value (ADDED).
-func (k JobChangeKind) MarshalGQL(w io.Writer) { marshalUpper(w, k) }
+// JobChangeKinds lists every kind of subscription event.
+var JobChangeKinds = []JobChangeKind{JobAdded, JobUpdated, JobRemoved}
 
 // JobChangeEvent is one event of a subscription: a change of the feed as
 // it changed the subscription's results.

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -304,9 +303,9 @@ func (p *JobCardPage) Edges() []JobCardEdge {
 	return edges
 }
 
-// EdgeCursor is an edge's cursor, GraphQL's String: the text of Encode,
-// written straight into the answer (AppendGQL, MarshalGQL) rather than
-// made into a string per edge first. The zero EdgeCursor is "".
+// EdgeCursor is an edge's cursor: the text of its Cursor's Encode,
+// appended straight into an answer (AppendText) rather than made into a
+// string per edge first. The zero EdgeCursor is "".
 type EdgeCursor struct{ c *Cursor }
 
 // String returns the cursor's text.
@@ -317,26 +316,13 @@ func (e EdgeCursor) String() string {
 	return e.c.Encode()
 }
 
-// AppendGQL appends the cursor's text quoted, as gqlgen writes a String:
-// base64url needs no escaping.
-func (e EdgeCursor) AppendGQL(b []byte) []byte {
-	b = append(b, '"')
+// AppendText appends the cursor's text (base64url: it needs no escaping
+// in JSON).
+func (e EdgeCursor) AppendText(b []byte) ([]byte, error) {
 	if e.c != nil {
 		b = e.c.AppendEncode(b)
 	}
-	return append(b, '"')
-}
-
-// MarshalGQL writes the cursor as a GraphQL String.
-func (e EdgeCursor) MarshalGQL(w io.Writer) {
-	var buf [cursorSize * 2]byte
-	_, _ = w.Write(e.AppendGQL(buf[:0]))
-}
-
-// UnmarshalGQL refuses input: an edge's cursor is only written (after
-// takes it as a String).
-func (e *EdgeCursor) UnmarshalGQL(any) error {
-	return errors.New("an edge cursor is not an input")
+	return b, nil
 }
 
 // TotalCount is the exact number of matching jobs (PageInfo.Total).

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/graph/scalar"
 )
 
@@ -30,7 +31,7 @@ func pointers[T any](s []T) []*T {
 // member, or the deprecated slug or name argument. gqlparser checks a
 // literal CompanyKey has exactly one member, but not a variable's value:
 // both are checked here.
-func companyKey(by *domain.CompanyKey, slug, name *string) (*string, *string, error) {
+func companyKey(by *model.CompanyKey, slug, name *string) (*string, *string, error) {
 	if by == nil {
 		return slug, name, nil
 	}

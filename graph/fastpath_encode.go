@@ -170,44 +170,6 @@ func (e *encoder) WriteString(s string) (int, error) {
 	return len(s), nil
 }
 
-// enumTable holds what MarshalGQL writes for each value of an enum type,
-// made once: MarshalGQL allocates.
-type enumTable[T comparable] map[T]string
-
-// newEnumTable makes the table of the enum values named (as the schema
-// names them), read with the type's own UnmarshalGQL.
-func newEnumTable[T interface {
-	comparable
-	graphql.Marshaler
-}, P interface {
-	*T
-	graphql.Unmarshaler
-}](names ...string) enumTable[T] {
-	t := enumTable[T]{}
-	for _, name := range names {
-		var v T
-		if P(&v).UnmarshalGQL(name) != nil {
-			continue
-		}
-		var b bytes.Buffer
-		v.MarshalGQL(&b)
-		t[v] = b.String()
-	}
-	return t
-}
-
-// writeEnum writes v as its MarshalGQL does, which is what gqlgen calls.
-func writeEnum[T interface {
-	comparable
-	graphql.Marshaler
-}](e *encoder, t enumTable[T], v T) {
-	if s, ok := t[v]; ok {
-		e.buf = append(e.buf, s...)
-		return
-	}
-	v.MarshalGQL(e)
-}
-
 // funcEnumTable holds what the marshal function of an enum bound to a Go
 // value by functions (gqlgen.yml) writes for each of its values, made
 // once: a few pairs, which a scan finds sooner than a map's hash.

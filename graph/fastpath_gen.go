@@ -221,13 +221,13 @@ var fastFields = map[string]map[string]fastField{
 
 var enumEmploymentType = newFuncEnumTable(scalar.UnmarshalEmploymentType, scalar.MarshalEmploymentType, "FULL_TIME", "PART_TIME", "CONTRACT", "INTERNSHIP", "TEMPORARY", "VOLUNTEER")
 
-var enumFacetField = newEnumTable[domain.FacetField]("WORK_ARRANGEMENT", "EMPLOYMENT_TYPE", "CATEGORY_FIELD", "CATEGORY_ROLE", "SKILLS", "COMPANY", "EDUCATION_LEVELS", "VISAS", "SECURITY_CLEARANCES", "COUNTRY", "STATE", "CITY", "SALARY")
+var enumFacetField = newFuncEnumTable(scalar.UnmarshalFacetField, scalar.MarshalFacetField, "WORK_ARRANGEMENT", "EMPLOYMENT_TYPE", "CATEGORY_FIELD", "CATEGORY_ROLE", "SKILLS", "COMPANY", "EDUCATION_LEVELS", "VISAS", "SECURITY_CLEARANCES", "COUNTRY", "STATE", "CITY", "SALARY")
 
-var enumMatchMode = newEnumTable[domain.MatchMode]("ANY", "ALL")
+var enumMatchMode = newFuncEnumTable(scalar.UnmarshalMatchMode, scalar.MarshalMatchMode, "ANY", "ALL")
 
 var enumSalaryPeriod = newFuncEnumTable(scalar.UnmarshalSalaryPeriod, scalar.MarshalSalaryPeriod, "ANNUAL", "MONTHLY", "WEEKLY", "DAILY", "HOURLY")
 
-var enumWorkArrangement = newEnumTable[domain.WorkArrangement]("REMOTE", "HYBRID", "ONSITE")
+var enumWorkArrangement = newFuncEnumTable(scalar.UnmarshalWorkArrangement, scalar.MarshalWorkArrangement, "REMOTE", "HYBRID", "ONSITE")
 
 // root writes the value of a root field the fast path answers, or
 // reports false: gqlgen must answer.
@@ -418,7 +418,7 @@ func (r *fastRun) writeJob(sel ast.SelectionSet, v *domain.Job) {
 			if v.WorkArrangement == nil {
 				r.null()
 			} else {
-				writeEnum(r.encoder, enumWorkArrangement, *v.WorkArrangement)
+				writeFuncEnum(r.encoder, enumWorkArrangement, scalar.MarshalWorkArrangement, *v.WorkArrangement)
 			}
 		case "employmentType":
 			if v.EmploymentType == nil {
@@ -709,7 +709,7 @@ func (r *fastRun) writeJobCardEdge(sel ast.SelectionSet, v *domain.JobCardEdge) 
 		case "__typename":
 			r.string("JobCardEdge")
 		case "cursor":
-			r.buf = v.Cursor.AppendGQL(r.buf)
+			r.buf = scalar.AppendEdgeCursor(r.buf, v.Cursor)
 		case "node":
 			if v.Node == nil {
 				r.failed = true // gqlgen: must not be null
@@ -749,7 +749,7 @@ func (r *fastRun) writeJobCard(sel ast.SelectionSet, v *domain.JobCard) {
 			if v.WorkArrangement == nil {
 				r.null()
 			} else {
-				writeEnum(r.encoder, enumWorkArrangement, *v.WorkArrangement)
+				writeFuncEnum(r.encoder, enumWorkArrangement, scalar.MarshalWorkArrangement, *v.WorkArrangement)
 			}
 		case "employmentType":
 			if v.EmploymentType == nil {
@@ -858,7 +858,7 @@ func (r *fastRun) writeFacet(sel ast.SelectionSet, v *domain.Facet) {
 		case "__typename":
 			r.string("Facet")
 		case "field":
-			writeEnum(r.encoder, enumFacetField, v.Field)
+			writeFuncEnum(r.encoder, enumFacetField, scalar.MarshalFacetField, v.Field)
 		case "values":
 			r.buf = append(r.buf, '[')
 			for i0 := range v.Values {
@@ -976,7 +976,7 @@ func (r *fastRun) writeNormalizedFilter(sel ast.SelectionSet, v *domain.Normaliz
 			if v.SkillsMatch == nil {
 				r.null()
 			} else {
-				writeEnum(r.encoder, enumMatchMode, *v.SkillsMatch)
+				writeFuncEnum(r.encoder, enumMatchMode, scalar.MarshalMatchMode, *v.SkillsMatch)
 			}
 		case "tools":
 			if v.Tools == nil {
@@ -995,7 +995,7 @@ func (r *fastRun) writeNormalizedFilter(sel ast.SelectionSet, v *domain.Normaliz
 			if v.ToolsMatch == nil {
 				r.null()
 			} else {
-				writeEnum(r.encoder, enumMatchMode, *v.ToolsMatch)
+				writeFuncEnum(r.encoder, enumMatchMode, scalar.MarshalMatchMode, *v.ToolsMatch)
 			}
 		case "technicalSkills":
 			if v.TechnicalSkills == nil {
@@ -1014,7 +1014,7 @@ func (r *fastRun) writeNormalizedFilter(sel ast.SelectionSet, v *domain.Normaliz
 			if v.TechnicalSkillsMatch == nil {
 				r.null()
 			} else {
-				writeEnum(r.encoder, enumMatchMode, *v.TechnicalSkillsMatch)
+				writeFuncEnum(r.encoder, enumMatchMode, scalar.MarshalMatchMode, *v.TechnicalSkillsMatch)
 			}
 		case "softSkills":
 			if v.SoftSkills == nil {
@@ -1033,7 +1033,7 @@ func (r *fastRun) writeNormalizedFilter(sel ast.SelectionSet, v *domain.Normaliz
 			if v.SoftSkillsMatch == nil {
 				r.null()
 			} else {
-				writeEnum(r.encoder, enumMatchMode, *v.SoftSkillsMatch)
+				writeFuncEnum(r.encoder, enumMatchMode, scalar.MarshalMatchMode, *v.SoftSkillsMatch)
 			}
 		case "visas":
 			if v.Visas == nil {
@@ -1052,7 +1052,7 @@ func (r *fastRun) writeNormalizedFilter(sel ast.SelectionSet, v *domain.Normaliz
 			if v.VisasMatch == nil {
 				r.null()
 			} else {
-				writeEnum(r.encoder, enumMatchMode, *v.VisasMatch)
+				writeFuncEnum(r.encoder, enumMatchMode, scalar.MarshalMatchMode, *v.VisasMatch)
 			}
 		case "educationLevels":
 			if v.EducationLevels == nil {
@@ -1071,7 +1071,7 @@ func (r *fastRun) writeNormalizedFilter(sel ast.SelectionSet, v *domain.Normaliz
 			if v.EducationLevelsMatch == nil {
 				r.null()
 			} else {
-				writeEnum(r.encoder, enumMatchMode, *v.EducationLevelsMatch)
+				writeFuncEnum(r.encoder, enumMatchMode, scalar.MarshalMatchMode, *v.EducationLevelsMatch)
 			}
 		case "educationMajors":
 			if v.EducationMajors == nil {
@@ -1090,7 +1090,7 @@ func (r *fastRun) writeNormalizedFilter(sel ast.SelectionSet, v *domain.Normaliz
 			if v.EducationMajorsMatch == nil {
 				r.null()
 			} else {
-				writeEnum(r.encoder, enumMatchMode, *v.EducationMajorsMatch)
+				writeFuncEnum(r.encoder, enumMatchMode, scalar.MarshalMatchMode, *v.EducationMajorsMatch)
 			}
 		case "certifications":
 			if v.Certifications == nil {
@@ -1109,7 +1109,7 @@ func (r *fastRun) writeNormalizedFilter(sel ast.SelectionSet, v *domain.Normaliz
 			if v.CertificationsMatch == nil {
 				r.null()
 			} else {
-				writeEnum(r.encoder, enumMatchMode, *v.CertificationsMatch)
+				writeFuncEnum(r.encoder, enumMatchMode, scalar.MarshalMatchMode, *v.CertificationsMatch)
 			}
 		case "securityClearances":
 			if v.SecurityClearances == nil {
@@ -1128,7 +1128,7 @@ func (r *fastRun) writeNormalizedFilter(sel ast.SelectionSet, v *domain.Normaliz
 			if v.SecurityClearancesMatch == nil {
 				r.null()
 			} else {
-				writeEnum(r.encoder, enumMatchMode, *v.SecurityClearancesMatch)
+				writeFuncEnum(r.encoder, enumMatchMode, scalar.MarshalMatchMode, *v.SecurityClearancesMatch)
 			}
 		case "benefits":
 			if v.Benefits == nil {
@@ -1147,7 +1147,7 @@ func (r *fastRun) writeNormalizedFilter(sel ast.SelectionSet, v *domain.Normaliz
 			if v.BenefitsMatch == nil {
 				r.null()
 			} else {
-				writeEnum(r.encoder, enumMatchMode, *v.BenefitsMatch)
+				writeFuncEnum(r.encoder, enumMatchMode, scalar.MarshalMatchMode, *v.BenefitsMatch)
 			}
 		case "workArrangement":
 			if v.WorkArrangement == nil {
@@ -1158,7 +1158,7 @@ func (r *fastRun) writeNormalizedFilter(sel ast.SelectionSet, v *domain.Normaliz
 					if i0 > 0 {
 						r.buf = append(r.buf, ',')
 					}
-					writeEnum(r.encoder, enumWorkArrangement, v.WorkArrangement[i0])
+					writeFuncEnum(r.encoder, enumWorkArrangement, scalar.MarshalWorkArrangement, v.WorkArrangement[i0])
 				}
 				r.buf = append(r.buf, ']')
 			}
@@ -1683,7 +1683,7 @@ func (r *fastRun) writeNormalizedLocation(sel ast.SelectionSet, v *domain.Normal
 					if i0 > 0 {
 						r.buf = append(r.buf, ',')
 					}
-					writeEnum(r.encoder, enumWorkArrangement, v.WorkArrangement[i0])
+					writeFuncEnum(r.encoder, enumWorkArrangement, scalar.MarshalWorkArrangement, v.WorkArrangement[i0])
 				}
 				r.buf = append(r.buf, ']')
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/graph/scalar"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -272,7 +273,7 @@ type ComplexityRoot struct {
 	Query struct {
 		Changes         func(childComplexity int, after *string, limit *int) int
 		Companies       func(childComplexity int, filter *domain.JobFilter, minJobs *int, first *int, after *string, limit *int, offset *int) int
-		Company         func(childComplexity int, by *domain.CompanyKey, slug *string, name *string) int
+		Company         func(childComplexity int, by *model.CompanyKey, slug *string, name *string) int
 		InterpretFilter func(childComplexity int, filter domain.JobFilter) int
 		Job             func(childComplexity int, id string) int
 		Jobs            func(childComplexity int, filter *domain.JobFilter, first *int, after *string, limit *int, offset *int, sort *domain.JobSort) int
@@ -341,7 +342,7 @@ type QueryResolver interface {
 	Job(ctx context.Context, id string) (*domain.Job, error)
 	Companies(ctx context.Context, filter *domain.JobFilter, minJobs *int, first *int, after *string, limit *int, offset *int) (*domain.CompanyPage, error)
 	Node(ctx context.Context, id string) (domain.Node, error)
-	Company(ctx context.Context, by *domain.CompanyKey, slug *string, name *string) (*domain.CompanyProfile, error)
+	Company(ctx context.Context, by *model.CompanyKey, slug *string, name *string) (*domain.CompanyProfile, error)
 	InterpretFilter(ctx context.Context, filter domain.JobFilter) (*domain.NormalizedFilter, error)
 	Changes(ctx context.Context, after *string, limit *int) (*domain.ChangePage, error)
 	Suggest(ctx context.Context, field domain.SuggestField, prefix string, filter *domain.JobFilter, limit *int) ([]*domain.Suggestion, error)
@@ -1393,7 +1394,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Company(childComplexity, args["by"].(*domain.CompanyKey), args["slug"].(*string), args["name"].(*string)), true
+		return e.ComplexityRoot.Query.Company(childComplexity, args["by"].(*model.CompanyKey), args["slug"].(*string), args["name"].(*string)), true
 	case "Query.interpretFilter":
 		if e.ComplexityRoot.Query.InterpretFilter == nil {
 			break
@@ -3271,8 +3272,8 @@ func (ec *executionContext) field_Query_company_args(ctx context.Context, rawArg
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "by",
-		func(ctx context.Context, v any) (*domain.CompanyKey, error) {
-			return ec.unmarshalOCompanyKey2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyKey(ctx, v)
+		func(ctx context.Context, v any) (*model.CompanyKey, error) {
+			return ec.unmarshalOCompanyKey2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompanyKey(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7698,7 +7699,7 @@ func (ec *executionContext) _Query_company(ctx context.Context, field graphql.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Company(ctx, fc.Args["by"].(*domain.CompanyKey), fc.Args["slug"].(*string), fc.Args["name"].(*string))
+			return ec.Resolvers.Query().Company(ctx, fc.Args["by"].(*model.CompanyKey), fc.Args["slug"].(*string), fc.Args["name"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *domain.CompanyProfile) graphql.Marshaler {
@@ -9443,8 +9444,8 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
-func (ec *executionContext) unmarshalInputCompanyKey(ctx context.Context, obj any) (domain.CompanyKey, error) {
-	var it domain.CompanyKey
+func (ec *executionContext) unmarshalInputCompanyKey(ctx context.Context, obj any) (model.CompanyKey, error) {
+	var it model.CompanyKey
 	if obj == nil {
 		return it, nil
 	}
@@ -12246,13 +12247,19 @@ func (ec *executionContext) marshalNChange2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsd
 }
 
 func (ec *executionContext) unmarshalNChangeKind2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐChangeKind(ctx context.Context, v any) (domain.ChangeKind, error) {
-	var res domain.ChangeKind
-	err := res.UnmarshalGQL(v)
+	res, err := scalar.UnmarshalChangeKind(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNChangeKind2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐChangeKind(ctx context.Context, sel ast.SelectionSet, v domain.ChangeKind) graphql.Marshaler {
-	return v
+	_ = sel
+	res := scalar.MarshalChangeKind(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
 }
 
 func (ec *executionContext) marshalNChangePage2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐChangePage(ctx context.Context, sel ast.SelectionSet, v domain.ChangePage) graphql.Marshaler {
@@ -12396,13 +12403,19 @@ func (ec *executionContext) marshalNFacet2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsd�
 }
 
 func (ec *executionContext) unmarshalNFacetField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacetField(ctx context.Context, v any) (domain.FacetField, error) {
-	var res domain.FacetField
-	err := res.UnmarshalGQL(v)
+	res, err := scalar.UnmarshalFacetField(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNFacetField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacetField(ctx context.Context, sel ast.SelectionSet, v domain.FacetField) graphql.Marshaler {
-	return v
+	_ = sel
+	res := scalar.MarshalFacetField(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
 }
 
 func (ec *executionContext) unmarshalNFacetField2ᚕgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐFacetFieldᚄ(ctx context.Context, v any) ([]domain.FacetField, error) {
@@ -12599,13 +12612,19 @@ func (ec *executionContext) marshalNJobChangeEvent2ᚖgithubᚗcomᚋjobsdᚑdev
 }
 
 func (ec *executionContext) unmarshalNJobChangeKind2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobChangeKind(ctx context.Context, v any) (domain.JobChangeKind, error) {
-	var res domain.JobChangeKind
-	err := res.UnmarshalGQL(v)
+	res, err := scalar.UnmarshalJobChangeKind(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNJobChangeKind2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobChangeKind(ctx context.Context, sel ast.SelectionSet, v domain.JobChangeKind) graphql.Marshaler {
-	return v
+	_ = sel
+	res := scalar.MarshalJobChangeKind(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
 }
 
 func (ec *executionContext) unmarshalNJobFilter2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobFilter(ctx context.Context, v any) (domain.JobFilter, error) {
@@ -12640,13 +12659,19 @@ func (ec *executionContext) marshalNSalaryBucket2githubᚗcomᚋjobsdᚑdevᚋjo
 }
 
 func (ec *executionContext) unmarshalNString2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐEdgeCursor(ctx context.Context, v any) (domain.EdgeCursor, error) {
-	var res domain.EdgeCursor
-	err := res.UnmarshalGQL(v)
+	res, err := scalar.UnmarshalEdgeCursor(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNString2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐEdgeCursor(ctx context.Context, sel ast.SelectionSet, v domain.EdgeCursor) graphql.Marshaler {
-	return v
+	_ = sel
+	res := scalar.MarshalEdgeCursor(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
@@ -12696,13 +12721,19 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 }
 
 func (ec *executionContext) unmarshalNSuggestField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSuggestField(ctx context.Context, v any) (domain.SuggestField, error) {
-	var res domain.SuggestField
-	err := res.UnmarshalGQL(v)
+	res, err := scalar.UnmarshalSuggestField(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNSuggestField2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSuggestField(ctx context.Context, sel ast.SelectionSet, v domain.SuggestField) graphql.Marshaler {
-	return v
+	_ = sel
+	res := scalar.MarshalSuggestField(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
 }
 
 func (ec *executionContext) marshalNSuggestedFilter2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐSuggestedFilter(ctx context.Context, sel ast.SelectionSet, v domain.SuggestedFilter) graphql.Marshaler {
@@ -12756,13 +12787,19 @@ func (ec *executionContext) marshalNValueCount2ᚕgithubᚗcomᚋjobsdᚑdevᚋj
 }
 
 func (ec *executionContext) unmarshalNWorkArrangement2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐWorkArrangement(ctx context.Context, v any) (domain.WorkArrangement, error) {
-	var res domain.WorkArrangement
-	err := res.UnmarshalGQL(v)
+	res, err := scalar.UnmarshalWorkArrangement(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNWorkArrangement2githubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐWorkArrangement(ctx context.Context, sel ast.SelectionSet, v domain.WorkArrangement) graphql.Marshaler {
-	return v
+	_ = sel
+	res := scalar.MarshalWorkArrangement(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
 }
 
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {
@@ -12936,7 +12973,7 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
-func (ec *executionContext) unmarshalOCompanyKey2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐCompanyKey(ctx context.Context, v any) (*domain.CompanyKey, error) {
+func (ec *executionContext) unmarshalOCompanyKey2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋgraphᚋmodelᚐCompanyKey(ctx context.Context, v any) (*model.CompanyKey, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -12972,16 +13009,18 @@ func (ec *executionContext) unmarshalODistanceUnit2ᚖgithubᚗcomᚋjobsdᚑdev
 	if v == nil {
 		return nil, nil
 	}
-	var res = new(domain.DistanceUnit)
-	err := res.UnmarshalGQL(v)
-	return res, graphql.ErrorOnPath(ctx, err)
+	res, err := scalar.UnmarshalDistanceUnit(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalODistanceUnit2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐDistanceUnit(ctx context.Context, sel ast.SelectionSet, v *domain.DistanceUnit) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
-	return v
+	_ = sel
+	_ = ctx
+	res := scalar.MarshalDistanceUnit(*v)
+	return res
 }
 
 func (ec *executionContext) unmarshalOEmploymentType2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
@@ -13100,32 +13139,36 @@ func (ec *executionContext) unmarshalOJobSort2ᚖgithubᚗcomᚋjobsdᚑdevᚋjo
 	if v == nil {
 		return nil, nil
 	}
-	var res = new(domain.JobSort)
-	err := res.UnmarshalGQL(v)
-	return res, graphql.ErrorOnPath(ctx, err)
+	res, err := scalar.UnmarshalJobSort(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOJobSort2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐJobSort(ctx context.Context, sel ast.SelectionSet, v *domain.JobSort) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
-	return v
+	_ = sel
+	_ = ctx
+	res := scalar.MarshalJobSort(*v)
+	return res
 }
 
 func (ec *executionContext) unmarshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx context.Context, v any) (*domain.MatchMode, error) {
 	if v == nil {
 		return nil, nil
 	}
-	var res = new(domain.MatchMode)
-	err := res.UnmarshalGQL(v)
-	return res, graphql.ErrorOnPath(ctx, err)
+	res, err := scalar.UnmarshalMatchMode(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOMatchMode2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐMatchMode(ctx context.Context, sel ast.SelectionSet, v *domain.MatchMode) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
-	return v
+	_ = sel
+	_ = ctx
+	res := scalar.MarshalMatchMode(*v)
+	return res
 }
 
 func (ec *executionContext) unmarshalONearInput2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐNearInput(ctx context.Context, v any) (*domain.NearInput, error) {
@@ -13310,16 +13353,18 @@ func (ec *executionContext) unmarshalOWorkArrangement2ᚖgithubᚗcomᚋjobsdᚑ
 	if v == nil {
 		return nil, nil
 	}
-	var res = new(domain.WorkArrangement)
-	err := res.UnmarshalGQL(v)
-	return res, graphql.ErrorOnPath(ctx, err)
+	res, err := scalar.UnmarshalWorkArrangement(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOWorkArrangement2ᚖgithubᚗcomᚋjobsdᚑdevᚋjobsdᚋdomainᚐWorkArrangement(ctx context.Context, sel ast.SelectionSet, v *domain.WorkArrangement) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
-	return v
+	_ = sel
+	_ = ctx
+	res := scalar.MarshalWorkArrangement(*v)
+	return res
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

@@ -7,9 +7,9 @@ package graph
 
 import (
 	"context"
-	"strings"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/graph/model"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -108,7 +108,7 @@ func (r *queryResolver) Node(ctx context.Context, id string) (domain.Node, error
 }
 
 // Company is the resolver for the company field.
-func (r *queryResolver) Company(ctx context.Context, by *domain.CompanyKey, slug *string, name *string) (*domain.CompanyProfile, error) {
+func (r *queryResolver) Company(ctx context.Context, by *model.CompanyKey, slug *string, name *string) (*domain.CompanyProfile, error) {
 	slug, name, err := companyKey(by, slug, name)
 	if err != nil {
 		return nil, err
@@ -129,7 +129,7 @@ func (r *queryResolver) Changes(ctx context.Context, after *string, limit *int) 
 
 // Suggest is the resolver for the suggest field.
 func (r *queryResolver) Suggest(ctx context.Context, field domain.SuggestField, prefix string, filter *domain.JobFilter, limit *int) ([]*domain.Suggestion, error) {
-	name := strings.ToLower(string(field))
+	name := string(field)
 	list, err := r.svc.Suggest(ctx, &name, &prefix, filter, limit)
 	if err != nil {
 		return nil, err

@@ -300,12 +300,12 @@ func (n *Normalizer) near(b *queryBuilder, in *domain.NearInput) {
 // radiusKm reads a radius and its unit into km: greater than 0 and at
 // most MaxRadiusKm, DefaultRadiusKm when not given.
 func radiusKm(b *queryBuilder, r *float64, unit *domain.DistanceUnit) (float64, bool) {
-	factor, name := 1.0, "km"
+	factor, name := 1.0, domain.DistanceUnitKm
 	if unit != nil {
-		switch domain.DistanceUnit(strings.ToUpper(string(*unit))) {
+		switch domain.DistanceUnit(strings.ToLower(string(*unit))) {
 		case domain.DistanceUnitKm:
 		case domain.DistanceUnitMi:
-			factor, name = KmPerMile, "mi"
+			factor, name = KmPerMile, domain.DistanceUnitMi
 		default:
 			b.fail(AllowedError("radius", string(*unit), "km", "mi"))
 			return 0, false

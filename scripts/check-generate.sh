@@ -4,7 +4,7 @@
 # schema.graphqls, gqlgen.yml and client/operations.graphql.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-files=(graph/generated.go graph/fastpath_gen.go domain/models_gen.go graph/schema.resolvers.go client/generated.go)
+files=(graph/generated.go graph/fastpath_gen.go graph/model/models_gen.go graph/schema.resolvers.go client/generated.go)
 before="$(mktemp -d)"
 trap 'rm -rf "$before"' EXIT
 for f in "${files[@]}"; do mkdir -p "$before/$(dirname "$f")"; cp "$f" "$before/$f"; done

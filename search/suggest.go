@@ -15,8 +15,15 @@ import (
 	"github.com/jobsd-dev/jobsd/suggest"
 )
 
-// SuggestFields are the fields suggestions complete (contract section 14).
-var SuggestFields = []string{"title", "company", "skills", "location"}
+
+// suggestFieldList names the suggested fields, for errors.
+var suggestFieldList = func() string {
+	names := make([]string, len(domain.SuggestFields))
+	for i, f := range domain.SuggestFields {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
+}()
 
 // Suggestion limits.
 const (
@@ -34,9 +41,9 @@ func (s *Service) Suggest(ctx context.Context, field *string, prefix *string, fi
 	out := &domain.Suggestions{Limit: DefaultSuggestions}
 	switch {
 	case field == nil || *field == "":
-		return nil, domain.InvalidParam("field", "field is required: one of %s", strings.Join(SuggestFields, ", "))
-	case !slices.Contains(SuggestFields, *field):
-		return nil, domain.InvalidParam("field", "field must be one of %s", strings.Join(SuggestFields, ", "))
+		return nil, domain.InvalidParam("field", "field is required: one of %s", suggestFieldList)
+	case !slices.Contains(domain.SuggestFields, domain.SuggestField(*field)):
+		return nil, domain.InvalidParam("field", "field must be one of %s", suggestFieldList)
 	}
 	out.Field = *field
 	if prefix != nil {

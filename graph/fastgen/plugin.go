@@ -38,17 +38,25 @@ func (p *plugin) GenerateCode(data *codegen.Data) error {
 		fields:  map[string]map[string]fieldInfo{},
 		written: map[string]bool{},
 		enums:   map[string]string{},
-		enumGo:  map[string]types.Type{},
 		funcs:   map[string]*config.TypeReference{},
 	}
 	for _, o := range data.Objects {
 		g.objects[o.Name] = o
 	}
 	for _, ref := range data.ReferencedTypes {
-		// The built-in scalars have writers of their own (value).
-		if ref.Marshaler != nil && ref.Definition != nil && ref.Definition.IsLeafType() && !ref.Definition.BuiltIn {
-			g.funcs[ref.Definition.Name] = ref
+		if ref.Marshaler == nil || ref.Definition == nil || !ref.Definition.IsLeafType() {
+			continue
 		}
+		if ref.Definition.BuiltIn {
+			// A built-in scalar has a writer of its own (value), unless a
+			// Go type is bound to it by functions of another package than
+			// gqlgen's (String to scalar.EdgeCursor).
+			if ref.Marshaler.Pkg().Path() != "github.com/99designs/gqlgen/graphql" {
+				g.builtinFuncs = append(g.builtinFuncs, ref)
+			}
+			continue
+		}
+		g.funcs[ref.Definition.Name] = ref
 	}
 	src, err := g.file()
 	if err != nil {
@@ -81,12 +89,14 @@ type gen struct {
 	left    []string                        // fields left to gqlgen, with the reason
 	queue   []string                        // object writers still to write
 	written map[string]bool
-	enums   map[string]string     // enum type name → table variable
-	enumGo  map[string]types.Type // enum type name → its Go type
+	enums   map[string]string // enum type name → table variable
 	// funcs are the scalars and enums bound to marshal functions
 	// (gqlgen.yml's models) rather than types with methods, by name.
 	funcs map[string]*config.TypeReference
-	body  bytes.Buffer
+	// builtinFuncs are the Go types bound to a built-in scalar by marshal
+	// functions.
+	builtinFuncs []*config.TypeReference
+	body         bytes.Buffer
 }
 
 func (g *gen) file() ([]byte, error) {
@@ -186,11 +196,8 @@ func (g *gen) file() ([]byte, error) {
 		for i, v := range def.EnumValues {
 			names[i] = strconv.Quote(v.Name)
 		}
-		if ref := g.funcs[name]; ref != nil {
-			fmt.Fprintf(&out, "var %s = newFuncEnumTable(%s, %s, %s)\n\n", g.enums[name], g.funcName(ref.Unmarshaler), g.funcName(ref.Marshaler), strings.Join(names, ", "))
-			continue
-		}
-		fmt.Fprintf(&out, "var %s = newEnumTable[%s](%s)\n\n", g.enums[name], g.typeName(g.enumGo[name]), strings.Join(names, ", "))
+		ref := g.funcs[name]
+		fmt.Fprintf(&out, "var %s = newFuncEnumTable(%s, %s, %s)\n\n", g.enums[name], g.funcName(ref.Unmarshaler), g.funcName(ref.Marshaler), strings.Join(names, ", "))
 	}
 	out.Write(root.Bytes())
 	out.Write(g.body.Bytes())
@@ -335,13 +342,13 @@ func (g *gen) value(typ *ast.Type, goT types.Type, expr, sel string, depth int) 
 	if ref := g.funcs[def.Name]; ref != nil {
 		return g.funcValue(def, ref, goT, expr, indent)
 	}
+	for _, ref := range g.builtinFuncs {
+		if ref.Definition.Name == def.Name && types.Identical(ref.Target, goT) {
+			return g.funcValue(def, ref, goT, expr, indent)
+		}
+	}
 	switch def.Kind {
 	case ast.Scalar:
-		if named, ok := goT.(*types.Named); ok && hasMethod(named, "AppendGQL", false) && hasMethod(named, "MarshalGQL", false) {
-			// A Go type bound to a scalar that appends what its
-			// MarshalGQL writes (domain.EdgeCursor).
-			return fmt.Sprintf("%sr.buf = %s.AppendGQL(r.buf)\n", indent, expr), nil
-		}
 		basic, ok := goT.(*types.Basic)
 		if !ok {
 			return "", fmt.Errorf("scalar %s bound to %s", def.Name, goT)
@@ -359,18 +366,9 @@ func (g *gen) value(typ *ast.Type, goT types.Type, expr, sel string, depth int) 
 		}
 		return fmt.Sprintf("%sr.%s(%s)\n", indent, w, expr), nil
 	case ast.Enum:
-		named, ok := goT.(*types.Named)
-		if !ok || !hasMethod(named, "MarshalGQL", false) || !hasMethod(named, "UnmarshalGQL", true) {
-			return "", fmt.Errorf("enum %s bound to %s", def.Name, goT)
-		}
-		if prev := g.enumGo[def.Name]; prev != nil && !types.Identical(prev, goT) {
-			return "", fmt.Errorf("enum %s bound to two Go types", def.Name)
-		}
-		if _, ok := g.enums[def.Name]; !ok {
-			g.enums[def.Name] = "enum" + def.Name
-			g.enumGo[def.Name] = goT
-		}
-		return fmt.Sprintf("%swriteEnum(r.encoder, %s, %s)\n", indent, g.enums[def.Name], expr), nil
+		// Every enum is bound to marshal functions (graph/scalar), which
+		// funcValue writes.
+		return "", fmt.Errorf("enum %s bound to %s without marshal functions", def.Name, goT)
 	case ast.Object:
 		o := g.objects[def.Name]
 		if o == nil || !types.Identical(o.Type, goT) {
@@ -400,6 +398,11 @@ func (g *gen) funcValue(def *ast.Definition, ref *config.TypeReference, goT type
 		return "", fmt.Errorf("%s bound to %s, its marshal function to %s", def.Name, goT, ref.Target)
 	}
 	marshal := g.funcName(ref.Marshaler)
+	if app := appendFunc(ref); app != nil {
+		// The marshal function's package appends what it writes
+		// (scalar.AppendEdgeCursor beside MarshalEdgeCursor).
+		return fmt.Sprintf("%sr.buf = %s(r.buf, %s)\n", indent, g.funcName(app), expr), nil
+	}
 	switch {
 	case def.Kind == ast.Enum && !ref.IsContext:
 		if _, ok := g.enums[def.Name]; !ok {
@@ -411,6 +414,23 @@ func (g *gen) funcValue(def *ast.Definition, ref *config.TypeReference, goT type
 	default:
 		return fmt.Sprintf("%s%s(%s).MarshalGQL(r.encoder)\n", indent, marshal, expr), nil
 	}
+}
+
+// appendFunc returns the function Append<Name>(b []byte, v T) []byte of
+// the package of a Marshal<Name> function bound to T, or nil.
+func appendFunc(ref *config.TypeReference) *types.Func {
+	name := "Append" + strings.TrimPrefix(ref.Marshaler.Name(), "Marshal")
+	f, ok := ref.Marshaler.Pkg().Scope().Lookup(name).(*types.Func)
+	if !ok {
+		return nil
+	}
+	sig := f.Type().(*types.Signature)
+	bytes := types.NewSlice(types.Typ[types.Byte])
+	if sig.Params().Len() != 2 || sig.Results().Len() != 1 || !types.Identical(sig.Params().At(0).Type(), bytes) ||
+		!types.Identical(sig.Params().At(1).Type(), ref.Target) || !types.Identical(sig.Results().At(0).Type(), bytes) {
+		return nil
+	}
+	return f
 }
 
 // funcName spells a marshal function in the generated file, importing its

@@ -9,6 +9,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -86,4 +87,99 @@ func MarshalSalaryPeriod(s string) graphql.Marshaler {
 // REST spelling (hourly).
 func UnmarshalSalaryPeriod(v any) (string, error) {
 	return unmarshalEnum("SalaryPeriod", salaryPeriod, v)
+}
+
+// The enums below are domain's types, whose Go values are their GraphQL
+// values in lower case (REMOTE is "remote", SALARY_DESC "salary_desc").
+
+// marshalLower writes v as its enum value, upper-cased.
+func marshalLower[T ~string](v T) graphql.Marshaler {
+	return graphql.WriterFunc(func(w io.Writer) { _, _ = io.WriteString(w, strconv.Quote(strings.ToUpper(string(v)))) })
+}
+
+// unmarshalLower reads a value of the enum named name: one of valid,
+// spelled in upper case.
+func unmarshalLower[T ~string](name string, valid []T, v any) (T, error) {
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("%s must be a string", name)
+	}
+	value := T(strings.ToLower(s))
+	if s != strings.ToUpper(s) || !slices.Contains(valid, value) {
+		return "", fmt.Errorf("%q is not a valid %s", domain.Clip(s), name)
+	}
+	return value, nil
+}
+
+// MarshalWorkArrangement writes a WorkArrangement enum value (REMOTE).
+func MarshalWorkArrangement(v domain.WorkArrangement) graphql.Marshaler { return marshalLower(v) }
+
+// UnmarshalWorkArrangement reads a WorkArrangement enum value.
+func UnmarshalWorkArrangement(v any) (domain.WorkArrangement, error) {
+	return unmarshalLower("WorkArrangement", domain.WorkArrangements, v)
+}
+
+// MarshalJobSort writes a JobSort enum value (SALARY_DESC).
+func MarshalJobSort(v domain.JobSort) graphql.Marshaler { return marshalLower(v) }
+
+// UnmarshalJobSort reads a JobSort enum value.
+func UnmarshalJobSort(v any) (domain.JobSort, error) {
+	return unmarshalLower("JobSort", domain.JobSorts, v)
+}
+
+// MarshalMatchMode writes a MatchMode enum value (ANY).
+func MarshalMatchMode(v domain.MatchMode) graphql.Marshaler { return marshalLower(v) }
+
+// UnmarshalMatchMode reads a MatchMode enum value.
+func UnmarshalMatchMode(v any) (domain.MatchMode, error) {
+	return unmarshalLower("MatchMode", domain.MatchModes, v)
+}
+
+// facetFields are the facet fields as FacetField values.
+var facetFields = func() []domain.FacetField {
+	out := make([]domain.FacetField, len(domain.FacetFields))
+	for i, f := range domain.FacetFields {
+		out[i] = domain.FacetField(f)
+	}
+	return out
+}()
+
+// MarshalFacetField writes a FacetField enum value (WORK_ARRANGEMENT).
+func MarshalFacetField(v domain.FacetField) graphql.Marshaler { return marshalLower(v) }
+
+// UnmarshalFacetField reads a FacetField enum value.
+func UnmarshalFacetField(v any) (domain.FacetField, error) {
+	return unmarshalLower("FacetField", facetFields, v)
+}
+
+// MarshalChangeKind writes a ChangeKind enum value (OPENED).
+func MarshalChangeKind(v domain.ChangeKind) graphql.Marshaler { return marshalLower(v) }
+
+// UnmarshalChangeKind reads a ChangeKind enum value.
+func UnmarshalChangeKind(v any) (domain.ChangeKind, error) {
+	return unmarshalLower("ChangeKind", domain.ChangeKinds, v)
+}
+
+// MarshalJobChangeKind writes a JobChangeKind enum value (ADDED).
+func MarshalJobChangeKind(v domain.JobChangeKind) graphql.Marshaler { return marshalLower(v) }
+
+// UnmarshalJobChangeKind reads a JobChangeKind enum value.
+func UnmarshalJobChangeKind(v any) (domain.JobChangeKind, error) {
+	return unmarshalLower("JobChangeKind", domain.JobChangeKinds, v)
+}
+
+// MarshalDistanceUnit writes a DistanceUnit enum value (KM).
+func MarshalDistanceUnit(v domain.DistanceUnit) graphql.Marshaler { return marshalLower(v) }
+
+// UnmarshalDistanceUnit reads a DistanceUnit enum value.
+func UnmarshalDistanceUnit(v any) (domain.DistanceUnit, error) {
+	return unmarshalLower("DistanceUnit", domain.DistanceUnits, v)
+}
+
+// MarshalSuggestField writes a SuggestField enum value (TITLE).
+func MarshalSuggestField(v domain.SuggestField) graphql.Marshaler { return marshalLower(v) }
+
+// UnmarshalSuggestField reads a SuggestField enum value.
+func UnmarshalSuggestField(v any) (domain.SuggestField, error) {
+	return unmarshalLower("SuggestField", domain.SuggestFields, v)
 }

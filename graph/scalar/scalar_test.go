@@ -97,3 +97,73 @@ func TestEnums(t *testing.T) {
 	_, err := scalar.UnmarshalSalaryPeriod("YEARLY")
 	assert.Error(t, err, "an alias is not an enum value")
 }
+
+// TestDomainEnums: domain's enums read their GraphQL names only (upper
+// case, of the enum) into their REST spellings, and write them back.
+func TestDomainEnums(t *testing.T) {
+	unmarshal := map[string]func(any) (string, error){
+		"ChangeKind":      wrap(scalar.UnmarshalChangeKind),
+		"JobChangeKind":   wrap(scalar.UnmarshalJobChangeKind),
+		"JobSort":         wrap(scalar.UnmarshalJobSort),
+		"FacetField":      wrap(scalar.UnmarshalFacetField),
+		"WorkArrangement": wrap(scalar.UnmarshalWorkArrangement),
+		"MatchMode":       wrap(scalar.UnmarshalMatchMode),
+		"DistanceUnit":    wrap(scalar.UnmarshalDistanceUnit),
+		"SuggestField":    wrap(scalar.UnmarshalSuggestField),
+	}
+	for _, tc := range []struct {
+		enum string
+		in   any
+		want string // "" when refused
+	}{
+		{"ChangeKind", "OPENED", "opened"}, {"ChangeKind", "CLOSED", "closed"}, {"ChangeKind", "opened", ""},
+		{"ChangeKind", "ADDED", ""}, {"ChangeKind", 1, ""},
+		{"JobChangeKind", "ADDED", "added"}, {"JobChangeKind", "REMOVED", "removed"}, {"JobChangeKind", "added", ""},
+		{"JobChangeKind", "OPENED", ""}, {"JobChangeKind", nil, ""},
+		{"JobSort", "SALARY_DESC", "salary_desc"}, {"JobSort", "DISTANCE", "distance"}, {"JobSort", "Newest", ""},
+		{"FacetField", "WORK_ARRANGEMENT", "work_arrangement"}, {"FacetField", "SALARY", "salary"}, {"FacetField", "TITLE", ""},
+		{"WorkArrangement", "REMOTE", "remote"}, {"WorkArrangement", "ANYWHERE", ""},
+		{"MatchMode", "ALL", "all"}, {"MatchMode", "SOME", ""},
+		{"DistanceUnit", "MI", "mi"}, {"DistanceUnit", "KM", "km"}, {"DistanceUnit", "FT", ""},
+		{"SuggestField", "LOCATION", "location"}, {"SuggestField", "CITY", ""},
+	} {
+		got, err := unmarshal[tc.enum](tc.in)
+		if tc.want == "" {
+			assert.Error(t, err, "%s %v", tc.enum, tc.in)
+			continue
+		}
+		require.NoError(t, err, "%s %v", tc.enum, tc.in)
+		assert.Equal(t, tc.want, got, "%s %v", tc.enum, tc.in)
+	}
+	var b bytes.Buffer
+	scalar.MarshalJobChangeKind(domain.JobRemoved).MarshalGQL(&b)
+	scalar.MarshalChangeKind(domain.ChangeUpdated).MarshalGQL(&b)
+	scalar.MarshalJobSort(domain.JobSortSalaryDesc).MarshalGQL(&b)
+	scalar.MarshalFacetField(domain.FacetField(domain.FieldWorkArrangement)).MarshalGQL(&b)
+	scalar.MarshalDistanceUnit(domain.DistanceUnitMi).MarshalGQL(&b)
+	assert.Equal(t, `"REMOVED""UPDATED""SALARY_DESC""WORK_ARRANGEMENT""MI"`, b.String())
+}
+
+// wrap gives an enum's unmarshal function a string result.
+func wrap[T ~string](f func(any) (T, error)) func(any) (string, error) {
+	return func(v any) (string, error) {
+		got, err := f(v)
+		return string(got), err
+	}
+}
+
+// TestEdgeCursor: an edge's cursor is written as a quoted String, the same
+// by the marshaler as appended, and is never an input.
+func TestEdgeCursor(t *testing.T) {
+	page := domain.JobCardPage{Nodes: make([]domain.JobCard, 2), Cursors: []domain.Cursor{{Sort: domain.JobSortNewest, ID: "greenhouse-1", Offset: 1}}}
+	edges := page.Edges()
+	text := edges[0].Cursor.String()
+	require.NotEmpty(t, text)
+	var b bytes.Buffer
+	scalar.MarshalEdgeCursor(edges[0].Cursor).MarshalGQL(&b)
+	assert.Equal(t, `"`+text+`"`, b.String())
+	assert.Equal(t, b.String(), string(scalar.AppendEdgeCursor(nil, edges[0].Cursor)))
+	assert.Equal(t, `""`, string(scalar.AppendEdgeCursor(nil, edges[1].Cursor)), "a page without the edge's cursor")
+	_, err := scalar.UnmarshalEdgeCursor(text)
+	assert.Error(t, err)
+}
