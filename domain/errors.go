@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -76,6 +77,16 @@ func Errorf(code, format string, args ...any) *Error {
 // InvalidParam returns an invalid_parameter error about param.
 func InvalidParam(param, format string, args ...any) *Error {
 	return &Error{Code: CodeInvalidParameter, Message: fmt.Sprintf(format, args...), Param: param}
+}
+
+// AllowedError is the invalid_parameter error for a value outside a closed
+// set; it names the allowed values.
+func AllowedError[T ~string](param, got string, allowed ...T) *Error {
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(a)
+	}
+	return InvalidParam(param, "%s must be one of %s; got %q", param, strings.Join(names, ", "), Clip(got))
 }
 
 // ErrorCode returns the code of err as every transport answers it: for a

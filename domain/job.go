@@ -48,7 +48,7 @@ type JobCard struct {
 	// CompanyID is the stored company's id, for GraphQL's employer.
 	CompanyID int64 `json:"-"`
 	// PostedAt, CompanyLogo and Summary are GraphQL's list extras, read
-	// only when a selection asks for them (WithCardExtras); REST's card is
+	// only when a selection asks for them (JobQuery.CardExtras); REST's card is
 	// the specification's eight fields without them.
 	PostedAt    *string `json:"-"`
 	CompanyLogo *string `json:"-"`

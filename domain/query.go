@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -88,6 +87,10 @@ type JobQuery struct {
 	Limit  int
 	Offset int
 	After  *Cursor
+	// CardExtras reads each card's list extras too (PostedAt, CompanyLogo,
+	// Summary): GraphQL asks for them when a selection names them, so that
+	// a page without them costs what it did.
+	CardExtras bool
 	// Normalized tells how each filter was interpreted (REST meta.normalized).
 	Normalized NormalizedFilter
 }
@@ -282,6 +285,10 @@ type JobCardPage struct {
 	Normalized NormalizedFilter
 	// Query is the query of the page, for its facets.
 	Query JobQuery `json:"-"`
+	// FacetCounts are the facets the search asked for with the page (REST's
+	// meta.facets), nil when it asked for none; GraphQL counts its facets
+	// field by field.
+	FacetCounts []Facet `json:"-"`
 }
 
 // JobCardEdge is a card of a page with its cursor (a Relay edge).
@@ -426,21 +433,4 @@ func (q JobQuery) Without(field string) JobQuery {
 		q.SalaryMin, q.SalaryMax, q.IncludeUnknownSalary = nil, nil, false
 	}
 	return q
-}
-
-// cardExtrasKey marks a context whose job lists read the cards' extras.
-type cardExtrasKey struct{}
-
-// WithCardExtras returns a context whose job lists (a search's page, a
-// company's jobs, similar jobs) also read each card's list extras:
-// PostedAt, CompanyLogo and Summary. GraphQL asks for them when a
-// selection names them, so that a page without them costs what it did.
-func WithCardExtras(ctx context.Context) context.Context {
-	return context.WithValue(ctx, cardExtrasKey{}, true)
-}
-
-// CardExtras reports whether the job lists of ctx read the cards' extras.
-func CardExtras(ctx context.Context) bool {
-	v, _ := ctx.Value(cardExtrasKey{}).(bool)
-	return v
 }

@@ -39,9 +39,9 @@ func TestSelectsCardExtras(t *testing.T) {
 				}
 			}
 		}
-		assert.Equal(t, tc.want, selectsCardExtras(set), tc.query)
+		assert.Equal(t, tc.want, setSelectsCardExtras(set), tc.query)
 	}
 	doc, errs := gqlparser.LoadQuery(parsedSchema, `{ job(id: "a-1") { summary companyLogo postedAt } }`)
 	require.Nil(t, errs)
-	assert.False(t, selectsCardExtras(doc.Operations[0].SelectionSet), "a Job's fields of the same names are no card's")
+	assert.False(t, setSelectsCardExtras(doc.Operations[0].SelectionSet), "a Job's fields of the same names are no card's")
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/jobsd-dev/jobsd/domain"
-	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/search"
 )
 
@@ -295,12 +294,12 @@ func (w *costWalk) field(f *ast.Field) costSum {
 		// it selects.
 		out.cost, out.nodes = 1, max(child.cost, 1)
 	case f.Name == "jobs" && (typ == "Query" || typ == "CompanyProfile"):
-		out.cost = satAdd(1, satAdd(child.cost, satMul(max(child.nodes, 1), w.pageSize(f, normalize.DefaultJobLimit))))
+		out.cost = satAdd(1, satAdd(child.cost, satMul(max(child.nodes, 1), w.pageSize(f, search.DefaultJobLimit))))
 		if w.slowSearch(f) {
 			out.cost, out.slow = satAdd(out.cost, satAdd(slowFilterCost, satMul(child.facetFields, slowFacetCost))), true
 		}
 	case f.Name == "companies" && typ == "Query":
-		out.cost = satAdd(1, satAdd(child.cost, satMul(max(child.nodes, 1), w.pageSize(f, normalize.DefaultCompanyLimit))))
+		out.cost = satAdd(1, satAdd(child.cost, satMul(max(child.nodes, 1), w.pageSize(f, search.DefaultCompanyLimit))))
 		if w.slowSearch(f) {
 			out.cost, out.slow = satAdd(out.cost, slowFilterCost), true
 		}
@@ -315,7 +314,7 @@ func (w *costWalk) field(f *ast.Field) costSum {
 	case f.Name == "similar" && typ == "Job":
 		out.cost = satAdd(similarCost, satMul(child.cost, w.intArg(f, "limit", search.DefaultSimilar, search.MaxSimilar)))
 	case f.Name == "facets" && typ == "JobCardConnection":
-		values := w.intArg(f, "limit", normalize.DefaultFacetLimit, normalize.MaxFacetLimit)
+		values := w.intArg(f, "limit", search.DefaultFacetLimit, search.MaxFacetLimit)
 		out.facetFields = min(w.listLen(f, "fields", allFacetFields), allFacetFields)
 		out.cost = satAdd(1, satMul(satMul(out.facetFields, values), max(child.cost, 1)))
 	default:
@@ -455,9 +454,9 @@ func (w *costWalk) intArg(f *ast.Field, name string, def, most int) int {
 // pageSize is a connection's page size: first, or its other name limit.
 func (w *costWalk) pageSize(f *ast.Field, def int) int {
 	if f.Arguments.ForName("first") != nil {
-		return w.intArg(f, "first", def, normalize.MaxLimit)
+		return w.intArg(f, "first", def, search.MaxLimit)
 	}
-	return w.intArg(f, "limit", def, normalize.MaxLimit)
+	return w.intArg(f, "limit", def, search.MaxLimit)
 }
 
 // listLen is the number of items of a list argument, or def when it is

@@ -109,7 +109,7 @@ func (p *fastPath) answer(ctx context.Context, oc *graphql.OperationContext, roo
 	// The generated writers coerce arguments with the generated argument
 	// functions, exactly as gqlgen does.
 	// The resolvers see the root field in the context instead of a field
-	// context (withCardExtras).
+	// context (selectsCardExtras).
 	ctx = withFastField(ctx, root)
 	r := fastRun{encoder: e, ctx: ctx, ec: newExecutionContext(oc, p.schema, nil), vars: oc.Variables}
 	e.buf = append(e.buf, '{')

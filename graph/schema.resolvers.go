@@ -10,7 +10,7 @@ import (
 
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/graph/model"
-	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/search"
 )
 
 // At is the resolver for the at field.
@@ -20,11 +20,8 @@ func (r *changeResolver) At(ctx context.Context, obj *domain.Change) (string, er
 
 // Jobs is the resolver for the jobs field.
 func (r *companyProfileResolver) Jobs(ctx context.Context, obj *domain.CompanyProfile, filter *domain.JobFilter, first *int, after *string, limit *int, offset *int, sort *domain.JobSort) (*domain.JobCardPage, error) {
-	limit, err := normalize.FirstOrLimit(first, limit)
-	if err != nil {
-		return nil, err
-	}
-	page, err := r.svc.CompanyJobs(withCardExtras(ctx), obj.ID, filter, limit, offset, sort, after)
+	page, err := r.svc.CompanyJobs(ctx, obj.ID, search.JobsRequest{Filter: filter, Sort: sort, CardExtras: selectsCardExtras(ctx),
+		Page: search.Page{First: first, Limit: limit, Offset: offset, After: after}})
 	if err == nil {
 		notePage(ctx, page.Nodes)
 	}
@@ -33,7 +30,7 @@ func (r *companyProfileResolver) Jobs(ctx context.Context, obj *domain.CompanyPr
 
 // Similar is the resolver for the similar field.
 func (r *jobResolver) Similar(ctx context.Context, obj *domain.Job, limit *int) ([]*domain.JobCard, error) {
-	page, err := r.svc.Similar(withCardExtras(ctx), obj.ID, limit)
+	page, err := r.svc.Similar(ctx, obj.ID, limit, selectsCardExtras(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -56,11 +53,7 @@ func (r *jobCardConnectionResolver) Facets(ctx context.Context, obj *domain.JobC
 	for i, f := range fields {
 		names[i] = string(f)
 	}
-	req, err := r.svc.Facets(names, limit)
-	if err != nil {
-		return nil, err
-	}
-	facets, err := r.svc.CountFacets(ctx, obj, req)
+	facets, err := r.svc.Facets(ctx, obj, names, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -74,11 +67,8 @@ func (r *jobChangeEventResolver) At(ctx context.Context, obj *domain.JobChangeEv
 
 // Jobs is the resolver for the jobs field.
 func (r *queryResolver) Jobs(ctx context.Context, filter *domain.JobFilter, first *int, after *string, limit *int, offset *int, sort *domain.JobSort) (*domain.JobCardPage, error) {
-	limit, err := normalize.FirstOrLimit(first, limit)
-	if err != nil {
-		return nil, err
-	}
-	page, err := r.svc.Jobs(withCardExtras(ctx), filter, limit, offset, sort, after)
+	page, err := r.svc.Jobs(ctx, search.JobsRequest{Filter: filter, Sort: sort, CardExtras: selectsCardExtras(ctx),
+		Page: search.Page{First: first, Limit: limit, Offset: offset, After: after}})
 	if err == nil {
 		notePage(ctx, page.Nodes)
 	}
@@ -92,14 +82,8 @@ func (r *queryResolver) Job(ctx context.Context, id string) (*domain.Job, error)
 
 // Companies is the resolver for the companies field.
 func (r *queryResolver) Companies(ctx context.Context, filter *domain.JobFilter, minJobs *int, first *int, after *string, limit *int, offset *int) (*domain.CompanyPage, error) {
-	limit, err := normalize.FirstOrLimit(first, limit)
-	if err != nil {
-		return nil, err
-	}
-	if offset, err = normalize.OffsetAfter(after, offset); err != nil {
-		return nil, err
-	}
-	return r.svc.Companies(ctx, minJobs, limit, offset, filter)
+	return r.svc.Companies(ctx, search.CompaniesRequest{Filter: filter, MinJobs: minJobs,
+		Page: search.Page{First: first, Limit: limit, Offset: offset, After: after}})
 }
 
 // Node is the resolver for the node field.

@@ -18,6 +18,7 @@ import (
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/internal/apitest"
 	"github.com/jobsd-dev/jobsd/live"
+	"github.com/jobsd-dev/jobsd/search"
 	"github.com/jobsd-dev/jobsd/seed"
 	"github.com/jobsd-dev/jobsd/store"
 )
@@ -66,7 +67,7 @@ func filters() []domain.JobFilter {
 // title words outside the taxonomy).
 func hasText(t *testing.T, env *apitest.Env, f domain.JobFilter) bool {
 	t.Helper()
-	page, err := env.Service.Jobs(context.Background(), &f, ptr(1), nil, nil, nil)
+	page, err := env.Service.Jobs(context.Background(), search.JobsRequest{Filter: &f, Page: search.Page{Limit: ptr(1)}})
 	require.NoError(t, err)
 	return !page.Query.Text().Empty()
 }
@@ -77,7 +78,7 @@ func listOf(t *testing.T, env *apitest.Env, f domain.JobFilter) map[string]bool 
 	out := map[string]bool{}
 	var after *string
 	for {
-		page, err := env.Service.Jobs(context.Background(), &f, ptr(100), nil, nil, after)
+		page, err := env.Service.Jobs(context.Background(), search.JobsRequest{Filter: &f, Page: search.Page{Limit: ptr(100), After: after}})
 		require.NoError(t, err)
 		for _, c := range page.Nodes {
 			out[c.ID] = true

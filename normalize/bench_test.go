@@ -60,7 +60,7 @@ func BenchmarkJobQuery(b *testing.B) {
 	f := &domain.JobFilter{Skills: []string{"golang", "k8s"}, Location: str("San Francisco, CA"), Title: str("backend engineer"),
 		WorkArrangement: []domain.WorkArrangement{"remote"}, EmploymentType: []string{"FT"}}
 	for b.Loop() {
-		if _, err := n.JobQuery(f, nil, nil, nil, nil); err != nil {
+		if _, err := n.JobFilter(f); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -45,7 +45,7 @@ func FuzzJobQuery(f *testing.F) {
 		filter := &domain.JobFilter{Skills: []string{skill}, City: &city, Location: &location, Title: &title,
 			WorkArrangement: []domain.WorkArrangement{domain.WorkArrangement(arrangement)},
 			EmploymentType:  []string{employment}, SalaryMin: &lo, SalaryMax: &hi}
-		_, err := n.JobQuery(filter, nil, nil, nil, nil)
+		_, err := n.JobFilter(filter)
 		if err != nil && domain.ErrorCode(err) != domain.CodeInvalidParameter {
 			t.Fatalf("error %v has code %s", err, domain.ErrorCode(err))
 		}

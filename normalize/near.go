@@ -307,7 +307,7 @@ func radiusKm(b *queryBuilder, r *float64, unit *domain.DistanceUnit) (float64, 
 		case domain.DistanceUnitMi:
 			factor, name = KmPerMile, domain.DistanceUnitMi
 		default:
-			b.fail(AllowedError("radius", string(*unit), "km", "mi"))
+			b.fail(domain.AllowedError("radius", string(*unit), domain.DistanceUnits...))
 			return 0, false
 		}
 	}

@@ -85,7 +85,7 @@ func TestNearQuery(t *testing.T) {
 	roundRock := n.geo.cityCands(placeKey("Round Rock"))[0]
 	houston := n.geo.cityCands(placeKey("Houston"))[0]
 
-	q, err := n.JobQuery(&domain.JobFilter{Near: &domain.NearInput{Place: ptr("Austin, TX")}}, nil, nil, nil, nil)
+	q, err := n.JobFilter(&domain.JobFilter{Near: &domain.NearInput{Place: ptr("Austin, TX")}})
 	require.NoError(t, err)
 	require.NotNil(t, q.Near)
 	assert.Equal(t, &domain.NormalizedNear{Place: ptr("Austin, Texas, United States"), Lat: austin.Lat, Lng: austin.Lng, RadiusKm: 40},
@@ -105,26 +105,25 @@ func TestNearQuery(t *testing.T) {
 	assert.InDelta(t, DistanceKm(austin.Lat, austin.Lng, roundRock.Lat, roundRock.Lng), d, 1e-9)
 
 	// 25 miles, include_remote: the point's country and no country.
-	q, err = n.JobQuery(&domain.JobFilter{Near: &domain.NearInput{Place: ptr("round rock"), Radius: ptr(25.0),
-		Unit: ptr(domain.DistanceUnitMi), IncludeRemote: ptr(true)}}, nil, nil, ptr(domain.JobSortDistance), nil)
+	q, err = n.JobFilter(&domain.JobFilter{Near: &domain.NearInput{Place: ptr("round rock"), Radius: ptr(25.0),
+		Unit: ptr(domain.DistanceUnitMi), IncludeRemote: ptr(true)}})
 	require.NoError(t, err)
 	assert.InDelta(t, 25*KmPerMile, q.Near.RadiusKm, 1e-9)
 	assert.Equal(t, 40.2, q.Normalized.Near.RadiusKm)
 	assert.Equal(t, ptr(true), q.Normalized.Near.IncludeRemote)
 	f = nearFilter(q)
 	assert.Equal(t, []string{domain.NearRemoteKey(""), domain.NearRemoteKey("united states")}, f.Keys[len(f.Keys)-2:])
-	assert.Equal(t, domain.JobSortDistance, q.Sort)
 
 	// A point: no place; include_remote takes the nearest city's country.
-	q, err = n.JobQuery(&domain.JobFilter{Near: &domain.NearInput{Lat: ptr(48.86), Lng: ptr(2.35), Radius: ptr(5.0),
-		IncludeRemote: ptr(true)}}, nil, nil, nil, nil)
+	q, err = n.JobFilter(&domain.JobFilter{Near: &domain.NearInput{Lat: ptr(48.86), Lng: ptr(2.35), Radius: ptr(5.0),
+		IncludeRemote: ptr(true)}})
 	require.NoError(t, err)
 	assert.Nil(t, q.Normalized.Near.Place)
 	assert.Equal(t, 48.86, q.Normalized.Near.Lat)
 	assert.Contains(t, nearFilter(q).Keys, domain.NearRemoteKey("france"))
 
 	// The middle of the Pacific: nothing within the radius, no error.
-	q, err = n.JobQuery(&domain.JobFilter{Near: &domain.NearInput{Lat: ptr(-30.0), Lng: ptr(-140.0), Radius: ptr(10.0)}}, nil, nil, nil, nil)
+	q, err = n.JobFilter(&domain.JobFilter{Near: &domain.NearInput{Lat: ptr(-30.0), Lng: ptr(-140.0), Radius: ptr(10.0)}})
 	require.NoError(t, err)
 	assert.Empty(t, nearFilter(q).Keys)
 }
@@ -134,37 +133,32 @@ func TestNearQueryErrors(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		in    domain.NearInput
-		sort  domain.JobSort
 		param string
 		msg   string
 	}{
-		{"a state", domain.NearInput{Place: ptr("Texas")}, "", "near", "names a state (Texas), not a city: filter by state=Texas"},
-		{"a country", domain.NearInput{Place: ptr("Germany")}, "", "near", "names a country (Germany), not a city: filter by country=Germany"},
-		{"unknown, close to a city", domain.NearInput{Place: ptr("Austn")}, "", "near", `did you mean "Austin, Texas, United States"?`},
-		{"unknown", domain.NearInput{Place: ptr("Qwxyzzz")}, "", "near", "names no city jobsd knows"},
-		{"two places", domain.NearInput{Place: ptr("Austin; Boston")}, "", "near", "names 2 places"},
-		{"remote only", domain.NearInput{Place: ptr("Remote")}, "", "near", "names no city"},
-		{"place and point", domain.NearInput{Place: ptr("Austin"), Lat: ptr(1.0), Lng: ptr(2.0)}, "", "near", "not both"},
-		{"lat alone", domain.NearInput{Lat: ptr(1.0)}, "", "lng", "lat and lng go together"},
-		{"lng alone", domain.NearInput{Lng: ptr(1.0)}, "", "lat", "lat and lng go together"},
-		{"lat out of range", domain.NearInput{Lat: ptr(91.0), Lng: ptr(0.0)}, "", "lat", "greater than -90 and less than 90"},
-		{"a pole", domain.NearInput{Lat: ptr(-90.0), Lng: ptr(0.0)}, "", "lat", "a pole"},
-		{"lng out of range", domain.NearInput{Lat: ptr(0.0), Lng: ptr(180.5)}, "", "lng", "from -180 to 180"},
-		{"radius 0", domain.NearInput{Place: ptr("Austin"), Radius: ptr(0.0)}, "", "radius", "greater than 0 and at most 500 km"},
-		{"radius negative", domain.NearInput{Place: ptr("Austin"), Radius: ptr(-1.0)}, "", "radius", "greater than 0"},
-		{"radius over 500 km", domain.NearInput{Place: ptr("Austin"), Radius: ptr(500.5)}, "", "radius", "at most 500 km (310.7 mi); got 500.5 km"},
-		{"radius over 500 km in miles", domain.NearInput{Place: ptr("Austin"), Radius: ptr(311.0), Unit: ptr(domain.DistanceUnitMi)}, "", "radius", "got 311 mi"},
-		{"another unit", domain.NearInput{Place: ptr("Austin"), Radius: ptr(3.0), Unit: ptr(domain.DistanceUnit("ft"))}, "", "radius", "km, mi"},
-		{"radius without a point", domain.NearInput{Radius: ptr(3.0)}, "", "radius", "needs a point"},
-		{"include_remote without a point", domain.NearInput{IncludeRemote: ptr(true)}, "", "include_remote", "needs a point"},
-		{"control characters", domain.NearInput{Place: ptr("Aus\x01tin")}, "", "near", "control characters"},
+		{"a state", domain.NearInput{Place: ptr("Texas")}, "near", "names a state (Texas), not a city: filter by state=Texas"},
+		{"a country", domain.NearInput{Place: ptr("Germany")}, "near", "names a country (Germany), not a city: filter by country=Germany"},
+		{"unknown, close to a city", domain.NearInput{Place: ptr("Austn")}, "near", `did you mean "Austin, Texas, United States"?`},
+		{"unknown", domain.NearInput{Place: ptr("Qwxyzzz")}, "near", "names no city jobsd knows"},
+		{"two places", domain.NearInput{Place: ptr("Austin; Boston")}, "near", "names 2 places"},
+		{"remote only", domain.NearInput{Place: ptr("Remote")}, "near", "names no city"},
+		{"place and point", domain.NearInput{Place: ptr("Austin"), Lat: ptr(1.0), Lng: ptr(2.0)}, "near", "not both"},
+		{"lat alone", domain.NearInput{Lat: ptr(1.0)}, "lng", "lat and lng go together"},
+		{"lng alone", domain.NearInput{Lng: ptr(1.0)}, "lat", "lat and lng go together"},
+		{"lat out of range", domain.NearInput{Lat: ptr(91.0), Lng: ptr(0.0)}, "lat", "greater than -90 and less than 90"},
+		{"a pole", domain.NearInput{Lat: ptr(-90.0), Lng: ptr(0.0)}, "lat", "a pole"},
+		{"lng out of range", domain.NearInput{Lat: ptr(0.0), Lng: ptr(180.5)}, "lng", "from -180 to 180"},
+		{"radius 0", domain.NearInput{Place: ptr("Austin"), Radius: ptr(0.0)}, "radius", "greater than 0 and at most 500 km"},
+		{"radius negative", domain.NearInput{Place: ptr("Austin"), Radius: ptr(-1.0)}, "radius", "greater than 0"},
+		{"radius over 500 km", domain.NearInput{Place: ptr("Austin"), Radius: ptr(500.5)}, "radius", "at most 500 km (310.7 mi); got 500.5 km"},
+		{"radius over 500 km in miles", domain.NearInput{Place: ptr("Austin"), Radius: ptr(311.0), Unit: ptr(domain.DistanceUnitMi)}, "radius", "got 311 mi"},
+		{"another unit", domain.NearInput{Place: ptr("Austin"), Radius: ptr(3.0), Unit: ptr(domain.DistanceUnit("ft"))}, "radius", "km, mi"},
+		{"radius without a point", domain.NearInput{Radius: ptr(3.0)}, "radius", "needs a point"},
+		{"include_remote without a point", domain.NearInput{IncludeRemote: ptr(true)}, "include_remote", "needs a point"},
+		{"control characters", domain.NearInput{Place: ptr("Aus\x01tin")}, "near", "control characters"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var sort *domain.JobSort
-			if c.sort != "" {
-				sort = &c.sort
-			}
-			_, err := n.JobQuery(&domain.JobFilter{Near: &c.in}, nil, nil, sort, nil)
+			_, err := n.JobFilter(&domain.JobFilter{Near: &c.in})
 			require.Error(t, err)
 			var de *domain.Error
 			require.ErrorAs(t, err, &de)
@@ -174,16 +168,11 @@ func TestNearQueryErrors(t *testing.T) {
 		})
 	}
 	for _, in := range []domain.NearInput{{}, {Place: ptr(" ")}} {
-		q, err := n.JobQuery(&domain.JobFilter{Near: &in}, nil, nil, nil, nil)
+		q, err := n.JobFilter(&domain.JobFilter{Near: &in})
 		require.NoError(t, err, "an empty near is no filter, as an empty city is none")
 		assert.Nil(t, q.Near)
 		assert.Empty(t, q.Filters)
 	}
-	_, err := n.JobQuery(&domain.JobFilter{}, nil, nil, ptr(domain.JobSortDistance), nil)
-	var de *domain.Error
-	require.ErrorAs(t, err, &de)
-	assert.Equal(t, "sort", de.Param)
-	assert.Contains(t, de.Message, "sort=distance needs a point")
 }
 
 // TestNearRadiusBoundary: a point exactly at the radius is within it.
@@ -192,11 +181,11 @@ func TestNearRadiusBoundary(t *testing.T) {
 	austin := n.geo.cityCands(placeKey("Austin"))[0]
 	roundRock := n.geo.cityCands(placeKey("Round Rock"))[0]
 	d := DistanceKm(austin.Lat, austin.Lng, roundRock.Lat, roundRock.Lng)
-	q, err := n.JobQuery(&domain.JobFilter{Near: &domain.NearInput{Place: ptr("Austin"), Radius: &d}}, nil, nil, nil, nil)
+	q, err := n.JobFilter(&domain.JobFilter{Near: &domain.NearInput{Place: ptr("Austin"), Radius: &d}})
 	require.NoError(t, err)
 	assert.Contains(t, q.Near.Keys, domain.NearKey(roundRock.Lat, roundRock.Lng))
 	shorter := math.Nextafter(d, 0)
-	q, err = n.JobQuery(&domain.JobFilter{Near: &domain.NearInput{Place: ptr("Austin"), Radius: &shorter}}, nil, nil, nil, nil)
+	q, err = n.JobFilter(&domain.JobFilter{Near: &domain.NearInput{Place: ptr("Austin"), Radius: &shorter}})
 	require.NoError(t, err)
 	assert.NotContains(t, q.Near.Keys, domain.NearKey(roundRock.Lat, roundRock.Lng))
 }
@@ -329,7 +318,7 @@ func TestNearWithReferenceData(t *testing.T) {
 		}
 	}
 	require.Len(t, keys, 1)
-	q, err := n.JobQuery(&domain.JobFilter{Near: &domain.NearInput{Place: ptr("Austin, TX"), Radius: ptr(50.0)}}, nil, nil, nil, nil)
+	q, err := n.JobFilter(&domain.JobFilter{Near: &domain.NearInput{Place: ptr("Austin, TX"), Radius: ptr(50.0)}})
 	require.NoError(t, err)
 	assert.Contains(t, q.Near.Keys, keys[0], "Georgetown, Texas is within 50 km of Austin")
 	d, ok := q.Near.Distance(keys)
@@ -343,7 +332,7 @@ func TestNearWithReferenceData(t *testing.T) {
 		"Cambridge, MA": "Cambridge, Massachusetts, United States",
 		"München":       "Munich, Bavaria, Germany",
 	} {
-		q, err := n.JobQuery(&domain.JobFilter{Near: &domain.NearInput{Place: &place}}, nil, nil, nil, nil)
+		q, err := n.JobFilter(&domain.JobFilter{Near: &domain.NearInput{Place: &place}})
 		require.NoError(t, err, place)
 		assert.Equal(t, want, *q.Normalized.Near.Place, place)
 	}

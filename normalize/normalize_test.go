@@ -140,7 +140,6 @@ func TestJobQuery(t *testing.T) {
 	n := newNormalizer(t)
 	str := func(s string) *string { return &s }
 	num := func(f float64) *float64 { return &f }
-	integer := func(i int) *int { return &i }
 	filter := func(field string, values ...string) domain.KeyFilter {
 		keys := make([]string, len(values))
 		for i, v := range values {
@@ -158,13 +157,11 @@ func TestJobQuery(t *testing.T) {
 		return f
 	}
 	tests := []struct {
-		name   string
-		give   domain.JobFilter
-		limit  *int
-		offset *int
-		want   []domain.KeyFilter
-		code   string // error code, "" for success
-		param  string
+		name  string
+		give  domain.JobFilter
+		want  []domain.KeyFilter
+		code  string // error code, "" for success
+		param string
 	}{
 		{name: "skills aliases", give: domain.JobFilter{Skills: []string{" golang ", "", "K8s", "Go"}},
 			want: []domain.KeyFilter{filter("skills", "Go", "Kubernetes")}},
@@ -190,8 +187,6 @@ func TestJobQuery(t *testing.T) {
 		{name: "clearances", give: domain.JobFilter{SecurityClearances: []string{"TS/SCI"}}, want: []domain.KeyFilter{filter("security_clearances", "Top Secret/SCI")}},
 		{name: "education levels", give: domain.JobFilter{EducationLevels: []string{"BS", "bachelors"}}, want: []domain.KeyFilter{filter("education_levels", "Bachelor's")}},
 		{name: "salary range", give: domain.JobFilter{SalaryMin: num(100), SalaryMax: num(200)}},
-		{name: "limit 0", limit: integer(0), code: domain.CodeInvalidParameter, param: "limit"},
-		{name: "negative offset", offset: integer(-1), code: domain.CodeInvalidParameter, param: "offset"},
 		{name: "titles differ", give: domain.JobFilter{Title: str("nurse"), JobTitle: str("engineer")}, code: domain.CodeInvalidParameter, param: "job_title"},
 		{name: "bad arrangement", give: domain.JobFilter{WorkArrangement: []domain.WorkArrangement{"sometimes"}}, code: domain.CodeInvalidParameter, param: "work_arrangement"},
 		{name: "bad employment type", give: domain.JobFilter{EmploymentType: []string{"gig"}}, code: domain.CodeInvalidParameter, param: "employment_type"},
@@ -209,7 +204,7 @@ func TestJobQuery(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q, err := n.JobQuery(&tt.give, tt.limit, tt.offset, nil, nil)
+			q, err := n.JobFilter(&tt.give)
 			if tt.code != "" {
 				require.Error(t, err)
 				assert.Equal(t, tt.code, domain.ErrorCode(err))
@@ -218,8 +213,6 @@ func TestJobQuery(t *testing.T) {
 			}
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, q.Filters)
-			assert.Equal(t, 25, q.Limit)
-			assert.Equal(t, domain.JobSortNewest, q.Sort)
 		})
 	}
 }
@@ -231,42 +224,11 @@ func TestJobQueryNamesTheFirstBadValue(t *testing.T) {
 	bad := "a\x01b"
 	f := &domain.JobFilter{Title: &bad, Company: &bad, City: &bad, Q: &bad, PostedWithin: &bad}
 	for range 20 {
-		_, err := n.JobQuery(f, nil, nil, nil, nil)
+		_, err := n.JobFilter(f)
 		var appErr *domain.Error
 		require.ErrorAs(t, err, &appErr)
 		assert.Equal(t, "title", appErr.Param)
 	}
-}
-
-func TestJobQueryPaging(t *testing.T) {
-	n := newNormalizer(t)
-	big := 500
-	q, err := n.JobQuery(nil, &big, nil, nil, nil)
-	require.NoError(t, err)
-	assert.Equal(t, 100, q.Limit, "clamped")
-	c, err := n.CompanyQuery(nil, nil, nil, nil)
-	require.NoError(t, err)
-	assert.Equal(t, domain.CompanyQuery{MinJobs: 1, Limit: 50}, c)
-	keyword := "go"
-	q, err = n.JobQuery(&domain.JobFilter{Q: &keyword}, nil, nil, nil, nil)
-	require.NoError(t, err)
-	assert.Equal(t, domain.JobSortRelevance, q.Sort, "relevance is the default with q (issue 6)")
-	newest := domain.JobSortNewest
-	q, err = n.JobQuery(&domain.JobFilter{Q: &keyword}, nil, nil, &newest, nil)
-	require.NoError(t, err)
-	assert.Equal(t, domain.JobSortNewest, q.Sort, "sort overrides it")
-	q, err = n.JobQuery(nil, nil, nil, nil, nil)
-	require.NoError(t, err)
-	assert.Equal(t, domain.JobSortNewest, q.Sort, "newest without q (contract section 3)")
-
-	// A relevance cursor carries the next page's offset.
-	cur := domain.Cursor{Sort: domain.JobSortRelevance, ID: "job-1", Offset: 25}.Encode()
-	q, err = n.JobQuery(&domain.JobFilter{Q: &keyword}, nil, nil, nil, &cur)
-	require.NoError(t, err)
-	assert.Equal(t, 25, q.Offset)
-	assert.Nil(t, q.After, "relevance has no key to seek")
-	_, err = n.JobQuery(&domain.JobFilter{Q: &keyword}, nil, nil, &newest, &cur)
-	assert.Equal(t, domain.CodeInvalidParameter, domain.ErrorCode(err), "a relevance cursor is not a newest one")
 }
 
 func TestJobEnrichment(t *testing.T) {
@@ -396,7 +358,7 @@ func TestFreshnessAndMatchModes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q, err := n.JobQuery(&tt.give, nil, nil, nil, nil)
+			q, err := n.JobFilter(&tt.give)
 			if tt.param != "" {
 				assert.Equal(t, tt.param, domain.ErrorParam(err))
 				return
@@ -406,7 +368,7 @@ func TestFreshnessAndMatchModes(t *testing.T) {
 			assert.Equal(t, tt.after, q.PostedAfter.Format(time.RFC3339))
 		})
 	}
-	q, err := n.JobQuery(&domain.JobFilter{Skills: []string{"golang", "k8s"}, SkillsMatch: &all, Tools: []string{"docker"}}, nil, nil, nil, nil)
+	q, err := n.JobFilter(&domain.JobFilter{Skills: []string{"golang", "k8s"}, SkillsMatch: &all, Tools: []string{"docker"}})
 	require.NoError(t, err)
 	assert.True(t, q.Filters[0].All, "skills: every value")
 	assert.False(t, q.Filters[1].All, "tools: any value, the default")

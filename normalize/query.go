@@ -1,12 +1,10 @@
-// Queries: the filter, paging and sort values of a request normalized into a domain query.
+// Queries: the filter values of a request normalized into a domain query.
 
 package normalize
 
 import (
-	"fmt"
 	"math"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,69 +14,8 @@ import (
 	"github.com/jobsd-dev/jobsd/domain"
 )
 
-// Limits of list requests (contract sections 1, 3 and 4).
-const (
-	DefaultJobLimit     = 25
-	DefaultCompanyLimit = 50
-	MaxLimit            = 100
-	MaxListItems        = 50
-	DefaultMinJobs      = 1
-)
-
-// Limit validates a page's limit: it defaults to def and is clamped to
-// most; below 1 is an error.
-func Limit(limit *int, def, most int) (int, error) {
-	if limit == nil {
-		return def, nil
-	}
-	if *limit < 1 {
-		return 0, domain.InvalidParam("limit", "limit must be an integer ≥ 1")
-	}
-	return min(*limit, most), nil
-}
-
-// Paging validates limit and offset: limit defaults to def and is clamped to
-// MaxLimit, a limit below 1 or a negative offset is an error.
-func Paging(limit, offset *int, def int) (int, int, error) {
-	l, err := Limit(limit, def, MaxLimit)
-	if err != nil {
-		return 0, 0, err
-	}
-	o := 0
-	if offset != nil {
-		if *offset < 0 {
-			return 0, 0, domain.InvalidParam("offset", "offset must be an integer ≥ 0")
-		}
-		o = *offset
-	}
-	return l, o, nil
-}
-
-// CompanyQuery validates a company list request; a job filter with any
-// member set makes only the matching jobs count.
-func (n *Normalizer) CompanyQuery(minJobs, limit, offset *int, filter *domain.JobFilter) (domain.CompanyQuery, error) {
-	l, o, err := Paging(limit, offset, DefaultCompanyLimit)
-	if err != nil {
-		return domain.CompanyQuery{}, err
-	}
-	q := domain.CompanyQuery{MinJobs: DefaultMinJobs, Limit: l, Offset: o}
-	if minJobs != nil {
-		if *minJobs < 0 {
-			return q, domain.InvalidParam("min_jobs", "min_jobs must be an integer ≥ 0")
-		}
-		q.MinJobs = *minJobs
-	}
-	if filter != nil {
-		jq, err := n.JobQuery(filter, nil, nil, nil, nil)
-		if err != nil {
-			return q, err
-		}
-		if !jq.Normalized.IsEmpty() {
-			q.Jobs = &jq
-		}
-	}
-	return q, nil
-}
+// MaxListItems is the most items a list filter takes.
+const MaxListItems = 50
 
 // queryBuilder collects the parts of a JobQuery and the first error.
 type queryBuilder struct {
@@ -188,7 +125,7 @@ func (b *queryBuilder) listOf(param string, values []string, mode *domain.MatchM
 		case domain.MatchAll:
 			all = true
 		default:
-			b.fail(AllowedError(param+"_match", string(*mode), "any", "all"))
+			b.fail(domain.AllowedError(param+"_match", string(*mode), domain.MatchModes...))
 			return
 		}
 	}
@@ -245,9 +182,10 @@ func str(p *string) string {
 	return strings.TrimSpace(*p)
 }
 
-// JobQuery validates and normalizes a job search (contract sections 3 and
-// 4). Errors are *domain.Error values naming the REST parameter.
-func (n *Normalizer) JobQuery(f *domain.JobFilter, limit, offset *int, sort *domain.JobSort, after *string) (domain.JobQuery, error) {
+// JobFilter validates and normalizes a job search's filter (contract
+// section 4) into a query without its page and order, which package
+// search reads. Errors are *domain.Error values naming the REST parameter.
+func (n *Normalizer) JobFilter(f *domain.JobFilter) (domain.JobQuery, error) {
 	if f == nil {
 		f = &domain.JobFilter{}
 	}
@@ -268,10 +206,6 @@ func (n *Normalizer) JobQuery(f *domain.JobFilter, limit, offset *int, sort *dom
 	}
 	if b.err != nil {
 		return domain.JobQuery{}, b.err
-	}
-	var err error
-	if b.q.Limit, b.q.Offset, err = Paging(limit, offset, DefaultJobLimit); err != nil {
-		return domain.JobQuery{}, err
 	}
 	n.title(b, f)
 	if c := str(f.Company); c != "" {
@@ -310,7 +244,6 @@ func (n *Normalizer) JobQuery(f *domain.JobFilter, limit, offset *int, sort *dom
 		b.q.Q = q
 		b.q.Normalized.Q = &q
 	}
-	sortAndCursor(b, sort, after)
 	if b.err != nil {
 		return domain.JobQuery{}, b.err
 	}
@@ -428,7 +361,7 @@ func (n *Normalizer) arrangements(b *queryBuilder, in []domain.WorkArrangement) 
 	for _, s := range b.items("work_arrangement", raw) {
 		w, ok := n.WorkArrangement(s)
 		if !ok {
-			b.fail(AllowedError("work_arrangement", s, "remote", "hybrid", "onsite"))
+			b.fail(domain.AllowedError("work_arrangement", s, domain.WorkArrangements...))
 			return
 		}
 		values = appendNew(values, string(w))
@@ -448,7 +381,7 @@ func (n *Normalizer) employmentTypes(b *queryBuilder, in []string) {
 	for _, s := range b.items("employment_type", in) {
 		t, ok := n.EmploymentType(s)
 		if !ok {
-			b.fail(AllowedError("employment_type", s, EmploymentTypeNames()...))
+			b.fail(domain.AllowedError("employment_type", s, EmploymentTypeNames()...))
 			return
 		}
 		values = appendNew(values, t)
@@ -501,12 +434,6 @@ func (n *Normalizer) posted(b *queryBuilder, after, within *string) {
 
 var spanPattern = regexp.MustCompile(`^(\d{1,6})(h|d)$`)
 
-// AllowedError is the invalid_parameter error for a value outside a closed
-// set; it names the allowed values.
-func AllowedError(param, got string, allowed ...string) *domain.Error {
-	return domain.InvalidParam(param, "%s must be one of %s; got %q", param, strings.Join(allowed, ", "), domain.Clip(got))
-}
-
 func salary(b *queryBuilder, lo, hi *float64) {
 	for _, p := range []struct {
 		name string
@@ -543,127 +470,4 @@ func salaryCurrency(b *queryBuilder, code *string) {
 		return
 	}
 	b.q.Currency = domain.SalaryCurrency{Code: c, Named: true}
-}
-
-// sortAndCursor picks the order (newest, contract section 3; relevance
-// when a keyword query q is given) unless sort says otherwise, and
-// reads the cursor of a previous page. A relevance cursor carries the
-// offset of the next page: relevance has no key to seek.
-func sortAndCursor(b *queryBuilder, sort *domain.JobSort, after *string) {
-	b.q.Sort = domain.JobSortNewest
-	if b.q.Q != "" {
-		b.q.Sort = domain.JobSortRelevance
-	}
-	if sort != nil {
-		if !sort.IsValid() {
-			b.fail(AllowedError("sort", string(*sort), "newest", "oldest", "salary_desc", "salary_asc", "relevance", "distance"))
-			return
-		}
-		b.q.Sort = *sort
-	}
-	if b.q.Sort == domain.JobSortRelevance && b.q.Q == "" {
-		b.fail(domain.InvalidParam("sort", "sort=relevance needs a keyword query q"))
-		return
-	}
-	if b.q.Sort == domain.JobSortDistance && b.q.Near == nil {
-		b.fail(domain.InvalidParam("sort", "sort=distance needs a point: near (a city) or lat and lng"))
-		return
-	}
-	if after == nil || strings.TrimSpace(*after) == "" {
-		return
-	}
-	if b.q.Offset != 0 {
-		b.fail(domain.InvalidParam("cursor", "cursor and offset are exclusive; give one of them"))
-		return
-	}
-	c, err := domain.DecodeCursor(strings.TrimSpace(*after))
-	switch {
-	case err != nil || !c.Sort.IsValid() || !ValidJobID(c.ID) || c.Offset < 0 || math.IsNaN(c.Number):
-		b.fail(cursorError("is not a cursor of a job list", ""))
-		return
-	case c.Sort != b.q.Sort:
-		b.fail(cursorError(fmt.Sprintf("is of the %s order, not %s", c.Sort, b.q.Sort),
-			fmt.Sprintf("; ask with sort %s, or without the cursor", c.Sort)))
-		return
-	}
-	b.q.Offset = c.Offset
-	if b.q.Sort != domain.JobSortRelevance {
-		b.q.After = &c
-	}
-}
-
-// cursorError is the invalid_parameter error of a job list's cursor that
-// is not, in each transport's terms: what is wrong, then what to do.
-func cursorError(wrong, instead string) *domain.Error {
-	if instead == "" {
-		instead = "; pass the %s of the previous page unchanged"
-	} else {
-		instead += " (the %s of the previous page)"
-	}
-	e := domain.InvalidParam("cursor", "cursor %s"+instead, wrong, "meta.next_cursor")
-	e.GraphQLMessage = fmt.Sprintf("after %s"+instead, wrong, "pageInfo.endCursor, or an edge's cursor,")
-	return e
-}
-
-// Facet limits.
-const (
-	DefaultFacetLimit = 10
-	MaxFacetLimit     = 100
-)
-
-// Facets validates a facet request: known fields, without repeats, and a
-// number of values per field (default 10, at most 100).
-func Facets(fields []string, limit *int) ([]string, int, error) {
-	n := DefaultFacetLimit
-	if limit != nil {
-		if *limit < 1 {
-			return nil, 0, domain.InvalidParam("facet_limit", "facet_limit must be an integer ≥ 1")
-		}
-		n = min(*limit, MaxFacetLimit)
-	}
-	var out []string
-	for _, f := range fields {
-		f = strings.ToLower(strings.TrimSpace(f))
-		if f == "" || slices.Contains(out, f) {
-			continue
-		}
-		if !slices.Contains(domain.FacetFields, f) {
-			return nil, 0, AllowedError("facets", f, domain.FacetFields...)
-		}
-		out = append(out, f)
-	}
-	return out, n, nil
-}
-
-// FirstOrLimit reads Relay's first, limit's other name in GraphQL
-// connections: the page size is the one given; giving both is an error.
-func FirstOrLimit(first, limit *int) (*int, error) {
-	if first == nil {
-		return limit, nil
-	}
-	if limit != nil {
-		return nil, domain.InvalidParam("first", "first and limit are the same page size; give one of them")
-	}
-	if *first < 1 {
-		return nil, domain.InvalidParam("first", "first must be an integer ≥ 1")
-	}
-	return first, nil
-}
-
-// OffsetAfter reads the cursor of a list paged by offset (a company's
-// edge cursor) into the offset of the item after it; it and offset are
-// exclusive.
-func OffsetAfter(after *string, offset *int) (*int, error) {
-	if after == nil || strings.TrimSpace(*after) == "" {
-		return offset, nil
-	}
-	if offset != nil && *offset != 0 {
-		return nil, domain.InvalidParam("cursor", "cursor and offset are exclusive; give one of them")
-	}
-	c, err := domain.DecodeOffsetCursor(strings.TrimSpace(*after))
-	if err != nil {
-		return nil, domain.InvalidParam("cursor", "cursor is not a cursor of this list; pass a cursor of the previous page unchanged")
-	}
-	n := int(c)
-	return &n, nil
 }

@@ -68,46 +68,29 @@ var jobParams = append(slices.Clone(filterParams), "sort", "limit", "offset", "c
 
 func (h *Handler) jobs(w http.ResponseWriter, r *http.Request) {
 	p := readParams(r.URL, jobParams...)
-	f := filterOf(p)
-	var sort *domain.JobSort
+	req := search.JobsRequest{Filter: filterOf(p), Page: pageOf(p), Facets: p.list("facets")}
 	if s := p.str("sort"); s != nil {
 		v := domain.JobSort(*s)
-		sort = &v
+		req.Sort = &v
 	}
-	limit := p.integer("limit", "limit must be an integer ≥ 1")
-	offset := p.integer("offset", "offset must be an integer ≥ 0")
-	cursor := p.str("cursor")
-	facetFields := p.list("facets")
-	facetLimit := p.integer("facet_limit", "facet_limit must be an integer ≥ 1")
-	var facets search.FacetRequest
-	if p.err == nil {
-		var err error
-		facets, err = h.svc.Facets(facetFields, facetLimit)
-		p.fail(err)
-	}
+	req.Page.After = p.str("cursor")
+	req.FacetLimit = p.integer("facet_limit", "facet_limit must be an integer ≥ 1")
 	if p.err != nil {
 		WriteError(w, r, h.log, p.err)
 		return
 	}
-	page, err := h.svc.Jobs(r.Context(), f, limit, offset, sort, cursor)
+	page, err := h.svc.Jobs(r.Context(), req)
 	if err != nil {
 		WriteError(w, r, h.log, err)
 		return
 	}
 	m := &meta{
 		Total: page.PageInfo.Total, Limit: page.PageInfo.Limit, Offset: page.PageInfo.Offset, HasMore: page.PageInfo.HasMore,
-		NextCursor: page.PageInfo.EndCursor,
+		NextCursor: page.PageInfo.EndCursor, Normalized: normalized(&page.Normalized),
 	}
-	h.svc.NoteFacets(page, facets)
-	m.Normalized = normalized(&page.Normalized)
-	if !facets.Empty() || facetLimit != nil {
-		counts, err := h.svc.CountFacets(r.Context(), page, facets)
-		if err != nil {
-			WriteError(w, r, h.log, err)
-			return
-		}
+	if page.FacetCounts != nil {
 		m.Facets = map[string]any{}
-		for _, f := range counts {
+		for _, f := range page.FacetCounts {
 			if f.Field == domain.FacetSalary {
 				m.Facets[string(f.Field)] = f.Buckets
 			} else {
@@ -116,6 +99,14 @@ func (h *Handler) jobs(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, r, http.StatusOK, envelope{Data: cardsOf(page), Meta: m})
+}
+
+// pageOf reads the limit and offset parameters of a list.
+func pageOf(p *params) search.Page {
+	return search.Page{
+		Limit:  p.integer("limit", "limit must be an integer ≥ 1"),
+		Offset: p.integer("offset", "offset must be an integer ≥ 0"),
+	}
 }
 
 // filterOf reads the filter parameters into the filter the GraphQL jobs
@@ -232,7 +223,7 @@ func (h *Handler) similar(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, h.log, p.err)
 		return
 	}
-	page, err := h.svc.Similar(r.Context(), chi.URLParam(r, "id"), limit)
+	page, err := h.svc.Similar(r.Context(), chi.URLParam(r, "id"), limit, false)
 	if err != nil {
 		WriteError(w, r, h.log, err)
 		return
@@ -255,15 +246,12 @@ func (h *Handler) company(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) companies(w http.ResponseWriter, r *http.Request) {
 	p := readParams(r.URL, append([]string{"min_jobs", "limit", "offset"}, filterParams...)...)
-	minJobs := p.integer("min_jobs", "min_jobs must be an integer ≥ 0")
-	limit := p.integer("limit", "limit must be an integer ≥ 1")
-	offset := p.integer("offset", "offset must be an integer ≥ 0")
-	f := filterOf(p)
+	req := search.CompaniesRequest{MinJobs: p.integer("min_jobs", "min_jobs must be an integer ≥ 0"), Page: pageOf(p), Filter: filterOf(p)}
 	if p.err != nil {
 		WriteError(w, r, h.log, p.err)
 		return
 	}
-	page, err := h.svc.Companies(r.Context(), minJobs, limit, offset, f)
+	page, err := h.svc.Companies(r.Context(), req)
 	if err != nil {
 		WriteError(w, r, h.log, err)
 		return

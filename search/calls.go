@@ -100,13 +100,13 @@ func (s boundedStore) CompaniesByID(ctx context.Context, ids []int64) (map[int64
 }
 
 // SimilarJobs implements Store.
-func (s boundedStore) SimilarJobs(ctx context.Context, id string, limit int) ([]domain.JobCard, int, error) {
+func (s boundedStore) SimilarJobs(ctx context.Context, id string, limit int, cardExtras bool) ([]domain.JobCard, int, error) {
 	leave, err := enter(ctx)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer leave()
-	return s.inner.SimilarJobs(ctx, id, limit)
+	return s.inner.SimilarJobs(ctx, id, limit, cardExtras)
 }
 
 // Changes implements Store.

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/jobsd-dev/jobsd/domain"
-	"github.com/jobsd-dev/jobsd/normalize"
 )
 
 // Sizes of change feed pages.
@@ -24,7 +23,7 @@ const (
 // MaxChangeLimit). A cursor older than what is kept is gone. The page's
 // NextCursor continues the feed, also from an empty or last page.
 func (s *Service) Changes(ctx context.Context, after *string, limit *int) (*domain.ChangePage, error) {
-	n, err := normalize.Limit(limit, DefaultChangeLimit, MaxChangeLimit)
+	n, err := limitOf(limit, DefaultChangeLimit, MaxChangeLimit)
 	if err != nil {
 		return nil, err
 	}

@@ -5,33 +5,73 @@ import (
 	"slices"
 
 	"github.com/jobsd-dev/jobsd/domain"
-	"github.com/jobsd-dev/jobsd/normalize"
 )
 
-// Jobs returns a page of the job cards matching filter, in sort's order,
-// with the page info, the cursor after the page and how the filter was
-// read (the page's Normalized).
-func (s *Service) Jobs(ctx context.Context, filter *domain.JobFilter, limit, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error) {
-	q, err := s.jobQuery(filter, limit, offset, sort, after)
-	if err != nil {
-		return nil, err
-	}
-	return s.jobPage(ctx, q)
+// JobsRequest is a job search: a filter, a page and an order, and what
+// else its answer carries.
+type JobsRequest struct {
+	Filter *domain.JobFilter
+	Page   Page
+	Sort   *domain.JobSort
+	// Facets asks for the counts of the matching jobs by these fields
+	// (REST names; blanks and repeats ignored), FacetLimit values of each;
+	// asked with a field or a limit, the page's FacetCounts holds them
+	// (none for no field).
+	Facets     []string
+	FacetLimit *int
+	// CardExtras reads each card's list extras too (PostedAt, CompanyLogo,
+	// Summary).
+	CardExtras bool
+}
+
+// Jobs returns a page of the job cards matching the request's filter, in
+// its order, with the page info, the cursor after the page, how the filter
+// was read (the page's Normalized) and the facets it asks for. Every part
+// of the request is validated before the search runs.
+func (s *Service) Jobs(ctx context.Context, req JobsRequest) (*domain.JobCardPage, error) {
+	return s.jobs(ctx, req, nil)
 }
 
 // CompanyJobs is Jobs among the jobs of one company.
-func (s *Service) CompanyJobs(ctx context.Context, companyID int64, filter *domain.JobFilter, limit, offset *int, sort *domain.JobSort, after *string) (*domain.JobCardPage, error) {
-	q, err := s.jobQuery(filter, limit, offset, sort, after)
+func (s *Service) CompanyJobs(ctx context.Context, companyID int64, req JobsRequest) (*domain.JobCardPage, error) {
+	return s.jobs(ctx, req, &companyID)
+}
+
+// jobs answers a job search, among one company's jobs when companyID is
+// given.
+func (s *Service) jobs(ctx context.Context, req JobsRequest, companyID *int64) (*domain.JobCardPage, error) {
+	facets, err := readFacets(req.Facets, req.FacetLimit)
 	if err != nil {
 		return nil, err
 	}
-	q.CompanyID = &companyID
-	return s.jobPage(ctx, q)
+	asksFacets := len(facets.fields) > 0 || req.FacetLimit != nil
+	q, err := s.jobQuery(req.Filter, req.Page, req.Sort)
+	if err != nil {
+		return nil, err
+	}
+	q.CompanyID, q.CardExtras = companyID, req.CardExtras
+	page, err := s.jobPage(ctx, q)
+	if err != nil || !asksFacets {
+		return page, err
+	}
+	if slices.Contains(facets.fields, domain.FacetSalary) {
+		// The salary histogram's currency (REST's meta.normalized).
+		echoCurrency(&page.Normalized, q.Currency)
+	}
+	page.FacetCounts, err = s.store.Facets(ctx, q, facets.fields, facets.limit)
+	if err != nil {
+		return nil, err
+	}
+	if page.FacetCounts == nil {
+		page.FacetCounts = []domain.Facet{}
+	}
+	return page, nil
 }
 
-// jobQuery normalizes a job search and gives it the current rates.
-func (s *Service) jobQuery(filter *domain.JobFilter, limit, offset *int, sort *domain.JobSort, after *string) (domain.JobQuery, error) {
-	q, err := s.norm.JobQuery(filter, limit, offset, sort, after)
+// jobQuery reads a job search (ReadJobQuery) and gives it the current
+// rates.
+func (s *Service) jobQuery(filter *domain.JobFilter, page Page, sort *domain.JobSort) (domain.JobQuery, error) {
+	q, err := ReadJobQuery(s.norm, filter, page, sort)
 	if err != nil {
 		return q, err
 	}
@@ -57,46 +97,23 @@ func pageInfo(total, limit, offset, n int) domain.PageInfo {
 	return domain.PageInfo{Total: total, Limit: limit, Offset: offset, HasMore: offset+n < total}
 }
 
-// FacetRequest is a validated request for facets: the fields (REST names)
-// and how many values of each.
-type FacetRequest struct {
-	fields []string
-	limit  int
-}
-
-// Empty reports whether the request asks for no field.
-func (f FacetRequest) Empty() bool { return len(f.fields) == 0 }
-
-// Facets validates a request for facets, before the search it counts runs.
-func (s *Service) Facets(fields []string, limit *int) (FacetRequest, error) {
-	names, n, err := normalize.Facets(fields, limit)
+// Facets counts the jobs of a page's query by fields (REST names), limit
+// values of each (GraphQL's JobCardConnection.facets). It leaves the page
+// as it is: GraphQL may resolve a page's normalized before or after its
+// facets.
+func (s *Service) Facets(ctx context.Context, page *domain.JobCardPage, fields []string, limit *int) ([]domain.Facet, error) {
+	f, err := readFacets(fields, limit)
 	if err != nil {
-		return FacetRequest{}, err
+		return nil, err
 	}
-	return FacetRequest{fields: names, limit: n}, nil
-}
-
-// CountFacets counts the jobs of a page's query by the request's fields.
-// It leaves the page as it is: GraphQL may resolve a page's normalized
-// before or after its facets.
-func (s *Service) CountFacets(ctx context.Context, page *domain.JobCardPage, f FacetRequest) ([]domain.Facet, error) {
 	return s.store.Facets(ctx, page.Query, f.fields, f.limit)
-}
-
-// NoteFacets adds to a page's normalized what a facet request reads: the
-// salary histogram's currency (REST's meta.normalized; GraphQL's
-// normalized tells how the filter and the sort were read).
-func (s *Service) NoteFacets(page *domain.JobCardPage, f FacetRequest) {
-	if slices.Contains(f.fields, domain.FacetSalary) {
-		echoCurrency(&page.Normalized, page.Query.Currency)
-	}
 }
 
 // Interpret reads a filter as a search would, without searching: for each
 // given member, the normalized values a search matches. Its errors are
 // those a search with the filter gives.
 func (s *Service) Interpret(filter domain.JobFilter) (*domain.NormalizedFilter, error) {
-	q, err := s.jobQuery(&filter, nil, nil, nil, nil)
+	q, err := s.jobQuery(&filter, Page{}, nil)
 	if err != nil {
 		return nil, err
 	}

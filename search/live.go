@@ -78,7 +78,7 @@ func (s *Service) Subscribe(ctx context.Context, filter *domain.JobFilter, after
 	if s.live == nil {
 		return nil, domain.Errorf(domain.CodeUnavailable, "this server does not serve subscriptions")
 	}
-	q, err := s.jobQuery(filter, nil, nil, nil, nil)
+	q, err := s.jobQuery(filter, Page{}, nil)
 	if err != nil {
 		return nil, err
 	}

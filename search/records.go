@@ -17,10 +17,19 @@ func (s *Service) Job(ctx context.Context, id string) (*domain.Job, error) {
 	return s.store.JobByID(ctx, id)
 }
 
-// Companies returns a page of the companies with at least minJobs jobs
-// (those matching filter, when given), by job count, then name.
-func (s *Service) Companies(ctx context.Context, minJobs, limit, offset *int, filter *domain.JobFilter) (*domain.CompanyPage, error) {
-	q, err := s.norm.CompanyQuery(minJobs, limit, offset, filter)
+// CompaniesRequest is a company list request: the companies with at
+// least MinJobs jobs (those matching Filter, when given), a page of them.
+type CompaniesRequest struct {
+	Filter  *domain.JobFilter
+	MinJobs *int
+	// Page pages by offset; its After is an edge cursor of the list.
+	Page Page
+}
+
+// Companies returns a page of the companies the request selects, by job
+// count, then name.
+func (s *Service) Companies(ctx context.Context, req CompaniesRequest) (*domain.CompanyPage, error) {
+	q, err := readCompanyQuery(s.norm, req)
 	if err != nil {
 		return nil, err
 	}
@@ -82,16 +91,17 @@ type SimilarPage struct {
 // Similar returns the postings similar to the job with the id: of the
 // same role (and specialization, when it has one), most shared skills
 // first, then in the same city, then newest; never the job itself. limit
-// defaults to 10 and is clamped to MaxSimilar.
-func (s *Service) Similar(ctx context.Context, id string, limit *int) (*SimilarPage, error) {
+// defaults to 10 and is clamped to MaxSimilar; cardExtras reads the
+// cards' list extras too.
+func (s *Service) Similar(ctx context.Context, id string, limit *int, cardExtras bool) (*SimilarPage, error) {
 	if !normalize.ValidJobID(id) {
 		return nil, domain.InvalidParam("id", "id %q is not shaped <source>-<number>", domain.Clip(id))
 	}
-	n, err := normalize.Limit(limit, DefaultSimilar, MaxSimilar)
+	n, err := limitOf(limit, DefaultSimilar, MaxSimilar)
 	if err != nil {
 		return nil, err
 	}
-	cards, total, err := s.store.SimilarJobs(ctx, id, n)
+	cards, total, err := s.store.SimilarJobs(ctx, id, n, cardExtras)
 	if err != nil {
 		return nil, err
 	}

@@ -33,7 +33,7 @@ type Store interface {
 	CompaniesByID(ctx context.Context, ids []int64) (map[int64]*domain.Company, error)
 	// SimilarJobs returns up to limit cards similar to the job with the id
 	// and how many similar jobs there are, or an error with code not_found.
-	SimilarJobs(ctx context.Context, id string, limit int) ([]domain.JobCard, int, error)
+	SimilarJobs(ctx context.Context, id string, limit int, cardExtras bool) ([]domain.JobCard, int, error)
 	// Changes returns at most limit changes of the feed after the cursor
 	// (the zero cursor: from the beginning of what is kept), oldest first,
 	// the cursor that follows them (where after was, on an empty page) and
@@ -83,6 +83,6 @@ func New(norm *normalize.Normalizer, store Store, opts ...Option) *Service {
 // a keyword search, title words outside the taxonomy or relevance order
 // (index.Eligible). A filter the service refuses needs nothing.
 func (s *Service) NeedsDatabase(filter *domain.JobFilter, sort *domain.JobSort) bool {
-	q, err := s.norm.JobQuery(filter, nil, nil, sort, nil)
+	q, err := ReadJobQuery(s.norm, filter, Page{}, sort)
 	return err == nil && !index.Eligible(q)
 }

@@ -49,7 +49,7 @@ func TestJobsNormalizesOnce(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got = nil
-			page, err := svc.Jobs(context.Background(), tt.filter, tt.limit, nil, nil, nil)
+			page, err := svc.Jobs(context.Background(), search.JobsRequest{Filter: tt.filter, Page: search.Page{Limit: tt.limit}})
 			if tt.code != "" {
 				assert.Equal(t, tt.code, domain.ErrorCode(err))
 				assert.Empty(t, got, "the store was asked")
@@ -65,7 +65,7 @@ func TestJobsNormalizesOnce(t *testing.T) {
 	}
 
 	got = nil
-	_, err := svc.CompanyJobs(context.Background(), 7, nil, nil, nil, nil, nil)
+	_, err := svc.CompanyJobs(context.Background(), 7, search.JobsRequest{})
 	require.NoError(t, err)
 	require.Len(t, got, 1)
 	assert.Equal(t, int64(7), *got[0].CompanyID, "a company's jobs")
@@ -106,36 +106,59 @@ func TestRecordsValidate(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, normalize.Slug("Acme Corp"), c.Slug, "a name is looked up by its slug")
 
-	_, err = svc.Similar(ctx, "a-1", ptr(0))
+	_, err = svc.Similar(ctx, "a-1", ptr(0), false)
 	assert.Equal(t, domain.CodeInvalidParameter, domain.ErrorCode(err))
-	page, err := svc.Similar(ctx, "a-1", ptr(500))
+	page, err := svc.Similar(ctx, "a-1", ptr(500), false)
 	require.NoError(t, err)
 	assert.Equal(t, search.MaxSimilar, page.Limit)
 	assert.Equal(t, 80, page.Total)
 }
 
-// TestFacetsAreCheckedBeforeTheSearch: a facet request is validated on its
-// own, and counting passes the normalized fields on.
+// TestFacetsAreCheckedBeforeTheSearch: a facet request is validated before
+// the search runs, and counting passes the normalized fields on, in one
+// call of Jobs (REST) or by Facets over a page (GraphQL).
 func TestFacetsAreCheckedBeforeTheSearch(t *testing.T) {
 	var fields []string
 	var limit int
-	st := &searchtest.Store{FacetsFunc: func(_ context.Context, _ domain.JobQuery, f []string, l int) ([]domain.Facet, error) {
-		fields, limit = f, l
-		return nil, nil
-	}}
+	var searched int
+	st := &searchtest.Store{
+		FacetsFunc: func(_ context.Context, _ domain.JobQuery, f []string, l int) ([]domain.Facet, error) {
+			fields, limit = f, l
+			return nil, nil
+		},
+		FindJobCardsFunc: func(context.Context, domain.JobQuery) ([]domain.JobCard, int, []domain.Cursor, error) {
+			searched++
+			return nil, 0, nil, nil
+		},
+	}
 	svc := newService(t, st)
-	_, err := svc.Facets([]string{"skills", "nope"}, nil)
+	ctx := context.Background()
+	_, err := svc.Jobs(ctx, search.JobsRequest{Facets: []string{"skills", "nope"}})
 	assert.Equal(t, domain.CodeInvalidParameter, domain.ErrorCode(err))
-	_, err = svc.Facets([]string{"skills"}, ptr(0))
+	_, err = svc.Jobs(ctx, search.JobsRequest{Facets: []string{"skills"}, FacetLimit: ptr(0)})
 	assert.Equal(t, domain.CodeInvalidParameter, domain.ErrorCode(err))
+	assert.Zero(t, searched, "refused before the search")
 
-	req, err := svc.Facets([]string{" Skills ", "city", "skills"}, ptr(500))
+	page, err := svc.Jobs(ctx, search.JobsRequest{Facets: []string{" Skills ", "city", "skills"}, FacetLimit: ptr(500)})
 	require.NoError(t, err)
-	assert.False(t, req.Empty())
-	_, err = svc.CountFacets(context.Background(), &domain.JobCardPage{}, req)
-	require.NoError(t, err)
+	assert.NotNil(t, page.FacetCounts, "asked for")
 	assert.Equal(t, []string{"skills", "city"}, fields)
-	assert.Equal(t, normalize.MaxFacetLimit, limit)
+	assert.Equal(t, search.MaxFacetLimit, limit)
+
+	page, err = svc.Jobs(ctx, search.JobsRequest{Facets: []string{" "}})
+	require.NoError(t, err)
+	assert.Nil(t, page.FacetCounts, "a blank field asks for none")
+	page, err = svc.Jobs(ctx, search.JobsRequest{FacetLimit: ptr(3)})
+	require.NoError(t, err)
+	assert.Equal(t, []domain.Facet{}, page.FacetCounts, "a limit alone asks for none, shown empty")
+
+	fields = nil
+	_, err = svc.Facets(ctx, page, []string{"nope"}, nil)
+	assert.Equal(t, domain.CodeInvalidParameter, domain.ErrorCode(err))
+	_, err = svc.Facets(ctx, page, []string{"country"}, ptr(2))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"country"}, fields)
+	assert.Equal(t, 2, limit)
 }
 
 // TestCallLimit: under WithCallLimit, the service's store calls run at most

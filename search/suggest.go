@@ -15,7 +15,6 @@ import (
 	"github.com/jobsd-dev/jobsd/suggest"
 )
 
-
 // suggestFieldList names the suggested fields, for errors.
 var suggestFieldList = func() string {
 	names := make([]string, len(domain.SuggestFields))
@@ -64,7 +63,7 @@ func (s *Service) Suggest(ctx context.Context, field *string, prefix *string, fi
 	if filter == nil {
 		filter = &domain.JobFilter{}
 	}
-	if _, err := s.jobQuery(filter, nil, nil, nil, nil); err != nil {
+	if _, err := s.jobQuery(filter, Page{}, nil); err != nil {
 		return nil, err
 	}
 	// One read of the feed's position for the whole request: every count
@@ -124,7 +123,7 @@ func (s *Service) score(ctx context.Context, at int64, src *source, prefix strin
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	base, err := s.jobQuery(src.without(filter), nil, nil, nil, nil)
+	base, err := s.jobQuery(src.without(filter), Page{}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +207,7 @@ func (s *Service) valueQuery(src *source, t int) (*domain.ValueFilter, error) {
 	}
 	var f domain.JobFilter
 	src.set(&f, src.terms[t].Filter)
-	q, err := s.jobQuery(&f, nil, nil, nil, nil)
+	q, err := s.jobQuery(&f, Page{}, nil)
 	if err != nil {
 		return nil, err
 	}

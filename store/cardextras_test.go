@@ -7,16 +7,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/search"
 )
 
 // TestCardExtras: a job list reads the cards' list extras (posted_at,
-// company_logo, summary) only when its context asks for them, in SQL and
+// company_logo, summary) only when its query asks for them, in SQL and
 // through the index alike, and they are the job's own.
 func TestCardExtras(t *testing.T) {
 	e, indexed, _ := indexedEnv(t, 200)
 	for _, sort := range []domain.JobSort{domain.JobSortNewest, domain.JobSortSalaryAsc} {
 		limit := 30
-		q, err := e.norm.JobQuery(&domain.JobFilter{}, &limit, nil, &sort, nil)
+		q, err := search.ReadJobQuery(e.norm, &domain.JobFilter{}, search.Page{Limit: &limit}, &sort)
 		require.NoError(t, err)
 
 		plain, _, _, err := indexed.FindJobCards(e.ctx, q)
@@ -28,11 +29,9 @@ func TestCardExtras(t *testing.T) {
 			assert.Nil(t, c.Summary, "%s: not asked for", c.ID)
 		}
 
-		ctx := domain.WithCardExtras(e.ctx)
-		withExtras := *e
-		withExtras.ctx = ctx
-		requireSamePages(t, &withExtras, indexed, q, "extras, sort "+string(sort))
-		cards, _, _, err := indexed.FindJobCards(ctx, q)
+		q.CardExtras = true
+		requireSamePages(t, e, indexed, q, "extras, sort "+string(sort))
+		cards, _, _, err := indexed.FindJobCards(e.ctx, q)
 		require.NoError(t, err)
 		require.Equal(t, cardIDs(plain), cardIDs(cards), "the same page")
 		var summaries int
@@ -51,7 +50,7 @@ func TestCardExtras(t *testing.T) {
 		assert.NotZero(t, summaries, "the seed writes summaries")
 	}
 
-	similar, _, err := e.st.SimilarJobs(domain.WithCardExtras(e.ctx), "test-1", 10)
+	similar, _, err := e.st.SimilarJobs(e.ctx, "test-1", 10, true)
 	require.NoError(t, err)
 	require.NotEmpty(t, similar)
 	for _, c := range similar {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/importer"
+	"github.com/jobsd-dev/jobsd/search"
 	"github.com/jobsd-dev/jobsd/store"
 )
 
@@ -66,7 +67,7 @@ func TestOneCategoryPerJob(t *testing.T) {
 			{"cat-6", []string{}}, // a field alone: no role, no peers
 			{"cat-7", []string{}},
 		} {
-			cards, total, err := e.st.SimilarJobs(e.ctx, tt.id, 10)
+			cards, total, err := e.st.SimilarJobs(e.ctx, tt.id, 10, false)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, append([]string{}, cardIDs(cards)...), tt.id)
 			assert.Equal(t, len(tt.want), total, tt.id)
@@ -88,7 +89,7 @@ func TestOneCategoryPerJob(t *testing.T) {
 		{"category specialization filter", domain.JobFilter{CategorySpecialization: ptr("ICU/Critical Care")}, []string{"cat-5"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			q, err := e.norm.JobQuery(&tt.filter, nil, nil, nil, nil)
+			q, err := search.ReadJobQuery(e.norm, &tt.filter, search.Page{}, nil)
 			require.NoError(t, err)
 			for name, st := range map[string]*store.Store{"sql": e.st, "index": indexed} {
 				cards, total, _, err := st.FindJobCards(e.ctx, q)
@@ -121,7 +122,7 @@ func TestOneCategoryPerJob(t *testing.T) {
 				domain.FieldCategoryRole:  {{Value: "Software Engineer", Count: 4}, {Value: "Registered Nurse", Count: 1}},
 			}},
 		} {
-			q, err := e.norm.JobQuery(&tt.filter, nil, nil, nil, nil)
+			q, err := search.ReadJobQuery(e.norm, &tt.filter, search.Page{}, nil)
 			require.NoError(t, err)
 			for name, st := range map[string]*store.Store{"sql": e.st, "index": indexed} {
 				facets, err := st.Facets(e.ctx, q, fields, 10)

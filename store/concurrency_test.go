@@ -327,7 +327,7 @@ func TestListInOneSnapshot(t *testing.T) {
 	}, {
 		name: "similar jobs",
 		list: func(e *env) ([]string, int) {
-			cards, total, err := e.st.SimilarJobs(e.ctx, "os-1", 50)
+			cards, total, err := e.st.SimilarJobs(e.ctx, "os-1", 50, false)
 			require.NoError(e.t, err)
 			ids := []string{}
 			for _, c := range cards {

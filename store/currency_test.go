@@ -15,6 +15,7 @@ import (
 	"github.com/jobsd-dev/jobsd/currency"
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/importer"
+	"github.com/jobsd-dev/jobsd/search"
 	"github.com/jobsd-dev/jobsd/seed"
 	"github.com/jobsd-dev/jobsd/store"
 )
@@ -72,7 +73,7 @@ func TestIndexAnswersAsSQLInCurrencies(t *testing.T) {
 				}
 				sort := sorts[rng.IntN(len(sorts))]
 				limit := 5 + rng.IntN(20)
-				q, err := e.norm.JobQuery(&f, &limit, nil, &sort, nil)
+				q, err := search.ReadJobQuery(e.norm, &f, search.Page{Limit: &limit}, &sort)
 				if domain.ErrorCode(err) == domain.CodeInvalidParameter {
 					continue // salary_min above salary_max
 				}
@@ -117,7 +118,7 @@ func TestIndexRebuildsAtNewRates(t *testing.T) {
 	// GBP a euro that is USD 203,125–243,750, at 1.25 USD 130,000–156,000.
 	min := 200000.0
 	ids := func(r *currency.Rates) []string {
-		q, err := e.norm.JobQuery(&domain.JobFilter{SalaryMin: &min}, nil, nil, nil, nil)
+		q, err := search.ReadJobQuery(e.norm, &domain.JobFilter{SalaryMin: &min}, search.Page{}, nil)
 		require.NoError(t, err)
 		q.Currency.Rates = r
 		cards, _, _, err := indexed.FindJobCards(e.ctx, q)

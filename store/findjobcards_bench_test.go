@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/search"
 	"github.com/jobsd-dev/jobsd/store"
 )
 
@@ -19,7 +20,7 @@ func BenchmarkFindJobCardsSQL(b *testing.B) {
 	ctx := context.Background()
 	st, norm, _, _ := seeded(b, 2000)
 	q := "engineer"
-	query, err := norm.JobQuery(&domain.JobFilter{Q: &q}, new(25), nil, nil, nil)
+	query, err := search.ReadJobQuery(norm, &domain.JobFilter{Q: &q}, search.Page{Limit: new(25)}, nil)
 	require.NoError(b, err)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -39,16 +40,17 @@ func BenchmarkFindJobCardsIndex(b *testing.B) {
 	ctx := context.Background()
 	_, norm, db, _ := seeded(b, 2000)
 	st, _ := startIndexed(b, db, store.IndexOptions{Poll: time.Second})
-	query, err := norm.JobQuery(&domain.JobFilter{}, new(25), nil, nil, nil)
+	query, err := search.ReadJobQuery(norm, &domain.JobFilter{}, search.Page{Limit: new(25)}, nil)
 	require.NoError(b, err)
 	for _, bc := range []struct {
-		name string
-		ctx  context.Context
-	}{{"plain", ctx}, {"extras", domain.WithCardExtras(ctx)}} {
+		name   string
+		extras bool
+	}{{"plain", false}, {"extras", true}} {
+		query.CardExtras = bc.extras
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				cards, total, _, err := st.FindJobCards(bc.ctx, query)
+				cards, total, _, err := st.FindJobCards(ctx, query)
 				if err != nil || len(cards) != 25 || total < len(cards) {
 					b.Fatalf("%d cards of %d: %v", len(cards), total, err)
 				}

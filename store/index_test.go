@@ -14,6 +14,7 @@ import (
 
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/importer"
+	"github.com/jobsd-dev/jobsd/search"
 	"github.com/jobsd-dev/jobsd/seed"
 	"github.com/jobsd-dev/jobsd/store"
 )
@@ -106,7 +107,7 @@ func TestIndexAnswersAsSQL(t *testing.T) {
 		if r.IntN(3) == 0 {
 			offset = r.IntN(200)
 		}
-		q, err := e.norm.JobQuery(&f, &limit, &offset, &sort, nil)
+		q, err := search.ReadJobQuery(e.norm, &f, search.Page{Limit: &limit, Offset: &offset}, &sort)
 		if domain.ErrorCode(err) == domain.CodeInvalidParameter {
 			continue // such as salary_min above salary_max
 		}
@@ -159,7 +160,7 @@ func TestIndexCompanySubstringAsSQL(t *testing.T) {
 						with.set(&f)
 					}
 					limit := 10
-					q, err := e.norm.JobQuery(&f, &limit, &offset, &sort, nil)
+					q, err := search.ReadJobQuery(e.norm, &f, search.Page{Limit: &limit, Offset: &offset}, &sort)
 					require.NoError(t, err)
 					name := fmt.Sprintf("%q %s sort=%s offset=%d", needle, with.name, sort, offset)
 					requireSamePages(t, e, indexed, q, name)
@@ -230,7 +231,7 @@ func cardIDs(cards []domain.JobCard) []string {
 func TestIndexStaysExact(t *testing.T) {
 	e, indexed, x := indexedEnv(t, 300)
 	builds := x.Stats().Builds
-	q, err := e.norm.JobQuery(&domain.JobFilter{}, nil, nil, nil, nil)
+	q, err := search.ReadJobQuery(e.norm, &domain.JobFilter{}, search.Page{}, nil)
 	require.NoError(t, err)
 	_, before, _, err := indexed.FindJobCards(e.ctx, q)
 	require.NoError(t, err)
@@ -303,7 +304,7 @@ func TestIndexFollowsChangesAsSQL(t *testing.T) {
 			f := randomFilter(r)
 			sort := sorts[r.IntN(len(sorts))]
 			limit, offset := 1+r.IntN(30), r.IntN(3)*7
-			q, err := e.norm.JobQuery(&f, &limit, &offset, &sort, nil)
+			q, err := search.ReadJobQuery(e.norm, &f, search.Page{Limit: &limit, Offset: &offset}, &sort)
 			if domain.ErrorCode(err) == domain.CodeInvalidParameter {
 				continue
 			}

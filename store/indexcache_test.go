@@ -12,6 +12,7 @@ import (
 
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/importer"
+	"github.com/jobsd-dev/jobsd/search"
 	"github.com/jobsd-dev/jobsd/store"
 )
 
@@ -64,7 +65,7 @@ func TestIndexCache(t *testing.T) {
 	require.NoError(t, err)
 	assert.WithinDuration(t, time.Now(), info.ModTime(), time.Minute, "a load marks the file used")
 	assert.Equal(t, 2, x.Stats().DeltaJobs, "the changes since were applied")
-	q, err := e.norm.JobQuery(&domain.JobFilter{}, nil, nil, nil, nil)
+	q, err := search.ReadJobQuery(e.norm, &domain.JobFilter{}, search.Page{}, nil)
 	require.NoError(t, err)
 	requireSamePages(t, e, indexed, q, "after a load")
 	cards, _, _, err := indexed.FindJobCards(e.ctx, q)

@@ -29,13 +29,14 @@ var cardColumns = []string{
 }
 
 // extraColumns are the columns of a card's list extras (GraphQL's
-// postedAt, companyLogo and summary), read only when the context asks for
-// them (domain.WithCardExtras): a summary is the largest value of a card.
+// postedAt, companyLogo and summary), read only when a list asks for them
+// (domain.JobQuery.CardExtras): a summary is the largest value of a card.
 var extraColumns = []string{"j.posted_at", "j.company_logo", "j.summary"}
 
-// cardColumnsFor returns the columns of the cards of ctx's job lists.
-func cardColumnsFor(ctx context.Context) []string {
-	if domain.CardExtras(ctx) {
+// cardColumnsFor returns the columns of a list's cards, with their extras
+// or without.
+func cardColumnsFor(extras bool) []string {
+	if extras {
 		return append(slices.Clip(cardColumns), extraColumns...)
 	}
 	return cardColumns
@@ -150,7 +151,7 @@ func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.J
 		if !ok {
 			break
 		}
-		rows, err := s.cardsByID(ctx, ix.Version(), q, page.IDs, try == 2, domain.CardExtras(ctx))
+		rows, err := s.cardsByID(ctx, ix.Version(), q, page.IDs, try == 2, q.CardExtras)
 		switch {
 		case err == nil:
 			s.index.answered.Add(1)
@@ -180,7 +181,7 @@ func (s *Store) FindJobCards(ctx context.Context, q domain.JobQuery) ([]domain.J
 		if total <= q.Offset {
 			return nil
 		}
-		sq := db.NewSelect().Model(&rows).Column(cardColumnsFor(ctx)...).Apply(applyFilters(q)).Limit(int64(q.Limit))
+		sq := db.NewSelect().Model(&rows).Column(cardColumnsFor(q.CardExtras)...).Apply(applyFilters(q)).Limit(int64(q.Limit))
 		if q.Near != nil {
 			sq = sq.ColumnExpr(nearKeysSQL + " AS near_keys")
 		}
@@ -626,8 +627,8 @@ func (s *Store) FillSlugs(ctx context.Context, slugOf func(string) string) (int,
 // with the id: of the role its category shows, and of its specialization
 // when it shows one; most shared skills first, then those in one of its
 // cities, then newest, then by id; never the job itself. It also returns
-// how many there are.
-func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]domain.JobCard, int, error) {
+// how many there are. extras reads the cards' list extras too.
+func (s *Store) SimilarJobs(ctx context.Context, id string, limit int, extras bool) ([]domain.JobCard, int, error) {
 	var rows []cardRow
 	var total int
 	// The job, the total and the page are statements of one snapshot.
@@ -662,7 +663,7 @@ func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]domain
 		}
 		total = int(n)
 		counted()
-		err = db.NewSelect().Model(&rows).Column(cardColumnsFor(ctx)...).Apply(peers).
+		err = db.NewSelect().Model(&rows).Column(cardColumnsFor(extras)...).Apply(peers).
 			OrderExpr("cardinality(ARRAY(SELECT unnest(j.skills) INTERSECT SELECT unnest(?::text[]))) DESC", pgdialect.Array(nonNil(me.Skills))).
 			OrderExpr("(j.location_city && ?::text[]) DESC", pgdialect.Array(nonNil(me.LocationCity))).
 			OrderExpr("j.posted_sort DESC").OrderExpr("j.id ASC").Limit(int64(limit)).Scan(ctx)

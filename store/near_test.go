@@ -16,6 +16,7 @@ import (
 
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/importer"
+	"github.com/jobsd-dev/jobsd/search"
 )
 
 // storedPosting is what a plain scan of the stored postings needs to
@@ -144,7 +145,7 @@ func TestNearAnswersAsAScan(t *testing.T) {
 			sort := []domain.JobSort{domain.JobSortDistance, domain.JobSortDistance, domain.JobSortNewest}[r.IntN(3)]
 			f := domain.JobFilter{Near: &domain.NearInput{Lat: &lat, Lng: &lng, Radius: &radius, Unit: &unit, IncludeRemote: &remote}}
 			limit := 40
-			q, err := e.norm.JobQuery(&f, &limit, nil, &sort, nil)
+			q, err := search.ReadJobQuery(e.norm, &f, search.Page{Limit: &limit}, &sort)
 			require.NoError(t, err)
 			name := fmt.Sprintf("%s %d: %.4f,%.4f within %.3f km remote=%v sort=%s", round, i, lat, lng, q.Near.RadiusKm, remote, sort)
 			var remoteKeys []string
@@ -196,7 +197,7 @@ func TestNearAnswersAsAScan(t *testing.T) {
 				g := randomFilter(r)
 				g.Near = f.Near
 				offset := r.IntN(3) * 5
-				q, err := e.norm.JobQuery(&g, &limit, &offset, &sort, nil)
+				q, err := search.ReadJobQuery(e.norm, &g, search.Page{Limit: &limit, Offset: &offset}, &sort)
 				if domain.ErrorCode(err) == domain.CodeInvalidParameter {
 					continue
 				}

@@ -17,7 +17,7 @@ func BenchmarkSimilarJobs(b *testing.B) {
 	for b.Loop() {
 		id := ids[i%len(ids)]
 		i += 7
-		if _, _, err := st.SimilarJobs(ctx, id, 10); err != nil {
+		if _, _, err := st.SimilarJobs(ctx, id, 10, false); err != nil {
 			b.Fatalf("similar jobs of %s: %v", id, err)
 		}
 	}

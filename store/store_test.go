@@ -15,6 +15,7 @@ import (
 	"github.com/jobsd-dev/jobsd/importer"
 	"github.com/jobsd-dev/jobsd/internal/pgtest"
 	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/search"
 	"github.com/jobsd-dev/jobsd/store"
 )
 
@@ -74,7 +75,7 @@ func (e *env) importFixture(name string) {
 
 func (e *env) ids(f domain.JobFilter, limit, offset *int, sort *domain.JobSort, after *string) ([]string, int, *domain.Cursor) {
 	e.t.Helper()
-	q, err := e.norm.JobQuery(&f, limit, offset, sort, after)
+	q, err := search.ReadJobQuery(e.norm, &f, search.Page{Limit: limit, Offset: offset, After: after}, sort)
 	require.NoError(e.t, err)
 	cards, total, cursors, err := e.st.FindJobCards(e.ctx, q)
 	require.NoError(e.t, err)

@@ -60,7 +60,7 @@ func (s *Store) CompanyBySlug(ctx context.Context, slug string) (*domain.Company
 }
 
 // SimilarJobs implements search.Store.
-func (s *Store) SimilarJobs(ctx context.Context, id string, limit int) ([]domain.JobCard, int, error) {
+func (s *Store) SimilarJobs(ctx context.Context, id string, limit int, _ bool) ([]domain.JobCard, int, error) {
 	if s.SimilarJobsFunc != nil {
 		return s.SimilarJobsFunc(ctx, id, limit)
 	}
