@@ -89,36 +89,46 @@ func AllowedError[T ~string](param, got string, allowed ...T) *Error {
 	return InvalidParam(param, "%s must be one of %s; got %q", param, strings.Join(names, ", "), Clip(got))
 }
 
-// ErrorCode returns the code of err as every transport answers it: for a
-// request that ran out of time (context.DeadlineExceeded anywhere in the
-// chain) unavailable; else the code of the first *Error in the chain;
-// CodeInternal for any other error; "" for nil.
+// ErrorCode returns the code of err as every transport answers it
+// (Describe); "" for nil.
 func ErrorCode(err error) string {
-	if err == nil {
-		return ""
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return CodeUnavailable
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
-	}
-	return CodeInternal
+	code, _ := Describe(err)
+	return code
 }
 
-// ErrorMessage returns the client-safe message of err (as ErrorCode reads
-// it): that the request took too long, the message of an *Error, or a
-// generic text for internal errors, whose details stay in logs.
+// ErrorMessage returns the client-safe message of err (Describe).
 func ErrorMessage(err error) string {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return "the request took too long"
-	}
+	_, msg := Describe(err)
+	return msg
+}
+
+// Describe returns the code and the client-safe message every transport
+// answers err with: for a request that ran out of time
+// (context.DeadlineExceeded anywhere in the chain, whatever wraps it)
+// unavailable, "the request took too long"; else the code and message of
+// the first *Error in the chain; internal and a generic text for any
+// other error, whose details stay in logs; "" for nil.
+func Describe(err error) (code, message string) {
 	var e *Error
-	if errors.As(err, &e) {
-		return e.Message
+	switch {
+	case err == nil:
+		return "", ""
+	case TimedOut(err):
+		return CodeUnavailable, "the request took too long"
+	case errors.As(err, &e):
+		return e.Code, e.Message
 	}
-	return "internal error"
+	return CodeInternal, "internal error"
+}
+
+// TimedOut reports whether err is a request that ran out of time.
+func TimedOut(err error) bool { return errors.Is(err, context.DeadlineExceeded) }
+
+// Logged reports whether err is worth an error line in the log: an
+// internal error, unless the client went away (context.Canceled), which is
+// no fault of the server's.
+func Logged(err error) bool {
+	return ErrorCode(err) == CodeInternal && !errors.Is(err, context.Canceled)
 }
 
 // ErrorParam returns the parameter an *Error in err's chain is about, or "".

@@ -195,10 +195,10 @@ func presentError(log *slog.Logger, requestID func(context.Context) string) grap
 		}
 		var appErr *domain.Error
 		switch {
-		case errors.Is(err, context.DeadlineExceeded):
-			// Whatever wraps it, as REST answers it (domain.ErrorCode).
-			gqlErr.Message = domain.ErrorMessage(err)
-			gqlErr.Extensions["code"] = domain.ErrorCode(err)
+		case domain.TimedOut(err):
+			// Whatever wraps it, as REST answers it (domain.Describe).
+			code, msg := domain.Describe(err)
+			gqlErr.Message, gqlErr.Extensions["code"] = msg, code
 		case errors.As(err, &appErr):
 			gqlErr.Message = appErr.Message
 			if appErr.GraphQLMessage != "" {
@@ -226,7 +226,7 @@ func presentError(log *slog.Logger, requestID func(context.Context) string) grap
 		case isInputError(gqlErr), isRequestError(err):
 			gqlErr.Extensions["code"] = domain.CodeInvalidParameter
 		default:
-			if !errors.Is(err, context.Canceled) {
+			if domain.Logged(err) {
 				log.ErrorContext(ctx, "internal error in GraphQL request", "error", err.Error(), "request_id", requestID(ctx))
 			}
 			gqlErr.Message = "internal error"

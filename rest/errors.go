@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -63,9 +62,9 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 // errorBodyOf is the contract's error body of err (WriteError's, and a
 // stream's error event's).
 func errorBodyOf(r *http.Request, log *slog.Logger, err error) errorBody {
-	code, msg := domain.ErrorCode(err), domain.ErrorMessage(err)
+	code, msg := domain.Describe(err)
 	reqID := middleware.GetReqID(r.Context())
-	if code == domain.CodeInternal && !errors.Is(err, context.Canceled) {
+	if domain.Logged(err) {
 		log.ErrorContext(r.Context(), "internal error", "error", err.Error(), "method", r.Method, "path", r.URL.Path, "request_id", reqID)
 	}
 	detail := errorDetail{Code: code, Message: msg, Param: Clip(domain.ErrorParam(err)), RequestID: reqID}

@@ -13,7 +13,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/jobsd-dev/jobsd/domain"
-	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/search"
 )
 
@@ -49,18 +48,6 @@ func NotFound(log *slog.Logger) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, log, domain.Errorf(domain.CodeNotFound, "no such path: %s", Clip(r.URL.Path)))
 	}
-}
-
-// filterParams are the parameters of GET /jobs that filter.
-var filterParams = []string{
-	"title", "job_title", "company", "city", "location", "state", "country", "skills", "tools",
-	"technical_skills", "soft_skills", "visas", "education_levels", "education_majors", "certifications",
-	"security_clearances", "benefits", "work_arrangement", "employment_type", "salary_min", "salary_max",
-	"category_field", "category_role", "category_specialization", "q",
-	"posted_after", "posted_within", "include_unknown_salary", "salary_currency",
-	"skills_match", "tools_match", "technical_skills_match", "soft_skills_match", "visas_match",
-	"education_levels_match", "education_majors_match", "certifications_match", "security_clearances_match",
-	"benefits_match", "near", "lat", "lng", "radius", "include_remote",
 }
 
 // jobParams are the query parameters of GET /jobs.
@@ -107,60 +94,6 @@ func pageOf(p *params) search.Page {
 		Limit:  p.integer("limit", "limit must be an integer ≥ 1"),
 		Offset: p.integer("offset", "offset must be an integer ≥ 0"),
 	}
-}
-
-// filterOf reads the filter parameters into the filter the GraphQL jobs
-// field takes too (domain.JobFilter).
-func filterOf(p *params) *domain.JobFilter {
-	f := &domain.JobFilter{
-		Title: p.str("title"), JobTitle: p.str("job_title"), Company: p.str("company"),
-		City: p.str("city"), Location: p.str("location"), State: p.str("state"), Country: p.str("country"),
-		Skills: p.list("skills"), Tools: p.list("tools"), TechnicalSkills: p.list("technical_skills"),
-		SoftSkills: p.list("soft_skills"), Visas: p.list("visas"), EducationLevels: p.list("education_levels"),
-		EducationMajors: p.list("education_majors"), Certifications: p.list("certifications"),
-		SecurityClearances: p.list("security_clearances"), Benefits: p.list("benefits"),
-		EmploymentType: p.list("employment_type"),
-		SalaryMin:      p.number("salary_min"), SalaryMax: p.number("salary_max"),
-		CategoryField: p.str("category_field"), CategoryRole: p.str("category_role"),
-		CategorySpecialization: p.str("category_specialization"), Q: p.str("q"),
-	}
-	for _, s := range p.list("work_arrangement") {
-		f.WorkArrangement = append(f.WorkArrangement, domain.WorkArrangement(s))
-	}
-	f.PostedAfter, f.PostedWithin = p.str("posted_after"), p.str("posted_within")
-	f.IncludeUnknownSalary = p.boolean("include_unknown_salary")
-	f.SalaryCurrency = p.str("salary_currency")
-	match := func(name string) *domain.MatchMode {
-		if v := p.str(name); v != nil {
-			m := domain.MatchMode(*v)
-			return &m
-		}
-		return nil
-	}
-	f.SkillsMatch, f.ToolsMatch = match("skills_match"), match("tools_match")
-	f.TechnicalSkillsMatch, f.SoftSkillsMatch = match("technical_skills_match"), match("soft_skills_match")
-	f.VisasMatch, f.EducationLevelsMatch = match("visas_match"), match("education_levels_match")
-	f.EducationMajorsMatch, f.CertificationsMatch = match("education_majors_match"), match("certifications_match")
-	f.SecurityClearancesMatch, f.BenefitsMatch = match("security_clearances_match"), match("benefits_match")
-	f.Near = nearOf(p)
-	return f
-}
-
-// nearOf reads the near filter's parameters (contract section 13), nil
-// when none is given; radius is a number with an optional unit ("25mi").
-func nearOf(p *params) *domain.NearInput {
-	in := &domain.NearInput{Place: p.str("near"), IncludeRemote: p.boolean("include_remote")}
-	in.Lat = p.float("lat", "lat must be a number of degrees greater than -90 and less than 90")
-	in.Lng = p.float("lng", "lng must be a number of degrees from -180 to 180")
-	if s := p.str("radius"); s != nil {
-		r, unit, err := normalize.ParseRadius(*s)
-		p.fail(err)
-		in.Radius, in.Unit = &r, &unit
-	}
-	if *in == (domain.NearInput{}) {
-		return nil
-	}
-	return in
 }
 
 // normalize shows how filter values are read: GET /normalize?skills=k8s,
