@@ -59,9 +59,6 @@ const (
 	slowFacetCost = 100
 	// similarCost is the base cost of a similar-jobs list (one SQL query).
 	similarCost = 50
-	// allFacetFields is the number of facet fields, the price of a facets
-	// field whose list of fields is not known before execution.
-	allFacetFields = 13
 	// maxIntrospectionLists is how deep the meta-schema's list fields may
 	// nest (graphql-js's MaxIntrospectionDepthRule allows 2).
 	maxIntrospectionLists = 3
@@ -72,6 +69,10 @@ const (
 	costCap = 1 << 40
 )
 
+// allFacetFields is the number of facet fields, the price of a facets
+// field whose list of fields is not known before execution.
+var allFacetFields = len(domain.FacetFields)
+
 // costRules are the limits an operation is checked against.
 type costRules struct {
 	limit         int
@@ -80,7 +81,8 @@ type costRules struct {
 	maxAliases    int
 	maxString     int
 	// needsDatabase reports whether a job search needs the database, not
-	// the index (search.Service.NeedsDatabase).
+	// the index (search.Service.NeedsDatabase): the one rule, asked with
+	// the members of the filter that decide it.
 	needsDatabase func(filter *domain.JobFilter, sort *domain.JobSort) bool
 }
 
@@ -510,9 +512,6 @@ func (w *costWalk) slowSearch(f *ast.Field) bool {
 			return &s
 		}
 		filter.Q, filter.Title, filter.JobTitle = member("q"), member("title"), member("jobTitle")
-	}
-	if w.rules.needsDatabase == nil {
-		return filter.Q != nil || filter.Title != nil || filter.JobTitle != nil
 	}
 	return w.rules.needsDatabase(&filter, sort)
 }

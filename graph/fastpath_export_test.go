@@ -3,6 +3,7 @@ package graph
 import (
 	"sync/atomic"
 
+	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/vektah/gqlparser/v2"
 )
 
@@ -19,7 +20,8 @@ func CostWalkSteps(query string, vars map[string]any) (steps, cost int, err erro
 	if len(errs) > 0 {
 		return 0, 0, errs
 	}
-	w := costWalk{rules: &costRules{limit: 1 << 40, maxString: 1 << 20}, vars: vars, frags: doc.Fragments}
+	rules := &costRules{limit: 1 << 40, maxString: 1 << 20, needsDatabase: func(*domain.JobFilter, *domain.JobSort) bool { return false }}
+	w := costWalk{rules: rules, vars: vars, frags: doc.Fragments}
 	for _, op := range doc.Operations {
 		cost = satAdd(cost, w.set(op.SelectionSet).cost)
 	}
