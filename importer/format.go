@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
+
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
@@ -409,10 +411,10 @@ func places(texts ...string) string {
 	seen := map[string]bool{}
 	for _, t := range texts {
 		t = text(t)
-		if t == "" || seen[normalize.Fold(t)] {
+		if t == "" || seen[fold.Fold(t)] {
 			continue
 		}
-		seen[normalize.Fold(t)] = true
+		seen[fold.Fold(t)] = true
 		out = append(out, t)
 	}
 	return strings.Join(out, "; ")

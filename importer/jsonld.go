@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
+
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
@@ -510,11 +512,11 @@ func (d ld) id(node map[string]any, job domain.Job, m *mapper) string {
 	}
 	switch {
 	case ident != "":
-		return hashID(formatJSONLD, "identifier\x00"+normalize.Fold(company)+"\x00"+ident)
+		return hashID(formatJSONLD, "identifier\x00"+fold.Fold(company)+"\x00"+ident)
 	case job.URL != nil:
 		return hashID(formatJSONLD, "url\x00"+*job.URL)
 	}
-	return hashID(formatJSONLD, "title\x00"+normalize.Fold(job.Title)+"\x00"+normalize.Fold(company))
+	return hashID(formatJSONLD, "title\x00"+fold.Fold(job.Title)+"\x00"+fold.Fold(company))
 }
 
 // jsonldLocation maps jobLocation (places with a postal address, several
@@ -555,8 +557,8 @@ func (m *mapper) jsonldLocation(d ld, node map[string]any, job *domain.Job) erro
 			}
 			for _, s := range []string{p.State, p.Country} {
 				if s != "" {
-					given[normalize.Fold(m.n.Country(s))] = true
-					given[normalize.Fold(m.n.State(s))] = true
+					given[fold.Fold(m.n.Country(s))] = true
+					given[fold.Fold(m.n.State(s))] = true
 				}
 			}
 			places = append(places, p)
@@ -576,11 +578,11 @@ func (m *mapper) jsonldLocation(d ld, node map[string]any, job *domain.Job) erro
 			types := ldTypeNames(x)
 			switch {
 			case slices.Contains(types, "Country"):
-				if !given[normalize.Fold(m.n.Country(name))] {
+				if !given[fold.Fold(m.n.Country(name))] {
 					places = append(places, normalize.Place{Country: name})
 				}
 			case slices.Contains(types, "State"):
-				if !given[normalize.Fold(m.n.State(name))] {
+				if !given[fold.Fold(m.n.State(name))] {
 					places = append(places, normalize.Place{State: name})
 				}
 			default:

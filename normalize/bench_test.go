@@ -24,15 +24,6 @@ func BenchmarkHTMLText(b *testing.B) {
 	}
 }
 
-func BenchmarkFold(b *testing.B) {
-	words := []string{"golang", "Senior Backend Engineer", "  San   Francisco ", "München", "k8s", "401(k)"}
-	for b.Loop() {
-		for _, w := range words {
-			normalize.Fold(w)
-		}
-	}
-}
-
 func BenchmarkJob(b *testing.B) {
 	n, err := normalize.New()
 	if err != nil {

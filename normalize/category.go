@@ -1,6 +1,9 @@
 package normalize
 
-import "github.com/jobsd-dev/jobsd/domain"
+import (
+	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/normalize/fold"
+)
 
 // Category returns the category a posting shows, the one category the
 // service knows it by: the category filters, the title intent, the
@@ -70,6 +73,6 @@ func givenMember(p *string, norm func(string) string) *string {
 // named returns the category of the level with the canonical name, and
 // false when the taxonomy has none (names are unique across levels).
 func (t *taxonomy) named(name string, level Level) (int32, bool) {
-	id, ok := t.byName[Fold(name)]
+	id, ok := t.byName[fold.Fold(name)]
 	return id, ok && t.cats[id].Level == level
 }

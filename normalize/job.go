@@ -13,6 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
+
 	"github.com/jobsd-dev/jobsd/domain"
 )
 
@@ -154,7 +156,7 @@ func (n *Normalizer) Posting(in domain.Job, validThrough *string) (domain.JobRec
 		rec.AnnualMin, rec.AnnualMax = &lo, &hi
 	}
 	rec.FilterKeys = append(filterKeys(&rec), n.nearKeys(&rec.Job)...)
-	rec.CompanySlug = Slug(j.Company)
+	rec.CompanySlug = fold.Slug(j.Company)
 	var err error
 	if rec.Given, err = givenDiff(&given, &rec.Job); err != nil {
 		return rec, err
@@ -165,7 +167,7 @@ func (n *Normalizer) Posting(in domain.Job, validThrough *string) (domain.JobRec
 // FilterKey is the match key of a value of a filter field: the field and
 // the folded value, so that matching ignores case and accents.
 func FilterKey(field, value string) string {
-	return domain.Key(field, Fold(value))
+	return domain.Key(field, fold.Fold(value))
 }
 
 // filterKeys returns the match keys of every filterable value of a record;
@@ -477,7 +479,7 @@ func (n *Normalizer) jobLists(j *domain.Job) {
 	}
 	j.Skills = n.Skills.WithUmbrellas(skills)
 	for _, o := range others {
-		if !slices.ContainsFunc(j.Skills, func(s string) bool { return Fold(s) == Fold(o) }) {
+		if !slices.ContainsFunc(j.Skills, func(s string) bool { return fold.Fold(s) == fold.Fold(o) }) {
 			j.Skills = append(j.Skills, o)
 		}
 	}

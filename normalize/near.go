@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
+
 	"github.com/jobsd-dev/jobsd/domain"
 )
 
@@ -173,7 +175,7 @@ func (n *Normalizer) nearKeys(j *domain.Job) []string {
 			keys = append(keys, domain.NearRemoteKey(""))
 		}
 		for _, c := range j.Location.Country {
-			keys = appendNew(keys, domain.NearRemoteKey(Fold(c)))
+			keys = appendNew(keys, domain.NearRemoteKey(fold.Fold(c)))
 		}
 	}
 	return keys
@@ -286,7 +288,7 @@ func (n *Normalizer) near(b *queryBuilder, in *domain.NearInput) {
 		}
 		filter.Keys = append(filter.Keys, domain.NearRemoteKey(""))
 		if country != "" {
-			filter.Keys = append(filter.Keys, domain.NearRemoteKey(Fold(country)))
+			filter.Keys = append(filter.Keys, domain.NearRemoteKey(fold.Fold(country)))
 		}
 		t := true
 		echo.IncludeRemote = &t

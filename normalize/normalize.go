@@ -6,10 +6,11 @@
 // The Normalizer (this file) is the one front callers use; its files go
 // by subject: places (places*.go, worktype.go, geo_refdata.go), titles
 // (titles*.go, occupations.go), vocabularies and skills (vocab*.go,
-// fold.go, skills_*.go), text facts (extract.go, text.go, sanitize.go),
+// skills_*.go), text facts (extract.go, text.go, sanitize.go),
 // records and queries (job.go, given.go, bounds.go, query.go,
 // refdata.go, digest.go), and the cache of the normalizer compiled from
-// the reference data (refdata_cache.go, refdata_codec*.go).
+// the reference data (refdata_cache.go, refdata_codec*.go). The forms
+// every part compares text in are package normalize/fold's.
 package normalize
 
 import (
@@ -19,6 +20,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 
 	"github.com/jobsd-dev/jobsd/domain"
 )
@@ -131,7 +134,7 @@ func EmploymentTypeNames() []string {
 // Period returns the canonical salary period of s (annual, monthly, weekly,
 // daily, hourly) and the factor that annualizes an amount paid per it.
 func Period(s string) (period string, factor float64, ok bool) {
-	switch squash(s) {
+	switch fold.Squash(s) {
 	case "annual", "annually", "year", "yearly", "peryear", "ayear", "yr", "pa", "perannum", "annum", "salary":
 		return "annual", 1, true
 	case "monthly", "month", "permonth", "mo", "amonth":

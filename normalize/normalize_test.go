@@ -374,12 +374,3 @@ func TestFreshnessAndMatchModes(t *testing.T) {
 	assert.False(t, q.Filters[1].All, "tools: any value, the default")
 	assert.Equal(t, domain.MatchAll, *q.Normalized.SkillsMatch)
 }
-
-func TestSlug(t *testing.T) {
-	for give, want := range map[string]string{
-		"Acme Cloud": "acme-cloud", "St. Mary Hospital": "st-mary-hospital", "Société Générale": "societe-generale",
-		"  AT&T  ": "at-t", "100% Remote Co.": "100-remote-co", "---": "",
-	} {
-		assert.Equal(t, want, normalize.Slug(give), give)
-	}
-}

@@ -8,6 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
+
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -22,7 +24,7 @@ func nameKeys(name string) []string {
 }
 
 func hasUmlaut(name string) bool {
-	return !isPlainASCII(name) && strings.ContainsAny(name, "äöüÄÖÜ")
+	return !fold.IsPlainASCII(name) && strings.ContainsAny(name, "äöüÄÖÜ")
 }
 
 // keyBuf is the scratch space of appendKeys, for loaders that compute the

@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
+
 	"github.com/jobsd-dev/jobsd/currency"
 	"github.com/jobsd-dev/jobsd/domain"
 )
@@ -254,7 +256,7 @@ func (n *Normalizer) JobFilter(f *domain.JobFilter) (domain.JobQuery, error) {
 // text names, or the text's words when the taxonomy recognizes nothing.
 func (n *Normalizer) title(b *queryBuilder, f *domain.JobFilter) {
 	title, jobTitle := str(f.Title), str(f.JobTitle)
-	if title != "" && jobTitle != "" && Fold(title) != Fold(jobTitle) {
+	if title != "" && jobTitle != "" && fold.Fold(title) != fold.Fold(jobTitle) {
 		b.fail(domain.InvalidParam("job_title", "title and job_title are aliases; give one, or the same value in both"))
 		return
 	}

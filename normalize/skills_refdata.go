@@ -15,6 +15,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
 // Reference data of skills and technologies (../shared/data/skills,
@@ -106,8 +108,8 @@ func (v *Vocab) addRef(name string, spellings []string, umbrella string, guessed
 		v.owned++
 	}
 	for _, s := range append([]string{name}, spellings...) {
-		v.claim(Fold(s), t, false)
-		v.claim(squash(s), t, false)
+		v.claim(fold.Fold(s), t, false)
+		v.claim(fold.Squash(s), t, false)
 	}
 	return t
 }
@@ -118,7 +120,7 @@ func (v *Vocab) known(s string) (*Term, bool) {
 	if t, ok := v.lookup(s); ok {
 		return t, true
 	}
-	if base, ok := stripVersion(Fold(s)); ok {
+	if base, ok := stripVersion(fold.Fold(s)); ok {
 		return v.lookup(base)
 	}
 	return nil, false
@@ -145,7 +147,7 @@ func (v *Vocab) umbrellaOf(words []string) string {
 			continue
 		}
 		// Short aliases ("js", "ml") are no prefix: "ml kit" is not Machine Learning.
-		if len(prefix) >= 3 || squash(prefix) == squash(t.Name) {
+		if len(prefix) >= 3 || fold.Squash(prefix) == fold.Squash(t.Name) {
 			return t.Name
 		}
 	}
@@ -184,7 +186,7 @@ func (v *Vocab) addLinguist(langs []linguistLanguage) {
 		if l.Group != nil && *l.Group != l.Name && l.Type == "programming" {
 			umbrella = *l.Group
 		}
-		aliases := slices.DeleteFunc(slices.Clone(l.Aliases), func(a string) bool { return len(a) < 2 || blockedAlias[Fold(a)] })
+		aliases := slices.DeleteFunc(slices.Clone(l.Aliases), func(a string) bool { return len(a) < 2 || blockedAlias[fold.Fold(a)] })
 		v.addRef(l.Name, aliases, umbrella, false)
 	}
 }
@@ -287,7 +289,7 @@ func (v *Vocab) addONET(techs []onetTech, skills bool) {
 			skills && !tech.Hot && !developmentCommodities[tech.Commodity]) {
 			continue
 		}
-		v.addRef(name, spellings, v.umbrellaOf(strings.Fields(Fold(name))), false)
+		v.addRef(name, spellings, v.umbrellaOf(strings.Fields(fold.Fold(name))), false)
 	}
 }
 
@@ -457,13 +459,13 @@ func (v *Vocab) addTags(tags []soTag) {
 			continue
 		}
 		for _, syn := range tag.Synonyms {
-			f := Fold(syn)
+			f := fold.Fold(syn)
 			if blockedAlias[f] || len(f) < 2 || len(f) <= 3 && t.ref {
 				continue
 			}
 			v.claim(f, t, false)
-			v.claim(squash(f), t, false)
-			v.claim(Fold(strings.ReplaceAll(syn, "-", " ")), t, false)
+			v.claim(fold.Squash(f), t, false)
+			v.claim(fold.Fold(strings.ReplaceAll(syn, "-", " ")), t, false)
 		}
 	}
 }

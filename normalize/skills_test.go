@@ -2,7 +2,6 @@ package normalize
 
 import (
 	"fmt"
-	"github.com/jobsd-dev/jobsd/domain"
 	"os"
 	"runtime"
 	"slices"
@@ -10,6 +9,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -453,31 +455,6 @@ func TestSkillAcrossVocabularies(t *testing.T) {
 	assert.Equal(t, []string{"Underwater basket weaving", "Underwater basket weaving"}, []string{name, umbrella})
 }
 
-// Fold is safe for concurrent use: requests fold filter values side by side
-// (a transformer shared by all of them once panicked under load).
-func TestFoldConcurrently(t *testing.T) {
-	words := []string{"Île-de-France", "Québec", "São Paulo", "Zürich", "Kraków", "Bogotá D.C."}
-	want := make([]string, len(words))
-	for i, w := range words {
-		want[i] = Fold(w)
-	}
-	var wg sync.WaitGroup
-	for g := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range 2000 {
-				k := (g + i) % len(words)
-				if got := Fold(words[k]); got != want[k] {
-					t.Errorf("Fold(%q) = %q, want %q", words[k], got, want[k])
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-}
-
 // Every spelling of every vocabulary, put in a job's skills list, is
 // stored so that a skills filter of the same spelling finds the job: the
 // import and the filter read a skills list's value the same way.
@@ -502,7 +479,7 @@ func TestSkillsImportAndFilterAgree(t *testing.T) {
 				require.NoError(t, err, key)
 				_, want, _ := n.Skill(key)
 				checked++
-				if !slices.ContainsFunc(rec.Skills, func(s string) bool { return Fold(s) == Fold(want) }) {
+				if !slices.ContainsFunc(rec.Skills, func(s string) bool { return fold.Fold(s) == fold.Fold(want) }) {
 					misses = append(misses, fmt.Sprintf("%q: filter looks for %q, import stores %q", key, want, rec.Skills))
 				}
 			}

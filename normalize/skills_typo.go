@@ -2,7 +2,11 @@
 
 package normalize
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/jobsd-dev/jobsd/normalize/fold"
+)
 
 // Typo tolerance of the skills vocabulary. A value that names no term,
 // not even in a derived form (Vocab.Lookup), is read as the term whose
@@ -86,7 +90,7 @@ func (v *Vocab) indexTypos(knownElsewhere func(string) bool) {
 		i := int32(len(x.keys))
 		x.keys = append(x.keys, k)
 		x.terms = append(x.terms, t)
-		x.named = append(x.named, k == squash(t.Name))
+		x.named = append(x.named, k == fold.Squash(t.Name))
 		add(typoHash(k, -1), i)
 		for j := range len(k) {
 			add(typoHash(k, j), i)
@@ -102,7 +106,7 @@ func (v *Vocab) typo(s string) (*Term, bool) {
 	if x == nil || x.size != len(v.all) {
 		return nil, false
 	}
-	f := Fold(s)
+	f := fold.Fold(s)
 	if n := strings.Count(f, " ") + 1; n > maxTypoWords {
 		return nil, false
 	}
@@ -118,7 +122,7 @@ func (v *Vocab) typo(s string) (*Term, bool) {
 // correct returns the one term whose name is one edit from folded f, and
 // no other term's spelling.
 func (x *typoIndex) correct(f string) (*Term, bool) {
-	w := squash(f)
+	w := fold.Squash(f)
 	if len(w) < minTypoLetters || len(w) > maxTypoLetters || !azOnly(w) {
 		return nil, false
 	}

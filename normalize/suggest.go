@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
 // SuggestTerm is a value a search box may suggest (contract section 14):
@@ -56,7 +58,7 @@ func (n *Normalizer) TitleTerms() (roles, specializations []SuggestTerm) {
 			}
 			shown := c.Specialization
 			words := strings.Fields(c.Role)
-			if len(words) > 0 && !slices.Contains(strings.Fields(Fold(c.Specialization)), Fold(words[len(words)-1])) {
+			if len(words) > 0 && !slices.Contains(strings.Fields(fold.Fold(c.Specialization)), fold.Fold(words[len(words)-1])) {
 				shown = c.Specialization + " " + c.Role
 			}
 			ss[c.Specialization] = &SuggestTerm{Value: shown, Filter: c.Specialization, Spellings: []string{shown}}

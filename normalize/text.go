@@ -7,6 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
+
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -112,10 +114,10 @@ func (v *Vocab) FindIn(text string) []string {
 				continue
 			}
 			phrase := strings.Join(words[i:i+n], " ")
-			t, ok := v.terms[Fold(phrase)]
+			t, ok := v.terms[fold.Fold(phrase)]
 			if !ok && dotted[i+n-1] != "" {
 				phrase += "."
-				t, ok = v.terms[Fold(phrase)]
+				t, ok = v.terms[fold.Fold(phrase)]
 			}
 			if !ok {
 				continue

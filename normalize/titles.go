@@ -4,6 +4,8 @@ package normalize
 
 import (
 	"strings"
+
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
 // Level is how specific a category is.
@@ -96,7 +98,7 @@ func (c TitleCategory) name(level Level) string {
 // its name, else by a phrase naming that level or a more specific one; s
 // trimmed when unknown.
 func (t *taxonomy) canonical(s string, level Level) string {
-	if name, ok := t.names[level][Fold(s)]; ok {
+	if name, ok := t.names[level][fold.Fold(s)]; ok {
 		return name
 	}
 	if c, ok := t.classify(s); ok && c.Level >= level {

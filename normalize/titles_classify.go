@@ -5,6 +5,8 @@ package normalize
 import (
 	"math"
 	"slices"
+
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
 // candidate is a phrase found in a title.
@@ -129,7 +131,7 @@ func (t *taxonomy) classify(title string) (TitleCategory, bool) {
 	if tooLong(title, MaxTitleLength) {
 		return TitleCategory{}, false
 	}
-	if id, ok := t.byName[Fold(title)]; ok {
+	if id, ok := t.byName[fold.Fold(title)]; ok {
 		return t.cats[id], true
 	}
 	mainWords, asideWords := t.split(title)

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
 // titleLanguages is the layout of vocab/title_languages.json: a compact,
@@ -47,21 +49,21 @@ func loadTitleLanguages() (*titleLanguages, error) {
 // heads of compounds). Words spelled as their English ones are left out.
 func (l *titleLanguages) addTo(lex *lexicon) {
 	for _, w := range l.Stopwords {
-		lex.noise[Fold(w)] = true
+		lex.noise[fold.Fold(w)] = true
 	}
 	// Both sides as clean leaves words: folded and singular.
 	for _, m := range []map[string]string{l.Words, l.CompoundHeads} {
 		for k, v := range m {
-			if k, e := stem(Fold(k)), stemmedWords(v); len(e) != 1 || e[0] != k {
+			if k, e := stem(fold.Fold(k)), stemmedWords(v); len(e) != 1 || e[0] != k {
 				lex.foreign[k] = e
 			}
 		}
 	}
 	for k, v := range l.CompoundHeads {
-		lex.foreignHeads[stem(Fold(k))] = stemmedWords(v)
+		lex.foreignHeads[stem(fold.Fold(k))] = stemmedWords(v)
 	}
 	for _, w := range l.FalseFriends {
-		lex.falseFriends[stem(Fold(w))] = true
+		lex.falseFriends[stem(fold.Fold(w))] = true
 	}
 }
 

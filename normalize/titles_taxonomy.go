@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
 // Word kinds.
@@ -225,7 +227,7 @@ func newLexicon(f *titlesFile, langs *titleLanguages) lexicon {
 	set := func(words []string) map[string]bool {
 		m := make(map[string]bool, len(words))
 		for _, w := range words {
-			m[Fold(w)] = true
+			m[fold.Fold(w)] = true
 		}
 		return m
 	}
@@ -235,33 +237,33 @@ func newLexicon(f *titlesFile, langs *titleLanguages) lexicon {
 		beforeNumber: set(f.BeforeNumber), seasons: set(f.Seasons), levelPrefixes: set(f.LevelPrefixes), headForms: map[string]bool{}, disciplines: map[string]bool{}, headReadings: map[string][]string{}, headAbbreviations: map[string][]string{}, foreign: map[string][]string{}, foreignHeads: map[string][]string{},
 		falseFriends: map[string]bool{}}
 	for _, w := range f.Soft {
-		lex.kind[stem(Fold(w))] = wordSoft
+		lex.kind[stem(fold.Fold(w))] = wordSoft
 	}
 	for _, w := range f.Modifiers {
-		lex.kind[stem(Fold(w))] = wordModifier
+		lex.kind[stem(fold.Fold(w))] = wordModifier
 	}
 	for k, v := range f.Compounds {
-		k = Fold(k)
-		lex.compounds[k] = Fold(v)
+		k = fold.Fold(k)
+		lex.compounds[k] = fold.Fold(v)
 		first, _, _ := strings.Cut(k, " ")
 		lex.compoundStart[first] = true
 	}
 	for k, v := range f.Abbreviations {
-		lex.abbreviations[Fold(k)] = strings.Fields(Fold(v))
+		lex.abbreviations[fold.Fold(k)] = strings.Fields(fold.Fold(v))
 	}
 	for head, as := range f.HeadDisciplines {
-		head = stem(Fold(head))
+		head = stem(fold.Fold(head))
 		lex.headReadings[head] = stemmedWords(as)
 		lex.disciplines[head] = true
 	}
 	for _, w := range f.HeadForms {
-		lex.headForms[stem(Fold(w))] = true
+		lex.headForms[stem(fold.Fold(w))] = true
 	}
 	for _, r := range f.HeadReadings {
-		lex.headReadings[stem(Fold(r.Head))] = stemmedWords(r.As)
+		lex.headReadings[stem(fold.Fold(r.Head))] = stemmedWords(r.As)
 	}
 	for k, v := range f.HeadAbbreviations {
-		lex.headAbbreviations[Fold(k)] = strings.Fields(Fold(v))
+		lex.headAbbreviations[fold.Fold(k)] = strings.Fields(fold.Fold(v))
 	}
 	langs.addTo(&lex)
 	return lex
@@ -296,7 +298,7 @@ func (t *taxonomy) addSenses(f *titlesFile) error {
 		if err != nil {
 			return fmt.Errorf("head role %q: %w", head, err)
 		}
-		t.headRoles[stem(Fold(head))] = id
+		t.headRoles[stem(fold.Fold(head))] = id
 	}
 	return nil
 }
@@ -389,7 +391,7 @@ func (t *taxonomy) addHandWritten(f *titlesFile) error {
 // across levels, so that a name classifies as its own category.
 func (t *taxonomy) addCategory(c TitleCategory) (int32, error) {
 	name := c.name(c.Level)
-	key := Fold(name)
+	key := fold.Fold(name)
 	if key == "" {
 		return 0, fmt.Errorf("a category of level %d without a name", c.Level)
 	}

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
 // token is a word of a title being classified.
@@ -26,7 +28,7 @@ func (t *taxonomy) split(title string) (main, asides [][]string) {
 		// "OR Nurse": the operating room, not the conjunction.
 		s = orWord.ReplaceAllString(s, "Operating Room")
 	}
-	s = Fold(s)
+	s = fold.Fold(s)
 	var raw, aside []string
 	depth := 0
 	start := -1 // of the current word
@@ -215,7 +217,7 @@ func (t *taxonomy) splitCompound(w string) ([]string, bool) {
 
 // senior reports whether a title holds a seniority word.
 func (t *taxonomy) senior(title string) bool {
-	f := Fold(title)
+	f := fold.Fold(title)
 	start := -1 // of the current word: a run of letters
 	for i, r := range f {
 		if unicode.IsLetter(r) {
@@ -274,7 +276,7 @@ func stem(w string) string {
 // stemmedWords returns the words of s as clean leaves them: folded and
 // singular.
 func stemmedWords(s string) []string {
-	out := strings.Fields(Fold(s))
+	out := strings.Fields(fold.Fold(s))
 	for i, w := range out {
 		out[i] = stem(w)
 	}

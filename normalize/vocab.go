@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
 // Term is one entry of a vocabulary: its canonical Name, the Aliases that
@@ -57,7 +59,7 @@ func NewVocab(terms []Term) *Vocab {
 			v.byName[terms[i].Name] = &terms[i]
 		}
 	}
-	for _, keyOf := range []func(string) string{Fold, squash} {
+	for _, keyOf := range []func(string) string{fold.Fold, fold.Squash} {
 		for i := range terms {
 			v.claim(keyOf(terms[i].Name), &terms[i], !listOnly(&terms[i], terms[i].Name))
 		}
@@ -97,7 +99,7 @@ func (v *Vocab) claim(key string, t *Term, text bool) {
 // listOnly reports whether t lists spelling s among its list-only ones.
 func listOnly(t *Term, s string) bool {
 	for _, l := range t.ListOnly {
-		if Fold(l) == Fold(s) {
+		if fold.Fold(l) == fold.Fold(s) {
 			return true
 		}
 	}
@@ -167,8 +169,8 @@ func (v *Vocab) addValueTerm(t Term) {
 		v.hand++
 	}
 	for _, s := range spellings {
-		v.claim(Fold(s), into, false)
-		v.claim(squash(s), into, false)
+		v.claim(fold.Fold(s), into, false)
+		v.claim(fold.Squash(s), into, false)
 	}
 }
 
@@ -219,15 +221,15 @@ func (v *Vocab) find(s string) (*Term, bool) {
 func (v *Vocab) lookup(s string) (*Term, bool) {
 	var fb, sb [64]byte
 	var f []byte
-	if isPlainASCII(s) {
-		f = appendFoldASCII(fb[:0], s)
+	if fold.IsPlainASCII(s) {
+		f = fold.AppendASCII(fb[:0], s)
 	} else {
-		f = append(fb[:0], Fold(s)...)
+		f = append(fb[:0], fold.Fold(s)...)
 	}
 	if t, ok := v.all[string(f)]; ok {
 		return t, true
 	}
-	t, ok := v.all[string(appendSquashed(sb[:0], f))]
+	t, ok := v.all[string(fold.AppendSquashed(sb[:0], f))]
 	return t, ok
 }
 
@@ -262,10 +264,10 @@ func (v *Vocab) List(in []string) []string {
 	seen := map[string]bool{}
 	for _, s := range in {
 		c := v.Canonical(s)
-		if c == "" || seen[Fold(c)] {
+		if c == "" || seen[fold.Fold(c)] {
 			continue
 		}
-		seen[Fold(c)] = true
+		seen[fold.Fold(c)] = true
 		out = append(out, c)
 	}
 	return out
@@ -300,17 +302,17 @@ func (v *Vocab) WithUmbrellas(in []string) []string {
 	out := v.List(in)
 	seen := map[string]bool{}
 	for _, s := range out {
-		seen[Fold(s)] = true
+		seen[fold.Fold(s)] = true
 	}
 	for i := 0; i < len(out); i++ {
 		t, ok := v.byName[out[i]]
 		if !ok {
 			t, ok = v.Lookup(out[i])
 		}
-		if !ok || t.Umbrella == "" || seen[Fold(t.Umbrella)] {
+		if !ok || t.Umbrella == "" || seen[fold.Fold(t.Umbrella)] {
 			continue
 		}
-		seen[Fold(t.Umbrella)] = true
+		seen[fold.Fold(t.Umbrella)] = true
 		out = append(out, t.Umbrella)
 	}
 	return out

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
 // derived reads the forms a value of an open vocabulary takes beside its
@@ -16,7 +18,7 @@ func (v *Vocab) derived(s string) (*Term, bool) {
 	if t, ok := v.derivedForms(s); ok {
 		return t, true
 	}
-	return v.prefixTerm(s, Fold(s))
+	return v.prefixTerm(s, fold.Fold(s))
 }
 
 // sure is Lookup without guesses (no typo correction, no term made of a
@@ -37,7 +39,7 @@ func (v *Vocab) sure(s string) (*Term, bool) {
 // derivedForms reads "Go (Golang)" as its parts, then versions, generic
 // words and vendors (derived without prefixTerm).
 func (v *Vocab) derivedForms(s string) (*Term, bool) {
-	f := Fold(s)
+	f := fold.Fold(s)
 	if i := strings.IndexByte(f, '('); i > 0 {
 		if j := strings.IndexByte(f[i:], ')'); j > 1 {
 			for _, part := range []string{f[:i] + f[i+j+1:], f[i+1 : i+j]} {
@@ -106,7 +108,7 @@ func (v *Vocab) lookupForms(f string) (*Term, bool) {
 			}
 		}
 	}
-	if sq := squash(f); len(sq) > 4 && strings.HasSuffix(sq, "js") {
+	if sq := fold.Squash(f); len(sq) > 4 && strings.HasSuffix(sq, "js") {
 		if t, ok := v.all[sq[:len(sq)-2]]; ok {
 			return t, true
 		}
@@ -288,6 +290,6 @@ func (v *Vocab) vendorTerm(s, f string) (*Term, bool) {
 // namedBy reports whether t's name starts with a spelling of the vendor
 // group ("Microsoft Word" for "ms word").
 func (v *Vocab) namedBy(t *Term, group string) bool {
-	vd, _, ok := vendorOf(Fold(t.Name))
+	vd, _, ok := vendorOf(fold.Fold(t.Name))
 	return ok && vd.group == group
 }

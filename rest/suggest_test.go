@@ -10,11 +10,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/internal/apitest"
-	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/seed"
 )
 
@@ -86,7 +87,7 @@ func TestSuggestCountsAreListTotals(t *testing.T) {
 			assert.Positive(t, s.Count, query)
 			if i > 0 {
 				prev := got.Data[i-1]
-				ordered := prev.Count > s.Count || prev.Count == s.Count && normalize.Fold(prev.Value) < normalize.Fold(s.Value)
+				ordered := prev.Count > s.Count || prev.Count == s.Count && fold.Fold(prev.Value) < fold.Fold(s.Value)
 				assert.True(t, ordered || typoOnly(prefix, s.Value), "%s: %q before %q", query, prev.Value, s.Value)
 			}
 			checked++
@@ -102,8 +103,8 @@ var SuggestFieldsOf = []string{"title", "company", "skills", "location"}
 // folded words do not start with the prefix's), so that it may follow a
 // suggestion with a lower count.
 func typoOnly(prefix, value string) bool {
-	f := normalize.Fold(prefix)
-	for _, w := range strings.Fields(normalize.Fold(value)) {
+	f := fold.Fold(prefix)
+	for _, w := range strings.Fields(fold.Fold(value)) {
 		if strings.HasPrefix(w, f) {
 			return false
 		}

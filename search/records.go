@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
+
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
@@ -63,7 +65,7 @@ func (s *Service) Company(ctx context.Context, slug, name *string) (*domain.Comp
 	if name != nil {
 		key = name
 	}
-	return s.store.CompanyBySlug(ctx, normalize.Slug(*key))
+	return s.store.CompanyBySlug(ctx, fold.Slug(*key))
 }
 
 // CompaniesByID returns the companies with the ids, by id (a page's

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -104,7 +106,7 @@ func TestRecordsValidate(t *testing.T) {
 	assert.Equal(t, domain.CodeInvalidParameter, domain.ErrorCode(err), "both")
 	c, err := svc.Company(ctx, nil, ptr("Acme Corp"))
 	require.NoError(t, err)
-	assert.Equal(t, normalize.Slug("Acme Corp"), c.Slug, "a name is looked up by its slug")
+	assert.Equal(t, fold.Slug("Acme Corp"), c.Slug, "a name is looked up by its slug")
 
 	_, err = svc.Similar(ctx, "a-1", ptr(0), false)
 	assert.Equal(t, domain.CodeInvalidParameter, domain.ErrorCode(err))

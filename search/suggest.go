@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
+
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/index"
 	"github.com/jobsd-dev/jobsd/normalize"
@@ -253,7 +255,7 @@ func newSource(param string, terms []normalize.SuggestTerm) *source {
 	entries := make([]suggest.Entry, len(terms))
 	for i, t := range terms {
 		entries[i] = suggest.Entry{Spellings: t.Spellings}
-		src.folded[i] = normalize.Fold(t.Value)
+		src.folded[i] = fold.Fold(t.Value)
 	}
 	src.dict = suggest.New(entries)
 	for i := range src.terms {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun"
@@ -238,11 +240,11 @@ func TestCompanySlugs(t *testing.T) {
 	assert.Equal(t, "st-mary-hospital", e.slugOf("St. Mary Hospital"), "imports write slugs")
 	_, err := e.db.ExecContext(e.ctx, "UPDATE companies SET slug = ''")
 	require.NoError(t, err)
-	n, err := e.st.FillSlugs(e.ctx, normalize.Slug)
+	n, err := e.st.FillSlugs(e.ctx, fold.Slug)
 	require.NoError(t, err)
 	assert.Equal(t, 7, n)
 	assert.Equal(t, "st-mary-hospital", e.slugOf("St. Mary Hospital"), "filled from the name")
-	n, err = e.st.FillSlugs(e.ctx, normalize.Slug)
+	n, err = e.st.FillSlugs(e.ctx, fold.Slug)
 	require.NoError(t, err)
 	assert.Equal(t, 0, n, "nothing left to fill")
 	p, err := e.st.CompanyBySlug(e.ctx, "initech-defense")

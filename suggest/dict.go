@@ -13,7 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
 // TypoFrom is the length (folded, in bytes) from which a prefix also
@@ -176,7 +176,7 @@ func (d *Dict) withWord(id int32) []word {
 // Words splits text into its folded words: case and accents folded,
 // punctuation and spaces splitting.
 func Words(text string) []string {
-	return strings.FieldsFunc(normalize.Fold(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return strings.FieldsFunc(fold.Fold(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 // Sequences returns the word sequences a spelling is found by: its words,
@@ -189,7 +189,7 @@ func Sequences(spelling string) [][]string {
 	}
 	out := [][]string{words}
 	var joined []string
-	for _, part := range strings.Fields(normalize.Fold(spelling)) {
+	for _, part := range strings.Fields(fold.Fold(spelling)) {
 		if w := strings.Join(Words(part), ""); w != "" {
 			joined = append(joined, w)
 		}

@@ -27,6 +27,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
+
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
@@ -93,7 +95,7 @@ func judgeTitle(n *normalize.Normalizer, row []string) verdict {
 	}
 	v := verdict{side: map[string]bool{"field": ok && len(code) >= 2 && code[:2] == want[:2]}}
 	if wantSpec != "" {
-		v.side["specialization"] = ok && normalize.Fold(cat.Specialization) == normalize.Fold(wantSpec)
+		v.side["specialization"] = ok && fold.Fold(cat.Specialization) == fold.Fold(wantSpec)
 	}
 	switch {
 	case !ok || code == "":
@@ -147,7 +149,7 @@ func judgeSkill(n *normalize.Normalizer, row []string) verdict {
 	}
 	v := verdict{
 		got:  name + " → " + umbrella,
-		side: map[string]bool{"canonical name": normalize.Fold(name) == normalize.Fold(row[1])},
+		side: map[string]bool{"canonical name": fold.Fold(name) == fold.Fold(row[1])},
 	}
 	// The expected umbrella by the vocabulary's own name for it, when it
 	// has one ("EHR" is the skill it calls Electronic Health Records):
@@ -156,7 +158,7 @@ func judgeSkill(n *normalize.Normalizer, row []string) verdict {
 	if w, _, ok := n.Skill(row[2]); ok {
 		wantUmbrella = w
 	}
-	if normalize.Fold(umbrella) == normalize.Fold(row[2]) || normalize.Fold(umbrella) == normalize.Fold(wantUmbrella) {
+	if fold.Fold(umbrella) == fold.Fold(row[2]) || fold.Fold(umbrella) == fold.Fold(wantUmbrella) {
 		v.outcome = correct
 	} else {
 		v.outcome = wrong
@@ -197,7 +199,7 @@ func placeSet(places []string) string {
 	for _, p := range places {
 		parts := strings.Split(p, "/")
 		for i := range parts {
-			parts[i] = normalize.Fold(strings.TrimSpace(parts[i]))
+			parts[i] = fold.Fold(strings.TrimSpace(parts[i]))
 		}
 		set[strings.Join(parts, "/")] = true
 	}

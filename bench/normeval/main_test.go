@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/biter777/countries"
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 
-	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/biter777/countries"
 )
 
 // The evaluation set is well-formed. This test never runs the normalizer:
@@ -42,7 +42,7 @@ func load(t *testing.T, ve vocabEval) [][]string {
 		if row[0] == "" {
 			t.Errorf("%s row %d: empty input", ve.file, i+1)
 		}
-		key := normalize.Fold(row[0])
+		key := fold.Fold(row[0])
 		if j, dup := seen[key]; dup {
 			t.Errorf("%s: input %q of row %d repeats row %d", ve.file, row[0], i+1, j)
 		}
@@ -171,7 +171,7 @@ func TestNoisyTitlesWellFormed(t *testing.T) {
 	codes := socCodes(t)
 	seen := map[string]bool{}
 	for _, row := range rows {
-		key := normalize.Fold(row[0])
+		key := fold.Fold(row[0])
 		if seen[key] {
 			t.Errorf("noisy title %q repeats", row[0])
 		}

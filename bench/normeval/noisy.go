@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
+
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -109,7 +111,7 @@ func noisyTitles(refData string) ([][]string, error) {
 	seen := map[string]bool{}
 	for i, s := range sources {
 		noisy := addNoise(s.title, i, rng)
-		if k := normalize.Fold(noisy); !seen[k] {
+		if k := fold.Fold(noisy); !seen[k] {
 			seen[k] = true
 			rows = append(rows, []string{noisy, s.soc, ""})
 		}
@@ -123,7 +125,7 @@ func sample(all []noisySource, n int, codes map[string]map[string]bool, rng *ran
 	var ok []noisySource
 	seen := map[string]bool{}
 	for _, s := range all {
-		k := normalize.Fold(s.title)
+		k := fold.Fold(s.title)
 		if seen[k] || !usable(s, codes[wordSet(s.title)]) {
 			continue
 		}
@@ -150,7 +152,7 @@ func sample(all []noisySource, n int, codes map[string]map[string]bool, rng *ran
 // final s, in order: "Technician, Bindery" and "Bindery Technicians" are
 // one title, whose occupations are those of both.
 func wordSet(title string) string {
-	words := strings.FieldsFunc(normalize.Fold(title), func(r rune) bool { return r < 'a' || r > 'z' })
+	words := strings.FieldsFunc(fold.Fold(title), func(r rune) bool { return r < 'a' || r > 'z' })
 	for i, w := range words {
 		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
 			words[i] = w[:len(w)-1]
@@ -182,7 +184,7 @@ func usable(s noisySource, socs map[string]bool) bool {
 	if len(socs) != 1 || !cleanShape.MatchString(s.title) {
 		return false
 	}
-	folded := normalize.Fold(s.title)
+	folded := fold.Fold(s.title)
 	if ambiguousTitles[folded] {
 		return false
 	}

@@ -6,8 +6,9 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
+
 	"github.com/jobsd-dev/jobsd/migrations"
-	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/store"
 )
 
@@ -38,7 +39,7 @@ func (e env) migrate(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := store.New(db).FillSlugs(ctx, normalize.Slug); err != nil {
+		if _, err := store.New(db).FillSlugs(ctx, fold.Slug); err != nil {
 			return err
 		}
 		if len(applied) == 0 {

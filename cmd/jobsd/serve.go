@@ -19,6 +19,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
+
 	"github.com/uptrace/bun"
 	"go.uber.org/zap/zapcore"
 
@@ -365,7 +367,7 @@ func openServeDeps(ctx context.Context, cfg serveConfig, log *slog.Logger) (_ *s
 		if len(applied) > 0 {
 			log.Info("applied migrations", "migrations", applied)
 		}
-		if n, err := store.New(db).FillSlugs(ctx, normalize.Slug); err != nil {
+		if n, err := store.New(db).FillSlugs(ctx, fold.Slug); err != nil {
 			return nil, err
 		} else if n > 0 {
 			log.Info("filled company slugs", "companies", n)

@@ -1,6 +1,8 @@
-// Folding: the case-, accent- and space-insensitive forms values are compared in (Fold, Slug).
-
-package normalize
+// Package fold holds the forms jobsd compares text in: folded (case,
+// accents and spacing do not matter), squashed (nor punctuation between
+// letters), and slugs (URL-safe names). Every vocabulary, place and title
+// lookup of package normalize, and the suggestions' words, compare these.
+package fold
 
 import (
 	"strings"
@@ -23,7 +25,7 @@ var accentRemovers = sync.Pool{New: func() any {
 // Fold returns s in the form spellings are compared in: lower case, without
 // accents, with single spaces.
 func Fold(s string) string {
-	if isPlainASCII(s) {
+	if IsPlainASCII(s) {
 		return foldASCII(s)
 	}
 	t := accentRemovers.Get().(transform.Transformer)
@@ -70,8 +72,8 @@ func foldASCII(s string) string {
 	return b.String()
 }
 
-// appendFoldASCII appends foldASCII(s) to dst.
-func appendFoldASCII(dst []byte, s string) []byte {
+// AppendASCII appends Fold(s) to dst for ASCII text s (IsPlainASCII).
+func AppendASCII(dst []byte, s string) []byte {
 	start := len(dst)
 	space := false
 	for i := 0; i < len(s); i++ {
@@ -97,7 +99,8 @@ func asciiSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
-func isPlainASCII(s string) bool {
+// IsPlainASCII reports whether s is ASCII only.
+func IsPlainASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			return false
@@ -125,12 +128,12 @@ func Slug(s string) string {
 	return b.String()
 }
 
-// squash is Fold without the punctuation and spaces that spellings of one
+// Squash is Fold without the punctuation and spaces that spellings of one
 // term differ by ("React.js" = "reactjs", "H1-B" = "h-1b"); + and # stay,
 // since they tell C, C++ and C# apart.
-func squash(s string) string {
+func Squash(s string) string {
 	f := Fold(s)
-	if isPlainASCII(f) {
+	if IsPlainASCII(f) {
 		kept := true
 		for i := 0; i < len(f) && kept; i++ {
 			kept = squashKeeps(f[i])
@@ -139,17 +142,17 @@ func squash(s string) string {
 			return f
 		}
 	}
-	return string(appendSquashed(make([]byte, 0, len(f)), []byte(f)))
+	return string(AppendSquashed(make([]byte, 0, len(f)), []byte(f)))
 }
 
-// squashKeeps reports whether squash keeps an ASCII byte of folded text.
+// squashKeeps reports whether Squash keeps an ASCII byte of folded text.
 func squashKeeps(c byte) bool {
-	return 'a' <= c && c <= 'z' || isDigit(c) || c == '+' || c == '#'
+	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '#'
 }
 
-// appendSquashed appends the squashed form of folded text f to dst (squash
+// AppendSquashed appends the squashed form of folded text f to dst (Squash
 // after Fold).
-func appendSquashed(dst, f []byte) []byte {
+func AppendSquashed(dst, f []byte) []byte {
 	for i := 0; i < len(f); {
 		c := f[i]
 		if c < utf8.RuneSelf {
