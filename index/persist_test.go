@@ -207,8 +207,12 @@ func TestReadIndexRejectsBadFiles(t *testing.T) {
 		}
 	}
 	// A count too large for the bytes left is an error, not an allocation.
+	// The ids' length follows the header (magic, version, an empty key),
+	// the index's version, its rates' digest and the number of jobs.
 	bad = slices.Clone(good)
-	binary.LittleEndian.PutUint64(bad[12+8+4:], 1<<60) // the ids' length
+	digest := 8 + 4 + 1 + 8
+	digestLen, k := binary.Uvarint(bad[digest:])
+	binary.PutUvarint(bad[digest+k+int(digestLen)+4:], 1<<60)
 	reseal(bad)
 	assert.ErrorIs(t, read(bad), index.ErrCorrupt)
 }

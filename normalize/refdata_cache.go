@@ -3,13 +3,10 @@
 package normalize
 
 import (
-	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -19,26 +16,23 @@ import (
 	"time"
 
 	"github.com/jobsd-dev/jobsd/internal/cachedir"
+	"github.com/jobsd-dev/jobsd/internal/wire"
 )
 
-// cacheFormat numbers the layout of the cache files (header and body).
-// Raise it with every change to refdata_codec*.go or to the types they
-// write; rulesVersion covers changes to what the loaders build.
-const cacheFormat = 8
+// cacheFormat numbers the layout of the cache files (package wire's
+// header, and the body of refdata_codec*.go). Raise it with every change to
+// refdata_codec*.go or to the types they write; rulesVersion covers changes
+// to what the loaders build. 9: package wire's layout.
+const cacheFormat = 9
 
 // cacheMagic starts every cache file.
 const cacheMagic = "jobsd-normalize\n"
 
-// A cache file is cacheMagic, the key (32 bytes), the body's length (8
-// bytes, little-endian), the body (refdata_codec.go) and the CRC-32C of
-// all that precedes it (4 bytes). A file whose magic, key, length or
-// checksum is not as expected is ignored, and rewritten.
-const (
-	cacheHeaderLen  = len(cacheMagic) + sha256.Size + 8
-	cacheTrailerLen = 4
-)
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// cacheHeader is the header of the cache file of key. A file whose
+// header, length or checksum is not as expected is ignored, and rewritten.
+func cacheHeader(key []byte) wire.Header {
+	return wire.Header{Magic: cacheMagic, Version: cacheFormat, Key: key}
+}
 
 // WithCacheDir sets the directory where New keeps the normalizer it
 // compiles from the reference data (WithRefData), one file per key: the
@@ -85,35 +79,21 @@ func cachePath(dir string, key []byte) string {
 	return filepath.Join(dir, hex.EncodeToString(key)+".bin")
 }
 
-// readCache returns the body of the cache file at path if it holds key
-// and is whole; fs.ErrNotExist when there is none.
-func readCache(path string, key []byte) (string, error) {
+// readCache returns a reader of the body of the cache file at path if it
+// holds key and is whole; fs.ErrNotExist when there is none.
+func readCache(path string, key []byte) (*wire.Reader, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	if len(b) < cacheHeaderLen+cacheTrailerLen || string(b[:len(cacheMagic)]) != cacheMagic {
-		return "", errors.New("not a cache file")
-	}
-	if !bytes.Equal(b[len(cacheMagic):len(cacheMagic)+sha256.Size], key) {
-		return "", errors.New("another key's cache file")
-	}
-	n := binary.LittleEndian.Uint64(b[cacheHeaderLen-8 : cacheHeaderLen])
-	if n != uint64(len(b)-cacheHeaderLen-cacheTrailerLen) {
-		return "", errors.New("truncated or overlong cache file")
-	}
-	end := len(b) - cacheTrailerLen
-	if crc32.Checksum(b[:end], castagnoli) != binary.LittleEndian.Uint32(b[end:]) {
-		return "", errors.New("cache file checksum mismatch")
-	}
-	return string(b[cacheHeaderLen:end]), nil
+	return wire.Open(b, cacheHeader(key))
 }
 
-// writeCache writes body as key's cache file at path: to a temporary file
-// of the same directory, renamed into place, so that readers see a whole
-// file or none, and processes writing the same key at once each rename a
-// whole file of their own.
-func writeCache(path string, key []byte, body []byte) (err error) {
+// writeCache writes n's state as key's cache file at path: to a temporary
+// file of the same directory, renamed into place, so that readers see a
+// whole file or none, and processes writing the same key at once each
+// rename a whole file of their own.
+func writeCache(path string, key []byte, n *Normalizer) (err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -128,13 +108,9 @@ func writeCache(path string, key []byte, body []byte) (err error) {
 			os.Remove(f.Name())
 		}
 	}()
-	out := make([]byte, 0, cacheHeaderLen+len(body)+cacheTrailerLen)
-	out = append(out, cacheMagic...)
-	out = append(out, key...)
-	out = binary.LittleEndian.AppendUint64(out, uint64(len(body)))
-	out = append(out, body...)
-	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli))
-	if _, err = f.Write(out); err != nil {
+	w := wire.NewWriter(f, cacheHeader(key))
+	encodeState(w, n)
+	if _, err = w.Close(); err != nil {
 		return err
 	}
 	if err = f.Close(); err != nil {
@@ -170,7 +146,7 @@ func newCached(o *options, dir string, build func(sum []byte) (*Normalizer, erro
 	if err != nil {
 		return nil, err
 	}
-	if err := writeCache(path, key, encodeState(n)); err != nil {
+	if err := writeCache(path, key, n); err != nil {
 		slog.Warn("normalize: reference-data cache not written", "path", path, "err", err)
 	}
 	if k := cachedir.Prune(dir, []string{"*.bin"}, []string{"*.bin.*.tmp"}, CacheBounds, time.Hour, path, time.Now()); k > 0 {

@@ -4,13 +4,15 @@ package normalize
 
 import "math"
 
-func (e *encoder) strMap(m map[string]string) { encMap(e, m, e.str, e.str) }
-func (e *encoder) setMap(m map[string]bool)   { encMap(e, m, e.str, e.bool) }
-func (e *encoder) i32Map(m map[string]int32)  { encMap(e, m, e.str, func(i int32) { e.int(int64(i)) }) }
+func (e *encoder) strMap(m map[string]string) { encMap(e, m, e.String, e.String) }
+func (e *encoder) setMap(m map[string]bool)   { encMap(e, m, e.String, e.Bool) }
+func (e *encoder) i32Map(m map[string]int32) {
+	encMap(e, m, e.String, func(i int32) { e.Varint(int64(i)) })
+}
 
-func (d *decoder) strMap() map[string]string { return decMap(d, d.str, d.str) }
-func (d *decoder) setMap() map[string]bool   { return decMap(d, d.str, d.bool) }
-func (d *decoder) i32Map() map[string]int32  { return decMap(d, d.str, d.int32) }
+func (d *decoder) strMap() map[string]string { return decMap(d, d.View, d.View) }
+func (d *decoder) setMap() map[string]bool   { return decMap(d, d.View, d.Bool) }
+func (d *decoder) i32Map() map[string]int32  { return decMap(d, d.View, d.int32) }
 
 func (e *encoder) gazetteer(g *gazetteer) {
 	var cities []*city
@@ -35,42 +37,42 @@ func (e *encoder) gazetteer(g *gazetteer) {
 			}
 		}
 	}
-	e.uint(uint64(len(cities)))
+	e.Uvarint(uint64(len(cities)))
 	for _, c := range cities {
-		e.str(c.Name)
-		e.str(c.State)
-		e.str(c.Country)
+		e.String(c.Name)
+		e.String(c.State)
+		e.String(c.Country)
 		e.strs(c.Aliases)
-		e.int(int64(c.population))
-		e.int(int64(c.curated))
-		e.int(int64(math.Round(c.Lat * 1e4)))
-		e.int(int64(math.Round(c.Lng * 1e4)))
+		e.Varint(int64(c.population))
+		e.Varint(int64(c.curated))
+		e.Varint(int64(math.Round(c.Lat * 1e4)))
+		e.Varint(int64(math.Round(c.Lng * 1e4)))
 		e.strs(c.keys)
-		e.bool(c.merged)
+		e.Bool(c.merged)
 	}
-	e.uint(uint64(len(states)))
+	e.Uvarint(uint64(len(states)))
 	for _, s := range states {
-		e.str(s.Name)
-		e.str(s.Country)
-		e.str(s.Code)
-		e.bool(s.ref)
+		e.String(s.Name)
+		e.String(s.Country)
+		e.String(s.Code)
+		e.Bool(s.ref)
 	}
 	cityList := func(l []*city) {
-		e.uint(uint64(len(l)))
+		e.Uvarint(uint64(len(l)))
 		for _, c := range l {
-			e.uint(uint64(e.cities[c]))
+			e.Uvarint(uint64(e.cities[c]))
 		}
 	}
 	stateList := func(l []*state) {
-		e.uint(uint64(len(l)))
+		e.Uvarint(uint64(len(l)))
 		for _, s := range l {
-			e.uint(uint64(e.states[s]))
+			e.Uvarint(uint64(e.states[s]))
 		}
 	}
-	encMap(e, g.cities, e.str, cityList)
-	encMap(e, g.states, e.str, stateList)
-	encMap(e, g.codes, e.str, stateList)
-	encMap(e, g.curated, e.str, cityList)
+	encMap(e, g.cities, e.String, cityList)
+	encMap(e, g.states, e.String, stateList)
+	encMap(e, g.codes, e.String, stateList)
+	encMap(e, g.curated, e.String, cityList)
 	e.strMap(g.countries)
 	e.setMap(g.official)
 	e.strMap(g.ccodes)
@@ -78,22 +80,22 @@ func (e *encoder) gazetteer(g *gazetteer) {
 }
 
 func (d *decoder) gazetteer() *gazetteer {
-	cities := make([]city, d.count())
+	cities := make([]city, d.Count(1))
 	d.cities = make([]*city, len(cities))
 	for i := range cities {
-		cities[i] = city{Name: d.str(), State: d.str(), Country: d.str(), Aliases: d.strs(),
-			population: int(d.int()), curated: int(d.int()), Lat: float64(d.int()) / 1e4, Lng: float64(d.int()) / 1e4,
-			keys: d.strs(), merged: d.bool()}
+		cities[i] = city{Name: d.View(), State: d.View(), Country: d.View(), Aliases: d.strs(),
+			population: int(d.Varint()), curated: int(d.Varint()), Lat: float64(d.Varint()) / 1e4, Lng: float64(d.Varint()) / 1e4,
+			keys: d.strs(), merged: d.Bool()}
 		d.cities[i] = &cities[i]
 	}
-	states := make([]state, d.count())
+	states := make([]state, d.Count(1))
 	d.states = make([]*state, len(states))
 	for i := range states {
-		states[i] = state{Name: d.str(), Country: d.str(), Code: d.str(), ref: d.bool()}
+		states[i] = state{Name: d.View(), Country: d.View(), Code: d.View(), ref: d.Bool()}
 		d.states[i] = &states[i]
 	}
 	cityList := func() []*city {
-		l := make([]*city, d.count())
+		l := make([]*city, d.Count(1))
 		for i := range l {
 			if j := d.index(len(d.cities)); j >= 0 {
 				l[i] = d.cities[j]
@@ -102,7 +104,7 @@ func (d *decoder) gazetteer() *gazetteer {
 		return l
 	}
 	stateList := func() []*state {
-		l := make([]*state, d.count())
+		l := make([]*state, d.Count(1))
 		for i := range l {
 			if j := d.index(len(d.states)); j >= 0 {
 				l[i] = d.states[j]
@@ -111,8 +113,8 @@ func (d *decoder) gazetteer() *gazetteer {
 		return l
 	}
 	return &gazetteer{
-		cities: decMap(d, d.str, cityList), states: decMap(d, d.str, stateList),
-		codes: decMap(d, d.str, stateList), curated: decMap(d, d.str, cityList),
+		cities: decMap(d, d.View, cityList), states: decMap(d, d.View, stateList),
+		codes: decMap(d, d.View, stateList), curated: decMap(d, d.View, cityList),
 		countries: d.strMap(), official: d.setMap(), ccodes: d.strMap(), regions: d.setMap(),
 	}
 }
@@ -123,53 +125,53 @@ func (e *encoder) taxonomy(t *taxonomy) {
 	e.setMap(x.units)
 	e.setMap(x.keepNumbers)
 	e.setMap(x.seniority)
-	encMap(e, x.kind, e.str, func(k uint8) { e.uint(uint64(k)) })
+	encMap(e, x.kind, e.String, func(k uint8) { e.Uvarint(uint64(k)) })
 	e.strMap(x.compounds)
 	e.setMap(x.compoundStart)
-	encMap(e, x.abbreviations, e.str, e.strs)
+	encMap(e, x.abbreviations, e.String, e.strs)
 	e.setMap(x.beforeNumber)
 	e.setMap(x.seasons)
 	e.setMap(x.levelPrefixes)
-	encMap(e, x.headReadings, e.str, e.strs)
+	encMap(e, x.headReadings, e.String, e.strs)
 	e.setMap(x.headForms)
 	e.setMap(x.disciplines)
-	encMap(e, x.headAbbreviations, e.str, e.strs)
-	encMap(e, x.foreign, e.str, e.strs)
-	encMap(e, x.foreignHeads, e.str, e.strs)
+	encMap(e, x.headAbbreviations, e.String, e.strs)
+	encMap(e, x.foreign, e.String, e.strs)
+	encMap(e, x.foreignHeads, e.String, e.strs)
 	e.setMap(x.falseFriends)
 
-	e.uint(uint64(len(t.cats)))
+	e.Uvarint(uint64(len(t.cats)))
 	for _, c := range t.cats {
-		e.str(c.Field)
-		e.str(c.Role)
-		e.str(c.Specialization)
-		e.int(int64(c.Level))
-		e.str(c.Code)
+		e.String(c.Field)
+		e.String(c.Role)
+		e.String(c.Specialization)
+		e.Varint(int64(c.Level))
+		e.String(c.Code)
 	}
 	e.i32Map(t.byName)
-	encMap(e, t.names, func(l Level) { e.int(int64(l)) }, e.strMap)
+	encMap(e, t.names, func(l Level) { e.Varint(int64(l)) }, e.strMap)
 	e.strMap(t.fieldOfRole)
 	e.i32Map(t.fieldByMajor)
 	e.i32Map(t.roleBySOC)
 	e.i32Map(t.byONET)
-	encMap(e, t.specs, func(i int32) { e.int(int64(i)) }, func(l []specPhrase) {
-		e.uint(uint64(len(l)))
+	encMap(e, t.specs, func(i int32) { e.Varint(int64(i)) }, func(l []specPhrase) {
+		e.Uvarint(uint64(len(l)))
 		for _, s := range l {
-			e.int(int64(s.cat))
+			e.Varint(int64(s.cat))
 			e.strs(s.words)
 		}
 	})
-	encMap(e, t.phrases, e.u64, func(p phrase) { e.int(int64(p.cat)); e.bool(p.hand) })
-	encMap(e, t.words, e.str, func(w wordInfo) { e.int(int64(w.df)); e.f32(w.weight) })
-	e.int(int64(t.bags))
-	e.f32(t.unknown)
-	encMap(e, t.typos, e.u64, func(i int32) { e.int(int64(i)) })
+	encMap(e, t.phrases, e.U64, func(p phrase) { e.Varint(int64(p.cat)); e.Bool(p.hand) })
+	encMap(e, t.words, e.String, func(w wordInfo) { e.Varint(int64(w.df)); e.F32(w.weight) })
+	e.Varint(int64(t.bags))
+	e.F32(t.unknown)
+	encMap(e, t.typos, e.U64, func(i int32) { e.Varint(int64(i)) })
 	e.strs(t.typoWord)
-	e.uint(uint64(len(t.senses)))
+	e.Uvarint(uint64(len(t.senses)))
 	for _, s := range t.senses {
-		e.int(int64(s.cat))
+		e.Varint(int64(s.cat))
 		for _, l := range [][][]string{s.heads, s.context} {
-			e.uint(uint64(len(l)))
+			e.Uvarint(uint64(len(l)))
 			for _, words := range l {
 				e.strs(words)
 			}
@@ -181,58 +183,58 @@ func (e *encoder) taxonomy(t *taxonomy) {
 func (d *decoder) taxonomy() *taxonomy {
 	t := &taxonomy{lex: lexicon{
 		noise: d.setMap(), units: d.setMap(), keepNumbers: d.setMap(), seniority: d.setMap(),
-		kind:      decMap(d, d.str, func() uint8 { return uint8(d.uint()) }),
-		compounds: d.strMap(), compoundStart: d.setMap(), abbreviations: decMap(d, d.str, d.strs),
+		kind:      decMap(d, d.View, func() uint8 { return uint8(d.Uvarint()) }),
+		compounds: d.strMap(), compoundStart: d.setMap(), abbreviations: decMap(d, d.View, d.strs),
 		beforeNumber: d.setMap(), seasons: d.setMap(), levelPrefixes: d.setMap(),
-		headReadings: decMap(d, d.str, d.strs), headForms: d.setMap(), disciplines: d.setMap(),
-		headAbbreviations: decMap(d, d.str, d.strs), foreign: decMap(d, d.str, d.strs),
-		foreignHeads: decMap(d, d.str, d.strs), falseFriends: d.setMap(),
+		headReadings: decMap(d, d.View, d.strs), headForms: d.setMap(), disciplines: d.setMap(),
+		headAbbreviations: decMap(d, d.View, d.strs), foreign: decMap(d, d.View, d.strs),
+		foreignHeads: decMap(d, d.View, d.strs), falseFriends: d.setMap(),
 	}}
-	t.cats = make([]TitleCategory, d.count())
+	t.cats = make([]TitleCategory, d.Count(1))
 	for i := range t.cats {
-		t.cats[i] = TitleCategory{Field: d.str(), Role: d.str(), Specialization: d.str(), Level: Level(d.int()), Code: d.str()}
+		t.cats[i] = TitleCategory{Field: d.View(), Role: d.View(), Specialization: d.View(), Level: Level(d.Varint()), Code: d.View()}
 	}
 	cat := func() int32 {
 		c := d.int32()
 		if c != noCategory && (c < 0 || int(c) >= len(t.cats)) {
-			d.fail("category out of range")
+			d.Fail("category out of range")
 		}
 		return c
 	}
-	catMap := func() map[string]int32 { return decMap(d, d.str, cat) }
+	catMap := func() map[string]int32 { return decMap(d, d.View, cat) }
 	t.byName = catMap()
-	t.names = decMap(d, func() Level { return Level(d.int()) }, d.strMap)
+	t.names = decMap(d, func() Level { return Level(d.Varint()) }, d.strMap)
 	t.fieldOfRole = d.strMap()
 	t.fieldByMajor = catMap()
 	t.roleBySOC = catMap()
 	t.byONET = catMap()
 	t.specs = decMap(d, cat, func() []specPhrase {
-		l := make([]specPhrase, d.count())
+		l := make([]specPhrase, d.Count(1))
 		for i := range l {
 			l[i] = specPhrase{cat: cat(), words: d.strs()}
 		}
 		return l
 	})
-	t.phrases = decMap(d, d.u64, func() phrase { return phrase{cat: cat(), hand: d.bool()} })
-	t.words = decMap(d, d.str, func() wordInfo { return wordInfo{df: d.int32(), weight: d.f32()} })
-	t.bags = int(d.int())
-	t.unknown = d.f32()
+	t.phrases = decMap(d, d.U64, func() phrase { return phrase{cat: cat(), hand: d.Bool()} })
+	t.words = decMap(d, d.View, func() wordInfo { return wordInfo{df: d.int32(), weight: d.F32()} })
+	t.bags = int(d.Varint())
+	t.unknown = d.F32()
 	t.typos = d.i32MapU64()
 	t.typoWord = d.strs()
 	for _, i := range t.typos {
 		if i >= int32(len(t.typoWord)) {
-			d.fail("title typo out of range")
+			d.Fail("title typo out of range")
 			break
 		}
 	}
 	phrases := func() [][]string {
-		l := make([][]string, d.count())
+		l := make([][]string, d.Count(1))
 		for i := range l {
 			l[i] = d.strs()
 		}
 		return l
 	}
-	t.senses = make([]sense, d.count())
+	t.senses = make([]sense, d.Count(1))
 	for i := range t.senses {
 		t.senses[i] = sense{cat: cat(), heads: phrases(), context: phrases()}
 	}
@@ -240,4 +242,4 @@ func (d *decoder) taxonomy() *taxonomy {
 	return t
 }
 
-func (d *decoder) i32MapU64() map[uint64]int32 { return decMap(d, d.u64, d.int32) }
+func (d *decoder) i32MapU64() map[uint64]int32 { return decMap(d, d.U64, d.int32) }

@@ -80,7 +80,9 @@ func (x *Indexer) loadCached(ctx context.Context) *index.Index {
 	}
 	defer f.Close()
 	start := time.Now()
-	ix, err := index.ReadIndex(bufio.NewReaderSize(f, 1<<20))
+	// The file itself, not a buffered reader of it: ReadIndex reads a
+	// reader that tells its size in one allocation of that size.
+	ix, err := index.ReadIndex(f)
 	if err == nil && ix.Version() > place.Last {
 		err = fmt.Errorf("it is of change %d, past the feed's last (%d)", ix.Version(), place.Last)
 	}
