@@ -4,11 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"math"
-	"os"
 	"runtime"
-	"runtime/debug"
-	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,11 +26,11 @@ import (
 // it answers exactly as of that change, and the store checks, in the
 // statement that reads a page's rows, that none of them changed since.
 type Indexer struct {
-	db     *bun.DB // builds read from it
-	tail   *bun.DB // catch-ups read from it
-	log    *slog.Logger
-	poll   time.Duration
-	tuneGC bool
+	db   *bun.DB // builds read from it
+	tail *bun.DB // catch-ups read from it
+	log  *slog.Logger
+	poll time.Duration
+	mem  MemoryTuner
 	// cacheDir, when set, is where built bases are saved and the last is
 	// loaded from at start (indexcache.go).
 	cacheDir string
@@ -69,9 +65,10 @@ type IndexOptions struct {
 	// Poll is how often the change feed is checked (default 100ms).
 	Poll time.Duration
 	Log  *slog.Logger
-	// TuneGC bounds the heap's growth above the live heap (which the
-	// index dominates) after each build, unless GOGC is set: see tuneGC.
-	TuneGC bool
+	// Memory, when set, is told of the indexer's phases, to keep the
+	// process's memory in step with the index (cmd/jobsd passes
+	// memtune.Runtime); nil leaves the runtime as it is.
+	Memory MemoryTuner
 	// DB is the database the indexer reads its builds from (default the
 	// store's). A pool of its own keeps a build, which holds a connection
 	// for as long as it reads every job, from taking one that requests
@@ -94,6 +91,24 @@ type IndexOptions struct {
 	// queries that compare salaries are answered in SQL.
 	Rates func() *currency.Rates
 }
+
+// MemoryTuner tunes the process's memory around the indexer's phases: the
+// index dominates the live heap, and a build holds two.
+type MemoryTuner interface {
+	// Tune fits the collector to the live heap as of the last collection:
+	// after a build or a load, and now and then between builds.
+	Tune()
+	// RoomForBuild makes room for a build beside the current index.
+	RoomForBuild()
+	// Lift removes the tuned limit (a first build, before a load's
+	// collection).
+	Lift()
+	// Release gives the memory of an index no longer used back.
+	Release()
+}
+
+// retuneEvery is how often the indexer tunes the memory between builds.
+const retuneEvery = 2 * time.Second
 
 // StartIndex starts keeping an index of the database's jobs until ctx ends,
 // and makes the store's job lists and facets use it. It reads from the
@@ -119,7 +134,7 @@ func (s *Store) StartIndex(ctx context.Context, opts IndexOptions) (*Indexer, er
 	if opts.OnAdvance == nil {
 		opts.OnAdvance = func(prev, cur *index.Index) {}
 	}
-	x := &Indexer{db: db, tail: primary, log: opts.Log, poll: opts.Poll, tuneGC: opts.TuneGC, cacheDir: opts.CacheDir, rates: opts.Rates, onAdvance: opts.OnAdvance,
+	x := &Indexer{db: db, tail: primary, log: opts.Log, poll: opts.Poll, mem: opts.Memory, cacheDir: opts.CacheDir, rates: opts.Rates, onAdvance: opts.OnAdvance,
 		ready: make(chan struct{}), kick: make(chan struct{}, 1), rebuilt: make(chan *index.Index, 1)}
 	s.index = x
 	go x.run(ctx)
@@ -254,8 +269,8 @@ func (x *Indexer) run(ctx context.Context) {
 				if cur := x.current.Load(); cur != nil && !currency.Same(cur.Rates(), x.rates()) {
 					x.startRebuild(ctx) // at the new rates
 				}
-				if x.tuneGC && !x.rebuilding.Load() && time.Since(tuned) >= retuneEvery {
-					tuneGC()
+				if x.mem != nil && !x.rebuilding.Load() && time.Since(tuned) >= retuneEvery {
+					x.mem.Tune()
 					tuned = time.Now()
 				}
 			}
@@ -291,12 +306,12 @@ func (x *Indexer) buildFirst(ctx context.Context) error {
 		if err == nil {
 			// Reading left garbage the size of the file: give it back, and
 			// tune the GC to the index as after a build.
-			if x.tuneGC {
-				liftMemoryLimit()
+			if x.mem != nil {
+				x.mem.Lift()
 				runtime.GC()
-				tuneGC()
+				x.mem.Tune()
+				x.mem.Release()
 			}
-			debug.FreeOSMemory()
 			// The saved index is of an older change: whoever follows the
 			// index (the subscriptions' hub) hears it first, and so the
 			// changes since it, which a restart would otherwise skip.
@@ -338,16 +353,16 @@ func (x *Indexer) setCurrent(ix *index.Index) {
 
 // buildTuned builds an index, with the GC tuned around it.
 func (x *Indexer) buildTuned(ctx context.Context) (*index.Index, feedPlace, error) {
-	if x.tuneGC {
+	if x.mem != nil {
 		// Two indexes and the rows being read are alive during a build:
 		// a memory limit set for one would make the GC run without pause.
 		// The first build has no index beside it to size the room by.
 		if x.current.Load() != nil {
-			roomForBuild()
+			x.mem.RoomForBuild()
 		} else {
-			liftMemoryLimit()
+			x.mem.Lift()
 		}
-		defer tuneGC()
+		defer x.mem.Tune()
 	}
 	ix, place, err := x.build(ctx)
 	if err != nil {
@@ -484,78 +499,10 @@ func (x *Indexer) adopt(ctx context.Context, ix *index.Index) error {
 	x.freshAt.Store(time.Now().UnixNano())
 	// The old base is garbage now: give the memory back rather than keep
 	// it as the heap's headroom.
-	debug.FreeOSMemory()
+	if x.mem != nil {
+		x.mem.Release()
+	}
 	return nil
-}
-
-// gcHeadroom is how much the heap may grow above the live heap between
-// collections once the index is large: Go's default (GOGC=100) lets a
-// heap that is mostly index grow to twice its size under load.
-const gcHeadroom = 96 << 20
-
-// memorySlack is what the memory limit allows above the live heap and its
-// headroom: the runtime's own memory and the heap's fragmentation.
-const memorySlack = 32 << 20
-
-// tuneGC sets the GC percentage that gives the live heap gcHeadroom to grow
-// (between 25 and Go's default 100), unless the operator set GOGC, and a
-// soft memory limit of the live heap, the runtime's memory outside the heap
-// (goroutine stacks above all: an open subscription holds two), gcHeadroom
-// and memorySlack, unless the operator set GOMEMLIMIT. The limit makes the
-// runtime give the heap's free pages back to the system promptly, which it
-// otherwise does only slowly, keeping the process's memory well above its
-// live heap. It runs after each build, and every retuneEvery between
-// builds: the open subscriptions grow and shrink both the live heap and
-// the memory outside it, and a limit below what the process holds would
-// make the collector run without pause.
-func tuneGC() {
-	live, outside := heapSizes()
-	if live == 0 {
-		return
-	}
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(int(min(max(100*gcHeadroom/live, 25), 100)))
-	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(int64(live + outside + gcHeadroom + memorySlack))
-	}
-}
-
-// roomForBuild sets, unless the operator set GOMEMLIMIT, the memory limit
-// of a build beside the current index: room for a second index the size
-// of the live heap, besides tuneGC's. Lifting the limit instead let the
-// heap's garbage (a million rows read) and its freed pages pile up: a
-// rebuild at a million jobs peaked at twice its live heap.
-func roomForBuild() {
-	live, outside := heapSizes()
-	if live == 0 || os.Getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	debug.SetMemoryLimit(int64(2*live + outside + gcHeadroom + memorySlack))
-}
-
-// heapSizes returns the live heap as of the last collection, and the
-// runtime's memory outside the heap.
-func heapSizes() (live, outside uint64) {
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/total:bytes"},
-		{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"},
-		{Name: "/memory/classes/heap/free:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	metrics.Read(sample)
-	total, heap := sample[1].Value.Uint64(), uint64(0)
-	for _, s := range sample[2:] {
-		heap += s.Value.Uint64()
-	}
-	return sample[0].Value.Uint64(), total - min(heap, total)
-}
-
-// retuneEvery is how often the indexer runs tuneGC between builds.
-const retuneEvery = 2 * time.Second
-
-// liftMemoryLimit removes tuneGC's memory limit (not the operator's).
-func liftMemoryLimit() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(math.MaxInt64)
-	}
 }
 
 // currentIndex returns the index brought up to date with every change the

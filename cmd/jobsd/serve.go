@@ -19,6 +19,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jobsd-dev/jobsd/internal/memtune"
+
 	"github.com/jobsd-dev/jobsd/normalize/fold"
 
 	"github.com/uptrace/bun"
@@ -406,7 +408,7 @@ func openServeDeps(ctx context.Context, cfg serveConfig, log *slog.Logger) (_ *s
 			opts.TextWait = 5 * time.Second
 		}
 		deps.hub = live.NewHub(st, opts)
-		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log, TuneGC: true, DB: background, CacheDir: cfg.IndexCache,
+		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log, Memory: memtune.Runtime{}, DB: background, CacheDir: cfg.IndexCache,
 			Rates: deps.rates.Rates, OnAdvance: deps.hub.Advance})
 		if err != nil {
 			return nil, err
