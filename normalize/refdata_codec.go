@@ -4,7 +4,6 @@ package normalize
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/jobsd-dev/jobsd/internal/wire"
 )
@@ -29,13 +28,6 @@ type encoder struct {
 	states map[*state]uint32
 }
 
-func (e *encoder) strs(s []string) {
-	e.Uvarint(uint64(len(s)))
-	for _, x := range s {
-		e.String(x)
-	}
-}
-
 // decoder reads a body through package wire's Reader, whose strings are
 // slices of one copy of the body (View); the first error sticks, and every
 // read after it returns zero values, so callers check once at the end.
@@ -46,28 +38,6 @@ type decoder struct {
 	states []*state
 }
 
-func (d *decoder) int32() int32 {
-	x := d.Varint()
-	if x < math.MinInt32 || x > math.MaxInt32 {
-		d.Fail("int32 out of range")
-		return 0
-	}
-	return int32(x)
-}
-
-// strs reads a string slice; empty is nil, as the loaders leave it.
-func (d *decoder) strs() []string {
-	n := d.Count(1)
-	if n == 0 {
-		return nil
-	}
-	out := make([]string, n)
-	for i := range out {
-		out[i] = d.View()
-	}
-	return out
-}
-
 // index reads a reference into a table of n entries.
 func (d *decoder) index(n int) int {
 	i := d.Uvarint()
@@ -76,29 +46,6 @@ func (d *decoder) index(n int) int {
 		return -1
 	}
 	return int(i)
-}
-
-// Maps of plain values.
-
-func encMap[K comparable, V any](e *encoder, m map[K]V, key func(K), val func(V)) {
-	e.Uvarint(uint64(len(m)))
-	for k, v := range m {
-		key(k)
-		val(v)
-	}
-}
-
-func decMap[K comparable, V any](d *decoder, key func() K, val func() V) map[K]V {
-	n := d.Count(1)
-	m := make(map[K]V, n)
-	for range n {
-		k := key()
-		m[k] = val()
-		if d.Err() != nil {
-			break
-		}
-	}
-	return m
 }
 
 // encodeState writes n's state.
@@ -133,9 +80,9 @@ func encodeState(w *wire.Writer, n *Normalizer) {
 	e.Uvarint(uint64(len(terms)))
 	for _, t := range terms {
 		e.String(t.Name)
-		e.strs(t.Aliases)
+		e.Strings(t.Aliases)
 		e.String(t.Umbrella)
-		e.strs(t.ListOnly)
+		e.Strings(t.ListOnly)
 		e.Bool(t.ref)
 		e.Bool(t.guessed)
 	}
@@ -161,7 +108,7 @@ func decodeState(r *wire.Reader, n *Normalizer) (err error) {
 	d.terms = make([]*Term, d.Count(1))
 	all := make([]Term, len(d.terms))
 	for i := range d.terms {
-		all[i] = Term{Name: d.View(), Aliases: d.strs(), Umbrella: d.View(), ListOnly: d.strs(), ref: d.Bool(), guessed: d.Bool()}
+		all[i] = Term{Name: d.View(), Aliases: d.Views(), Umbrella: d.View(), ListOnly: d.Views(), ref: d.Bool(), guessed: d.Bool()}
 		d.terms[i] = &all[i]
 	}
 	for _, dst := range n.vocabPointers() {
@@ -198,11 +145,11 @@ func (n *Normalizer) vocabs() []*Vocab {
 }
 
 func (e *encoder) termMap(m map[string]*Term) {
-	encMap(e, m, e.String, func(t *Term) { e.Uvarint(uint64(e.terms[t])) })
+	wire.WriteMap(e.Writer, m, e.String, func(t *Term) { e.Uvarint(uint64(e.terms[t])) })
 }
 
 func (d *decoder) termMap() map[string]*Term {
-	return decMap(d, d.View, func() *Term {
+	return wire.ReadMap(d.Reader, d.View, func() *Term {
 		if i := d.index(len(d.terms)); i >= 0 {
 			return d.terms[i]
 		}
@@ -220,13 +167,13 @@ func (e *encoder) vocab(v *Vocab) {
 	e.Varint(int64(v.termWords))
 	e.Bool(v.typos != nil)
 	if x := v.typos; x != nil {
-		e.strs(x.keys)
+		e.Strings(x.keys)
 		e.Uvarint(uint64(len(x.terms)))
 		for i, t := range x.terms {
 			e.Uvarint(uint64(e.terms[t]))
 			e.Bool(x.named[i])
 		}
-		encMap(e, x.near, e.U64, func(i int32) { e.Varint(int64(i)) })
+		wire.WriteMap(e.Writer, x.near, e.U64, func(i int32) { e.Varint(int64(i)) })
 		e.Uvarint(uint64(len(x.many)))
 		for _, m := range x.many {
 			e.Uvarint(uint64(len(m)))
@@ -244,7 +191,7 @@ func (d *decoder) vocab() *Vocab {
 	if !d.Bool() {
 		return v
 	}
-	x := &typoIndex{keys: d.strs()}
+	x := &typoIndex{keys: d.Views()}
 	n := d.Count(1)
 	if n != len(x.keys) {
 		d.Fail("typo index: keys and terms differ in number")
@@ -257,12 +204,12 @@ func (d *decoder) vocab() *Vocab {
 		}
 		x.named[i] = d.Bool()
 	}
-	x.near = decMap(d, d.U64, d.int32)
+	x.near = wire.ReadMap(d.Reader, d.U64, d.Int32)
 	x.many = make([][]int32, d.Count(1))
 	for i := range x.many {
 		m := make([]int32, d.Count(1))
 		for j := range m {
-			if m[j] = d.int32(); m[j] < 0 || int(m[j]) >= n {
+			if m[j] = d.Int32(); m[j] < 0 || int(m[j]) >= n {
 				d.Fail("typo index: key out of range")
 			}
 		}

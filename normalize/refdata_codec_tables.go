@@ -2,17 +2,21 @@
 
 package normalize
 
-import "math"
+import (
+	"math"
 
-func (e *encoder) strMap(m map[string]string) { encMap(e, m, e.String, e.String) }
-func (e *encoder) setMap(m map[string]bool)   { encMap(e, m, e.String, e.Bool) }
+	"github.com/jobsd-dev/jobsd/internal/wire"
+)
+
+func (e *encoder) strMap(m map[string]string) { wire.WriteMap(e.Writer, m, e.String, e.String) }
+func (e *encoder) setMap(m map[string]bool)   { wire.WriteMap(e.Writer, m, e.String, e.Bool) }
 func (e *encoder) i32Map(m map[string]int32) {
-	encMap(e, m, e.String, func(i int32) { e.Varint(int64(i)) })
+	wire.WriteMap(e.Writer, m, e.String, func(i int32) { e.Varint(int64(i)) })
 }
 
-func (d *decoder) strMap() map[string]string { return decMap(d, d.View, d.View) }
-func (d *decoder) setMap() map[string]bool   { return decMap(d, d.View, d.Bool) }
-func (d *decoder) i32Map() map[string]int32  { return decMap(d, d.View, d.int32) }
+func (d *decoder) strMap() map[string]string { return wire.ReadMap(d.Reader, d.View, d.View) }
+func (d *decoder) setMap() map[string]bool   { return wire.ReadMap(d.Reader, d.View, d.Bool) }
+func (d *decoder) i32Map() map[string]int32  { return wire.ReadMap(d.Reader, d.View, d.Int32) }
 
 func (e *encoder) gazetteer(g *gazetteer) {
 	var cities []*city
@@ -42,12 +46,12 @@ func (e *encoder) gazetteer(g *gazetteer) {
 		e.String(c.Name)
 		e.String(c.State)
 		e.String(c.Country)
-		e.strs(c.Aliases)
+		e.Strings(c.Aliases)
 		e.Varint(int64(c.population))
 		e.Varint(int64(c.curated))
 		e.Varint(int64(math.Round(c.Lat * 1e4)))
 		e.Varint(int64(math.Round(c.Lng * 1e4)))
-		e.strs(c.keys)
+		e.Strings(c.keys)
 		e.Bool(c.merged)
 	}
 	e.Uvarint(uint64(len(states)))
@@ -69,10 +73,10 @@ func (e *encoder) gazetteer(g *gazetteer) {
 			e.Uvarint(uint64(e.states[s]))
 		}
 	}
-	encMap(e, g.cities, e.String, cityList)
-	encMap(e, g.states, e.String, stateList)
-	encMap(e, g.codes, e.String, stateList)
-	encMap(e, g.curated, e.String, cityList)
+	wire.WriteMap(e.Writer, g.cities, e.String, cityList)
+	wire.WriteMap(e.Writer, g.states, e.String, stateList)
+	wire.WriteMap(e.Writer, g.codes, e.String, stateList)
+	wire.WriteMap(e.Writer, g.curated, e.String, cityList)
 	e.strMap(g.countries)
 	e.setMap(g.official)
 	e.strMap(g.ccodes)
@@ -83,9 +87,9 @@ func (d *decoder) gazetteer() *gazetteer {
 	cities := make([]city, d.Count(1))
 	d.cities = make([]*city, len(cities))
 	for i := range cities {
-		cities[i] = city{Name: d.View(), State: d.View(), Country: d.View(), Aliases: d.strs(),
+		cities[i] = city{Name: d.View(), State: d.View(), Country: d.View(), Aliases: d.Views(),
 			population: int(d.Varint()), curated: int(d.Varint()), Lat: float64(d.Varint()) / 1e4, Lng: float64(d.Varint()) / 1e4,
-			keys: d.strs(), merged: d.Bool()}
+			keys: d.Views(), merged: d.Bool()}
 		d.cities[i] = &cities[i]
 	}
 	states := make([]state, d.Count(1))
@@ -113,8 +117,8 @@ func (d *decoder) gazetteer() *gazetteer {
 		return l
 	}
 	return &gazetteer{
-		cities: decMap(d, d.View, cityList), states: decMap(d, d.View, stateList),
-		codes: decMap(d, d.View, stateList), curated: decMap(d, d.View, cityList),
+		cities: wire.ReadMap(d.Reader, d.View, cityList), states: wire.ReadMap(d.Reader, d.View, stateList),
+		codes: wire.ReadMap(d.Reader, d.View, stateList), curated: wire.ReadMap(d.Reader, d.View, cityList),
 		countries: d.strMap(), official: d.setMap(), ccodes: d.strMap(), regions: d.setMap(),
 	}
 }
@@ -125,19 +129,19 @@ func (e *encoder) taxonomy(t *taxonomy) {
 	e.setMap(x.units)
 	e.setMap(x.keepNumbers)
 	e.setMap(x.seniority)
-	encMap(e, x.kind, e.String, func(k uint8) { e.Uvarint(uint64(k)) })
+	wire.WriteMap(e.Writer, x.kind, e.String, func(k uint8) { e.Uvarint(uint64(k)) })
 	e.strMap(x.compounds)
 	e.setMap(x.compoundStart)
-	encMap(e, x.abbreviations, e.String, e.strs)
+	wire.WriteMap(e.Writer, x.abbreviations, e.String, e.Strings)
 	e.setMap(x.beforeNumber)
 	e.setMap(x.seasons)
 	e.setMap(x.levelPrefixes)
-	encMap(e, x.headReadings, e.String, e.strs)
+	wire.WriteMap(e.Writer, x.headReadings, e.String, e.Strings)
 	e.setMap(x.headForms)
 	e.setMap(x.disciplines)
-	encMap(e, x.headAbbreviations, e.String, e.strs)
-	encMap(e, x.foreign, e.String, e.strs)
-	encMap(e, x.foreignHeads, e.String, e.strs)
+	wire.WriteMap(e.Writer, x.headAbbreviations, e.String, e.Strings)
+	wire.WriteMap(e.Writer, x.foreign, e.String, e.Strings)
+	wire.WriteMap(e.Writer, x.foreignHeads, e.String, e.Strings)
 	e.setMap(x.falseFriends)
 
 	e.Uvarint(uint64(len(t.cats)))
@@ -149,31 +153,31 @@ func (e *encoder) taxonomy(t *taxonomy) {
 		e.String(c.Code)
 	}
 	e.i32Map(t.byName)
-	encMap(e, t.names, func(l Level) { e.Varint(int64(l)) }, e.strMap)
+	wire.WriteMap(e.Writer, t.names, func(l Level) { e.Varint(int64(l)) }, e.strMap)
 	e.strMap(t.fieldOfRole)
 	e.i32Map(t.fieldByMajor)
 	e.i32Map(t.roleBySOC)
 	e.i32Map(t.byONET)
-	encMap(e, t.specs, func(i int32) { e.Varint(int64(i)) }, func(l []specPhrase) {
+	wire.WriteMap(e.Writer, t.specs, func(i int32) { e.Varint(int64(i)) }, func(l []specPhrase) {
 		e.Uvarint(uint64(len(l)))
 		for _, s := range l {
 			e.Varint(int64(s.cat))
-			e.strs(s.words)
+			e.Strings(s.words)
 		}
 	})
-	encMap(e, t.phrases, e.U64, func(p phrase) { e.Varint(int64(p.cat)); e.Bool(p.hand) })
-	encMap(e, t.words, e.String, func(w wordInfo) { e.Varint(int64(w.df)); e.F32(w.weight) })
+	wire.WriteMap(e.Writer, t.phrases, e.U64, func(p phrase) { e.Varint(int64(p.cat)); e.Bool(p.hand) })
+	wire.WriteMap(e.Writer, t.words, e.String, func(w wordInfo) { e.Varint(int64(w.df)); e.F32(w.weight) })
 	e.Varint(int64(t.bags))
 	e.F32(t.unknown)
-	encMap(e, t.typos, e.U64, func(i int32) { e.Varint(int64(i)) })
-	e.strs(t.typoWord)
+	wire.WriteMap(e.Writer, t.typos, e.U64, func(i int32) { e.Varint(int64(i)) })
+	e.Strings(t.typoWord)
 	e.Uvarint(uint64(len(t.senses)))
 	for _, s := range t.senses {
 		e.Varint(int64(s.cat))
 		for _, l := range [][][]string{s.heads, s.context} {
 			e.Uvarint(uint64(len(l)))
 			for _, words := range l {
-				e.strs(words)
+				e.Strings(words)
 			}
 		}
 	}
@@ -183,44 +187,44 @@ func (e *encoder) taxonomy(t *taxonomy) {
 func (d *decoder) taxonomy() *taxonomy {
 	t := &taxonomy{lex: lexicon{
 		noise: d.setMap(), units: d.setMap(), keepNumbers: d.setMap(), seniority: d.setMap(),
-		kind:      decMap(d, d.View, func() uint8 { return uint8(d.Uvarint()) }),
-		compounds: d.strMap(), compoundStart: d.setMap(), abbreviations: decMap(d, d.View, d.strs),
+		kind:      wire.ReadMap(d.Reader, d.View, func() uint8 { return uint8(d.Uvarint()) }),
+		compounds: d.strMap(), compoundStart: d.setMap(), abbreviations: wire.ReadMap(d.Reader, d.View, d.Views),
 		beforeNumber: d.setMap(), seasons: d.setMap(), levelPrefixes: d.setMap(),
-		headReadings: decMap(d, d.View, d.strs), headForms: d.setMap(), disciplines: d.setMap(),
-		headAbbreviations: decMap(d, d.View, d.strs), foreign: decMap(d, d.View, d.strs),
-		foreignHeads: decMap(d, d.View, d.strs), falseFriends: d.setMap(),
+		headReadings: wire.ReadMap(d.Reader, d.View, d.Views), headForms: d.setMap(), disciplines: d.setMap(),
+		headAbbreviations: wire.ReadMap(d.Reader, d.View, d.Views), foreign: wire.ReadMap(d.Reader, d.View, d.Views),
+		foreignHeads: wire.ReadMap(d.Reader, d.View, d.Views), falseFriends: d.setMap(),
 	}}
 	t.cats = make([]TitleCategory, d.Count(1))
 	for i := range t.cats {
 		t.cats[i] = TitleCategory{Field: d.View(), Role: d.View(), Specialization: d.View(), Level: Level(d.Varint()), Code: d.View()}
 	}
 	cat := func() int32 {
-		c := d.int32()
+		c := d.Int32()
 		if c != noCategory && (c < 0 || int(c) >= len(t.cats)) {
 			d.Fail("category out of range")
 		}
 		return c
 	}
-	catMap := func() map[string]int32 { return decMap(d, d.View, cat) }
+	catMap := func() map[string]int32 { return wire.ReadMap(d.Reader, d.View, cat) }
 	t.byName = catMap()
-	t.names = decMap(d, func() Level { return Level(d.Varint()) }, d.strMap)
+	t.names = wire.ReadMap(d.Reader, func() Level { return Level(d.Varint()) }, d.strMap)
 	t.fieldOfRole = d.strMap()
 	t.fieldByMajor = catMap()
 	t.roleBySOC = catMap()
 	t.byONET = catMap()
-	t.specs = decMap(d, cat, func() []specPhrase {
+	t.specs = wire.ReadMap(d.Reader, cat, func() []specPhrase {
 		l := make([]specPhrase, d.Count(1))
 		for i := range l {
-			l[i] = specPhrase{cat: cat(), words: d.strs()}
+			l[i] = specPhrase{cat: cat(), words: d.Views()}
 		}
 		return l
 	})
-	t.phrases = decMap(d, d.U64, func() phrase { return phrase{cat: cat(), hand: d.Bool()} })
-	t.words = decMap(d, d.View, func() wordInfo { return wordInfo{df: d.int32(), weight: d.F32()} })
+	t.phrases = wire.ReadMap(d.Reader, d.U64, func() phrase { return phrase{cat: cat(), hand: d.Bool()} })
+	t.words = wire.ReadMap(d.Reader, d.View, func() wordInfo { return wordInfo{df: d.Int32(), weight: d.F32()} })
 	t.bags = int(d.Varint())
 	t.unknown = d.F32()
 	t.typos = d.i32MapU64()
-	t.typoWord = d.strs()
+	t.typoWord = d.Views()
 	for _, i := range t.typos {
 		if i >= int32(len(t.typoWord)) {
 			d.Fail("title typo out of range")
@@ -230,7 +234,7 @@ func (d *decoder) taxonomy() *taxonomy {
 	phrases := func() [][]string {
 		l := make([][]string, d.Count(1))
 		for i := range l {
-			l[i] = d.strs()
+			l[i] = d.Views()
 		}
 		return l
 	}
@@ -242,4 +246,4 @@ func (d *decoder) taxonomy() *taxonomy {
 	return t
 }
 
-func (d *decoder) i32MapU64() map[uint64]int32 { return decMap(d, d.U64, d.int32) }
+func (d *decoder) i32MapU64() map[uint64]int32 { return wire.ReadMap(d.Reader, d.U64, d.Int32) }

@@ -390,3 +390,58 @@ func (r *Reader) F64s() []float64 {
 	}
 	return out
 }
+
+// Strings writes a length and each string.
+func (e *Writer) Strings(s []string) {
+	e.Uvarint(uint64(len(s)))
+	for _, x := range s {
+		e.String(x)
+	}
+}
+
+// Views reads strings Strings wrote, as View reads each; none is nil.
+func (r *Reader) Views() []string {
+	n := r.Count(1)
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = r.View()
+	}
+	return out
+}
+
+// Int32 reads a varint that must fit an int32.
+func (r *Reader) Int32() int32 {
+	x := r.Varint()
+	if x < math.MinInt32 || x > math.MaxInt32 {
+		r.Fail("int32 out of range")
+		return 0
+	}
+	return int32(x)
+}
+
+// WriteMap writes a length and each key and value of m, in the map's
+// order (a reader builds a map again; the bytes differ between writes).
+func WriteMap[K comparable, V any](e *Writer, m map[K]V, key func(K), val func(V)) {
+	e.Uvarint(uint64(len(m)))
+	for k, v := range m {
+		key(k)
+		val(v)
+	}
+}
+
+// ReadMap reads a map WriteMap wrote, each key and value with key and val.
+func ReadMap[K comparable, V any](r *Reader, key func() K, val func() V) map[K]V {
+	n := r.Count(1)
+	m := make(map[K]V, n)
+	for range n {
+		k := key()
+		m[k] = val()
+		if r.err != nil {
+			break
+		}
+	}
+	return m
+}

@@ -118,3 +118,21 @@ func TestReaderChecksLengths(t *testing.T) {
 	r.Bool()
 	assert.ErrorContains(t, r.Err(), "bool 2")
 }
+
+// TestCompounds: string lists, maps, and an int32 out of its range.
+func TestCompounds(t *testing.T) {
+	m := map[string]int64{"x": 1, "y": -2}
+	data := write(t, header, func(w *wire.Writer) {
+		w.Strings([]string{"a", "bc"})
+		w.Strings(nil)
+		wire.WriteMap(w, m, w.String, w.Varint)
+		w.Varint(math.MaxInt32 + 1)
+	})
+	r, err := wire.Open(data, header)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a", "bc"}, r.Views())
+	assert.Nil(t, r.Views(), "none is nil")
+	assert.Equal(t, m, wire.ReadMap(r, r.View, r.Varint))
+	assert.Zero(t, r.Int32())
+	assert.ErrorContains(t, r.Err(), "int32 out of range")
+}
