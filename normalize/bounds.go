@@ -168,11 +168,3 @@ func (b bound) unit() string {
 	}
 	return "characters"
 }
-
-// tooLong reports whether s has more than max characters; the readers of
-// free text (ParseLocation, Title, Vocab.Lookup…) treat such a text as
-// naming nothing, so that no input makes their work grow faster than its
-// length.
-func tooLong(s string, max int) bool {
-	return len(s) > max && (len(s) > utf8.UTFMax*max || utf8.RuneCountInString(s) > max)
-}

@@ -2,7 +2,6 @@ package normalize
 
 import (
 	"github.com/jobsd-dev/jobsd/domain"
-	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
 // Category returns the category a posting shows, the one category the
@@ -34,15 +33,13 @@ func (n *Normalizer) Category(given domain.Category, title string) domain.Catego
 	agrees := func(given *string, derived string) bool { return given == nil || *given == derived }
 	var spec TitleCategory // the given specialization, when the taxonomy knows it
 	if c.Specialization != nil {
-		if id, ok := n.titles.named(*c.Specialization, LevelSpecialization); ok {
-			spec = n.titles.cats[id]
-		}
+		spec, _ = n.taxonomy.Named(*c.Specialization, LevelSpecialization)
 	}
 	if c.Role == nil && spec.Role != "" && agrees(c.Field, spec.Field) {
 		c.Role = &spec.Role
 	}
 	if c.Field == nil && c.Role != nil {
-		c.Field = nonEmpty(n.titles.fieldOfRole[*c.Role])
+		c.Field = nonEmpty(n.taxonomy.FieldOfRole(*c.Role))
 	}
 	tc, ok := n.Title(title)
 	if !ok {
@@ -68,11 +65,4 @@ func givenMember(p *string, norm func(string) string) *string {
 	}
 	v := norm(*p)
 	return &v
-}
-
-// named returns the category of the level with the canonical name, and
-// false when the taxonomy has none (names are unique across levels).
-func (t *taxonomy) named(name string, level Level) (int32, bool) {
-	id, ok := t.byName[fold.Fold(name)]
-	return id, ok && t.cats[id].Level == level
 }

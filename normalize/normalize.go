@@ -5,7 +5,8 @@
 //
 // The Normalizer (this file) is the one front callers use; its files go
 // by subject: places (places*.go, worktype.go, geo_refdata.go), titles
-// (titles*.go, occupations.go), vocabularies and skills (vocab*.go,
+// (titles.go and category.go over package normalize/titles, which holds
+// the taxonomy and the classifier), vocabularies and skills (vocab*.go,
 // skills_*.go), text facts (extract.go, text.go, sanitize.go),
 // records and queries (job.go, given.go, bounds.go, query.go,
 // refdata.go, digest.go), and the cache of the normalizer compiled from
@@ -16,12 +17,14 @@ package normalize
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/jobsd-dev/jobsd/normalize/fold"
+	"github.com/jobsd-dev/jobsd/normalize/titles"
 
 	"github.com/jobsd-dev/jobsd/domain"
 )
@@ -29,17 +32,27 @@ import (
 //go:embed vocab/*.json
 var vocabFS embed.FS
 
+// vocabDir is the embedded vocabularies' directory, for the parts that
+// read their own (titles).
+func vocabDir() fs.FS {
+	dir, err := fs.Sub(vocabFS, "vocab")
+	if err != nil {
+		panic(err) // vocab is embedded: only a typo above reaches this
+	}
+	return dir
+}
+
 // Normalizer holds the vocabularies. It is safe for concurrent use.
 type Normalizer struct {
 	Skills, Tools, TechnicalSkills, SoftSkills, Certifications *Vocab
 	Benefits, EducationMajors, EducationLevels, Visas          *Vocab
 	SecurityClearances, EmploymentTypes, WorkArrangements      *Vocab
 
-	geo     *gazetteer
-	titles  *taxonomy
-	sources []Source
-	digest  string           // names the vocabularies (Digest)
-	now     func() time.Time // the clock of posted_within
+	geo      *gazetteer
+	taxonomy *titles.Taxonomy
+	sources  []Source
+	digest   string           // names the vocabularies (Digest)
+	now      func() time.Time // the clock of posted_within
 
 	pointsOnce sync.Once
 	nearPoints []nearPoint // every city's point once, by latitude (points)
@@ -93,7 +106,7 @@ func build(o *options, sum []byte) (*Normalizer, error) {
 	if n.geo, err = loadGazetteer(); err != nil {
 		return nil, fmt.Errorf("load gazetteer: %w", err)
 	}
-	if n.titles, err = loadTaxonomy(); err != nil {
+	if n.taxonomy, err = titles.Load(vocabDir()); err != nil {
 		return nil, fmt.Errorf("load title taxonomy: %w", err)
 	}
 	if o.refData != "" {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
+
 	"github.com/jobsd-dev/jobsd/domain"
 )
 
@@ -44,7 +46,7 @@ func (p ParsedLocation) Arrangement() (domain.WorkArrangement, bool) {
 // than MaxLocationLength, and so for State and Country).
 func (n *Normalizer) City(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if tooLong(s, MaxLocationLength) {
+	if fold.TooLong(s, MaxLocationLength) {
 		return s
 	}
 	if c, ok := n.geo.city(s, "", ""); ok {
@@ -69,7 +71,7 @@ func (n *Normalizer) City(s string) string {
 // California, "Bayern" → Bavaria), or s trimmed when unknown.
 func (n *Normalizer) State(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if tooLong(s, MaxLocationLength) {
+	if fold.TooLong(s, MaxLocationLength) {
 		return s
 	}
 	if st, ok := n.geo.state(s, ""); ok {
@@ -82,7 +84,7 @@ func (n *Normalizer) State(s string) string {
 // or s trimmed when unknown.
 func (n *Normalizer) Country(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if tooLong(s, MaxLocationLength) {
+	if fold.TooLong(s, MaxLocationLength) {
 		return s
 	}
 	if c, ok := n.geo.country(s); ok {
@@ -125,7 +127,7 @@ func (n *Normalizer) Complete(p Place) Place {
 // names nothing.
 func (n *Normalizer) ParseLocation(text string) ParsedLocation {
 	var out ParsedLocation
-	if tooLong(text, MaxLocationLength) {
+	if fold.TooLong(text, MaxLocationLength) {
 		return out
 	}
 	for _, r := range n.geo.readText(text, &out) {

@@ -297,8 +297,8 @@ func TestCacheConcurrentWriters(t *testing.T) {
 // changes a field: refdata_codec*.go must then write it, and cacheFormat
 // be raised (and this signature updated).
 func TestCacheLayout(t *testing.T) {
-	types := []any{Normalizer{}, Vocab{}, Term{}, typoIndex{}, gazetteer{}, city{}, state{}, taxonomy{}, lexicon{}, sense{},
-		TitleCategory{}, phrase{}, wordInfo{}, specPhrase{}, Source{}}
+	// The title taxonomy's types have their own test (package titles).
+	types := []any{Normalizer{}, Vocab{}, Term{}, typoIndex{}, gazetteer{}, city{}, state{}, Source{}}
 	h := sha256.New()
 	for _, v := range types {
 		rt := reflect.TypeOf(v)
@@ -309,7 +309,7 @@ func TestCacheLayout(t *testing.T) {
 		fmt.Fprint(h, "}\n")
 	}
 	got := hex.EncodeToString(h.Sum(nil))[:16]
-	const want = "bb5e8e45ac12c161"
+	const want = "6867cb6f745bf8f0"
 	require.Equal(t, want, got, "a type the cache writes changed: update refdata_codec*.go, raise cacheFormat (now %d), then this signature", cacheFormat)
 }
 

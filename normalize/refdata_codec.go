@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/jobsd-dev/jobsd/internal/wire"
+	"github.com/jobsd-dev/jobsd/normalize/titles"
 )
 
 // The body of a cache file holds everything New builds (the twelve
@@ -90,7 +91,7 @@ func encodeState(w *wire.Writer, n *Normalizer) {
 		e.vocab(v)
 	}
 	e.gazetteer(n.geo)
-	e.taxonomy(n.titles)
+	n.taxonomy.Encode(e.Writer)
 }
 
 // decodeState reads a state encodeState wrote into n.
@@ -115,7 +116,7 @@ func decodeState(r *wire.Reader, n *Normalizer) (err error) {
 		*dst = d.vocab()
 	}
 	n.geo = d.gazetteer()
-	n.titles = d.taxonomy()
+	n.taxonomy = titles.Decode(d.Reader)
 	if err := d.Done(); err != nil {
 		return err
 	}

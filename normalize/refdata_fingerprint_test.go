@@ -125,21 +125,30 @@ func fingerprintOf(t *testing.T, n *Normalizer, dir, outDir string, answers bool
 	})
 	section("gazetteer", func(w io.Writer) { dump(w, reflect.ValueOf(*n.geo), 0) })
 	section("taxonomy", func(w io.Writer) {
-		tx := *n.titles
-		typos, typoWord := tx.typos, tx.typoWord
-		tx.typos, tx.typoWord = nil, nil
-		dump(w, reflect.ValueOf(tx), 0)
-		var lines []string
-		for h, i := range typos {
-			word := "-"
-			if i >= 0 {
-				word = typoWord[i]
+		// The typos index is keyed by hashes whose words are resolved;
+		// package titles' fields are read by reflection.
+		tx := reflect.ValueOf(n.taxonomy).Elem()
+		fmt.Fprint(w, "{")
+		for i := range tx.NumField() {
+			if name := tx.Type().Field(i).Name; name != "typos" && name != "typoWord" {
+				fmt.Fprintf(w, "%s:", name)
+				dump(w, tx.Field(i), 1)
+				fmt.Fprint(w, " ")
 			}
-			lines = append(lines, fmt.Sprintf("%x %s", h, word))
+		}
+		fmt.Fprintln(w, "}")
+		typos, typoWord := tx.FieldByName("typos"), tx.FieldByName("typoWord")
+		var lines []string
+		for it := typos.MapRange(); it.Next(); {
+			word := "-"
+			if i := it.Value().Int(); i >= 0 {
+				word = typoWord.Index(int(i)).String()
+			}
+			lines = append(lines, fmt.Sprintf("%x %s", it.Key().Uint(), word))
 		}
 		slices.Sort(lines)
 		fmt.Fprintln(w, strings.Join(lines, "\n"))
-		fmt.Fprintln(w, len(typoWord))
+		fmt.Fprintln(w, typoWord.Len())
 	})
 	if !answers {
 		return sums

@@ -133,7 +133,7 @@ func (x *typoIndex) correct(f string) (*Term, bool) {
 	ambiguous, named := false, false
 	consider := func(i int32) {
 		t := x.terms[i]
-		if ambiguous || x.keys[i][0] != w[0] || !oneEdit(w, x.keys[i]) {
+		if ambiguous || x.keys[i][0] != w[0] || !fold.OneEdit(w, x.keys[i]) {
 			return
 		}
 		if found != nil && found != t {
@@ -191,8 +191,8 @@ func (n *Normalizer) knownElsewhere(f string) bool {
 			return true
 		}
 	}
-	if n.titles != nil && !strings.Contains(f, " ") {
-		if _, ok := n.titles.words[f]; ok {
+	if n.taxonomy != nil && !strings.Contains(f, " ") {
+		if n.taxonomy.KnowsWord(f) {
 			return true
 		}
 	}

@@ -46,7 +46,7 @@ func (n *Normalizer) SkillTerms() []SuggestTerm {
 // the role's last word already.
 func (n *Normalizer) TitleTerms() (roles, specializations []SuggestTerm) {
 	rs, ss := map[string]*SuggestTerm{}, map[string]*SuggestTerm{}
-	for _, c := range n.titles.cats {
+	for _, c := range n.taxonomy.Categories() {
 		switch c.Level {
 		case LevelRole:
 			if rs[c.Role] == nil {

@@ -1,122 +1,75 @@
-// Titles: the title categories (field, role, specialization) and the Normalizer's title methods.
+// Titles: the Normalizer's title methods, over package titles' taxonomy.
 
 package normalize
 
 import (
-	"strings"
+	"fmt"
 
-	"github.com/jobsd-dev/jobsd/normalize/fold"
+	"github.com/jobsd-dev/jobsd/normalize/titles"
 )
 
-// Level is how specific a category is.
-type Level int
+// The title taxonomy's types, as package titles names them.
+type (
+	// Level is how specific a category is.
+	Level = titles.Level
+	// TitleCategory is a category of the title taxonomy.
+	TitleCategory = titles.Category
+)
 
 // Category levels, from least to most specific.
 const (
-	LevelNone Level = iota
-	LevelField
-	LevelRole
-	LevelSpecialization
+	LevelNone           = titles.LevelNone
+	LevelField          = titles.LevelField
+	LevelRole           = titles.LevelRole
+	LevelSpecialization = titles.LevelSpecialization
 )
-
-// TitleCategory is a category of the title taxonomy. Members more specific
-// than Level are "".
-type TitleCategory struct {
-	Field, Role, Specialization string
-	Level                       Level
-	// Code is the US SOC 2018 code of the role's detailed occupation
-	// ("15-1252"), or of the field's major group ("15-0000") when Level is
-	// LevelField; "" when the taxonomy does not know it. A specialization
-	// that the SOC has as an occupation of its own has that one's code
-	// (Software Engineer / QA is 15-1253, software quality assurance).
-	Code string
-}
-
-// The taxonomy (vocab/titles.json, and the occupations of the reference
-// data with WithRefData) is aligned with the US SOC 2018: a field is a
-// major group ("Computer and Mathematical"), a role a detailed occupation
-// (15-1252 "Software Engineer") and a specialization a kind of it that job
-// seekers look for ("Backend"), or an O*NET occupation below the detailed
-// one (29-1141.03 "Critical Care Nurses"). Several hand-written roles may
-// share one SOC occupation where postings tell them apart (Product Manager
-// and Marketing Manager are both 11-2021); the first one in titles.json is
-// the one the reference data's titles of that occupation name.
-//
-// A title is read as follows. Its text is cut into segments at " - ",
-// ", ", " | ", " @ ", " at ", " to " and the like; what stands in brackets
-// becomes a segment aside. Each segment is reduced to words: folded,
-// abbreviations expanded ("Mgr" → manager), compounds joined ("back end" →
-// backend), noise dropped (seniority, levels, "Remote", pay, shift and
-// contract words, numbers), plurals made singular, and a long word the
-// vocabulary does not know corrected when one letter away from one it
-// knows.
-//
-// Phrases (the names and aliases of categories, and with reference data
-// the occupations' titles) are indexed as sets of words, so that word
-// order does not matter ("Manager, Software Engineering"). The words of a
-// title are weighted by how rare they are among the phrases (IDF); a word
-// the vocabulary does not know weighs as a rare one, soft (seniority-like)
-// and modifier (technology) words weigh little. The category is the one of
-// the heaviest phrase whose words are all in the title, provided it covers
-// enough of the title's weight: garbage stays unrecognized instead of
-// getting a wrong answer. A role beats a field, and a phrase holding the
-// title's head word (the last of the first segment: "Nurse Recruiter")
-// beats one without it. Phrases that name no single occupation
-// ("engineer", "manager") name nothing alone; when one is the head word,
-// the phrase must hold it ("Manager, Software Engineering", "Assistant to
-// the CEO").
-//
-// The first segment is read alone first, then with the following ones
-// until a role is found, so that team and place fragments ("Software
-// Engineer - Payments, NYC") do not count against it; a later segment may
-// still make the phrase more precise ("Project Manager - Construction").
-// A role is then narrowed to the specialization whose keywords appear
-// earliest in the title ("Registered Nurse - ICU").
 
 // Title returns the category of a job title ("Senior Backend Engineer" →
 // Computer and Mathematical / Software Engineer / Backend), and false when
 // the taxonomy recognizes nothing in it; a title longer than
 // MaxTitleLength names nothing.
 func (n *Normalizer) Title(title string) (TitleCategory, bool) {
-	return n.titles.classify(title)
-}
-
-// name returns the member of c at level.
-func (c TitleCategory) name(level Level) string {
-	switch level {
-	case LevelField:
-		return c.Field
-	case LevelRole:
-		return c.Role
-	case LevelSpecialization:
-		return c.Specialization
-	}
-	return ""
-}
-
-// canonical returns the canonical name of a category member at level: by
-// its name, else by a phrase naming that level or a more specific one; s
-// trimmed when unknown.
-func (t *taxonomy) canonical(s string, level Level) string {
-	if name, ok := t.names[level][fold.Fold(s)]; ok {
-		return name
-	}
-	if c, ok := t.classify(s); ok && c.Level >= level {
-		return c.name(level)
-	}
-	return strings.Join(strings.Fields(s), " ")
+	return n.taxonomy.Classify(title)
 }
 
 // CategoryField returns the canonical name of a category field, or s
 // trimmed when unknown.
-func (n *Normalizer) CategoryField(s string) string { return n.titles.canonical(s, LevelField) }
+func (n *Normalizer) CategoryField(s string) string { return n.taxonomy.Canonical(s, LevelField) }
 
 // CategoryRole returns the canonical name of a category role, or s trimmed
 // when unknown.
-func (n *Normalizer) CategoryRole(s string) string { return n.titles.canonical(s, LevelRole) }
+func (n *Normalizer) CategoryRole(s string) string { return n.taxonomy.Canonical(s, LevelRole) }
 
 // CategorySpecialization returns the canonical name of a specialization, or
 // s trimmed when unknown.
 func (n *Normalizer) CategorySpecialization(s string) string {
-	return n.titles.canonical(s, LevelSpecialization)
+	return n.taxonomy.Canonical(s, LevelSpecialization)
+}
+
+// occupationSources are the reference data loadOccupations reads, with
+// what their licences ask.
+var occupationSources = []Source{
+	{
+		Name:    "O*NET 29.3 Database (occupations, alternate titles, sample of reported titles)",
+		Licence: "CC BY 4.0",
+		Attribution: "This product includes information from the O*NET 29.3 Database by the U.S. Department of Labor, " +
+			"Employment and Training Administration (USDOL/ETA). Used under the CC BY 4.0 license. O*NET® is a trademark " +
+			"of USDOL/ETA. jobsd has modified all or some of this information. USDOL/ETA has not approved, endorsed, or " +
+			"tested these modifications.",
+	},
+	{
+		Name:        "2018 Standard Occupational Classification (structure and direct match titles)",
+		Licence:     "public domain",
+		Attribution: "U.S. Bureau of Labor Statistics, 2018 SOC.",
+	},
+}
+
+// loadOccupations adds the occupations of O*NET 29.3 and the BLS SOC 2018
+// under dir (the occupations/ folder of the reference data) to the title
+// taxonomy (loadRefData adds their sources to the normalizer's).
+func (n *Normalizer) loadOccupations(dir string) error {
+	if err := n.taxonomy.LoadOccupations(dir); err != nil {
+		return fmt.Errorf("occupations: %w", err)
+	}
+	return nil
 }

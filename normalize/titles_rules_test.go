@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jobsd-dev/jobsd/normalize/titles"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -216,28 +218,6 @@ func TestTitleLanguages(t *testing.T) {
 	}
 }
 
-// The words of other languages are read only when the vocabulary does not
-// know them as its own, and German compounds split only before a known
-// head and after a known word.
-func TestTitleTranslate(t *testing.T) {
-	plain, _ := titleTestNormalizers(t)
-	tx := plain.titles
-	for _, tt := range []struct {
-		give []string
-		want []string
-	}{
-		{[]string{"analista", "sistema"}, []string{"system", "analyst"}}, // head first, as in English
-		{[]string{"datenanalyst"}, []string{"data", "analyst"}},
-		{[]string{"vertriebsleiter"}, []string{"sale", "manager"}}, // singular, as clean leaves words
-		{[]string{"chauffeur"}, []string{"chauffeur"}},
-		{[]string{"chef", "projet"}, []string{"project", "manager"}},
-		{[]string{"zzzentwickler"}, []string{"zzzentwickler"}},
-	} {
-		got := tx.translate([][]string{tt.give}, false)
-		assert.Equal(t, tt.want, got[0], "%v", tt.give)
-	}
-}
-
 // "X Admin" reads as "X Administrator", as O*NET's own short titles write
 // it ("Payroll Administrator (Payroll Admin)"): over every administrator
 // title of the reference data that names a role, its "Admin" form has
@@ -248,19 +228,19 @@ func TestTitleAdminAbbreviation(t *testing.T) {
 		t.Skip("JOBSD_REFDATA is unset")
 	}
 	_, n := titleTestNormalizers(t)
-	titles := map[string]bool{}
+	administrators := map[string]bool{}
 	for _, file := range []string{"onet_alternate_titles.tsv.gz", "onet_sample_of_reported_titles.tsv.gz"} {
-		err := ReadTSV(filepath.Join(dir, "occupations", file), 3, func(cols []string) error {
+		err := titles.ReadTSV(filepath.Join(dir, "occupations", file), 3, func(cols []string) error {
 			title, _, _ := strings.Cut(cols[2], " (")
 			if strings.HasSuffix(title, " Administrator") && !strings.Contains(title, ",") {
-				titles[title] = true
+				administrators[title] = true
 			}
 			return nil
 		})
 		require.NoError(t, err)
 	}
 	roles, same := 0, 0
-	for title := range titles {
+	for title := range administrators {
 		long, ok := n.Title(title)
 		if !ok || long.Level < LevelRole {
 			continue

@@ -4,11 +4,9 @@ package normalize
 
 import (
 	"os"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -285,79 +283,6 @@ func TestTitleAccuracy(t *testing.T) {
 	}
 }
 
-// TestTitleNames checks the taxonomy's invariants: every category name
-// classifies as its own category; every role has a SOC detailed code whose
-// major group is its field's; a given category spells canonically.
-func TestTitleNames(t *testing.T) {
-	plain, ref := titleTestNormalizers(t)
-	for _, n := range []*Normalizer{plain, ref} {
-		if n == nil {
-			continue
-		}
-		tx := n.titles
-		for _, c := range tx.cats {
-			name := c.name(c.Level)
-			got, ok := n.Title(name)
-			require.True(t, ok, name)
-			assert.Equal(t, c, got, name)
-			require.Len(t, c.Code, 7, name)
-			fieldCode := tx.cats[tx.fieldByMajor[c.Code[:2]]]
-			assert.Equal(t, fieldCode.Field, c.Field, name)
-			if c.Level == LevelField {
-				assert.True(t, strings.HasSuffix(c.Code, "-0000"), name)
-			} else {
-				assert.Regexp(t, `^\d\d-\d\d\d[1-9]$`, c.Code, name)
-			}
-		}
-	}
-	assert.Equal(t, "Software Engineer", plain.CategoryRole("software developers"))
-	assert.Equal(t, "Software Engineer", plain.CategoryRole("Backend Engineer"), "a more specific phrase names its role")
-	assert.Equal(t, "Healthcare Practitioners and Technical", plain.CategoryField("healthcare"))
-	assert.Equal(t, "ICU/Critical Care", plain.CategorySpecialization("icu nurse"))
-	assert.Equal(t, "Quantum Basket Weaver", plain.CategoryRole("  Quantum   Basket Weaver "))
-	assert.Equal(t, "Computer and Mathematical", plain.titles.fieldOfRole["Software Engineer"])
-	if ref != nil {
-		assert.Equal(t, "Life, Physical, and Social Science", ref.titles.fieldOfRole["Astronomers"])
-		found := false
-		for _, s := range ref.Sources() {
-			found = found || strings.Contains(s.Attribution, "O*NET 29.3 Database") && s.Licence == "CC BY 4.0"
-		}
-		assert.True(t, found, "the O*NET attribution is among the sources")
-	}
-}
-
-// TestOccupationsLoad measures the loading of the occupations: time and
-// heap (after GC) that the reference data adds to the taxonomy.
-func TestOccupationsLoad(t *testing.T) {
-	dir := titleRefDir()
-	if dir == "" {
-		t.Skip("JOBSD_REFDATA is unset")
-	}
-	tx, err := loadTaxonomy()
-	require.NoError(t, err)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	start := time.Now()
-	require.NoError(t, tx.loadOccupations(dir+"/occupations"))
-	took := time.Since(start)
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	heap := float64(after.HeapAlloc-before.HeapAlloc) / (1 << 20)
-	t.Logf("occupations: %s, %.1f MiB of heap; %d categories, %d phrases, %d words",
-		took.Round(time.Millisecond), heap, len(tx.cats), len(tx.phrases), len(tx.words))
-	assert.Less(t, heap, 40.0, "MiB of heap")
-	// The time is logged, not asserted (the race detector and a loaded
-	// machine vary it several-fold); BenchmarkOccupationsLoad measures it.
-	runtime.KeepAlive(tx)
-}
-
-func TestOccupationsLoadErrors(t *testing.T) {
-	tx, err := loadTaxonomy()
-	require.NoError(t, err)
-	assert.ErrorContains(t, tx.loadOccupations(t.TempDir()), "bls_soc_2018_structure_definitions.tsv")
-}
-
 func BenchmarkTitle(b *testing.B) {
 	benchTitles(b, []string{"Senior Backend Engineer (Remote)", "RN - Med/Surg - Nights - $10k Sign-On", "Manager, Software Engineering",
 		"Warehouse Associate - $19/hr - Immediate Start", "Chief Happiness Wizard", "Sofware Enginer", "Staff Accountant"})
@@ -391,27 +316,20 @@ func benchTitles(b *testing.B, titles []string) {
 	}
 }
 
-func BenchmarkOccupationsLoad(b *testing.B) {
-	dir := titleRefDir()
-	if dir == "" {
-		b.Skip("JOBSD_REFDATA is unset")
+// TestCategoryNames: category members spell canonically, and the
+// occupations' attribution is among the sources.
+func TestCategoryNames(t *testing.T) {
+	plain, ref := titleTestNormalizers(t)
+	assert.Equal(t, "Software Engineer", plain.CategoryRole("software developers"))
+	assert.Equal(t, "Software Engineer", plain.CategoryRole("Backend Engineer"), "a more specific phrase names its role")
+	assert.Equal(t, "Healthcare Practitioners and Technical", plain.CategoryField("healthcare"))
+	assert.Equal(t, "ICU/Critical Care", plain.CategorySpecialization("icu nurse"))
+	assert.Equal(t, "Quantum Basket Weaver", plain.CategoryRole("  Quantum   Basket Weaver "))
+	if ref != nil {
+		found := false
+		for _, s := range ref.Sources() {
+			found = found || strings.Contains(s.Attribution, "O*NET 29.3 Database") && s.Licence == "CC BY 4.0"
+		}
+		assert.True(t, found, "the O*NET attribution is among the sources")
 	}
-	var heap float64
-	for b.Loop() {
-		b.StopTimer()
-		tx, err := loadTaxonomy()
-		require.NoError(b, err)
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		b.StartTimer()
-		require.NoError(b, tx.loadOccupations(dir+"/occupations"))
-		b.StopTimer()
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		heap = float64(after.HeapAlloc-before.HeapAlloc) / (1 << 20)
-		runtime.KeepAlive(tx)
-		b.StartTimer()
-	}
-	b.ReportMetric(heap, "MiB-heap")
 }

@@ -187,7 +187,7 @@ func (v *Vocab) Len() int { return v.hand + v.owned }
 // ("Kuberentes" is Kubernetes; Vocab.typo). A value longer than
 // MaxListItemLength is no term.
 func (v *Vocab) Lookup(s string) (*Term, bool) {
-	if tooLong(s, MaxListItemLength) {
+	if fold.TooLong(s, MaxListItemLength) {
 		return nil, false
 	}
 	if t, ok := v.lookup(s); ok {
@@ -205,7 +205,7 @@ func (v *Vocab) Lookup(s string) (*Term, bool) {
 // find is Lookup without typo correction, for reading reference data:
 // a term of its own is never merged into one a letter away.
 func (v *Vocab) find(s string) (*Term, bool) {
-	if tooLong(s, MaxListItemLength) {
+	if fold.TooLong(s, MaxListItemLength) {
 		return nil, false
 	}
 	if t, ok := v.lookup(s); ok {

@@ -445,3 +445,15 @@ func ReadMap[K comparable, V any](r *Reader, key func() K, val func() V) map[K]V
 	}
 	return m
 }
+
+// StringSet writes a set of strings (a map to true or false).
+func (e *Writer) StringSet(m map[string]bool) { WriteMap(e, m, e.String, e.Bool) }
+
+// StringMap writes a map of strings.
+func (e *Writer) StringMap(m map[string]string) { WriteMap(e, m, e.String, e.String) }
+
+// ViewSet reads a StringSet, its strings as View reads them.
+func (r *Reader) ViewSet() map[string]bool { return ReadMap(r, r.View, r.Bool) }
+
+// ViewMap reads a StringMap, its strings as View reads them.
+func (r *Reader) ViewMap() map[string]string { return ReadMap(r, r.View, r.View) }

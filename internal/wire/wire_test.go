@@ -126,6 +126,8 @@ func TestCompounds(t *testing.T) {
 		w.Strings([]string{"a", "bc"})
 		w.Strings(nil)
 		wire.WriteMap(w, m, w.String, w.Varint)
+		w.StringSet(map[string]bool{"a": true, "b": false})
+		w.StringMap(map[string]string{"k8s": "Kubernetes"})
 		w.Varint(math.MaxInt32 + 1)
 	})
 	r, err := wire.Open(data, header)
@@ -133,6 +135,8 @@ func TestCompounds(t *testing.T) {
 	assert.Equal(t, []string{"a", "bc"}, r.Views())
 	assert.Nil(t, r.Views(), "none is nil")
 	assert.Equal(t, m, wire.ReadMap(r, r.View, r.Varint))
+	assert.Equal(t, map[string]bool{"a": true, "b": false}, r.ViewSet())
+	assert.Equal(t, map[string]string{"k8s": "Kubernetes"}, r.ViewMap())
 	assert.Zero(t, r.Int32())
 	assert.ErrorContains(t, r.Err(), "int32 out of range")
 }

@@ -170,3 +170,36 @@ func AppendSquashed(dst, f []byte) []byte {
 	}
 	return dst
 }
+
+// TooLong reports whether s has more than max characters; the readers of
+// free text (ParseLocation, Title, Vocab.Lookup…) treat such a text as
+// naming nothing, so that no input makes their work grow faster than its
+// length.
+func TooLong(s string, max int) bool {
+	return len(s) > max && (len(s) > utf8.UTFMax*max || utf8.RuneCountInString(s) > max)
+}
+
+// OneEdit reports whether a and b differ by one insertion, deletion,
+// substitution or swap of neighbouring letters.
+func OneEdit(a, b string) bool {
+	if a == b {
+		return false
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	switch len(b) - len(a) {
+	case 1:
+		return a[i:] == b[i+1:]
+	case 0:
+		if a[i+1:] == b[i+1:] {
+			return true
+		}
+		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+	}
+	return false
+}

@@ -68,3 +68,22 @@ func BenchmarkFold(b *testing.B) {
 		}
 	}
 }
+
+func TestOneEdit(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"nurse", "nurse", false}, {"nurse", "nurses", true}, {"nurse", "nuse", true}, {"nurse", "nurze", true},
+		{"nurse", "nrus e", false}, {"nurse", "nrse", true}, {"nurse", "unrse", true}, {"nurse", "nrsue", false}, {"", "a", true},
+	} {
+		assert.Equal(t, tc.want, fold.OneEdit(tc.a, tc.b), "%q %q", tc.a, tc.b)
+		assert.Equal(t, tc.want, fold.OneEdit(tc.b, tc.a), "%q %q", tc.b, tc.a)
+	}
+}
+
+func TestTooLong(t *testing.T) {
+	assert.False(t, fold.TooLong("ééé", 3), "characters, not bytes")
+	assert.True(t, fold.TooLong("éééé", 3))
+	assert.False(t, fold.TooLong("", 0))
+}

@@ -1,10 +1,11 @@
 // Title languages: the Spanish, French, German and Portuguese words of job titles, read as English ones.
 
-package normalize
+package titles
 
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"slices"
 
 	"github.com/jobsd-dev/jobsd/normalize/fold"
@@ -32,8 +33,8 @@ type titleLanguages struct {
 	CompoundHeads map[string]string `json:"compound_heads"`
 }
 
-func loadTitleLanguages() (*titleLanguages, error) {
-	b, err := vocabFS.ReadFile("vocab/title_languages.json")
+func loadTitleLanguages(vocab fs.FS) (*titleLanguages, error) {
+	b, err := fs.ReadFile(vocab, "title_languages.json")
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +73,7 @@ func (l *titleLanguages) addTo(lex *lexicon) {
 // German compounds split, in the segments that hold a foreign word other
 // than a false friend (with all, in every segment). segs itself is never
 // changed. Phrases of the vocabulary are never translated.
-func (t *taxonomy) translate(segs [][]string, all bool) [][]string {
+func (t *Taxonomy) translate(segs [][]string, all bool) [][]string {
 	if len(t.lex.foreign) == 0 {
 		return segs
 	}
@@ -94,7 +95,7 @@ func (t *taxonomy) translate(segs [][]string, all bool) [][]string {
 }
 
 // hasForeign reports whether a word of segs is a word of another language.
-func (t *taxonomy) hasForeign(segs [][]string) bool {
+func (t *Taxonomy) hasForeign(segs [][]string) bool {
 	for _, seg := range segs {
 		for _, w := range seg {
 			if _, ok := t.lex.foreign[w]; ok {
@@ -109,7 +110,7 @@ func (t *taxonomy) hasForeign(segs [][]string) bool {
 // word other than a false friend, or any with all, and reports whether a
 // word changed (else it returns seg). A segment that starts with a
 // translated word is turned round to English order.
-func (t *taxonomy) translateSeg(seg []string, all bool) ([]string, bool) {
+func (t *Taxonomy) translateSeg(seg []string, all bool) ([]string, bool) {
 	foreign := all
 	for _, w := range seg {
 		if _, ok := t.lex.foreign[w]; ok && !t.lex.falseFriends[w] {

@@ -1,6 +1,6 @@
 // Title classification: the best phrase among a title's words, and the category it names.
 
-package normalize
+package titles
 
 import (
 	"math"
@@ -19,7 +19,7 @@ type candidate struct {
 	words    []string
 }
 
-func (t *taxonomy) class(c candidate) int {
+func (t *Taxonomy) class(c candidate) int {
 	if c.cat < 0 {
 		return 0
 	}
@@ -30,7 +30,7 @@ func (t *taxonomy) class(c candidate) int {
 }
 
 // better reports whether a beats b.
-func (t *taxonomy) better(a, b candidate) bool {
+func (t *Taxonomy) better(a, b candidate) bool {
 	if ca, cb := t.class(a), t.class(b); ca != cb {
 		return ca > cb
 	}
@@ -48,7 +48,7 @@ func (t *taxonomy) better(a, b candidate) bool {
 
 // searcher finds the best phrase among the words of a title.
 type searcher struct {
-	t     *taxonomy
+	t     *Taxonomy
 	known []token
 	head  string
 	total float32
@@ -59,7 +59,7 @@ type searcher struct {
 
 // bestIn returns the best phrase whose words are all among ctx and that
 // holds the words of must.
-func (t *taxonomy) bestIn(ctx []token, must []string) candidate {
+func (t *Taxonomy) bestIn(ctx []token, must []string) candidate {
 	s := searcher{t: t, best: candidate{cat: noCategory}, must: must}
 	for i, tk := range ctx {
 		dup := false
@@ -125,11 +125,11 @@ func (s *searcher) holdsMust() bool {
 	return true
 }
 
-// classify returns the category of a title, and false when the taxonomy
+// Classify returns the category of a title, and false when the taxonomy
 // recognizes nothing in it or the title is longer than MaxTitleLength.
-func (t *taxonomy) classify(title string) (TitleCategory, bool) {
-	if tooLong(title, MaxTitleLength) {
-		return TitleCategory{}, false
+func (t *Taxonomy) Classify(title string) (Category, bool) {
+	if fold.TooLong(title, MaxTitleLength) {
+		return Category{}, false
 	}
 	if id, ok := t.byName[fold.Fold(title)]; ok {
 		return t.cats[id], true
@@ -151,7 +151,7 @@ func (t *taxonomy) classify(title string) (TitleCategory, bool) {
 }
 
 // classifyWords classifies the cleaned words of a title (split).
-func (t *taxonomy) classifyWords(mainWords, asideWords [][]string) (TitleCategory, bool) {
+func (t *Taxonomy) classifyWords(mainWords, asideWords [][]string) (Category, bool) {
 	if id, ok := t.senseOf(mainWords, asideWords); ok {
 		return t.narrow(id, mainWords, asideWords), true
 	}
@@ -236,7 +236,7 @@ func (t *taxonomy) classifyWords(mainWords, asideWords [][]string) (TitleCategor
 		}
 	}
 	if best.cat < 0 {
-		return TitleCategory{}, false
+		return Category{}, false
 	}
 	c := t.cats[best.cat]
 	if c.Level == LevelRole {
@@ -264,7 +264,7 @@ func (t *taxonomy) classifyWords(mainWords, asideWords [][]string) (TitleCategor
 // of the title names another ("Database Admin - Cloud Solutions" is no
 // administrator of clouds). Later segments are not read so: the first
 // holds the head.
-func (t *taxonomy) readHead(mainWords, asideWords [][]string) (TitleCategory, bool) {
+func (t *Taxonomy) readHead(mainWords, asideWords [][]string) (Category, bool) {
 	for i, seg := range mainWords {
 		end := len(seg) // the head's end: before a word of head_forms
 		if end >= 2 && t.lex.headForms[seg[end-1]] && t.lex.disciplines[seg[end-2]] && !t.handNames(seg[end-2:]) {
@@ -280,23 +280,23 @@ func (t *taxonomy) readHead(mainWords, asideWords [][]string) (TitleCategory, bo
 			continue
 		}
 		if t.handPhrase(seg) || t.handNames(seg) {
-			return TitleCategory{}, false // known as written: "Head of Marketing"
+			return Category{}, false // known as written: "Head of Marketing"
 		}
 		if t.lex.disciplines[seg[end-1]] && !t.disciplineIsTheJob(mainWords, i, seg[:end-1]) {
-			return TitleCategory{}, false
+			return Category{}, false
 		}
 		read := slices.Clone(mainWords)
 		read[i] = append(slices.Clone(seg[:end-1]), as...)
 		alone, ok := t.classifyWords(read[i:i+1], nil)
 		if !ok || alone.Level < LevelRole {
-			return TitleCategory{}, false
+			return Category{}, false
 		}
 		if whole, ok := t.classifyWords(read, asideWords); ok && whole.Code == alone.Code && whole.Role == alone.Role {
 			return whole, true // a specialization the rest names
 		}
 		return alone, true
 	}
-	return TitleCategory{}, false
+	return Category{}, false
 }
 
 // disciplineIsTheJob reports whether segment i of a title, ending in a
@@ -306,7 +306,7 @@ func (t *taxonomy) readHead(mainWords, asideWords [][]string) (TitleCategory, bo
 // holds such a word ("Data Scientist - Pricing Analytics", "Manager,
 // Digital Marketing"), and no later segment names a role ("Nursing - Nurse
 // Practitioner").
-func (t *taxonomy) disciplineIsTheJob(mainWords [][]string, i int, before []string) bool {
+func (t *Taxonomy) disciplineIsTheJob(mainWords [][]string, i int, before []string) bool {
 	// aboutAJob: the words name a role, or hold an occupation's word.
 	aboutAJob := func(words []string) bool {
 		return t.namesRole(words) || slices.ContainsFunc(words, t.occupationWord)
@@ -323,7 +323,7 @@ func (t *taxonomy) disciplineIsTheJob(mainWords [][]string, i int, before []stri
 }
 
 // namesRole reports whether a segment's words, alone, name a role.
-func (t *taxonomy) namesRole(words []string) bool {
+func (t *Taxonomy) namesRole(words []string) bool {
 	if len(words) == 0 {
 		return false
 	}
@@ -333,7 +333,7 @@ func (t *taxonomy) namesRole(words []string) bool {
 
 // occupationWord reports whether a word names an occupation alone, or
 // is a head that names one with others ("professor", "manager", "head").
-func (t *taxonomy) occupationWord(w string) bool {
+func (t *Taxonomy) occupationWord(w string) bool {
 	if p, ok := t.phrases[hashWord(w)]; ok && p.hand && p.cat == noCategory {
 		return true
 	}
@@ -343,7 +343,7 @@ func (t *taxonomy) occupationWord(w string) bool {
 // handNames reports whether words, as they are, are a phrase of the
 // hand-written vocabulary naming a role ("accounting assistant", "head of
 // marketing"; not a field, as "software" is).
-func (t *taxonomy) handNames(words []string) bool {
+func (t *Taxonomy) handNames(words []string) bool {
 	p, ok := t.phrases[hashBag(words)]
 	return ok && p.hand && p.cat >= 0 && t.cats[p.cat].Level >= LevelRole
 }
@@ -351,7 +351,7 @@ func (t *taxonomy) handNames(words []string) bool {
 // handPhrase reports whether words, but for their soft words, are a
 // phrase of two or more words of the hand-written vocabulary naming a
 // category.
-func (t *taxonomy) handPhrase(words []string) bool {
+func (t *Taxonomy) handPhrase(words []string) bool {
 	kept := make([]string, 0, len(words))
 	for _, w := range words {
 		if t.lex.kind[w] != wordSoft {
@@ -373,7 +373,7 @@ func (t *taxonomy) handPhrase(words []string) bool {
 // nothing names a role, a head of head_roles names its own
 // ("Online Instructor"). A role must be of the field already found, if
 // one was.
-func (t *taxonomy) headFallback(segs [][]token, found candidate) (candidate, bool) {
+func (t *Taxonomy) headFallback(segs [][]token, found candidate) (candidate, bool) {
 	fits := func(c candidate) bool {
 		return t.class(c) == 2 && (found.cat < 0 || t.cats[c.cat].Code[:2] == t.cats[found.cat].Code[:2])
 	}
@@ -401,7 +401,7 @@ func (t *taxonomy) headFallback(segs [][]token, found candidate) (candidate, boo
 }
 
 // onlyLevels reports whether a segment is made of level prefixes only.
-func (t *taxonomy) onlyLevels(seg []token) bool {
+func (t *Taxonomy) onlyLevels(seg []token) bool {
 	for _, tk := range seg {
 		if !t.lex.levelPrefixes[tk.s] {
 			return false
@@ -412,7 +412,7 @@ func (t *taxonomy) onlyLevels(seg []token) bool {
 
 // senseOf returns the role of the first sense whose head the title's
 // main words hold, with a word of its context anywhere in the title.
-func (t *taxonomy) senseOf(mainWords, asideWords [][]string) (int32, bool) {
+func (t *Taxonomy) senseOf(mainWords, asideWords [][]string) (int32, bool) {
 	if len(t.senses) == 0 {
 		return 0, false
 	}
@@ -447,7 +447,7 @@ func (t *taxonomy) senseOf(mainWords, asideWords [][]string) (int32, bool) {
 
 // narrow returns a role's specialization that the title's words name, or
 // the role.
-func (t *taxonomy) narrow(role int32, mainWords, asideWords [][]string) TitleCategory {
+func (t *Taxonomy) narrow(role int32, mainWords, asideWords [][]string) Category {
 	var words []token
 	for _, seg := range append(mainWords, asideWords...) {
 		for _, w := range seg {
@@ -468,7 +468,7 @@ func sameBroadOccupation(a, b string) bool {
 
 // specialization returns the specialization of a role that the title's
 // words name, the earliest in the title.
-func (t *taxonomy) specialization(role int32, words []token) (int32, bool) {
+func (t *Taxonomy) specialization(role int32, words []token) (int32, bool) {
 	found, at := noCategory, math.MaxInt
 	for _, sp := range t.specs[role] {
 		first := math.MaxInt

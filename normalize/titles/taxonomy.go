@@ -1,11 +1,12 @@
 // Title taxonomy: the categories and phrases of vocab/titles.json, indexed and weighed for classification.
 
-package normalize
+package titles
 
 import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"io/fs"
 	"math"
 	"regexp"
 	"strings"
@@ -165,9 +166,9 @@ type specPhrase struct {
 }
 
 // taxonomy finds categories by the phrases that name them.
-type taxonomy struct {
+type Taxonomy struct {
 	lex  lexicon
-	cats []TitleCategory
+	cats []Category
 	// byName finds a category by its folded canonical name.
 	byName map[string]int32
 	names  map[Level]map[string]string // level → folded name → canonical name
@@ -190,8 +191,10 @@ type taxonomy struct {
 	headRoles map[string]int32 // head word → the role it names when nothing else does
 }
 
-func loadTaxonomy() (*taxonomy, error) {
-	b, err := vocabFS.ReadFile("vocab/titles.json")
+// Load reads the taxonomy of titles.json and title_languages.json in vocab
+// (normalize's embedded vocabularies).
+func Load(vocab fs.FS) (*Taxonomy, error) {
+	b, err := fs.ReadFile(vocab, "titles.json")
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +202,7 @@ func loadTaxonomy() (*taxonomy, error) {
 	if err := json.Unmarshal(b, &file); err != nil {
 		return nil, fmt.Errorf("vocabulary titles.json: %w", err)
 	}
-	t := &taxonomy{
+	t := &Taxonomy{
 		byName: map[string]int32{},
 		names: map[Level]map[string]string{
 			LevelField: {}, LevelRole: {}, LevelSpecialization: {},
@@ -208,7 +211,7 @@ func loadTaxonomy() (*taxonomy, error) {
 		byONET: map[string]int32{}, specs: map[int32][]specPhrase{},
 		phrases: map[uint64]phrase{}, words: map[string]wordInfo{},
 	}
-	langs, err := loadTitleLanguages()
+	langs, err := loadTitleLanguages(vocab)
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +274,7 @@ func newLexicon(f *titlesFile, langs *titleLanguages) lexicon {
 
 // addSenses indexes the senses and head roles of titles.json, by the
 // roles they name.
-func (t *taxonomy) addSenses(f *titlesFile) error {
+func (t *Taxonomy) addSenses(f *titlesFile) error {
 	role := func(name string) (int32, error) {
 		if id, ok := t.named(name, LevelRole); ok {
 			return id, nil
@@ -308,12 +311,12 @@ var socCode = regexp.MustCompile(`^\d\d-\d\d\d\d$`)
 // addHandWritten indexes the hand-written taxonomy. A phrase two
 // categories share names the first one indexed: specializations before
 // roles before fields.
-func (t *taxonomy) addHandWritten(f *titlesFile) error {
+func (t *Taxonomy) addHandWritten(f *titlesFile) error {
 	for _, fd := range f.Fields {
 		if !strings.HasSuffix(fd.Code, "-0000") || !socCode.MatchString(fd.Code) {
 			return fmt.Errorf("field %q: %q is no SOC major group", fd.Name, fd.Code)
 		}
-		id, err := t.addCategory(TitleCategory{Field: fd.Name, Level: LevelField, Code: fd.Code})
+		id, err := t.addCategory(Category{Field: fd.Name, Level: LevelField, Code: fd.Code})
 		if err != nil {
 			return err
 		}
@@ -327,7 +330,7 @@ func (t *taxonomy) addHandWritten(f *titlesFile) error {
 			return fmt.Errorf("role %q: %q is no SOC detailed occupation of a known field", r.Role, r.SOC)
 		}
 		field := t.cats[fid].Field
-		id, err := t.addCategory(TitleCategory{Field: field, Role: r.Role, Level: LevelRole, Code: r.SOC})
+		id, err := t.addCategory(Category{Field: field, Role: r.Role, Level: LevelRole, Code: r.SOC})
 		if err != nil {
 			return err
 		}
@@ -346,7 +349,7 @@ func (t *taxonomy) addHandWritten(f *titlesFile) error {
 				}
 				code = s.SOC
 			}
-			sid, err := t.addCategory(TitleCategory{Field: field, Role: r.Role, Specialization: s.Name, Level: LevelSpecialization, Code: code})
+			sid, err := t.addCategory(Category{Field: field, Role: r.Role, Specialization: s.Name, Level: LevelSpecialization, Code: code})
 			if err != nil {
 				return err
 			}
@@ -389,7 +392,7 @@ func (t *taxonomy) addHandWritten(f *titlesFile) error {
 
 // addCategory adds a category and its canonical name. Names are unique
 // across levels, so that a name classifies as its own category.
-func (t *taxonomy) addCategory(c TitleCategory) (int32, error) {
+func (t *Taxonomy) addCategory(c Category) (int32, error) {
 	name := c.name(c.Level)
 	key := fold.Fold(name)
 	if key == "" {
@@ -410,7 +413,7 @@ func (t *taxonomy) addCategory(c TitleCategory) (int32, error) {
 
 // addHandPhrase indexes a hand-written phrase; the first category to claim
 // a set of words keeps it.
-func (t *taxonomy) addHandPhrase(text string, cat int32) {
+func (t *Taxonomy) addHandPhrase(text string, cat int32) {
 	for _, words := range t.phraseWords(text) {
 		h := hashBag(words)
 		if p, taken := t.phrases[h]; taken && p.hand {
@@ -422,7 +425,7 @@ func (t *taxonomy) addHandPhrase(text string, cat int32) {
 }
 
 // newBag counts a set of words the first time it is indexed, for the IDF.
-func (t *taxonomy) newBag(h uint64, words []string) bool {
+func (t *Taxonomy) newBag(h uint64, words []string) bool {
 	if _, seen := t.phrases[h]; seen {
 		return false
 	}
@@ -436,7 +439,7 @@ func (t *taxonomy) newBag(h uint64, words []string) bool {
 }
 
 // know adds words to the vocabulary without counting them in a phrase.
-func (t *taxonomy) know(words []string) {
+func (t *Taxonomy) know(words []string) {
 	for _, w := range words {
 		if _, ok := t.words[w]; !ok {
 			t.words[w] = wordInfo{}
@@ -447,7 +450,7 @@ func (t *taxonomy) know(words []string) {
 // phraseWords returns the sets of words a phrase of the vocabulary names:
 // its segments together, and each part in brackets alone ("CEO (Chief
 // Executive Officer)").
-func (t *taxonomy) phraseWords(text string) [][]string {
+func (t *Taxonomy) phraseWords(text string) [][]string {
 	main, asides := t.split(text)
 	out := make([][]string, 0, 1+len(asides))
 	var all []string
@@ -486,7 +489,7 @@ func dedupe(words []string) []string {
 }
 
 // finish weighs the words and indexes them for typo correction.
-func (t *taxonomy) finish() {
+func (t *Taxonomy) finish() {
 	n := float64(max(t.bags, 1))
 	for w, wi := range t.words {
 		wi.weight = float32(math.Log(1 + n/float64(max(wi.df, 1))))

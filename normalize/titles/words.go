@@ -1,6 +1,6 @@
 // Title words: a title cut into segments of cleaned, singular, typo-corrected words.
 
-package normalize
+package titles
 
 import (
 	"regexp"
@@ -22,7 +22,7 @@ type token struct {
 
 // split cuts a title into segments of cleaned words, and the segments that
 // stood in brackets.
-func (t *taxonomy) split(title string) (main, asides [][]string) {
+func (t *Taxonomy) split(title string) (main, asides [][]string) {
 	s := title
 	if strings.Contains(s, "OR") && strings.ToUpper(s) != s {
 		// "OR Nurse": the operating room, not the conjunction.
@@ -120,7 +120,7 @@ var wordPunct = strings.NewReplacer(".", "", "'", "", "’", "")
 
 // clean turns the raw words of a segment into the words that say what the
 // occupation is.
-func (t *taxonomy) clean(raw []string) []string {
+func (t *Taxonomy) clean(raw []string) []string {
 	if len(raw) == 0 {
 		return nil
 	}
@@ -190,7 +190,7 @@ const minCompoundPart = 3
 // it ends in a head of title_languages.json and the rest is a word the
 // vocabulary knows or translates, with or without a linking s
 // ("Datenanalyst" → data analyst, "Vertriebsleiter" → sales manager).
-func (t *taxonomy) splitCompound(w string) ([]string, bool) {
+func (t *Taxonomy) splitCompound(w string) ([]string, bool) {
 	if len(t.lex.foreignHeads) == 0 || len(w) < 2*minCompoundPart+1 {
 		return nil, false
 	}
@@ -216,7 +216,7 @@ func (t *taxonomy) splitCompound(w string) ([]string, bool) {
 }
 
 // senior reports whether a title holds a seniority word.
-func (t *taxonomy) senior(title string) bool {
+func (t *Taxonomy) senior(title string) bool {
 	f := fold.Fold(title)
 	start := -1 // of the current word: a run of letters
 	for i, r := range f {
@@ -236,7 +236,7 @@ func (t *taxonomy) senior(title string) bool {
 
 // ambiguous reports whether a set of words is, but for its soft and
 // modifier words, a phrase that names nothing alone.
-func (t *taxonomy) ambiguous(words []string) bool {
+func (t *Taxonomy) ambiguous(words []string) bool {
 	var plain []string
 	for _, w := range words {
 		if t.lex.kind[w] == wordPlain {
@@ -285,7 +285,7 @@ func stemmedWords(s string) []string {
 
 // tokens weighs the words of a segment, correcting the long ones the
 // vocabulary does not know.
-func (t *taxonomy) tokens(words []string, pos int) []token {
+func (t *Taxonomy) tokens(words []string, pos int) []token {
 	out := make([]token, 0, len(words))
 	for i, w := range words {
 		tk := token{s: w, pos: pos + i, segEnd: i == len(words)-1}
@@ -317,10 +317,10 @@ func (t *taxonomy) tokens(words []string, pos int) []token {
 // correct returns the vocabulary word one edit (a letter added, dropped,
 // changed, or two swapped) away from w, the one in most phrases when
 // several are.
-func (t *taxonomy) correct(w string) (string, bool) {
+func (t *Taxonomy) correct(w string) (string, bool) {
 	found, df := "", int32(-1)
 	consider := func(c string) {
-		if wi := t.words[c]; wi.df > df && oneEdit(w, c) {
+		if wi := t.words[c]; wi.df > df && fold.OneEdit(w, c) {
 			found, df = c, wi.df
 		}
 	}
@@ -337,29 +337,4 @@ func (t *taxonomy) correct(w string) (string, bool) {
 		}
 	}
 	return found, found != ""
-}
-
-// oneEdit reports whether a and b differ by one insertion, deletion,
-// substitution or swap of neighbouring letters.
-func oneEdit(a, b string) bool {
-	if a == b {
-		return false
-	}
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	i := 0
-	for i < len(a) && a[i] == b[i] {
-		i++
-	}
-	switch len(b) - len(a) {
-	case 1:
-		return a[i:] == b[i+1:]
-	case 0:
-		if a[i+1:] == b[i+1:] {
-			return true
-		}
-		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
-	}
-	return false
 }

@@ -1,6 +1,6 @@
 // Occupation reference data: SOC, O*NET and BLS titles added to the title taxonomy.
 
-package normalize
+package titles
 
 import (
 	"bufio"
@@ -32,34 +32,6 @@ const (
 	fieldShare = 0.8
 )
 
-// occupationSources are the reference data loadOccupations reads, with
-// what their licences ask.
-var occupationSources = []Source{
-	{
-		Name:    "O*NET 29.3 Database (occupations, alternate titles, sample of reported titles)",
-		Licence: "CC BY 4.0",
-		Attribution: "This product includes information from the O*NET 29.3 Database by the U.S. Department of Labor, " +
-			"Employment and Training Administration (USDOL/ETA). Used under the CC BY 4.0 license. O*NET® is a trademark " +
-			"of USDOL/ETA. jobsd has modified all or some of this information. USDOL/ETA has not approved, endorsed, or " +
-			"tested these modifications.",
-	},
-	{
-		Name:        "2018 Standard Occupational Classification (structure and direct match titles)",
-		Licence:     "public domain",
-		Attribution: "U.S. Bureau of Labor Statistics, 2018 SOC.",
-	},
-}
-
-// loadOccupations adds the occupations of O*NET 29.3 and the BLS SOC 2018
-// under dir (the occupations/ folder of the reference data) to the title
-// taxonomy (loadRefData adds their sources to the normalizer's).
-func (n *Normalizer) loadOccupations(dir string) error {
-	if err := n.titles.loadOccupations(dir); err != nil {
-		return fmt.Errorf("occupations: %w", err)
-	}
-	return nil
-}
-
 // vote says that a phrase names an O*NET occupation, with a weight.
 type vote struct {
 	bag    uint64
@@ -68,7 +40,7 @@ type vote struct {
 }
 
 type occupationLoader struct {
-	t     *taxonomy
+	t     *Taxonomy
 	codes []string         // O*NET-SOC codes, "15-1252.00"
 	index map[string]int32 // O*NET-SOC code → index in codes
 	votes []vote
@@ -82,7 +54,7 @@ type occupationLoader struct {
 // every title votes for its occupation; a set of words names the
 // occupation with most of its votes, the field of its votes when they
 // agree on nothing more, or nothing. Hand-written phrases are kept.
-func (t *taxonomy) loadOccupations(dir string) error {
+func (t *Taxonomy) LoadOccupations(dir string) error {
 	l := &occupationLoader{t: t, index: map[string]int32{}, seen: map[uint64]bool{}}
 	if err := l.majorGroups(filepath.Join(dir, "bls_soc_2018_structure_definitions.tsv")); err != nil {
 		return err
@@ -206,7 +178,7 @@ func (l *occupationLoader) occupations(path string) error {
 			if strings.HasSuffix(o.code, ".00") {
 				id, ok := t.roleBySOC[soc]
 				if !ok {
-					if id, err = t.addCategory(TitleCategory{Field: field, Role: o.title, Level: LevelRole, Code: soc}); err != nil {
+					if id, err = t.addCategory(Category{Field: field, Role: o.title, Level: LevelRole, Code: soc}); err != nil {
 						return fmt.Errorf("%s: %w", o.code, err)
 					}
 					t.roleBySOC[soc] = id
@@ -217,7 +189,7 @@ func (l *occupationLoader) occupations(path string) error {
 				if !ok {
 					return fmt.Errorf("%s: no detailed occupation %s.00", o.code, soc)
 				}
-				id, err := t.addCategory(TitleCategory{Field: field, Role: t.cats[role].Role, Specialization: o.title,
+				id, err := t.addCategory(Category{Field: field, Role: t.cats[role].Role, Specialization: o.title,
 					Level: LevelSpecialization, Code: soc})
 				if err != nil {
 					return fmt.Errorf("%s: %w", o.code, err)

@@ -1,0 +1,155 @@
+// Tests of the taxonomy's own parts: its invariants, the languages' words
+// and the occupations of the reference data. Titles are tested through the
+// Normalizer in package normalize.
+
+package titles
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// loadTaxonomy loads the taxonomy of normalize's embedded vocabularies.
+func loadTaxonomy(t testing.TB) *Taxonomy {
+	t.Helper()
+	tx, err := Load(os.DirFS("../vocab"))
+	require.NoError(t, err)
+	return tx
+}
+
+// refDir returns the reference data's directory (JOBSD_REFDATA, else the
+// copy beside the repository), skipping t when it holds no occupations.
+func refDir(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("JOBSD_REFDATA")
+	if dir == "" {
+		dir = "../../../shared/data"
+	}
+	if _, err := os.Stat(filepath.Join(dir, "occupations", "onet_occupation_data.tsv")); err != nil {
+		t.Skipf("no occupations in the reference data at %s", dir)
+	}
+	return dir
+}
+
+// refTaxonomy is the taxonomy with the reference data's occupations, or
+// nil without them.
+func refTaxonomy(t testing.TB) *Taxonomy {
+	t.Helper()
+	dir := os.Getenv("JOBSD_REFDATA")
+	if dir == "" {
+		dir = "../../../shared/data"
+	}
+	if _, err := os.Stat(filepath.Join(dir, "occupations", "onet_occupation_data.tsv")); err != nil {
+		return nil
+	}
+	tx := loadTaxonomy(t)
+	require.NoError(t, tx.LoadOccupations(filepath.Join(dir, "occupations")))
+	return tx
+}
+
+// TestTitleNames checks the taxonomy's invariants: every category name
+// classifies as its own category; every role has a SOC detailed code whose
+// major group is its field's; a given category spells canonically.
+func TestTitleNames(t *testing.T) {
+	plain := loadTaxonomy(t)
+	ref := refTaxonomy(t)
+	for _, tx := range []*Taxonomy{plain, ref} {
+		if tx == nil {
+			continue
+		}
+		for _, c := range tx.cats {
+			name := c.name(c.Level)
+			got, ok := tx.Classify(name)
+			require.True(t, ok, name)
+			assert.Equal(t, c, got, name)
+			require.Len(t, c.Code, 7, name)
+			fieldCode := tx.cats[tx.fieldByMajor[c.Code[:2]]]
+			assert.Equal(t, fieldCode.Field, c.Field, name)
+			if c.Level == LevelField {
+				assert.True(t, strings.HasSuffix(c.Code, "-0000"), name)
+			} else {
+				assert.Regexp(t, `^\d\d-\d\d\d[1-9]$`, c.Code, name)
+			}
+		}
+	}
+	assert.Equal(t, "Computer and Mathematical", plain.FieldOfRole("Software Engineer"))
+	if ref != nil {
+		assert.Equal(t, "Life, Physical, and Social Science", ref.FieldOfRole("Astronomers"))
+	}
+}
+
+// The words of other languages are read only when the vocabulary does not
+// know them as its own, and German compounds split only before a known
+// head and after a known word.
+func TestTitleTranslate(t *testing.T) {
+	tx := loadTaxonomy(t)
+	for _, tt := range []struct {
+		give []string
+		want []string
+	}{
+		{[]string{"analista", "sistema"}, []string{"system", "analyst"}}, // head first, as in English
+		{[]string{"datenanalyst"}, []string{"data", "analyst"}},
+		{[]string{"vertriebsleiter"}, []string{"sale", "manager"}}, // singular, as clean leaves words
+		{[]string{"chauffeur"}, []string{"chauffeur"}},
+		{[]string{"chef", "projet"}, []string{"project", "manager"}},
+		{[]string{"zzzentwickler"}, []string{"zzzentwickler"}},
+	} {
+		got := tx.translate([][]string{tt.give}, false)
+		assert.Equal(t, tt.want, got[0], "%v", tt.give)
+	}
+}
+
+// TestOccupationsLoad measures the loading of the occupations: time and
+// heap (after GC) that the reference data adds to the taxonomy.
+func TestOccupationsLoad(t *testing.T) {
+	dir := refDir(t)
+	tx := loadTaxonomy(t)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	require.NoError(t, tx.LoadOccupations(dir+"/occupations"))
+	took := time.Since(start)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	heap := float64(after.HeapAlloc-before.HeapAlloc) / (1 << 20)
+	t.Logf("occupations: %s, %.1f MiB of heap; %d categories, %d phrases, %d words",
+		took.Round(time.Millisecond), heap, len(tx.cats), len(tx.phrases), len(tx.words))
+	assert.Less(t, heap, 40.0, "MiB of heap")
+	// The time is logged, not asserted (the race detector and a loaded
+	// machine vary it several-fold); BenchmarkOccupationsLoad measures it.
+	runtime.KeepAlive(tx)
+}
+
+func TestOccupationsLoadErrors(t *testing.T) {
+	tx := loadTaxonomy(t)
+	assert.ErrorContains(t, tx.LoadOccupations(t.TempDir()), "bls_soc_2018_structure_definitions.tsv")
+}
+
+func BenchmarkOccupationsLoad(b *testing.B) {
+	dir := refDir(b)
+	var heap float64
+	for b.Loop() {
+		b.StopTimer()
+		tx := loadTaxonomy(b)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		b.StartTimer()
+		require.NoError(b, tx.LoadOccupations(dir+"/occupations"))
+		b.StopTimer()
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		heap = float64(after.HeapAlloc-before.HeapAlloc) / (1 << 20)
+		runtime.KeepAlive(tx)
+		b.StartTimer()
+	}
+	b.ReportMetric(heap, "MiB-heap")
+}
