@@ -4,5 +4,5 @@
 // by name (their enums are marshaled by package graph/scalar), and the
 // REST layer serializes them with their snake_case JSON tags. It imports
 // the standard library and package currency (the rates a query converts
-// salaries with) only; a test of package jobsd checks it.
+// salaries with) only; internal/archtest checks it.
 package domain

@@ -3,8 +3,9 @@ package graph
 import (
 	"sync/atomic"
 
-	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/vektah/gqlparser/v2"
+
+	"github.com/jobsd-dev/jobsd/domain"
 )
 
 // CountFastPath makes the handler built with opts count in n the

@@ -165,6 +165,20 @@ func TestEnums(t *testing.T) {
 	errs = errorsOf(t, c.Post(`{ jobs(filter: {employmentType: [full_time]}) { nodes { id } } }`, &bad))
 	assert.Equal(t, "invalid_parameter", errs[0].Extensions.Code, errs[0].Message)
 
+	// Enum values in variables are read in any case, as gqlparser
+	// validates them, for every enum.
+	assert.Equal(t, jobIDs(t, c, map[string]any{"workArrangement": []string{"REMOTE"}, "employmentType": []string{"FULL_TIME"}}),
+		jobIDs(t, c, map[string]any{"workArrangement": []string{"remote"}, "employmentType": []string{"full_time"}}))
+	assert.Equal(t, jobIDs(t, c, map[string]any{"skills": []string{"go", "python"}, "skillsMatch": "ALL"}),
+		jobIDs(t, c, map[string]any{"skills": []string{"go", "python"}, "skillsMatch": "all"}))
+	var sorted struct {
+		Jobs struct {
+			Nodes []node `json:"nodes"`
+		} `json:"jobs"`
+	}
+	require.NoError(t, c.Post(`query($s: JobSort, $u: DistanceUnit) { jobs(sort: $s, filter: {near: {place: "Austin, TX", radius: 50, unit: $u}}) { nodes { id } } }`,
+		&sorted, gqlclient.Var("s", "oldest"), gqlclient.Var("u", "mi")))
+
 	// Facet values are spelled as the enum, and go back into the filter.
 	var facets struct {
 		Jobs struct {

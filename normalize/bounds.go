@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/normalize/titles"
 )
 
 // Bounds of a record's fields (Job). A record over any of them is invalid,
@@ -17,8 +18,9 @@ import (
 // normalizing one record bounded whatever its source sends. Lengths count
 // characters (Unicode code points) unless a bound says bytes.
 const (
-	// MaxTitleLength is the most characters of a title.
-	MaxTitleLength = 500
+	// MaxTitleLength is the most characters of a title (the taxonomy's
+	// own bound: a longer title names nothing).
+	MaxTitleLength = titles.MaxTitleLength
 	// MaxCompanyLength is the most characters of a company name.
 	MaxCompanyLength = 500
 	// MaxLocationLength is the most characters of location.full, which may

@@ -171,7 +171,8 @@ func FilterKey(field, value string) string {
 }
 
 // filterKeys returns the match keys of every filterable value of a record;
-// JobQuery builds its KeyFilters from the same fields and values.
+// Normalizer.JobFilter builds its KeyFilters from the same fields and
+// values.
 func filterKeys(r *domain.JobRecord) []string {
 	j := &r.Job
 	var keys []string

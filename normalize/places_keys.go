@@ -8,9 +8,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/jobsd-dev/jobsd/normalize/fold"
-
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
 // nameKeys returns the keys a name is found by: its own and, for German

@@ -16,9 +16,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jobsd-dev/jobsd/internal/wire"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/internal/wire"
 )
 
 // TestMain points the default cache directory (os.UserCacheDir) at a

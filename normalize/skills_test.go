@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jobsd-dev/jobsd/domain"
-	"github.com/jobsd-dev/jobsd/normalize/fold"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
 // skillsRefDir returns JOBSD_REFDATA when it holds the skills reference

@@ -7,10 +7,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/jobsd-dev/jobsd/normalize/fold"
-
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
 // blockElements end a line of the plain text.

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jobsd-dev/jobsd/normalize/titles"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/normalize/titles"
 )
 
 // The general title rules: noise words (programs, cohorts, levels, places)

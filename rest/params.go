@@ -58,28 +58,10 @@ func Clip(s string) string { return domain.Clip(s) }
 // and no known name is that long.
 const maxSuggestName = 64
 
-// editDistance is the Levenshtein distance of two names (a variable so
-// that tests can count its calls).
-var editDistance = levenshtein.ComputeDistance
-
 // unknownParam is the unknown_parameter error, with the closest known name
-// as a suggestion when one is near. The name is quoted clipped (Clip), and
-// no suggestion is searched for a name longer than maxSuggestName.
+// as a suggestion when one is near. The name is quoted clipped (Clip).
 func unknownParam(name string, known []string) *domain.Error {
-	best := ""
-	if len(name) <= maxSuggestName {
-		lower := strings.ToLower(name)
-		bestDist := max(3, len(lower)/3+1)
-		for _, k := range known {
-			d := editDistance(lower, k)
-			if len(lower) >= 3 && strings.HasPrefix(k, lower) {
-				d = min(d, 1) // a cut-off name: "skil", "loc"
-			}
-			if d < bestDist {
-				best, bestDist = k, d
-			}
-		}
-	}
+	best := nearestName(name, known, levenshtein.ComputeDistance)
 	quoted := strconv.Quote(Clip(name))
 	e := &domain.Error{Code: domain.CodeUnknownParameter, Param: Clip(name),
 		Message: "unknown parameter " + quoted + "; known parameters: " + strings.Join(known, ", ")}
@@ -87,6 +69,28 @@ func unknownParam(name string, known []string) *domain.Error {
 		e.Message = "unknown parameter " + quoted + "; did you mean " + strconv.Quote(best) + "?"
 	}
 	return e
+}
+
+// nearestName returns the known name closest to an unknown one by the
+// edit distance, "" when none is near; no name is searched for one longer
+// than maxSuggestName.
+func nearestName(name string, known []string, distance func(a, b string) int) string {
+	if len(name) > maxSuggestName {
+		return ""
+	}
+	best := ""
+	lower := strings.ToLower(name)
+	bestDist := max(3, len(lower)/3+1)
+	for _, k := range known {
+		d := distance(lower, k)
+		if len(lower) >= 3 && strings.HasPrefix(k, lower) {
+			d = min(d, 1) // a cut-off name: "skil", "loc"
+		}
+		if d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	return best
 }
 
 // single returns the value of a parameter given at most once.

@@ -82,11 +82,10 @@ func TestClip(t *testing.T) {
 // and the error quotes only its first 64 bytes.
 func TestLongUnknownNames(t *testing.T) {
 	calls := 0
-	editDistance = func(a, b string) int {
+	counted := func(a, b string) int {
 		calls++
 		return levenshtein.ComputeDistance(a, b)
 	}
-	t.Cleanup(func() { editDistance = levenshtein.ComputeDistance })
 	tests := []struct {
 		name        string
 		give        string
@@ -102,10 +101,11 @@ func TestLongUnknownNames(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			calls = 0
+			assert.Equal(t, tt.wantSuggest, nearestName(tt.give, jobParams, counted))
+			assert.Equal(t, tt.wantSearch, calls > 0, "edit distances computed: %d", calls)
 			p := readParams(&url.URL{RawQuery: url.Values{tt.give: {"x"}}.Encode()}, jobParams...)
 			msg := domain.ErrorMessage(p.err)
 			assert.Equal(t, domain.CodeUnknownParameter, domain.ErrorCode(p.err))
-			assert.Equal(t, tt.wantSearch, calls > 0, "edit distances computed: %d", calls)
 			assert.Contains(t, msg, "unknown parameter "+tt.wantQuoted)
 			if tt.wantSuggest != "" {
 				assert.Contains(t, msg, `did you mean "`+tt.wantSuggest+`"?`)

@@ -55,12 +55,16 @@ var jobParams = append(slices.Clone(filterParams), "sort", "limit", "offset", "c
 
 func (h *Handler) jobs(w http.ResponseWriter, r *http.Request) {
 	p := readParams(r.URL, jobParams...)
-	req := search.JobsRequest{Filter: filterOf(p), Page: pageOf(p), Facets: p.list("facets")}
+	// Read in the order of the parameters' syntax errors: of two, the
+	// first named here is the one reported.
+	req := search.JobsRequest{Filter: filterOf(p)}
 	if s := p.str("sort"); s != nil {
 		v := domain.JobSort(*s)
 		req.Sort = &v
 	}
+	req.Page = pageOf(p)
 	req.Page.After = p.str("cursor")
+	req.Facets = p.list("facets")
 	req.FacetLimit = p.integer("facet_limit", "facet_limit must be an integer ≥ 1")
 	if p.err != nil {
 		WriteError(w, r, h.log, p.err)

@@ -10,12 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jobsd-dev/jobsd/normalize/fold"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/internal/apitest"
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 	"github.com/jobsd-dev/jobsd/seed"
 )
 

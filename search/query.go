@@ -35,17 +35,26 @@ type Page struct {
 // size returns the page's size: def when not given, clamped to most;
 // below 1 is an error, and so is giving both first and limit.
 func (p Page) size(def, most int) (int, error) {
-	limit := p.Limit
-	if p.First != nil {
-		if p.Limit != nil {
-			return 0, domain.InvalidParam("first", "first and limit are the same page size; give one of them")
-		}
-		if *p.First < 1 {
-			return 0, domain.InvalidParam("first", "first must be an integer ≥ 1")
-		}
-		limit = p.First
+	limit, err := p.limit()
+	if err != nil {
+		return 0, err
 	}
 	return limitOf(limit, def, most)
+}
+
+// limit returns the size given, first or limit (Relay's rule: one of
+// them), unchecked.
+func (p Page) limit() (*int, error) {
+	if p.First == nil {
+		return p.Limit, nil
+	}
+	if p.Limit != nil {
+		return nil, domain.InvalidParam("first", "first and limit are the same page size; give one of them")
+	}
+	if *p.First < 1 {
+		return nil, domain.InvalidParam("first", "first must be an integer ≥ 1")
+	}
+	return p.First, nil
 }
 
 // limitOf validates a list's limit: def when not given, clamped to most;
@@ -85,21 +94,19 @@ func (p Page) after() (*string, error) {
 	return &after, nil
 }
 
-// offsetAfter returns the offset a list paged by offset starts at: the
-// offset, or the item after the cursor (a company's edge cursor).
-func (p Page) offsetAfter() (int, error) {
+// offsetAfter returns the offset given, or the item after the cursor (a
+// company's edge cursor), unchecked.
+func (p Page) offsetAfter() (*int, error) {
 	after, err := p.after()
 	if err != nil || after == nil {
-		if err == nil {
-			return p.offset()
-		}
-		return 0, err
+		return p.Offset, err
 	}
 	c, err := domain.DecodeOffsetCursor(*after)
 	if err != nil {
-		return 0, domain.InvalidParam("cursor", "cursor is not a cursor of this list; pass a cursor of the previous page unchanged")
+		return nil, domain.InvalidParam("cursor", "cursor is not a cursor of this list; pass a cursor of the previous page unchanged")
 	}
-	return int(c), nil
+	n := int(c)
+	return &n, nil
 }
 
 // ReadJobQuery validates and normalizes a job search into its query
@@ -183,11 +190,21 @@ func cursorError(wrong, instead string) *domain.Error {
 // readCompanyQuery validates a company list request; a job filter with
 // any member set makes only the matching jobs count.
 func readCompanyQuery(norm *normalize.Normalizer, req CompaniesRequest) (domain.CompanyQuery, error) {
-	limit, err := req.Page.size(DefaultCompanyLimit, MaxLimit)
+	// Relay's rule and the cursor first, then the values' bounds.
+	given, err := req.Page.limit()
 	if err != nil {
 		return domain.CompanyQuery{}, err
 	}
-	offset, err := req.Page.offsetAfter()
+	at, err := req.Page.offsetAfter()
+	if err != nil {
+		return domain.CompanyQuery{}, err
+	}
+	page := Page{Limit: given, Offset: at}
+	limit, err := page.size(DefaultCompanyLimit, MaxLimit)
+	if err != nil {
+		return domain.CompanyQuery{}, err
+	}
+	offset, err := page.offset()
 	if err != nil {
 		return domain.CompanyQuery{}, err
 	}

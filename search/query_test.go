@@ -1,6 +1,7 @@
 package search_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,6 +10,7 @@ import (
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
 	"github.com/jobsd-dev/jobsd/search"
+	"github.com/jobsd-dev/jobsd/search/searchtest"
 )
 
 // TestReadJobQuery: a search's page, order and cursor, read around the
@@ -75,4 +77,36 @@ func TestReadJobQuery(t *testing.T) {
 	}
 	_, err = read(nil, search.Page{}, ptr(domain.JobSortDistance))
 	assert.ErrorContains(t, err, "sort=distance needs a point")
+}
+
+// TestCompaniesPage: a company list's page, with Relay's rule and the
+// cursor read before the values' bounds.
+func TestCompaniesPage(t *testing.T) {
+	var got domain.CompanyQuery
+	svc := newService(t, &searchtest.Store{CompaniesFunc: func(_ context.Context, q domain.CompanyQuery) ([]domain.Company, int, error) {
+		got = q
+		return nil, 0, nil
+	}})
+	ctx := context.Background()
+	_, err := svc.Companies(ctx, search.CompaniesRequest{})
+	require.NoError(t, err)
+	assert.Equal(t, domain.CompanyQuery{MinJobs: 1, Limit: search.DefaultCompanyLimit}, got)
+	cur := domain.OffsetCursor(10).Encode()
+	_, err = svc.Companies(ctx, search.CompaniesRequest{Page: search.Page{First: ptr(5), After: &cur}})
+	require.NoError(t, err)
+	assert.Equal(t, 5, got.Limit)
+	assert.Equal(t, 10, got.Offset, "the item after the cursor's")
+	for _, tc := range []struct {
+		name  string
+		page  search.Page
+		param string
+	}{
+		{"a bad cursor before a bad limit", search.Page{Limit: ptr(0), After: ptr("abc")}, "cursor"},
+		{"cursor and offset", search.Page{Offset: ptr(3), After: &cur}, "cursor"},
+		{"first and limit", search.Page{First: ptr(1), Limit: ptr(1), After: ptr("abc")}, "first"},
+		{"a negative offset", search.Page{Offset: ptr(-1)}, "offset"},
+	} {
+		_, err := svc.Companies(ctx, search.CompaniesRequest{Page: tc.page})
+		assert.Equal(t, tc.param, domain.ErrorParam(err), tc.name)
+	}
 }

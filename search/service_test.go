@@ -8,13 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jobsd-dev/jobsd/normalize/fold"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/domain"
 	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 	"github.com/jobsd-dev/jobsd/search"
 	"github.com/jobsd-dev/jobsd/search/searchtest"
 )

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jobsd-dev/jobsd/normalize/fold"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun"
@@ -17,6 +15,7 @@ import (
 	"github.com/jobsd-dev/jobsd/importer"
 	"github.com/jobsd-dev/jobsd/internal/pgtest"
 	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 	"github.com/jobsd-dev/jobsd/search"
 	"github.com/jobsd-dev/jobsd/store"
 )

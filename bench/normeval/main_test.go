@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jobsd-dev/jobsd/normalize/fold"
-
 	"github.com/biter777/countries"
+
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
 // The evaluation set is well-formed. This test never runs the normalizer:

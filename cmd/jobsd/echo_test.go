@@ -1,13 +1,14 @@
 package main_test
 
 import (
-	"github.com/jobsd-dev/jobsd/internal/apitest"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/jobsd-dev/jobsd/internal/apitest"
 )
 
 // TestErrorsEchoAShortPrefix: REST errors about what the client sent

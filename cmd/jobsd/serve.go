@@ -19,19 +19,17 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/jobsd-dev/jobsd/internal/memtune"
-
-	"github.com/jobsd-dev/jobsd/normalize/fold"
-
 	"github.com/uptrace/bun"
 	"go.uber.org/zap/zapcore"
 
 	"github.com/jobsd-dev/jobsd/auth"
 	"github.com/jobsd-dev/jobsd/currency"
 	"github.com/jobsd-dev/jobsd/graph"
+	"github.com/jobsd-dev/jobsd/internal/memtune"
 	"github.com/jobsd-dev/jobsd/live"
 	"github.com/jobsd-dev/jobsd/migrations"
 	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 	"github.com/jobsd-dev/jobsd/ratelimit"
 	"github.com/jobsd-dev/jobsd/search"
 	"github.com/jobsd-dev/jobsd/server"

@@ -36,11 +36,12 @@ func writeEnum(w io.Writer, s string, known bool) {
 }
 
 // unmarshalEnum reads the value of the enum named name (FULL_TIME) as its
-// REST spelling (full-time); known says which REST spellings it has.
+// REST spelling (full-time); known says which REST spellings it has. Case
+// does not matter, as gqlparser's validation of variables has it.
 func unmarshalEnum(name string, known func(string) bool, v any) (string, error) {
 	s, ok := v.(string)
-	if !ok || enumName(restName(s)) != s || !known(restName(s)) {
-		return "", fmt.Errorf("%v is not a valid %s", v, name)
+	if !ok || enumName(restName(s)) != strings.ToUpper(s) || !known(restName(s)) {
+		return "", notEnumValue(name, v)
 	}
 	return restName(s), nil
 }
@@ -97,18 +98,21 @@ func marshalLower[T ~string](v T) graphql.Marshaler {
 	return graphql.WriterFunc(func(w io.Writer) { _, _ = io.WriteString(w, strconv.Quote(strings.ToUpper(string(v)))) })
 }
 
-// unmarshalLower reads a value of the enum named name: one of valid,
-// spelled in upper case.
+// unmarshalLower reads a value of the enum named name: one of valid, in
+// any case (gqlparser's validation of variables ignores case).
 func unmarshalLower[T ~string](name string, valid []T, v any) (T, error) {
 	s, ok := v.(string)
-	if !ok {
-		return "", fmt.Errorf("%s must be a string", name)
-	}
 	value := T(strings.ToLower(s))
-	if s != strings.ToUpper(s) || !slices.Contains(valid, value) {
-		return "", fmt.Errorf("%q is not a valid %s", domain.Clip(s), name)
+	if !ok || !slices.Contains(valid, value) {
+		return "", notEnumValue(name, v)
 	}
 	return value, nil
+}
+
+// notEnumValue is the invalid_parameter error of a value that is none of
+// an enum's.
+func notEnumValue(name string, v any) error {
+	return domain.Errorf(domain.CodeInvalidParameter, "%s is not a valid %s", domain.Clip(fmt.Sprintf("%q", v)), name)
 }
 
 // MarshalWorkArrangement writes a WorkArrangement enum value (REMOTE).

@@ -92,14 +92,18 @@ func TestEnums(t *testing.T) {
 	}
 	for _, bad := range []any{"FT", "full-time", "YEARLY", 3, nil} {
 		_, err := scalar.UnmarshalEmploymentType(bad)
-		assert.Error(t, err, "%v", bad)
+		assert.Equal(t, domain.CodeInvalidParameter, domain.ErrorCode(err), "%v", bad)
 	}
-	_, err := scalar.UnmarshalSalaryPeriod("YEARLY")
+	got, err := scalar.UnmarshalEmploymentType("full_time")
+	require.NoError(t, err, "any case, as gqlparser validates variables")
+	assert.Equal(t, "full-time", got)
+	_, err = scalar.UnmarshalSalaryPeriod("YEARLY")
 	assert.Error(t, err, "an alias is not an enum value")
 }
 
-// TestDomainEnums: domain's enums read their GraphQL names only (upper
-// case, of the enum) into their REST spellings, and write them back.
+// TestDomainEnums: domain's enums read their GraphQL names, in any case as
+// gqlparser validates variables, into their REST spellings, refuse
+// anything else as invalid_parameter, and write them back.
 func TestDomainEnums(t *testing.T) {
 	unmarshal := map[string]func(any) (string, error){
 		"ChangeKind":      wrap(scalar.UnmarshalChangeKind),
@@ -116,11 +120,11 @@ func TestDomainEnums(t *testing.T) {
 		in   any
 		want string // "" when refused
 	}{
-		{"ChangeKind", "OPENED", "opened"}, {"ChangeKind", "CLOSED", "closed"}, {"ChangeKind", "opened", ""},
+		{"ChangeKind", "OPENED", "opened"}, {"ChangeKind", "CLOSED", "closed"}, {"ChangeKind", "opened", "opened"},
 		{"ChangeKind", "ADDED", ""}, {"ChangeKind", 1, ""},
-		{"JobChangeKind", "ADDED", "added"}, {"JobChangeKind", "REMOVED", "removed"}, {"JobChangeKind", "added", ""},
+		{"JobChangeKind", "ADDED", "added"}, {"JobChangeKind", "REMOVED", "removed"}, {"JobChangeKind", "added", "added"},
 		{"JobChangeKind", "OPENED", ""}, {"JobChangeKind", nil, ""},
-		{"JobSort", "SALARY_DESC", "salary_desc"}, {"JobSort", "DISTANCE", "distance"}, {"JobSort", "Newest", ""},
+		{"JobSort", "SALARY_DESC", "salary_desc"}, {"JobSort", "DISTANCE", "distance"}, {"JobSort", "Newest", "newest"}, {"JobSort", "BEST", ""},
 		{"FacetField", "WORK_ARRANGEMENT", "work_arrangement"}, {"FacetField", "SALARY", "salary"}, {"FacetField", "TITLE", ""},
 		{"WorkArrangement", "REMOTE", "remote"}, {"WorkArrangement", "ANYWHERE", ""},
 		{"MatchMode", "ALL", "all"}, {"MatchMode", "SOME", ""},
@@ -129,7 +133,7 @@ func TestDomainEnums(t *testing.T) {
 	} {
 		got, err := unmarshal[tc.enum](tc.in)
 		if tc.want == "" {
-			assert.Error(t, err, "%s %v", tc.enum, tc.in)
+			assert.Equal(t, domain.CodeInvalidParameter, domain.ErrorCode(err), "%s %v", tc.enum, tc.in)
 			continue
 		}
 		require.NoError(t, err, "%s %v", tc.enum, tc.in)

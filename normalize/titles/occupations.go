@@ -47,7 +47,8 @@ type occupationLoader struct {
 	seen  map[uint64]bool // sets of words met in the reference data
 }
 
-// loadOccupations reads the occupations and their titles. Every SOC
+// LoadOccupations adds the occupations and their titles under dir (the
+// occupations/ folder of the reference data) to the taxonomy. Every SOC
 // detailed occupation becomes a role (named as the hand-written role that
 // has its code, else by its O*NET title) and every O*NET occupation below
 // one a specialization of it, unless titles.json maps it elsewhere. Then
