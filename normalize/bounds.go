@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/normalize/terms"
 	"github.com/jobsd-dev/jobsd/normalize/titles"
 )
 
@@ -34,8 +35,9 @@ const (
 	// MaxListItemLength is the most characters of an item of a list of
 	// terms: skills, tools, technical and soft skills, benefits,
 	// certifications, visa sponsorship, education levels and majors,
-	// security clearances.
-	MaxListItemLength = 500
+	// security clearances (the vocabularies' own bound: a longer item is no
+	// term).
+	MaxListItemLength = terms.MaxListItemLength
 	// MaxProseItemLength is the most characters of an item of a list of
 	// sentences or paragraphs: responsibilities, required and preferred
 	// qualifications, education, visa requirements.

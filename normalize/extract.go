@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/normalize/terms"
 )
 
 // TextFacts are what the text of a posting states about fields its source
@@ -48,7 +49,7 @@ type TextFacts struct {
 func (n *Normalizer) TextFacts(text string) TextFacts {
 	text = quotes.Replace(text)
 	var f TextFacts
-	masked := maskWords(text, ambiguousSkills)
+	masked := maskWords(text, terms.AmbiguousSkills)
 	f.Skills = n.Skills.FindIn(masked)
 	f.Tools = n.Tools.FindIn(masked)
 	f.TravelPercent = travelPercent(text)
@@ -96,20 +97,6 @@ func (f TextFacts) Fill(j *domain.Job) {
 }
 
 var quotes = strings.NewReplacer("’", "'", "‘", "'", "\u00a0", " ", "–", "-", "—", "-")
-
-// ambiguousSkills are spellings of skills and tools that are also plain
-// words: they count only written as listed (case and all), and at the start
-// of a sentence only when a list goes on after them ("Go, Python or
-// Rust"), not in "Go the extra mile". A spelling with no forms never
-// counts ("TS" is TypeScript and Top Secret; "containers" is not Docker).
-var ambiguousSkills = map[string][]string{
-	"go": {"Go"}, "swift": {"Swift"}, "rust": {"Rust"}, "ruby": {"Ruby"}, "spark": {"Spark"},
-	"express": {"Express"}, "spring": {"Spring"}, "flask": {"Flask"}, "lambda": {"Lambda"},
-	"react": {"React"}, "angular": {"Angular"}, "rails": {"Rails"}, "node": {"Node"}, "vue": {"Vue"},
-	"excel": {"Excel"}, "sketch": {"Sketch"}, "epic": {"Epic"}, "slack": {"Slack"}, "confluence": {"Confluence"},
-	"sap": {"SAP"}, "elk": {"ELK"}, "hcl": {"HCL"}, "ror": {"RoR", "ROR"}, "mongo": {"Mongo"}, "c": {"C"},
-	"ts": nil, "tf": nil, "torch": nil, "containers": nil, "next": nil, "kube": nil,
-}
 
 // ambiguousVisas are visa spellings that are also words ("opt in").
 var ambiguousVisas = map[string][]string{"opt": {"OPT"}, "cpt": {"CPT"}, "perm": {"PERM"}, "gc": nil}

@@ -6,8 +6,9 @@
 // The Normalizer (this file) is the one front callers use; its files go
 // by subject: places (places*.go, worktype.go, geo_refdata.go), titles
 // (titles.go and category.go over package normalize/titles, which holds
-// the taxonomy and the classifier), vocabularies and skills (vocab*.go,
-// skills_*.go), text facts (extract.go, text.go, sanitize.go),
+// the taxonomy and the classifier), vocabularies and skills (skills.go
+// over package normalize/terms), text facts (extract.go, text.go,
+// sanitize.go),
 // records and queries (job.go, given.go, bounds.go, query.go,
 // refdata.go, digest.go), and the cache of the normalizer compiled from
 // the reference data (refdata_cache.go, refdata_codec*.go). The forms
@@ -24,6 +25,7 @@ import (
 	"time"
 
 	"github.com/jobsd-dev/jobsd/normalize/fold"
+	"github.com/jobsd-dev/jobsd/normalize/terms"
 	"github.com/jobsd-dev/jobsd/normalize/titles"
 
 	"github.com/jobsd-dev/jobsd/domain"
@@ -96,7 +98,7 @@ func build(o *options, sum []byte) (*Normalizer, error) {
 		"visas.json": &n.Visas, "security_clearances.json": &n.SecurityClearances,
 		"employment_types.json": &n.EmploymentTypes, "work_arrangements.json": &n.WorkArrangements,
 	} {
-		v, err := loadVocab(file)
+		v, err := terms.Load(vocabDir(), file)
 		if err != nil {
 			return nil, fmt.Errorf("load vocabulary: %w", err)
 		}
@@ -114,7 +116,7 @@ func build(o *options, sum []byte) (*Normalizer, error) {
 			return nil, err
 		}
 	}
-	n.Skills.indexTypos(n.knownElsewhere)
+	n.Skills.IndexTypos(n.knownElsewhere)
 	n.digest = digestName(o.refData, sum)
 	return n, nil
 }
@@ -169,14 +171,14 @@ func Period(s string) (period string, factor float64, ok bool) {
 // vocabularies, in that order, with their umbrellas. ok is false when
 // no vocabulary knows it; name and umbrella are then s trimmed.
 func (n *Normalizer) Skill(s string) (name, umbrella string, ok bool) {
-	if t, ok := n.Skills.Lookup(s); ok {
-		return n.Skills.spelling(t, s), n.Skills.spelling(n.Skills.top(t), s), true
+	if name, umbrella, ok := n.Skills.Read(s); ok {
+		return name, umbrella, true
 	}
 	for _, v := range []*Vocab{n.Certifications, n.TechnicalSkills, n.SoftSkills, n.Tools} {
-		if t, ok := v.sure(s); ok { // no guesses from a value's first words
-			return v.spelling(t, s), v.spelling(v.top(t), s), true
+		if name, umbrella, ok := v.ReadSure(s); ok { // no guesses from a value's first words
+			return name, umbrella, true
 		}
 	}
-	c := collapse(s)
+	c := fold.Collapse(s)
 	return c, c, false
 }

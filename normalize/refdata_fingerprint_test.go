@@ -91,32 +91,40 @@ func fingerprintOf(t *testing.T, n *Normalizer, dir, outDir string, answers bool
 		"certs": n.Certifications, "benefits": n.Benefits, "majors": n.EducationMajors, "levels": n.EducationLevels,
 		"visas": n.Visas, "clearances": n.SecurityClearances, "employment": n.EmploymentTypes, "arrangements": n.WorkArrangements}
 	section("vocabs", func(w io.Writer) {
+		// Package terms' fields, read by reflection; the typo index's
+		// hashes are resolved to the keys they point to.
 		for _, name := range slices.Sorted(mapKeys(vocabs)) {
-			v := vocabs[name]
-			fmt.Fprintf(w, "== %s derive=%v hand=%d owned=%d termWords=%d\n", name, v.derive, v.hand, v.owned, v.termWords)
-			dump(w, reflect.ValueOf(v.terms), 0)
-			dump(w, reflect.ValueOf(v.all), 0)
-			dump(w, reflect.ValueOf(v.byName), 0)
-			if x := v.typos; x != nil {
-				fmt.Fprintf(w, "typos size=%d\n", x.size)
-				var keys []string
-				for i, k := range x.keys {
-					keys = append(keys, fmt.Sprintf("%s %s %v", k, x.terms[i].Name, x.named[i]))
+			v := reflect.ValueOf(vocabs[name]).Elem()
+			fmt.Fprintf(w, "== %s derive=%v hand=%d owned=%d termWords=%d\n", name, v.FieldByName("derive").Bool(),
+				v.FieldByName("hand").Int(), v.FieldByName("owned").Int(), v.FieldByName("termWords").Int())
+			dump(w, v.FieldByName("terms"), 0)
+			dump(w, v.FieldByName("all"), 0)
+			dump(w, v.FieldByName("byName"), 0)
+			if x := v.FieldByName("typos"); !x.IsNil() {
+				x = x.Elem()
+				fmt.Fprintf(w, "typos size=%d\n", x.FieldByName("size").Int())
+				keys, terms, named := x.FieldByName("keys"), x.FieldByName("terms"), x.FieldByName("named")
+				var lines []string
+				for i := range keys.Len() {
+					lines = append(lines, fmt.Sprintf("%s %s %v", keys.Index(i).String(),
+						terms.Index(i).Elem().FieldByName("Name").String(), named.Index(i).Bool()))
 				}
-				slices.Sort(keys)
-				fmt.Fprintln(w, strings.Join(keys, "\n"))
+				slices.Sort(lines)
+				fmt.Fprintln(w, strings.Join(lines, "\n"))
+				many := x.FieldByName("many")
 				var near []string
-				for h, i := range x.near {
+				for it := x.FieldByName("near").MapRange(); it.Next(); {
 					var ks []string
-					if i >= 0 {
-						ks = []string{x.keys[i]}
+					if i := int(it.Value().Int()); i >= 0 {
+						ks = []string{keys.Index(i).String()}
 					} else {
-						for _, j := range x.many[-i-1] {
-							ks = append(ks, x.keys[j])
+						list := many.Index(-i - 1)
+						for j := range list.Len() {
+							ks = append(ks, keys.Index(int(list.Index(j).Int())).String())
 						}
 						slices.Sort(ks)
 					}
-					near = append(near, fmt.Sprintf("%x %s", h, strings.Join(ks, ",")))
+					near = append(near, fmt.Sprintf("%x %s", it.Key().Uint(), strings.Join(ks, ",")))
 				}
 				slices.Sort(near)
 				fmt.Fprintln(w, strings.Join(near, "\n"))

@@ -307,10 +307,14 @@ func TestSkillUmbrellasOfJobs(t *testing.T) {
 func TestVocabularyConsistency(t *testing.T) {
 	run := func(t *testing.T, n *Normalizer) {
 		for name, v := range vocabs(n) {
-			for _, term := range v.byName {
+			names := map[string]bool{}
+			for term := range v.Names {
+				names[term.Name] = true
+			}
+			for term := range v.Names {
 				assert.Equal(t, term.Name, v.Canonical(term.Name), "%s: %q", name, term.Name)
 				if term.Umbrella != "" {
-					assert.Contains(t, v.byName, term.Umbrella, "%s: umbrella of %q", name, term.Name)
+					assert.Contains(t, names, term.Umbrella, "%s: umbrella of %q", name, term.Name)
 				}
 				u := v.Umbrella(term.Name)
 				assert.Equal(t, u, v.Umbrella(u), "%s: umbrella of %q", name, term.Name)
@@ -330,8 +334,8 @@ func TestClosedVocabularyNames(t *testing.T) {
 	n := handNormalizer(t)
 	names := func(v *Vocab) []string {
 		var out []string
-		for name := range v.byName {
-			out = append(out, name)
+		for term := range v.Names {
+			out = append(out, term.Name)
 		}
 		return out
 	}
@@ -474,7 +478,7 @@ func TestSkillsImportAndFilterAgree(t *testing.T) {
 		var misses []string
 		checked := 0
 		for _, v := range []*Vocab{n.Skills, n.Certifications, n.TechnicalSkills, n.SoftSkills, n.Tools} {
-			for key := range v.all {
+			for key := range v.Spellings {
 				rec, err := n.Job(domain.Job{ID: "src-1", Title: "Engineer", Company: "Acme", Skills: []string{key}})
 				require.NoError(t, err, key)
 				_, want, _ := n.Skill(key)
@@ -500,7 +504,7 @@ func (n *Normalizer) loadSkillsRefData(dir string) error {
 	if err != nil || !found {
 		return err
 	}
-	n.Skills.indexTypos(n.knownElsewhere)
+	n.Skills.IndexTypos(n.knownElsewhere)
 	n.sources = append(n.sources, skillSources...)
 	return nil
 }

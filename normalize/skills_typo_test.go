@@ -4,8 +4,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // typoNormalizers are the normalizers the typo rule is checked with: the
@@ -57,7 +57,7 @@ func TestSkillTypos(t *testing.T) {
 			term, ok := n.Skills.Lookup(c.give)
 			if c.canonical == "" {
 				assert.False(t, ok, "%s: %q read as %v", name, c.give, term)
-				assert.Equal(t, collapse(c.give), n.Skills.Canonical(c.give), "%s: Canonical(%q)", name, c.give)
+				assert.Equal(t, fold.Collapse(c.give), n.Skills.Canonical(c.give), "%s: Canonical(%q)", name, c.give)
 				continue
 			}
 			if assert.True(t, ok, "%s: %q", name, c.give) {
@@ -73,67 +73,6 @@ func TestSkillTypos(t *testing.T) {
 		// A job's skills and a query's skills read typos the same way.
 		assert.Equal(t, []string{"Kubernetes", "Django", "Python"}, n.Skills.WithUmbrellas([]string{"Kuberentes", "Djnago"}), name)
 	}
-}
-
-// TestSkillTyposKnownTermsStay checks that no spelling the skills
-// vocabulary knows is corrected into another term: every name reads as
-// its own term.
-func TestSkillTyposKnownTermsStay(t *testing.T) {
-	for name, n := range typoNormalizers(t) {
-		for _, term := range n.Skills.byName {
-			got, ok := n.Skills.Lookup(term.Name)
-			require.True(t, ok, "%s: %q", name, term.Name)
-			want, _ := n.Skills.find(term.Name)
-			assert.Same(t, want, got, "%s: %q", name, term.Name)
-		}
-		for _, s := range []string{"Svelte", "Solaris", "Packer", "Docker", "Jenkins", "Express", "Espresso"} {
-			assert.Equal(t, s, n.Skills.Canonical(s), name)
-		}
-	}
-}
-
-// TestSkillTyposRules checks the rule on a vocabulary of its own: one
-// term one edit away, several, none of six letters, words of other
-// vocabularies.
-func TestSkillTyposRules(t *testing.T) {
-	v := NewVocab([]Term{
-		{Name: "Quorix"}, {Name: "Zentrox"}, {Name: "Zentrix"}, {Name: "Vulpa"},
-		{Name: "Mardellin", Aliases: []string{"mardel"}},
-	})
-	v.derive = true
-	v.indexTypos(func(f string) bool { return f == "quorax" })
-	cases := []struct {
-		give, want string
-	}{
-		{"Qourix", "Quorix"},
-		{"Quorixx", "Quorix"},
-		{"Zentrax", ""}, // Zentrox and Zentrix: ambiguous
-		{"Zentroxx", "Zentrox"},
-		{"Vulpaa", ""}, // Vulpa has five letters
-		{"Vlpa", ""},   // four letters
-		{"quorax", ""}, // a word of another vocabulary
-		{"Mardellinn", "Mardellin"},
-		{"Mardek", ""}, // one edit from an alias only: the name is not near
-		{"Uorix", ""},  // too short
-		{"Xuorix", ""}, // the first letter changed
-	}
-	for _, c := range cases {
-		term, ok := v.Lookup(c.give)
-		if c.want == "" {
-			assert.False(t, ok, "%q read as %v", c.give, term)
-			continue
-		}
-		if assert.True(t, ok, c.give) {
-			assert.Equal(t, c.want, term.Name, c.give)
-		}
-	}
-	// An index of other spellings than the vocabulary's is not used.
-	v.claim("quorixa", v.byName["Quorix"], false)
-	_, ok := v.Lookup("Qourix")
-	assert.False(t, ok, "stale index")
-	v.indexTypos(nil)
-	_, ok = v.Lookup("Qourix")
-	assert.True(t, ok)
 }
 
 // TestSkillTyposNotInText checks that free text is never corrected: a

@@ -22,7 +22,7 @@ type SuggestTerm struct {
 // the umbrella: Skill).
 func (n *Normalizer) SkillTerms() []SuggestTerm {
 	by := map[string]*SuggestTerm{}
-	for _, t := range n.Skills.byName {
+	for t := range n.Skills.Names {
 		_, umbrella, ok := n.Skill(t.Name)
 		if !ok || umbrella == "" {
 			continue

@@ -9,8 +9,6 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
-
-	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
 // blockElements end a line of the plain text.
@@ -89,45 +87,4 @@ func (t *textWriter) write(p []byte) {
 		t.space, t.lineEnds = false, false
 		t.b.WriteRune(r)
 	}
-}
-
-// FindIn returns the terms whose names or aliases stand in text as whole
-// words. Spellings of two letters or fewer count only when written in
-// capitals ("BS", "MS"), since as ordinary words they would mislead.
-func (v *Vocab) FindIn(text string) []string {
-	words := strings.FieldsFunc(text, func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '+' || r == '#' || r == '.')
-	})
-	// dotted keeps a word's final period where the word has another one
-	// inside: "B.S." is an abbreviation, "Accounting." ends a sentence.
-	dotted := make([]string, len(words))
-	for i, w := range words {
-		words[i] = strings.Trim(w, ".'")
-		if strings.HasSuffix(w, ".") && strings.Contains(words[i], ".") {
-			dotted[i] = words[i] + "."
-		}
-	}
-	var out []string
-	for i := range words {
-		for n := 4; n >= 1; n-- {
-			if i+n > len(words) {
-				continue
-			}
-			phrase := strings.Join(words[i:i+n], " ")
-			t, ok := v.terms[fold.Fold(phrase)]
-			if !ok && dotted[i+n-1] != "" {
-				phrase += "."
-				t, ok = v.terms[fold.Fold(phrase)]
-			}
-			if !ok {
-				continue
-			}
-			if len(phrase) <= 2 && phrase != strings.ToUpper(phrase) {
-				continue
-			}
-			out = appendNew(out, t.Name)
-			break
-		}
-	}
-	return out
 }

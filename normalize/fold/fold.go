@@ -203,3 +203,9 @@ func OneEdit(a, b string) bool {
 	}
 	return false
 }
+
+// Collapse trims s and makes its runs of white space single spaces: the
+// form a value the vocabularies do not know is kept in.
+func Collapse(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

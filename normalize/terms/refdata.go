@@ -1,6 +1,6 @@
 // Skill reference data: spellings and terms added to the skills and tools vocabularies.
 
-package normalize
+package terms
 
 import (
 	"compress/gzip"
@@ -30,30 +30,11 @@ import (
 // read as a term of its own; tags that synonyms point to are read anyway.
 const minTagQuestions = 1000
 
-// Sources of the skills reference data, with their licences' attribution.
-var skillSources = []Source{
-	{
-		Name:        "GitHub Linguist languages (npm linguist-languages 9.5.0)",
-		Licence:     "MIT",
-		Attribution: "Language names and aliases from GitHub Linguist, Copyright (c) 2017 GitHub, Inc., packaged as linguist-languages, Copyright (c) Ika; used under the MIT licence.",
-	},
-	{
-		Name:        "Stack Overflow tags and tag synonyms (Stack Exchange Data Explorer, 2021)",
-		Licence:     "CC BY-SA 4.0",
-		Attribution: "Stack Overflow tag data, Stack Exchange Inc., CC BY-SA 4.0 (https://stackoverflow.com/tags).",
-	},
-	{
-		Name:        "O*NET 29.3 Technology Skills",
-		Licence:     "CC BY 4.0",
-		Attribution: "Includes information from the O*NET 29.3 Database by the U.S. Department of Labor, Employment and Training Administration (USDOL/ETA), used under CC BY 4.0. O*NET® is a trademark of USDOL/ETA.",
-	},
-}
-
-// addSkillsRefData adds the terms of dir/skills to the skills and tools
-// vocabularies, and reports whether there was such a folder. It touches
-// nothing else of the normalizer, so loadRefData runs it beside the other
-// loaders (New then indexes the skills' typos).
-func (n *Normalizer) addSkillsRefData(dir string) (bool, error) {
+// AddSkillsRefData adds the terms of dir/skills (the reference data's) to
+// the skills and tools vocabularies, and reports whether there was such a
+// folder. It touches nothing else, so that it runs beside the other
+// loaders (the skills' typos are indexed after it).
+func AddSkillsRefData(dir string, skills, tools *Vocab) (bool, error) {
 	dir = filepath.Join(dir, "skills")
 	if _, err := os.Stat(dir); err != nil {
 		return false, nil
@@ -70,10 +51,10 @@ func (n *Normalizer) addSkillsRefData(dir string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("skills reference data: %w", err)
 	}
-	n.Skills.addLinguist(langs)
-	n.Skills.addONET(techs, true)
-	n.Skills.addTags(tags)
-	n.Tools.addONET(techs, false)
+	skills.addLinguist(langs)
+	skills.addONET(techs, true)
+	skills.addTags(tags)
+	tools.addONET(techs, false)
 	return true, nil
 }
 

@@ -1,6 +1,6 @@
 // Derived forms: what an open vocabulary reads a value as beside its spellings (versions, vendors, parts).
 
-package normalize
+package terms
 
 import (
 	"regexp"
@@ -57,7 +57,7 @@ func (v *Vocab) derivedForms(s string) (*Term, bool) {
 
 // prefixTerm reads a value whose first words name a term of the project's
 // vocabulary that counts in free text, other than the plain words the text
-// extractor masks (ambiguousSkills: "Go", "Spark", "Excel"): "Django
+// extractor masks (AmbiguousSkills: "Go", "Spark", "Excel"): "Django
 // Channels" is a term of its own under Django, "Docker Hub" under Docker.
 func (v *Vocab) prefixTerm(s, f string) (*Term, bool) {
 	words := prefixWords(f)
@@ -65,11 +65,11 @@ func (v *Vocab) prefixTerm(s, f string) (*Term, bool) {
 	// work is linear in the value's length, not quadratic.
 	for k := min(len(words)-1, v.termWords); k >= 1; k-- {
 		prefix := strings.Join(words[:k], " ")
-		if _, plain := ambiguousSkills[prefix]; plain {
+		if _, plain := AmbiguousSkills[prefix]; plain {
 			continue
 		}
 		if t, ok := v.terms[prefix]; ok {
-			return &Term{Name: collapse(s), Umbrella: t.Name}, true
+			return &Term{Name: fold.Collapse(s), Umbrella: t.Name}, true
 		}
 	}
 	return nil, false
@@ -284,7 +284,7 @@ func (v *Vocab) vendorTerm(s, f string) (*Term, bool) {
 	if _, ok := v.byName[vd.cloud]; !ok {
 		return nil, false
 	}
-	return &Term{Name: collapse(s), Umbrella: vd.cloud}, true
+	return &Term{Name: fold.Collapse(s), Umbrella: vd.cloud}, true
 }
 
 // namedBy reports whether t's name starts with a spelling of the vendor
@@ -292,4 +292,18 @@ func (v *Vocab) vendorTerm(s, f string) (*Term, bool) {
 func (v *Vocab) namedBy(t *Term, group string) bool {
 	vd, _, ok := vendorOf(fold.Fold(t.Name))
 	return ok && vd.group == group
+}
+
+// AmbiguousSkills are spellings of skills and tools that are also plain
+// words: they count only written as listed (case and all), and at the start
+// of a sentence only when a list goes on after them ("Go, Python or
+// Rust"), not in "Go the extra mile". A spelling with no forms never
+// counts ("TS" is TypeScript and Top Secret; "containers" is not Docker).
+var AmbiguousSkills = map[string][]string{
+	"go": {"Go"}, "swift": {"Swift"}, "rust": {"Rust"}, "ruby": {"Ruby"}, "spark": {"Spark"},
+	"express": {"Express"}, "spring": {"Spring"}, "flask": {"Flask"}, "lambda": {"Lambda"},
+	"react": {"React"}, "angular": {"Angular"}, "rails": {"Rails"}, "node": {"Node"}, "vue": {"Vue"},
+	"excel": {"Excel"}, "sketch": {"Sketch"}, "epic": {"Epic"}, "slack": {"Slack"}, "confluence": {"Confluence"},
+	"sap": {"SAP"}, "elk": {"ELK"}, "hcl": {"HCL"}, "ror": {"RoR", "ROR"}, "mongo": {"Mongo"}, "c": {"C"},
+	"ts": nil, "tf": nil, "torch": nil, "containers": nil, "next": nil, "kube": nil,
 }

@@ -1,6 +1,6 @@
 // Skill typos: the index of vocabulary spellings one edit away from a word.
 
-package normalize
+package terms
 
 import (
 	"strings"
@@ -60,9 +60,9 @@ type typoIndex struct {
 	knownElsewhere func(string) bool
 }
 
-// indexTypos builds the typo index of v's spellings, unless it has one of
+// IndexTypos builds the typo index of v's spellings, unless it has one of
 // them already. knownElsewhere tells the words of other vocabularies.
-func (v *Vocab) indexTypos(knownElsewhere func(string) bool) {
+func (v *Vocab) IndexTypos(knownElsewhere func(string) bool) {
 	if v.typos != nil && v.typos.size == len(v.all) {
 		return
 	}
@@ -178,27 +178,6 @@ func typoHash(s string, skip int) uint64 {
 	return h
 }
 
-// knownElsewhere reports whether folded f is a spelling of another of
-// n's vocabularies, or a word of job titles: such a word is no typo of a
-// skill.
-func (n *Normalizer) knownElsewhere(f string) bool {
-	for _, v := range []*Vocab{n.Tools, n.TechnicalSkills, n.SoftSkills, n.Certifications, n.Benefits,
-		n.EducationMajors, n.EducationLevels, n.Visas, n.SecurityClearances, n.EmploymentTypes, n.WorkArrangements} {
-		if v == nil {
-			continue
-		}
-		if _, ok := v.lookup(f); ok {
-			return true
-		}
-	}
-	if n.taxonomy != nil && !strings.Contains(f, " ") {
-		if n.taxonomy.KnowsWord(f) {
-			return true
-		}
-	}
-	return false
-}
-
 // azOnly reports whether s is made of the letters a to z only.
 func azOnly(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -207,4 +186,16 @@ func azOnly(s string) bool {
 		}
 	}
 	return true
+}
+
+// HasTypos reports whether v has a typo index.
+func (v *Vocab) HasTypos() bool { return v.typos != nil }
+
+// SetKnownElsewhere gives a typo index read back from the cache the
+// function telling the words of other vocabularies (a function is not
+// written).
+func (v *Vocab) SetKnownElsewhere(knownElsewhere func(string) bool) {
+	if v.typos != nil {
+		v.typos.knownElsewhere = knownElsewhere
+	}
 }

@@ -1,11 +1,19 @@
-// Vocabularies: terms, their spellings and umbrellas, and lookup of a value as a term.
-
-package normalize
+// Package terms holds jobsd's vocabularies of terms (skills, tools,
+// technical and soft skills, certifications, benefits, education majors
+// and levels, visas, security clearances, employment types, work
+// arrangements): each term's spellings and umbrella, the reading of a value
+// as a term (exact, derived forms, one typo in a skill), terms found in
+// free text, the skills of the reference data, and their section of the
+// normalizer's cache. The Normalizer (package normalize) is its front.
+package terms
 
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
@@ -41,7 +49,7 @@ type Vocab struct {
 	hand int
 	// owned holds the terms Vocab.addRef created, for Len.
 	owned int
-	// typos reads values one edit from a spelling (skills_typo.go); nil
+	// typos reads values one edit from a spelling (typo.go); nil
 	// in vocabularies that do not correct typos.
 	typos *typoIndex
 	// termWords is the most words (prefixWords) of a key of terms: no
@@ -117,8 +125,10 @@ var openVocabularies = map[string]bool{"skills.json": true, "tools.json": true, 
 // Microsoft Teams). Its own terms come first.
 var skillsAlso = []string{"technical_skills.json", "soft_skills.json", "tools.json"}
 
-func loadVocab(name string) (*Vocab, error) {
-	terms, err := readTerms(name)
+// Load reads the vocabulary of the file name in vocab (normalize's embedded
+// vocabularies), with the terms the skills vocabulary takes from others.
+func Load(vocab fs.FS, name string) (*Vocab, error) {
+	terms, err := readTerms(vocab, name)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +136,7 @@ func loadVocab(name string) (*Vocab, error) {
 	v.derive = openVocabularies[name]
 	if name == "skills.json" {
 		for _, other := range skillsAlso {
-			more, err := readTerms(other)
+			more, err := readTerms(vocab, other)
 			if err != nil {
 				return nil, err
 			}
@@ -138,8 +148,8 @@ func loadVocab(name string) (*Vocab, error) {
 	return v, nil
 }
 
-func readTerms(name string) ([]Term, error) {
-	b, err := vocabFS.ReadFile("vocab/" + name)
+func readTerms(vocab fs.FS, name string) ([]Term, error) {
+	b, err := fs.ReadFile(vocab, name)
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +249,7 @@ func (v *Vocab) Canonical(s string) string {
 	if t, ok := v.Lookup(s); ok {
 		return v.spelling(t, s)
 	}
-	return collapse(s)
+	return fold.Collapse(s)
 }
 
 // spelling is the canonical spelling of term t that s spells: its name,
@@ -247,14 +257,9 @@ func (v *Vocab) Canonical(s string) string {
 // ("NHibernate" stays so, not "Nhibernate").
 func (v *Vocab) spelling(t *Term, s string) string {
 	if t.guessed {
-		return collapse(s)
+		return fold.Collapse(s)
 	}
 	return t.Name
-}
-
-// collapse trims s and makes its runs of white space single spaces.
-func collapse(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }
 
 // List returns the canonical spellings of in, without empty items and
@@ -278,7 +283,7 @@ func (v *Vocab) List(in []string) []string {
 func (v *Vocab) Umbrella(s string) string {
 	t, ok := v.Lookup(s)
 	if !ok {
-		return collapse(s)
+		return fold.Collapse(s)
 	}
 	return v.spelling(v.top(t), s)
 }
@@ -314,6 +319,100 @@ func (v *Vocab) WithUmbrellas(in []string) []string {
 		}
 		seen[fold.Fold(t.Umbrella)] = true
 		out = append(out, t.Umbrella)
+	}
+	return out
+}
+
+// MaxListItemLength is the most characters of a value the vocabularies
+// read: a longer one is no term.
+const MaxListItemLength = 500
+
+// Knows reports whether s is a spelling the vocabulary has exactly
+// (folded, or squashed).
+func (v *Vocab) Knows(s string) bool {
+	_, ok := v.lookup(s)
+	return ok
+}
+
+// Read returns the canonical spelling of the term s spells and of its top
+// umbrella ("EKS" → EKS, AWS), and false when the vocabulary does not know
+// it (Lookup).
+func (v *Vocab) Read(s string) (name, umbrella string, ok bool) {
+	t, ok := v.Lookup(s)
+	if !ok {
+		return "", "", false
+	}
+	return v.spelling(t, s), v.spelling(v.top(t), s), true
+}
+
+// ReadSure is Read without the guesses from a value's first words.
+func (v *Vocab) ReadSure(s string) (name, umbrella string, ok bool) {
+	t, ok := v.sure(s)
+	if !ok {
+		return "", "", false
+	}
+	return v.spelling(t, s), v.spelling(v.top(t), s), true
+}
+
+// Spellings calls yield with every spelling the vocabulary reads (folded,
+// and squashed), until yield returns false.
+func (v *Vocab) Spellings(yield func(string) bool) {
+	for s := range v.all {
+		if !yield(s) {
+			return
+		}
+	}
+}
+
+// Names calls yield with every term by its name, until yield returns
+// false.
+func (v *Vocab) Names(yield func(*Term) bool) {
+	for _, t := range v.byName {
+		if !yield(t) {
+			return
+		}
+	}
+}
+
+// FindIn returns the terms whose names or aliases stand in text as whole
+// words. Spellings of two letters or fewer count only when written in
+// capitals ("BS", "MS"), since as ordinary words they would mislead.
+func (v *Vocab) FindIn(text string) []string {
+	words := strings.FieldsFunc(text, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '+' || r == '#' || r == '.')
+	})
+	// dotted keeps a word's final period where the word has another one
+	// inside: "B.S." is an abbreviation, "Accounting." ends a sentence.
+	dotted := make([]string, len(words))
+	for i, w := range words {
+		words[i] = strings.Trim(w, ".'")
+		if strings.HasSuffix(w, ".") && strings.Contains(words[i], ".") {
+			dotted[i] = words[i] + "."
+		}
+	}
+	var out []string
+	for i := range words {
+		for n := 4; n >= 1; n-- {
+			if i+n > len(words) {
+				continue
+			}
+			phrase := strings.Join(words[i:i+n], " ")
+			t, ok := v.terms[fold.Fold(phrase)]
+			if !ok && dotted[i+n-1] != "" {
+				phrase += "."
+				t, ok = v.terms[fold.Fold(phrase)]
+			}
+			if !ok {
+				continue
+			}
+			if len(phrase) <= 2 && phrase != strings.ToUpper(phrase) {
+				continue
+			}
+			if !slices.Contains(out, t.Name) {
+				out = append(out, t.Name)
+			}
+			break
+		}
 	}
 	return out
 }
