@@ -38,16 +38,6 @@ type decoder struct {
 	states []*state
 }
 
-// index reads a reference into a table of n entries.
-func (d *decoder) index(n int) int {
-	i := d.Uvarint()
-	if i >= uint64(n) {
-		d.Fail("index out of range")
-		return -1
-	}
-	return int(i)
-}
-
 // encodeState writes n's state.
 func encodeState(w *wire.Writer, n *Normalizer) {
 	e := &encoder{Writer: w, cities: map[*city]uint32{}, states: map[*state]uint32{}}

@@ -91,7 +91,7 @@ func (d *decoder) gazetteer() *gazetteer {
 	cityList := func() []*city {
 		l := make([]*city, d.Count(1))
 		for i := range l {
-			if j := d.index(len(d.cities)); j >= 0 {
+			if j := d.Index(len(d.cities)); j >= 0 {
 				l[i] = d.cities[j]
 			}
 		}
@@ -100,7 +100,7 @@ func (d *decoder) gazetteer() *gazetteer {
 	stateList := func() []*state {
 		l := make([]*state, d.Count(1))
 		for i := range l {
-			if j := d.index(len(d.states)); j >= 0 {
+			if j := d.Index(len(d.states)); j >= 0 {
 				l[i] = d.states[j]
 			}
 		}

@@ -20,13 +20,16 @@ package wire
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash"
 	"hash/crc32"
 	"io"
 	"math"
+	"reflect"
 	"unsafe"
 )
 
@@ -351,6 +354,9 @@ func (r *Reader) View() string {
 	return r.s[at : at+k]
 }
 
+// The readers of number arrays below are written out, each with its
+// conversion inlined: a saved index holds arrays of a million numbers.
+
 // U16s reads a length and 2-byte numbers.
 func (r *Reader) U16s() []uint16 {
 	k := r.Count(2)
@@ -389,6 +395,34 @@ func (r *Reader) F64s() []float64 {
 		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(p[8*i:]))
 	}
 	return out
+}
+
+// Index reads a reference into a table of n entries, -1 (and a failure)
+// when it is out of the table.
+func (r *Reader) Index(n int) int {
+	i := r.Uvarint()
+	if i >= uint64(n) {
+		r.Fail("index %d out of a table of %d", i, n)
+		return -1
+	}
+	return int(i)
+}
+
+// Layout returns a signature of the fields of the struct types of values
+// (names and types): a codec's test compares it with the one the codec was
+// written for, so that a field added to a type a file holds fails until
+// the codec writes it and its format version is raised.
+func Layout(values ...any) string {
+	h := sha256.New()
+	for _, v := range values {
+		rt := reflect.TypeOf(v)
+		fmt.Fprintf(h, "%s{", rt.Name())
+		for i := range rt.NumField() {
+			fmt.Fprintf(h, "%s %s;", rt.Field(i).Name, rt.Field(i).Type)
+		}
+		fmt.Fprint(h, "}\n")
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // Strings writes a length and each string.

@@ -71,23 +71,13 @@ type decoder struct {
 	terms []*Term
 }
 
-// index reads a reference into a table of n entries.
-func (d *decoder) index(n int) int {
-	i := d.Uvarint()
-	if i >= uint64(n) {
-		d.Fail("index out of range")
-		return -1
-	}
-	return int(i)
-}
-
 func (e *encoder) termMap(m map[string]*Term) {
 	wire.WriteMap(e.Writer, m, e.String, func(t *Term) { e.Uvarint(uint64(e.terms[t])) })
 }
 
 func (d *decoder) termMap() map[string]*Term {
 	return wire.ReadMap(d.Reader, d.View, func() *Term {
-		if i := d.index(len(d.terms)); i >= 0 {
+		if i := d.Index(len(d.terms)); i >= 0 {
 			return d.terms[i]
 		}
 		return nil
@@ -136,7 +126,7 @@ func (d *decoder) vocab() *Vocab {
 	}
 	x.terms, x.named = make([]*Term, n), make([]bool, n)
 	for i := range n {
-		if j := d.index(len(d.terms)); j >= 0 {
+		if j := d.Index(len(d.terms)); j >= 0 {
 			x.terms[i] = d.terms[j]
 		}
 		x.named[i] = d.Bool()

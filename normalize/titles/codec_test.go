@@ -1,12 +1,9 @@
 package titles
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-	"reflect"
 	"testing"
 
+	"github.com/jobsd-dev/jobsd/internal/wire"
 	"github.com/stretchr/testify/require"
 )
 
@@ -15,16 +12,7 @@ import (
 // (normalize/refdata_cache.go) be raised, and this signature updated.
 func TestCodecLayout(t *testing.T) {
 	types := []any{Taxonomy{}, lexicon{}, sense{}, Category{}, phrase{}, wordInfo{}, specPhrase{}}
-	h := sha256.New()
-	for _, v := range types {
-		rt := reflect.TypeOf(v)
-		fmt.Fprintf(h, "%s{", rt.Name())
-		for i := range rt.NumField() {
-			fmt.Fprintf(h, "%s %s;", rt.Field(i).Name, rt.Field(i).Type)
-		}
-		fmt.Fprint(h, "}\n")
-	}
-	got := hex.EncodeToString(h.Sum(nil))[:16]
+	got := wire.Layout(types...)
 	const want = "71febbdef5fa4a35"
 	require.Equal(t, want, got, "a type the taxonomy's codec writes changed: update codec.go, raise normalize's cacheFormat, then this signature")
 }
