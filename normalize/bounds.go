@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/normalize/places"
 	"github.com/jobsd-dev/jobsd/normalize/terms"
 	"github.com/jobsd-dev/jobsd/normalize/titles"
 )
@@ -25,8 +26,9 @@ const (
 	// MaxCompanyLength is the most characters of a company name.
 	MaxCompanyLength = 500
 	// MaxLocationLength is the most characters of location.full, which may
-	// list several places ("Austin, TX; Remote - US; London, UK").
-	MaxLocationLength = 1000
+	// list several places ("Austin, TX; Remote - US; London, UK"): the
+	// gazetteer's own bound.
+	MaxLocationLength = places.MaxLocationLength
 	// MaxPlaceNameLength is the most characters of an item of
 	// location.city, location.state and location.country.
 	MaxPlaceNameLength = 300

@@ -376,13 +376,13 @@ func (n *Normalizer) placeFrom(p Place, city, state, country string) Place {
 	}
 	if strings.TrimSpace(state) != "" {
 		p.State = n.State(state)
-		if st, ok := n.geo.state(state, p.Country); ok {
-			p.State = st.Name
+		if name, _, ok := n.geo.StateIn(state, p.Country); ok {
+			p.State = name
 		}
 	}
 	if strings.TrimSpace(city) != "" {
 		p.City = n.City(city)
-		if c, ok := n.geo.city(city, p.State, p.Country); ok {
+		if c, ok := n.geo.FindCity(city, p.State, p.Country); ok {
 			p.City = c.Name
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/normalize/places"
 )
 
 // refDataDir returns the reference-data directory JOBSD_REFDATA names,
@@ -26,8 +27,8 @@ func refDataDir() string {
 	return dir
 }
 
-// places reads "City|State|Country; ..." as places.
-func places(s string) []Place {
+// placesOf reads "City|State|Country; ..." as places.
+func placesOf(s string) []Place {
 	var out []Place
 	for p := range strings.SplitSeq(s, ";") {
 		if p = strings.TrimSpace(p); p == "" {
@@ -299,7 +300,7 @@ func TestLocations(t *testing.T) {
 					for _, p := range got.Places {
 						stored = append(stored, storedPlace(t, s.n, p))
 					}
-					assert.Equal(t, places(want), stored, "places")
+					assert.Equal(t, placesOf(want), stored, "places")
 					assert.Equal(t, tt.arrangement, arrangementOf(got), "arrangement")
 					checkLocationIdempotent(t, s.n, tt.give)
 				})
@@ -370,9 +371,9 @@ func TestLocationRefDataLoad(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	start := time.Now()
-	g, err := loadGazetteer()
+	g, err := places.Load(vocabDir())
 	require.NoError(t, err)
-	require.NoError(t, g.loadGeoNames(dir+"/locations"))
+	require.NoError(t, g.LoadGeoNames(dir+"/locations"))
 	took := time.Since(start)
 	runtime.GC()
 	runtime.ReadMemStats(&after)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/jobsd-dev/jobsd/normalize/fold"
+	"github.com/jobsd-dev/jobsd/normalize/places"
 
 	"github.com/jobsd-dev/jobsd/domain"
 )
@@ -21,153 +22,12 @@ const (
 	KmPerMile       = 1.609344
 )
 
-// EarthRadiusKm is the Earth's mean radius (IUGG), the sphere distances
-// are measured on.
-const EarthRadiusKm = 6371.0088
-
-// DistanceKm is the great-circle distance between two points in degrees
-// (the haversine formula).
-func DistanceKm(lat1, lng1, lat2, lng2 float64) float64 {
-	const rad = math.Pi / 180
-	sLat := math.Sin((lat2 - lat1) * rad / 2)
-	sLng := math.Sin((lng2 - lng1) * rad / 2)
-	a := sLat*sLat + math.Cos(lat1*rad)*math.Cos(lat2*rad)*sLng*sLng
-	return 2 * EarthRadiusKm * math.Asin(math.Min(1, math.Sqrt(a)))
-}
-
-// kmPerDegree is the length of a degree of latitude: no two points whose
-// latitudes differ by x degrees are nearer than x·kmPerDegree.
-const kmPerDegree = EarthRadiusKm * math.Pi / 180
-
-// nearPoint is the point of one or more cities of the gazetteer.
-type nearPoint struct {
-	lat, lng float64
-	key      string // domain.NearKey
-	country  string // the country of the most populous city at the point
-}
-
-// points returns every city's point once, by latitude (built on first
-// use: serve's queries and imports need it, other commands do not).
-func (n *Normalizer) points() []nearPoint {
-	n.pointsOnce.Do(func() {
-		seen := map[*city]bool{}
-		byKey := map[string]int{}
-		var pts []nearPoint
-		var pops []int
-		for _, cs := range n.geo.cities {
-			for _, c := range cs {
-				if seen[c] {
-					continue
-				}
-				seen[c] = true
-				k := domain.NearKey(c.Lat, c.Lng)
-				if i, ok := byKey[k]; ok {
-					if c.population > pops[i] || c.population == pops[i] && c.Country < pts[i].country {
-						pts[i].country, pops[i] = c.Country, c.population
-					}
-					continue
-				}
-				byKey[k] = len(pts)
-				pts = append(pts, nearPoint{lat: c.Lat, lng: c.Lng, key: k, country: c.Country})
-				pops = append(pops, c.population)
-			}
-		}
-		slices.SortFunc(pts, func(a, b nearPoint) int {
-			return cmp.Or(cmp.Compare(a.lat, b.lat), strings.Compare(a.key, b.key))
-		})
-		n.nearPoints = pts
-	})
-	return n.nearPoints
-}
-
-// within calls visit with every point within km of lat, lng (inclusive)
-// and its distance. Only the points of a latitude band and, away from the
-// poles, a longitude window (the widest a circle of that radius spans,
-// across the antimeridian too) are measured.
-func (n *Normalizer) within(lat, lng, km float64, visit func(p *nearPoint, d float64)) {
-	pts := n.points()
-	band := km/kmPerDegree + 1e-9
-	window := 360.0 // every longitude
-	const rad = math.Pi / 180
-	if s := math.Sin(km/EarthRadiusKm) / math.Cos(lat*rad); math.Abs(lat)+band < 90 && s < 1 {
-		window = math.Asin(s)/rad + 1e-7
-	}
-	i, _ := slices.BinarySearchFunc(pts, lat-band, func(p nearPoint, t float64) int { return cmp.Compare(p.lat, t) })
-	for ; i < len(pts) && pts[i].lat <= lat+band; i++ {
-		if window < 180 {
-			dl := math.Abs(pts[i].lng - lng)
-			if dl > 180 {
-				dl = 360 - dl
-			}
-			if dl > window {
-				continue
-			}
-		}
-		if d := DistanceKm(lat, lng, pts[i].lat, pts[i].lng); d <= km {
-			visit(&pts[i], d)
-		}
-	}
-}
-
-// nearestPoint returns the gazetteer's point nearest to lat, lng.
-func (n *Normalizer) nearestPoint(lat, lng float64) *nearPoint {
-	var best *nearPoint
-	bestD := math.Inf(1)
-	for _, km := range []float64{50, 300, 1500, math.Pi * EarthRadiusKm} {
-		n.within(lat, lng, km, func(p *nearPoint, d float64) {
-			if d < bestD || d == bestD && p.key < best.key {
-				best, bestD = p, d
-			}
-		})
-		if best != nil {
-			break
-		}
-	}
-	return best
-}
-
-// jobCities returns the gazetteer's cities of a posting's location: each
-// of its cities read with the posting's own states and countries (the
-// most likely city of the name in one of its states and countries, else
-// in one of its countries), so that "Georgetown" with Texas is
-// Georgetown, Texas. A city the gazetteer does not know has no point.
-func (g *gazetteer) jobCities(loc *domain.Location) []*city {
-	var out []*city
-	for _, name := range loc.City {
-		var inCountry *city
-		for _, c := range g.cityCands(placeKey(name)) {
-			if len(loc.Country) > 0 && !slices.Contains(loc.Country, c.Country) {
-				continue
-			}
-			if len(loc.State) == 0 || slices.Contains(loc.State, c.State) {
-				inCountry = nil
-				out = appendCity(out, c)
-				break
-			}
-			if inCountry == nil {
-				inCountry = c
-			}
-		}
-		if inCountry != nil {
-			out = appendCity(out, inCountry)
-		}
-	}
-	return out
-}
-
-func appendCity(list []*city, c *city) []*city {
-	if slices.Contains(list, c) {
-		return list
-	}
-	return append(list, c)
-}
-
 // nearKeys returns a posting's keys of places as points (contract section
 // 13): the NearKey of each of its cities, and for a remote posting that
 // names no city the NearRemoteKey of each of its countries, or of none.
 func (n *Normalizer) nearKeys(j *domain.Job) []string {
 	var keys []string
-	for _, c := range n.geo.jobCities(&j.Location) {
+	for _, c := range n.geo.JobCities(&j.Location) {
 		keys = appendNew(keys, domain.NearKey(c.Lat, c.Lng))
 	}
 	if len(j.Location.City) == 0 && j.WorkArrangement != nil && *j.WorkArrangement == domain.WorkArrangementRemote {
@@ -252,7 +112,7 @@ func (n *Normalizer) near(b *queryBuilder, in *domain.NearInput) {
 			return
 		}
 		lat, lng, country = c.Lat, c.Lng, c.Country
-		name := cityText(c)
+		name := places.CityText(c)
 		echo.Place = &name
 	} else {
 		lat, lng = *in.Lat, *in.Lng
@@ -274,7 +134,7 @@ func (n *Normalizer) near(b *queryBuilder, in *domain.NearInput) {
 		d   float64
 	}
 	var hits []hit
-	n.within(lat, lng, km, func(p *nearPoint, d float64) { hits = append(hits, hit{p.key, d}) })
+	n.geo.Within(lat, lng, km, func(p *places.Point, d float64) { hits = append(hits, hit{p.Key, d}) })
 	slices.SortFunc(hits, func(a, b hit) int { return cmp.Or(cmp.Compare(a.d, b.d), strings.Compare(a.key, b.key)) })
 	for _, h := range hits {
 		keys, kms = append(keys, h.key), append(kms, h.d)
@@ -282,8 +142,8 @@ func (n *Normalizer) near(b *queryBuilder, in *domain.NearInput) {
 	filter := domain.KeyFilter{Field: domain.FieldNear, Keys: slices.Clone(keys)}
 	if remote {
 		if country == "" {
-			if p := n.nearestPoint(lat, lng); p != nil {
-				country = p.country
+			if p := n.geo.NearestPoint(lat, lng); p != nil {
+				country = p.Country
 			}
 		}
 		filter.Keys = append(filter.Keys, domain.NearRemoteKey(""))
@@ -329,13 +189,13 @@ func radiusKm(b *queryBuilder, r *float64, unit *domain.DistanceUnit) (float64, 
 // it: a place naming no city (only a state, a country, a region or a work
 // arrangement), several places, or an unknown one is an error, the last
 // with the closest known city's name when one is close.
-func (n *Normalizer) nearCity(text string) (*city, error) {
+func (n *Normalizer) nearCity(text string) (*places.City, error) {
 	loc := n.ParseLocation(text)
 	switch {
 	case len(loc.Places) > 1:
 		names := make([]string, len(loc.Places))
 		for i, p := range loc.Places {
-			names[i] = placeText(n.Complete(p))
+			names[i] = places.PlaceText(n.Complete(p))
 		}
 		return nil, domain.InvalidParam("near", "near %q names %d places (%s); name one city", domain.Clip(text), len(names), strings.Join(names, "; "))
 	case len(loc.Places) == 1 && loc.Places[0].City == "":
@@ -346,57 +206,13 @@ func (n *Normalizer) nearCity(text string) (*city, error) {
 		return nil, domain.InvalidParam("near", "near %q names a country (%s), not a city: filter by country=%s, or name a city in it", domain.Clip(text), p.Country, p.Country)
 	case len(loc.Places) == 1:
 		p := loc.Places[0]
-		if c, ok := n.geo.city(p.City, p.State, p.Country); ok {
+		if c, ok := n.geo.FindCity(p.City, p.State, p.Country); ok {
 			return c, nil
 		}
 	}
 	msg := "near %q names no city jobsd knows"
-	if c := n.geo.closestCity(text); c != nil {
-		return nil, domain.InvalidParam("near", msg+"; did you mean %q?", domain.Clip(text), cityText(c))
+	if c := n.geo.ClosestCity(text); c != nil {
+		return nil, domain.InvalidParam("near", msg+"; did you mean %q?", domain.Clip(text), places.CityText(c))
 	}
 	return nil, domain.InvalidParam("near", msg+"; give a city (\"Austin, TX\") or lat and lng", domain.Clip(text))
-}
-
-// cityText is a city as meta.normalized.near shows it: "Austin, Texas,
-// United States".
-func cityText(c *city) string {
-	return placeText(Place{City: c.Name, State: c.State, Country: c.Country})
-}
-
-// closestCity returns the most likely city of the known name closest to
-// the first part of text (before a comma) by edit distance: at most one
-// edit for up to five letters, two for more; nil when none is that close.
-func (g *gazetteer) closestCity(text string) *city {
-	first, _, _ := strings.Cut(text, ",")
-	key := placeKey(first)
-	if key == "" || len(key) > 64 {
-		return nil
-	}
-	limit := 1
-	if len(key) > 5 {
-		limit = 2
-	}
-	var best *city
-	bestD, bestPop := limit+1, -1
-	for k, cs := range g.cities {
-		if len(cs) == 0 || abs(len(k)-len(key)) > limit {
-			continue
-		}
-		d := editDistance(key, k, limit+1) // limit+1: farther
-		if d > limit {
-			continue
-		}
-		c := cs[0]
-		if d < bestD || d == bestD && (c.population > bestPop || c.population == bestPop && cityText(c) < cityText(best)) {
-			best, bestD, bestPop = c, d, c.population
-		}
-	}
-	return best
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

@@ -2,7 +2,6 @@ package normalize
 
 import (
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -11,25 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/normalize/places"
 )
-
-func TestDistanceKm(t *testing.T) {
-	for _, c := range []struct {
-		name                   string
-		lat1, lng1, lat2, lng2 float64
-		want, tolerance        float64
-	}{
-		{"same point", 30.27, -97.74, 30.27, -97.74, 0, 0},
-		{"a degree of latitude", 10, 20, 11, 20, kmPerDegree, 1e-9},
-		{"across the antimeridian", 0, 179.5, 0, -179.5, kmPerDegree, 1e-9},
-		{"pole to pole", -89.9999, 0, 89.9999, 0, math.Pi * EarthRadiusKm, 0.1},
-		{"London to Paris", 51.5074, -0.1278, 48.8566, 2.3522, 343.6, 1},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			assert.InDelta(t, c.want, DistanceKm(c.lat1, c.lng1, c.lat2, c.lng2), c.tolerance)
-		})
-	}
-}
 
 func TestParseRadius(t *testing.T) {
 	for _, c := range []struct {
@@ -81,9 +63,9 @@ func ptr[T any](v T) *T { return &v }
 
 func TestNearQuery(t *testing.T) {
 	n := newLocNormalizer(t)
-	austin := n.geo.cityCands(placeKey("Austin"))[0]
-	roundRock := n.geo.cityCands(placeKey("Round Rock"))[0]
-	houston := n.geo.cityCands(placeKey("Houston"))[0]
+	austin := findCity(t, n, "Austin")
+	roundRock := findCity(t, n, "Round Rock")
+	houston := findCity(t, n, "Houston")
 
 	q, err := n.JobFilter(&domain.JobFilter{Near: &domain.NearInput{Place: ptr("Austin, TX")}})
 	require.NoError(t, err)
@@ -102,7 +84,7 @@ func TestNearQuery(t *testing.T) {
 	}
 	d, ok := q.Near.Distance([]string{"city:austin", domain.NearKey(roundRock.Lat, roundRock.Lng)})
 	require.True(t, ok)
-	assert.InDelta(t, DistanceKm(austin.Lat, austin.Lng, roundRock.Lat, roundRock.Lng), d, 1e-9)
+	assert.InDelta(t, places.DistanceKm(austin.Lat, austin.Lng, roundRock.Lat, roundRock.Lng), d, 1e-9)
 
 	// 25 miles, include_remote: the point's country and no country.
 	q, err = n.JobFilter(&domain.JobFilter{Near: &domain.NearInput{Place: ptr("round rock"), Radius: ptr(25.0),
@@ -178,9 +160,9 @@ func TestNearQueryErrors(t *testing.T) {
 // TestNearRadiusBoundary: a point exactly at the radius is within it.
 func TestNearRadiusBoundary(t *testing.T) {
 	n := newLocNormalizer(t)
-	austin := n.geo.cityCands(placeKey("Austin"))[0]
-	roundRock := n.geo.cityCands(placeKey("Round Rock"))[0]
-	d := DistanceKm(austin.Lat, austin.Lng, roundRock.Lat, roundRock.Lng)
+	austin := findCity(t, n, "Austin")
+	roundRock := findCity(t, n, "Round Rock")
+	d := places.DistanceKm(austin.Lat, austin.Lng, roundRock.Lat, roundRock.Lng)
 	q, err := n.JobFilter(&domain.JobFilter{Near: &domain.NearInput{Place: ptr("Austin"), Radius: &d}})
 	require.NoError(t, err)
 	assert.Contains(t, q.Near.Keys, domain.NearKey(roundRock.Lat, roundRock.Lng))
@@ -188,16 +170,6 @@ func TestNearRadiusBoundary(t *testing.T) {
 	q, err = n.JobFilter(&domain.JobFilter{Near: &domain.NearInput{Place: ptr("Austin"), Radius: &shorter}})
 	require.NoError(t, err)
 	assert.NotContains(t, q.Near.Keys, domain.NearKey(roundRock.Lat, roundRock.Lng))
-}
-
-// TestNearAntimeridian: points on both sides of 180° are near each other.
-func TestNearAntimeridian(t *testing.T) {
-	n := newLocNormalizer(t)
-	n.points()
-	n.nearPoints = []nearPoint{{lat: -17.0, lng: 179.9, key: domain.NearKey(-17, 179.9)}, {lat: -17.0, lng: -179.9, key: domain.NearKey(-17, -179.9)}}
-	var got []string
-	n.within(-17, 180, 20, func(p *nearPoint, d float64) { got = append(got, p.key) })
-	assert.ElementsMatch(t, []string{"near:-17.0000,179.9000", "near:-17.0000,-179.9000"}, got)
 }
 
 func TestNearKeysOfPostings(t *testing.T) {
@@ -217,8 +189,8 @@ func TestNearKeysOfPostings(t *testing.T) {
 		}
 		return out
 	}
-	austin := n.geo.cityCands(placeKey("Austin"))[0]
-	portland := n.geo.cityCands(placeKey("Portland"))[0]
+	austin := findCity(t, n, "Austin")
+	portland := findCity(t, n, "Portland")
 	assert.Equal(t, []string{domain.NearKey(austin.Lat, austin.Lng), domain.NearKey(portland.Lat, portland.Lng)},
 		nearKeys(job([]string{"Austin", "Portland"}, []string{"Texas", "Oregon"}, []string{"United States"}, domain.WorkArrangementOnsite)),
 		"each city read with one of the posting's states")
@@ -229,73 +201,6 @@ func TestNearKeysOfPostings(t *testing.T) {
 	assert.Equal(t, []string{domain.NearRemoteKey("")}, nearKeys(job(nil, nil, nil, domain.WorkArrangementRemote)))
 	assert.Empty(t, nearKeys(job(nil, []string{"Texas"}, nil, domain.WorkArrangementOnsite)), "a state is near no point")
 	assert.Empty(t, nearKeys(job([]string{"Austin"}, nil, []string{"Canada"}, domain.WorkArrangementOnsite)), "no Austin in Canada")
-}
-
-// TestBuiltInCityPoints checks the coordinates written in cities.json
-// against the reference data's (GeoNames), when it is present: each
-// within 30 km of the same city's.
-func TestBuiltInCityPoints(t *testing.T) {
-	dir := refDataDir()
-	if dir == "" {
-		t.Skip("no reference data (JOBSD_REFDATA)")
-	}
-	builtIn := newLocNormalizer(t)
-	withRef, err := New(WithRefData(dir))
-	require.NoError(t, err)
-	var cities []*city
-	for _, cs := range builtIn.geo.curated {
-		for _, c := range cs {
-			if !slices.Contains(cities, c) {
-				cities = append(cities, c)
-			}
-		}
-	}
-	require.NotEmpty(t, cities)
-	far := 0
-	for _, c := range cities {
-		ref, ok := withRef.geo.city(c.Name, c.State, c.Country)
-		require.True(t, ok, c.Name)
-		if d := DistanceKm(c.Lat, c.Lng, ref.Lat, ref.Lng); d > 30 {
-			far++
-			t.Errorf("%s: cities.json's point is %.0f km from the reference data's", cityText(c), d)
-		}
-	}
-	assert.Zero(t, far)
-}
-
-// TestWithinAsAScan: the points within a radius are those a scan of every
-// point finds, at random points and radii (the poles and the
-// antimeridian among them).
-func TestWithinAsAScan(t *testing.T) {
-	n := newLocNormalizer(t)
-	if dir := refDataDir(); dir != "" {
-		var err error
-		n, err = New(WithRefData(dir))
-		require.NoError(t, err)
-	}
-	pts := n.points()
-	r := rand.New(rand.NewPCG(3, 4))
-	for i := range 400 {
-		lat, lng := r.Float64()*179.8-89.9, r.Float64()*360-180
-		switch i % 8 {
-		case 0:
-			lat = 89.9 * math.Copysign(1, lat)
-		case 1:
-			lng = 179.99 * math.Copysign(1, lng)
-		case 2, 3, 4:
-			p := pts[r.IntN(len(pts))]
-			lat, lng = p.lat, p.lng
-		}
-		km := []float64{0.5, 10, 40, 100, 500}[r.IntN(5)] * r.Float64()
-		var got, want []string
-		n.within(lat, lng, km, func(p *nearPoint, d float64) { got = append(got, p.key) })
-		for _, p := range pts {
-			if DistanceKm(lat, lng, p.lat, p.lng) <= km {
-				want = append(want, p.key)
-			}
-		}
-		require.ElementsMatch(t, want, got, "%.4f,%.4f within %.3f km", lat, lng, km)
-	}
 }
 
 // TestNearWithReferenceData: with GeoNames, a posting's city is read with
@@ -336,4 +241,12 @@ func TestNearWithReferenceData(t *testing.T) {
 		require.NoError(t, err, place)
 		assert.Equal(t, want, *q.Normalized.Near.Place, place)
 	}
+}
+
+// findCity returns the gazetteer's most likely city of the name.
+func findCity(t *testing.T, n *Normalizer, name string) *places.City {
+	t.Helper()
+	c, ok := n.geo.FindCity(name, "", "")
+	require.True(t, ok, name)
+	return c
 }

@@ -3,16 +3,21 @@
 // import with the same vocabularies, so a value a job was stored with is
 // found by the words a user would type.
 //
-// The Normalizer (this file) is the one front callers use; its files go
-// by subject: places (places*.go, worktype.go, geo_refdata.go), titles
-// (titles.go and category.go over package normalize/titles, which holds
-// the taxonomy and the classifier), vocabularies and skills (skills.go
-// over package normalize/terms), text facts (extract.go, text.go,
-// sanitize.go),
-// records and queries (job.go, given.go, bounds.go, query.go,
-// refdata.go, digest.go), and the cache of the normalizer compiled from
-// the reference data (refdata_cache.go, refdata_codec*.go). The forms
-// every part compares text in are package normalize/fold's.
+// The Normalizer (this file) is the one front callers use. It composes
+// the parts, each a package of its own: normalize/places (the gazetteer:
+// location text, canonical places, cities as points), normalize/terms (the
+// vocabularies of skills, tools, visas and the other lists),
+// normalize/titles (the title taxonomy and classifier), and
+// normalize/fold (the forms text is compared in). Its own files are the
+// front's methods over them (places.go, skills.go, titles.go,
+// category.go, near.go), records and queries (job.go, given.go,
+// bounds.go, query.go, refdata.go, digest.go), text facts (extract.go,
+// text.go, sanitize.go), the suggestions' terms (suggest.go), and the
+// cache of the normalizer compiled from the reference data
+// (refdata_cache.go, refdata_codec.go: each part encodes its own section,
+// through internal/wire). The embedded vocabularies (vocab/*.json) stay
+// here: the parts read them from the directory vocabDir gives, and the
+// digest names them by path.
 package normalize
 
 import (
@@ -21,10 +26,10 @@ import (
 	"io/fs"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jobsd-dev/jobsd/normalize/fold"
+	"github.com/jobsd-dev/jobsd/normalize/places"
 	"github.com/jobsd-dev/jobsd/normalize/terms"
 	"github.com/jobsd-dev/jobsd/normalize/titles"
 
@@ -50,14 +55,12 @@ type Normalizer struct {
 	Benefits, EducationMajors, EducationLevels, Visas          *Vocab
 	SecurityClearances, EmploymentTypes, WorkArrangements      *Vocab
 
-	geo      *gazetteer
+	geo      *places.Gazetteer
 	taxonomy *titles.Taxonomy
 	sources  []Source
 	digest   string           // names the vocabularies (Digest)
 	now      func() time.Time // the clock of posted_within
 
-	pointsOnce sync.Once
-	nearPoints []nearPoint // every city's point once, by latitude (points)
 }
 
 // New loads the vocabularies written in the project and, with
@@ -105,7 +108,7 @@ func build(o *options, sum []byte) (*Normalizer, error) {
 		*dst = v
 	}
 	var err error
-	if n.geo, err = loadGazetteer(); err != nil {
+	if n.geo, err = places.Load(vocabDir()); err != nil {
 		return nil, fmt.Errorf("load gazetteer: %w", err)
 	}
 	if n.taxonomy, err = titles.Load(vocabDir()); err != nil {

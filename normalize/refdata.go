@@ -67,7 +67,7 @@ func (n *Normalizer) loadRefData(dir string) error {
 	var g errgroup.Group
 	var skills bool
 	g.Go(func() error {
-		if err := n.geo.loadGeoNames(filepath.Join(dir, "locations")); err != nil {
+		if err := n.geo.LoadGeoNames(filepath.Join(dir, "locations")); err != nil {
 			return fmt.Errorf("reference data: %w", err)
 		}
 		return nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/jobsd-dev/jobsd/internal/wire"
+	"github.com/jobsd-dev/jobsd/normalize/places"
 	"github.com/jobsd-dev/jobsd/normalize/terms"
 	"github.com/jobsd-dev/jobsd/normalize/titles"
 )
@@ -21,35 +22,17 @@ import (
 // field is added to one of these types, so that the codec and
 // cacheFormat follow.
 
-// encoder writes the state through package wire's Writer, with the
-// tables of the pointers written once.
-type encoder struct {
-	*wire.Writer
-	cities map[*city]uint32
-	states map[*state]uint32
-}
-
-// decoder reads a body through package wire's Reader, whose strings are
-// slices of one copy of the body (View); the first error sticks, and every
-// read after it returns zero values, so callers check once at the end.
-type decoder struct {
-	*wire.Reader
-	cities []*city
-	states []*state
-}
-
 // encodeState writes n's state.
 func encodeState(w *wire.Writer, n *Normalizer) {
-	e := &encoder{Writer: w, cities: map[*city]uint32{}, states: map[*state]uint32{}}
-	e.Uvarint(uint64(len(n.sources)))
+	w.Uvarint(uint64(len(n.sources)))
 	for _, s := range n.sources {
-		e.String(s.Name)
-		e.String(s.Licence)
-		e.String(s.Attribution)
+		w.String(s.Name)
+		w.String(s.Licence)
+		w.String(s.Attribution)
 	}
 	terms.EncodeVocabs(w, n.vocabs())
-	e.gazetteer(n.geo)
-	n.taxonomy.Encode(e.Writer)
+	n.geo.Encode(w)
+	n.taxonomy.Encode(w)
 }
 
 // decodeState reads a state encodeState wrote into n.
@@ -59,19 +42,19 @@ func decodeState(r *wire.Reader, n *Normalizer) (err error) {
 			err = fmt.Errorf("%w: recovered: %v", wire.ErrCorrupt, r)
 		}
 	}()
-	d := &decoder{Reader: r}
+	d := r
 	n.sources = make([]Source, d.Count(1))
 	for i := range n.sources {
 		n.sources[i] = Source{Name: d.View(), Licence: d.View(), Attribution: d.View()}
 	}
-	vocabs := terms.DecodeVocabs(d.Reader, len(n.vocabPointers()))
+	vocabs := terms.DecodeVocabs(d, len(n.vocabPointers()))
 	for i, dst := range n.vocabPointers() {
 		if i < len(vocabs) {
 			*dst = vocabs[i]
 		}
 	}
-	n.geo = d.gazetteer()
-	n.taxonomy = titles.Decode(d.Reader)
+	n.geo = places.Decode(d)
+	n.taxonomy = titles.Decode(d)
 	if err := d.Done(); err != nil {
 		return err
 	}

@@ -82,40 +82,35 @@ func sortedTerms(by map[string]*SuggestTerm) []SuggestTerm {
 // their name followed by their state (name or code) or their country, and
 // by their aliases.
 func (n *Normalizer) LocationTerms() []SuggestTerm {
-	g := n.geo
 	by := map[string]*SuggestTerm{}
-	seen := map[*city]bool{}
-	for _, cs := range g.cities {
-		for _, c := range cs {
-			if seen[c] || c.Name == "" {
-				continue
+	for c := range n.geo.Cities {
+		if c.Name == "" {
+			continue
+		}
+		var parts []string
+		for _, p := range []string{c.Name, c.State, c.Country} {
+			if p != "" {
+				parts = append(parts, p)
 			}
-			seen[c] = true
-			var parts []string
-			for _, p := range []string{c.Name, c.State, c.Country} {
-				if p != "" {
-					parts = append(parts, p)
-				}
+		}
+		value := strings.Join(parts, ", ")
+		st := by[value]
+		if st == nil {
+			st = &SuggestTerm{Value: value, Filter: value, Spellings: []string{value}}
+			by[value] = st
+		}
+		var code string
+		if _, stateCode, ok := n.geo.StateIn(c.State, c.Country); ok && c.State != "" {
+			code = stateCode
+		}
+		// Its name with what may follow it; its aliases alone.
+		for _, after := range []string{c.State, code, c.Country} {
+			if after != "" {
+				st.Spellings = appendNew(st.Spellings, c.Name+" "+after)
 			}
-			value := strings.Join(parts, ", ")
-			st := by[value]
-			if st == nil {
-				st = &SuggestTerm{Value: value, Filter: value, Spellings: []string{value}}
-				by[value] = st
-			}
-			var code string
-			if s, ok := g.state(c.State, c.Country); ok && c.State != "" {
-				code = s.Code
-			}
-			// Its name with what may follow it; its aliases alone.
-			for _, after := range []string{c.State, code, c.Country} {
-				if after != "" {
-					st.Spellings = appendNew(st.Spellings, c.Name+" "+after)
-				}
-			}
-			for _, a := range c.Aliases {
-				st.Spellings = appendNew(st.Spellings, a)
-			}
+		}
+		for _, a := range c.Aliases {
+			st.Spellings = appendNew(st.Spellings, a)
 		}
 	}
 	return sortedTerms(by)

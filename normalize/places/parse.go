@@ -1,6 +1,6 @@
 // Location text: splitting free text into the texts of its places and those into parts.
 
-package normalize
+package places
 
 import (
 	"slices"
@@ -35,7 +35,7 @@ var (
 
 // readText returns the places text names as read, noting its work
 // arrangement in out.
-func (g *gazetteer) readText(text string, out *ParsedLocation) []locReading {
+func (g *Gazetteer) readText(text string, out *ParsedLocation) []locReading {
 	text = strings.Map(func(r rune) rune {
 		switch {
 		case r == '\n':
@@ -93,7 +93,7 @@ func mergeReadings(a, b locReading) locReading {
 // segments splits text into the texts of its places: at ";", "|", line
 // breaks and bullets, and at "/", " or ", " and ", " & ", "+" unless these
 // are part of a name ("Trinidad and Tobago", "Dallas/Fort Worth").
-func (g *gazetteer) segments(text string) []string {
+func (g *Gazetteer) segments(text string) []string {
 	var out []string
 	for _, seg := range strings.FieldsFunc(text, func(r rune) bool {
 		return r == ';' || r == '|' || r == '\n' || r == '•' || r == '·'
@@ -105,7 +105,7 @@ func (g *gazetteer) segments(text string) []string {
 
 var weakSeps = []string{"/", " or ", " and ", " & ", "+"}
 
-func (g *gazetteer) splitWeak(seg string) []string {
+func (g *Gazetteer) splitWeak(seg string) []string {
 	var out []string
 	start := 0 // of the current segment
 	for i := 0; i < len(seg); i++ {
@@ -149,7 +149,7 @@ const maxPlaceText = 1024
 
 // knownName reports whether s is, as a whole, the name of a city, state
 // or country.
-func (g *gazetteer) knownName(s string) bool {
+func (g *Gazetteer) knownName(s string) bool {
 	if len(s) > maxPlaceText {
 		return false
 	}
@@ -161,14 +161,14 @@ func (g *gazetteer) knownName(s string) bool {
 type locPart struct {
 	text    string   // as written, trimmed
 	key     string   // placeKey(text)
-	cities  []*city  // the cities it may name, most likely first
+	cities  []*City  // the cities it may name, most likely first
 	states  []*state // the states it names by name
 	country string   // the country it names by name
 	code    string   // in capitals, when it could be a code
 	upper   bool     // the code is written in capitals
 }
 
-func (g *gazetteer) newPart(text string) *locPart {
+func (g *Gazetteer) newPart(text string) *locPart {
 	p := &locPart{text: text, key: placeKey(text)}
 	p.cities = g.cityCands(p.key)
 	p.states = g.states[p.key]
@@ -186,7 +186,7 @@ func (p *locPart) named() bool {
 
 // codeCountry returns the country the part names by its ISO 3166-1 code
 // (a three-letter one only in capitals: "USA", not "can").
-func (g *gazetteer) codeCountry(p *locPart) string {
+func (g *Gazetteer) codeCountry(p *locPart) string {
 	if p.code == "" || (len(p.code) == 3 && !p.upper) {
 		return ""
 	}
@@ -194,7 +194,7 @@ func (g *gazetteer) codeCountry(p *locPart) string {
 }
 
 // known reports whether the part names a place, by name or by code.
-func (g *gazetteer) known(p *locPart) bool {
+func (g *Gazetteer) known(p *locPart) bool {
 	return p.named() || (p.code != "" && (len(g.statesByCode(p.code, "", nil)) > 0 || g.codeCountry(p) != ""))
 }
 
@@ -202,7 +202,7 @@ func (g *gazetteer) known(p *locPart) bool {
 // spaced dashes and brackets (unless part of a name, "Frankfurt (Oder)"),
 // then each part cleaned and, when it is no name as a whole, split where
 // a state or country ends it ("Austin TX 78701", "US-CA-San Francisco").
-func (g *gazetteer) parts(seg string) []*locPart {
+func (g *Gazetteer) parts(seg string) []*locPart {
 	seg = strings.ReplaceAll(seg, ":", ",")
 	if strings.ContainsAny(seg, "()[]") {
 		pieces := strings.Split(seg, ",")
@@ -267,7 +267,7 @@ func cleanPart(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-func (g *gazetteer) partsOf(raw string) []*locPart {
+func (g *Gazetteer) partsOf(raw string) []*locPart {
 	t := cleanPart(raw)
 	if t == "" || g.regions[placeKey(t)] {
 		return nil
@@ -355,7 +355,7 @@ func containsWord(t string, words ...string) bool {
 // splitHyphens reads "US-CA-San Francisco" and "Austin-TX": a part whose
 // hyphen-separated pieces include a state or country; and a city's
 // district ("Berlin-Mitte") as the city.
-func (g *gazetteer) splitHyphens(t string) []*locPart {
+func (g *Gazetteer) splitHyphens(t string) []*locPart {
 	var ps []*locPart
 	region := false
 	for piece := range strings.SplitSeq(t, "-") {
@@ -379,7 +379,7 @@ func (g *gazetteer) splitHyphens(t string) []*locPart {
 // "Toronto ON Canada"): a known state or country at its end, a place
 // before it. A lower-case code counts only after a city it fits ("austin
 // tx").
-func (g *gazetteer) splitSuffix(t string) []*locPart {
+func (g *Gazetteer) splitSuffix(t string) []*locPart {
 	words := strings.Fields(t)
 	if len(words) > 8 {
 		return nil
@@ -413,7 +413,7 @@ func (g *gazetteer) splitSuffix(t string) []*locPart {
 
 // fitsCode reports whether a lower-case code after a city is that city's
 // state or country ("austin tx").
-func (g *gazetteer) fitsCode(cityPart, code *locPart) bool {
+func (g *Gazetteer) fitsCode(cityPart, code *locPart) bool {
 	for _, c := range cityPart.cities {
 		for _, st := range g.stateCands(code, "", []string{c.Country}) {
 			if c.State == st.Name && c.Country == st.Country {
@@ -430,7 +430,7 @@ func (g *gazetteer) fitsCode(cityPart, code *locPart) bool {
 // stateCands returns the states a part may name: by name (in country when
 // given) or by code (in country, else in the United States, Canada,
 // Australia and the countries in also).
-func (g *gazetteer) stateCands(p *locPart, country string, also []string) []*state {
+func (g *Gazetteer) stateCands(p *locPart, country string, also []string) []*state {
 	var out []*state
 	for _, st := range p.states {
 		if country == "" || st.Country == country {

@@ -1,6 +1,6 @@
 // Work arrangements: the remote, hybrid and on-site phrases (and schedules) of location text.
 
-package normalize
+package places
 
 import (
 	"regexp"

@@ -1,6 +1,6 @@
 // Place readings: the scored readings of a place's parts, and places made stable so they read back the same.
 
-package normalize
+package places
 
 import (
 	"slices"
@@ -11,7 +11,7 @@ import (
 // unknown) and its score.
 type locReading struct {
 	place Place
-	city  *city
+	city  *City
 	state *state
 	score int
 }
@@ -71,7 +71,7 @@ const (
 // places reads the parts of a place's text as one or more places: a lone
 // part by the most likely reading of its name, several by the segmentation
 // into places that scores best.
-func (g *gazetteer) places(parts []*locPart) []locReading {
+func (g *Gazetteer) places(parts []*locPart) []locReading {
 	switch len(parts) {
 	case 0:
 		return nil
@@ -122,7 +122,7 @@ func (g *gazetteer) places(parts []*locPart) []locReading {
 }
 
 // read scores parts as one place whose parts play the roles given.
-func (g *gazetteer) read(parts []*locPart, roles []locRole) (locReading, bool) {
+func (g *Gazetteer) read(parts []*locPart, roles []locRole) (locReading, bool) {
 	var cp, sp, kp *locPart
 	for i, r := range roles {
 		switch r {
@@ -194,14 +194,14 @@ func (g *gazetteer) read(parts []*locPart, roles []locRole) (locReading, bool) {
 	// The state under which the city fits best.
 	bestScore, found := 0, false
 	var bestState *state
-	var bestCity *city
+	var bestCity *City
 	for i := 0; i == 0 || i < len(sts); i++ {
 		var st *state
 		if len(sts) > 0 {
 			st = sts[i]
 		}
 		score := scoreUnknownCity
-		var chosen *city
+		var chosen *City
 		if len(cp.cities) > 0 {
 			score = scoreCity
 			switch {
@@ -253,7 +253,7 @@ func choose(cond bool, yes, no int) int {
 // cityName spells the city of a part: the chosen city's name, else the
 // name of a city spelled like the part ("springfield" → Springfield), else
 // the part as written.
-func (g *gazetteer) cityName(p *locPart, c *city) string {
+func (g *Gazetteer) cityName(p *locPart, c *City) string {
 	if c != nil {
 		return c.Name
 	}
@@ -273,9 +273,9 @@ func (g *gazetteer) cityName(p *locPart, c *city) string {
 // of the same name lies in it: "Berlin"), any city, a state of reference
 // data, a code (US and Canadian states, countries, Australian states), and
 // an unknown name as given.
-func (g *gazetteer) lone(p *locPart) (locReading, bool) {
+func (g *Gazetteer) lone(p *locPart) (locReading, bool) {
 	home := g.homeState(p)
-	cityReading := func(c *city) locReading {
+	cityReading := func(c *City) locReading {
 		return locReading{place: Place{City: c.Name}, city: c}
 	}
 	stateReading := func(st *state) locReading {
@@ -336,7 +336,7 @@ func (g *gazetteer) lone(p *locPart) (locReading, bool) {
 
 // homeState returns the US or Canadian state the part names by name, if
 // any.
-func (g *gazetteer) homeState(p *locPart) *state {
+func (g *Gazetteer) homeState(p *locPart) *state {
 	if p == nil {
 		return nil
 	}
@@ -350,7 +350,7 @@ func (g *gazetteer) homeState(p *locPart) *state {
 
 // ownsName reports whether a part naming the US or Canadian state home is
 // rather the curated city of that name in that state ("New York").
-func (g *gazetteer) ownsName(p *locPart, home *state) bool {
+func (g *Gazetteer) ownsName(p *locPart, home *state) bool {
 	c := leadingCity(p)
 	return c != nil && c.State == home.Name && c.Country == home.Country
 }
@@ -359,8 +359,8 @@ func (g *gazetteer) ownsName(p *locPart, home *state) bool {
 // city, the first of its cities it names (by their order: with reference
 // data the most populous, "Cambridge" England's rather than
 // Massachusetts'), else nil.
-func leadingCity(p *locPart) *city {
-	var first *city
+func leadingCity(p *locPart) *City {
+	var first *City
 	for _, c := range p.cities {
 		owns := c.curated > 0 && slices.Contains(c.keys, p.key)
 		if first == nil && (owns || placeKey(c.Name) == p.key) {
@@ -375,7 +375,7 @@ func leadingCity(p *locPart) *city {
 
 // ownsKey reports whether the part is the name or alias of a curated city.
 func ownsKey(p *locPart) bool {
-	return slices.ContainsFunc(p.cities, func(c *city) bool { return c.curated > 0 && slices.Contains(c.keys, p.key) })
+	return slices.ContainsFunc(p.cities, func(c *City) bool { return c.curated > 0 && slices.Contains(c.keys, p.key) })
 }
 
 // stable returns the place read, with the state and then the country of
@@ -384,13 +384,13 @@ func ownsKey(p *locPart) bool {
 // one, "DC" whose city Washington alone is the state). When no such text
 // reads as the place, it returns the places its text reads as, made stable
 // the same way. Normalized text so reads back to the same places.
-func (g *gazetteer) stable(r locReading) []Place {
+func (g *Gazetteer) stable(r locReading) []Place {
 	p, ok := g.enrich(r)
 	if ok {
 		return []Place{p}
 	}
 	var out []Place
-	for _, r := range g.readText(placeText(r.place), &ParsedLocation{}) {
+	for _, r := range g.readText(PlaceText(r.place), &ParsedLocation{}) {
 		q, ok := g.enrich(r)
 		if !ok {
 			return []Place{p}
@@ -405,7 +405,7 @@ func (g *gazetteer) stable(r locReading) []Place {
 
 // enrich returns the place of r with the state and then the country of
 // its city or state added until its text reads as it, and whether it does.
-func (g *gazetteer) enrich(r locReading) (Place, bool) {
+func (g *Gazetteer) enrich(r locReading) (Place, bool) {
 	p := r.place
 	for {
 		if again := g.reread(p); len(again) == 1 && again[0] == p {
@@ -425,7 +425,7 @@ func (g *gazetteer) enrich(r locReading) (Place, bool) {
 }
 
 // placeText is the text "City, State, Country" of p.
-func placeText(p Place) string {
+func PlaceText(p Place) string {
 	var parts []string
 	for _, s := range []string{p.City, p.State, p.Country} {
 		if s != "" {
@@ -436,9 +436,9 @@ func placeText(p Place) string {
 }
 
 // reread returns the places the text of p reads as.
-func (g *gazetteer) reread(p Place) []Place {
+func (g *Gazetteer) reread(p Place) []Place {
 	var out []Place
-	for _, r := range g.readText(placeText(p), &ParsedLocation{}) {
+	for _, r := range g.readText(PlaceText(p), &ParsedLocation{}) {
 		out = append(out, r.place)
 	}
 	return out

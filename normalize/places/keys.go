@@ -1,6 +1,6 @@
 // Place keys: the form place names are compared in, blind to case, diacritics, punctuation and abbreviations.
 
-package normalize
+package places
 
 import (
 	"bytes"

@@ -1,6 +1,6 @@
 // Place reference data: GeoNames' cities and first-level subdivisions added to the gazetteer.
 
-package normalize
+package places
 
 import (
 	"bufio"
@@ -27,13 +27,13 @@ type geoRow struct {
 	lat, lng                                          float64
 }
 
-// loadGeoNames adds GeoNames' cities (over 15,000 people) and first-level
+// LoadGeoNames adds GeoNames' cities (over 15,000 people) and first-level
 // subdivisions to the gazetteer (dir is the reference data's locations/).
 // A curated city takes the alternate names, the subdivision and the
 // population of its GeoNames row; a name's candidates are then ranked by
 // population (compareCities), so "Portland" is Oregon's, "Cambridge"
 // England's, and "Cambridge, MA" and "Cambridge, ON" find theirs.
-func (g *gazetteer) loadGeoNames(dir string) error {
+func (g *Gazetteer) LoadGeoNames(dir string) error {
 	rows, err := readGeoCities(filepath.Join(dir, "geonames_cities15000.txt.gz"))
 	if err != nil {
 		return err
@@ -54,7 +54,7 @@ func (g *gazetteer) loadGeoNames(dir string) error {
 		}
 		return int(a - b)
 	})
-	cities := make(map[string][]*city, 6*len(rows))
+	cities := make(map[string][]*City, 6*len(rows))
 	for k, cs := range g.cities {
 		cities[k] = cs
 	}
@@ -101,12 +101,12 @@ func (g *gazetteer) loadGeoNames(dir string) error {
 			continue
 		}
 		added[id] = true
-		g.addCityKeys(&city{Name: r.name, State: stateName, Country: country, population: r.population, Lat: r.lat, Lng: r.lng}, keys)
+		g.addCityKeys(&City{Name: r.name, State: stateName, Country: country, population: r.population, Lat: r.lat, Lng: r.lng}, keys)
 	}
 	for k, cs := range g.cities {
 		if len(cs) > 1 {
 			parts := cityParts(k, cs)
-			slices.SortStableFunc(cs, func(a, b *city) int { return compareCities(k, a, b, parts) })
+			slices.SortStableFunc(cs, func(a, b *City) int { return compareCities(k, a, b, parts) })
 		}
 	}
 	return nil
@@ -120,8 +120,8 @@ func (g *gazetteer) loadGeoNames(dir string) error {
 // populous city of that name ("Cambridge" is England's), and context
 // decides the others ("Cambridge, MA"); without reference data the
 // curated order stands.
-func compareCities(k string, a, b *city, parts map[*city]bool) int {
-	rank := func(c *city) int {
+func compareCities(k string, a, b *City, parts map[*City]bool) int {
+	rank := func(c *City) int {
 		switch {
 		case c.curated > 0 && c.population == 0 && slices.Contains(c.keys, k):
 			return 0
@@ -150,8 +150,8 @@ func compareCities(k string, a, b *city, parts map[*city]bool) int {
 // the population of a district ("Victoria", Hong Kong, 956,800 people, is
 // an alternate name of Hong Kong). Such a city does not decide what the
 // name alone means. Nil when there are none.
-func cityParts(k string, cs []*city) map[*city]bool {
-	var parts map[*city]bool
+func cityParts(k string, cs []*City) map[*City]bool {
+	var parts map[*City]bool
 	var named []bool
 	for i, c := range cs {
 		if c.curated > 0 || placeKey(c.Name) != k {
@@ -166,7 +166,7 @@ func cityParts(k string, cs []*city) map[*city]bool {
 		for j, d := range cs {
 			if j != i && !named[j] && d.Country == c.Country && d.population > c.population {
 				if parts == nil {
-					parts = map[*city]bool{}
+					parts = map[*City]bool{}
 				}
 				parts[c] = true
 				break
@@ -185,7 +185,7 @@ func appendKeys(keys []string, name string) []string {
 // curatedCity returns the curated city a GeoNames row with these name keys
 // is, if any: same name, same country, and same state unless the curated
 // one has none.
-func (g *gazetteer) curatedCity(keys []string, stateName, country string) *city {
+func (g *Gazetteer) curatedCity(keys []string, stateName, country string) *City {
 	for _, k := range keys {
 		for _, c := range g.curated[k] {
 			if !c.merged && c.Country == country && (c.State == "" || c.State == stateName) {
@@ -394,7 +394,7 @@ type admin1Row struct {
 // the curated cities among its GeoNames cities are in); GeoNames' names of
 // it become its aliases. The others are added as states of reference
 // data.
-func (g *gazetteer) loadAdmin1(path string, cities []geoRow) (map[string]*state, error) {
+func (g *Gazetteer) loadAdmin1(path string, cities []geoRow) (map[string]*state, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -479,7 +479,7 @@ func (g *gazetteer) loadAdmin1(path string, cities []geoRow) (map[string]*state,
 
 // sameState returns the state of the gazetteer a GeoNames subdivision is
 // by its US postal code or its name, nil if none.
-func (g *gazetteer) sameState(r admin1Row) *state {
+func (g *Gazetteer) sameState(r admin1Row) *state {
 	if r.country == usName {
 		_, code, _ := strings.Cut(r.code, ".")
 		if sts := g.statesByCode(code, usName, nil); len(sts) > 0 {
@@ -504,7 +504,7 @@ type isoStateKey struct {
 
 // isoStateKeys returns the keys of the ISO states by country, in a stable
 // order.
-func (g *gazetteer) isoStateKeys() map[string][]isoStateKey {
+func (g *Gazetteer) isoStateKeys() map[string][]isoStateKey {
 	out := map[string][]isoStateKey{}
 	for k, sts := range g.states {
 		for _, st := range sts {
@@ -525,7 +525,7 @@ func (g *gazetteer) isoStateKeys() map[string][]isoStateKey {
 // states that out lacks, the state most of the curated cities among their
 // GeoNames cities are in (by name within the country), when more are in it
 // than in any other.
-func (g *gazetteer) admin1ByCities(rows []admin1Row, out map[string]*state, cities []geoRow) map[string]*state {
+func (g *Gazetteer) admin1ByCities(rows []admin1Row, out map[string]*state, cities []geoRow) map[string]*state {
 	open := map[string]bool{}
 	for _, r := range rows {
 		if out[r.code] == nil {

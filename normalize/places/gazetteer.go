@@ -1,13 +1,15 @@
 // Place gazetteer: the cities, states and countries known, how they load, and their lookup by name or code.
 
-package normalize
+package places
 
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/biter777/countries"
 
@@ -18,7 +20,7 @@ import (
 // ones (cities.json) in file order; with reference data, the cities it
 // names by population, then those it is an alternate name of (see
 // compareCities).
-type city struct {
+type City struct {
 	Name    string   `json:"name"`
 	State   string   `json:"state"`
 	Country string   `json:"country"`
@@ -76,28 +78,35 @@ var subdivisionTypes = []struct {
 }
 
 // gazetteer resolves city, state and country names.
-type gazetteer struct {
-	cities    map[string][]*city  // key of a name or alias → candidates, most likely first
-	states    map[string][]*state // key of a name or alias → states, ISO ones first
-	codes     map[string][]*state // upper-case ISO 3166-2 suffix → states, US first
-	curated   map[string][]*city  // key of a curated city's name, to merge reference data into
-	countries map[string]string   // key of a country name or alias → canonical name
-	official  map[string]bool     // keys of the library's own country names
-	ccodes    map[string]string   // ISO 3166-1 alpha-2 and alpha-3 → canonical name
-	regions   map[string]bool     // keys of regions that name no place (EMEA, Europe)
+type Gazetteer struct {
+	// nearPoints is every city's point once, by latitude, built on first
+	// use (points).
+	pointsOnce sync.Once
+	nearPoints []Point
+	cities     map[string][]*City  // key of a name or alias → candidates, most likely first
+	states     map[string][]*state // key of a name or alias → states, ISO ones first
+	codes      map[string][]*state // upper-case ISO 3166-2 suffix → states, US first
+	curated    map[string][]*City  // key of a curated city's name, to merge reference data into
+	countries  map[string]string   // key of a country name or alias → canonical name
+	official   map[string]bool     // keys of the library's own country names
+	ccodes     map[string]string   // ISO 3166-1 alpha-2 and alpha-3 → canonical name
+	regions    map[string]bool     // keys of regions that name no place (EMEA, Europe)
 }
 
-func loadGazetteer() (*gazetteer, error) {
-	g := &gazetteer{
-		cities: map[string][]*city{}, states: map[string][]*state{}, codes: map[string][]*state{},
-		curated: map[string][]*city{}, countries: map[string]string{}, official: map[string]bool{},
+// Load reads the gazetteer of cities.json, states.json and
+// country_aliases.json in vocab (normalize's embedded vocabularies), with
+// the countries and ISO 3166-2 subdivisions of biter777/countries.
+func Load(vocabDir fs.FS) (*Gazetteer, error) {
+	g := &Gazetteer{
+		cities: map[string][]*City{}, states: map[string][]*state{}, codes: map[string][]*state{},
+		curated: map[string][]*City{}, countries: map[string]string{}, official: map[string]bool{},
 		ccodes: map[string]string{}, regions: map[string]bool{},
 	}
-	var cities []*city
+	var cities []*City
 	var vocab []stateVocab
 	aliases := map[string]string{}
 	for name, dst := range map[string]any{"cities.json": &cities, "states.json": &vocab, "country_aliases.json": &aliases} {
-		b, err := vocabFS.ReadFile("vocab/" + name)
+		b, err := fs.ReadFile(vocabDir, name)
 		if err != nil {
 			return nil, err
 		}
@@ -159,7 +168,7 @@ func loadGazetteer() (*gazetteer, error) {
 
 // loadSubdivisions adds the ISO 3166-2 subdivisions of the countries in
 // subdivisionTypes as states, named as states.json says.
-func (g *gazetteer) loadSubdivisions(vocab []stateVocab) error {
+func (g *Gazetteer) loadSubdivisions(vocab []stateVocab) error {
 	byCode := map[string]stateVocab{}
 	for _, v := range vocab {
 		byCode[v.Code] = v
@@ -218,7 +227,7 @@ func subdivisionName(s string) (string, []string) {
 	return names[0], append(names[1:], s)
 }
 
-func (g *gazetteer) addState(st *state, aliases ...string) {
+func (g *Gazetteer) addState(st *state, aliases ...string) {
 	seen := map[string]bool{}
 	for _, name := range append([]string{st.Name}, aliases...) {
 		for _, k := range nameKeys(name) {
@@ -233,7 +242,7 @@ func (g *gazetteer) addState(st *state, aliases ...string) {
 	}
 }
 
-func (g *gazetteer) addCity(c *city, names ...string) {
+func (g *Gazetteer) addCity(c *City, names ...string) {
 	var keys []string
 	for _, name := range names {
 		keys = appendKeys(keys, name)
@@ -242,7 +251,7 @@ func (g *gazetteer) addCity(c *city, names ...string) {
 }
 
 // addCityKeys files c under keys, after the cities there.
-func (g *gazetteer) addCityKeys(c *city, keys []string) {
+func (g *Gazetteer) addCityKeys(c *City, keys []string) {
 	for _, k := range keys {
 		if !slices.Contains(g.cities[k], c) {
 			g.cities[k] = append(g.cities[k], c)
@@ -252,7 +261,7 @@ func (g *gazetteer) addCityKeys(c *city, keys []string) {
 
 // country returns the canonical name of the country s names: a name or
 // alias, an ISO 3166-1 code, or a spelling the library knows.
-func (g *gazetteer) country(s string) (string, bool) {
+func (g *Gazetteer) country(s string) (string, bool) {
 	k := placeKey(s)
 	if k == "" {
 		return "", false
@@ -275,7 +284,7 @@ func (g *gazetteer) country(s string) (string, bool) {
 // state returns the state s names (a name, alias or code), in country when
 // country is given; codes without a country are read as those of the
 // United States, Canada and Australia, in that order.
-func (g *gazetteer) state(s, country string) (*state, bool) {
+func (g *Gazetteer) state(s, country string) (*state, bool) {
 	// A state the text names by its own name before one it is an alias
 	// of: "Zagreb" is the City of Zagreb's name and an alias of Zagreb
 	// County.
@@ -305,7 +314,7 @@ func (g *gazetteer) state(s, country string) (*state, bool) {
 // statesByCode returns the states with an ISO 3166-2 code: those of country
 // when it is given, else those of the United States, Canada and Australia
 // and of the countries in also.
-func (g *gazetteer) statesByCode(code, country string, also []string) []*state {
+func (g *Gazetteer) statesByCode(code, country string, also []string) []*state {
 	var out []*state
 	for _, st := range g.codes[code] {
 		switch {
@@ -327,7 +336,7 @@ var (
 )
 
 // city returns the city s names that fits the state and country given.
-func (g *gazetteer) city(s, state, country string) (*city, bool) {
+func (g *Gazetteer) city(s, state, country string) (*City, bool) {
 	for _, c := range g.cityCands(placeKey(s)) {
 		if c.fits(state, country) {
 			return c, true
@@ -336,14 +345,14 @@ func (g *gazetteer) city(s, state, country string) (*city, bool) {
 	return nil, false
 }
 
-func (c *city) fits(state, country string) bool {
+func (c *City) fits(state, country string) bool {
 	return (state == "" || c.State == state) && (country == "" || c.Country == country)
 }
 
 // cityCands returns the cities a key names, most likely first; metro
 // phrasings name their city ("Greater Boston", "Seattle Area", "Denver
 // Metro", "Quebec City").
-func (g *gazetteer) cityCands(key string) []*city {
+func (g *Gazetteer) cityCands(key string) []*City {
 	if cs := g.cities[key]; len(cs) > 0 || key == "" {
 		return cs
 	}
@@ -412,4 +421,38 @@ var regionNames = []string{
 	"Pacific Northwest", "PNW", "Midwest", "Northeast", "Southeast", "Southwest", "West Coast", "East Coast",
 	"New England", "Mountain West", "EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PDT", "CET", "CEST", "EET",
 	"GMT", "UTC", "BST", "AEST", "JST", "SGT",
+}
+
+// FindCity returns the most likely city named s in the state and country
+// given ("" for any), and false when the gazetteer has none.
+func (g *Gazetteer) FindCity(s, state, country string) (*City, bool) {
+	return g.city(s, state, country)
+}
+
+// StateIn returns the canonical name and the ISO 3166-2 code letters of
+// the state s names in the country given ("" for any), and false when the
+// gazetteer has none.
+func (g *Gazetteer) StateIn(s, country string) (name, code string, ok bool) {
+	st, ok := g.state(s, country)
+	if !ok {
+		return "", "", false
+	}
+	return st.Name, st.Code, true
+}
+
+// Cities calls yield with every city of the gazetteer once, until yield
+// returns false.
+func (g *Gazetteer) Cities(yield func(*City) bool) {
+	seen := map[*City]bool{}
+	for _, cs := range g.cities {
+		for _, c := range cs {
+			if seen[c] {
+				continue
+			}
+			seen[c] = true
+			if !yield(c) {
+				return
+			}
+		}
+	}
 }

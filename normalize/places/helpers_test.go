@@ -1,0 +1,82 @@
+package places
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// front is a gazetteer read as the Normalizer (package normalize) reads
+// places, by its methods' names, so that the tests read as the front's.
+type front struct{ *Gazetteer }
+
+func (f front) ParseLocation(s string) ParsedLocation { return f.Parse(s) }
+func (f front) State(s string) string                 { return f.StateName(s) }
+func (f front) City(s string) string                  { return f.CityName(s) }
+func (f front) Country(s string) string               { return f.CountryName(s) }
+
+// builtin returns the gazetteer of normalize's embedded vocabularies.
+func builtin(t testing.TB) front {
+	t.Helper()
+	g, err := Load(os.DirFS("../vocab"))
+	require.NoError(t, err)
+	return front{g}
+}
+
+// refDataDir returns the reference data's directory (JOBSD_REFDATA, else
+// the copy beside the repository), "" when it holds no GeoNames cities.
+func refDataDir() string {
+	dir := os.Getenv("JOBSD_REFDATA")
+	if dir == "" {
+		dir = "../../../shared/data"
+	}
+	if _, err := os.Stat(filepath.Join(dir, "locations", "geonames_cities15000.txt.gz")); err != nil {
+		return ""
+	}
+	return dir
+}
+
+var (
+	geoRefOnce sync.Once
+	geoRefG    front
+	geoRefErr  error
+)
+
+// geoRef returns the gazetteer with GeoNames' cities, loaded once; the
+// test is skipped without the reference data.
+func geoRef(t testing.TB) front {
+	t.Helper()
+	dir := refDataDir()
+	if dir == "" {
+		t.Skip("no reference data")
+	}
+	geoRefOnce.Do(func() {
+		g, err := Load(os.DirFS("../vocab"))
+		if err == nil {
+			err = g.LoadGeoNames(filepath.Join(dir, "locations"))
+		}
+		geoRefG, geoRefErr = front{g}, err
+	})
+	require.NoError(t, geoRefErr)
+	return geoRefG
+}
+
+// placesOf reads "City|State|Country; ..." as places.
+func placesOf(s string) []Place {
+	var out []Place
+	for p := range strings.SplitSeq(s, ";") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		parts := strings.Split(p, "|")
+		for len(parts) < 3 {
+			parts = append(parts, "")
+		}
+		out = append(out, Place{City: parts[0], State: parts[1], Country: parts[2]})
+	}
+	return out
+}
