@@ -14,7 +14,7 @@ import (
 // invalid_parameter, an unknown one not_found.
 func (s *Service) Job(ctx context.Context, id string) (*domain.Job, error) {
 	if !normalize.ValidJobID(id) {
-		return nil, domain.InvalidParam("id", "id %q is not shaped <source>-<number>", domain.Clip(id))
+		return nil, badJobID(id)
 	}
 	return s.store.JobByID(ctx, id)
 }
@@ -97,7 +97,7 @@ type SimilarPage struct {
 // cards' list extras too.
 func (s *Service) Similar(ctx context.Context, id string, limit *int, cardExtras bool) (*SimilarPage, error) {
 	if !normalize.ValidJobID(id) {
-		return nil, domain.InvalidParam("id", "id %q is not shaped <source>-<number>", domain.Clip(id))
+		return nil, badJobID(id)
 	}
 	n, err := limitOf(limit, DefaultSimilar, MaxSimilar)
 	if err != nil {
@@ -134,4 +134,10 @@ func (s *Service) Node(ctx context.Context, id string) (domain.Node, error) {
 		return nil, nil
 	}
 	return node, err
+}
+
+// badJobID is the error of a job id not shaped <source>-<number>
+// (normalize.ValidJobID).
+func badJobID(id string) error {
+	return domain.InvalidParam("id", "id %q is not shaped <source>-<number>", domain.Clip(id))
 }
