@@ -134,30 +134,13 @@ func fingerprintOf(t *testing.T, n *Normalizer, dir, outDir string, answers bool
 	section("gazetteer", func(w io.Writer) {
 		// Package places' fields, by reflection; the points are derived
 		// on first use, and not dumped.
-		g := reflect.ValueOf(n.geo).Elem()
-		fmt.Fprint(w, "{")
-		for i := range g.NumField() {
-			if name := g.Type().Field(i).Name; name != "pointsOnce" && name != "nearPoints" {
-				fmt.Fprintf(w, "%s:", name)
-				dump(w, g.Field(i), 1)
-				fmt.Fprint(w, " ")
-			}
-		}
-		fmt.Fprintln(w, "}")
+		dumpFields(w, reflect.ValueOf(n.geo).Elem(), "pointsOnce", "nearPoints")
 	})
 	section("taxonomy", func(w io.Writer) {
 		// The typos index is keyed by hashes whose words are resolved;
 		// package titles' fields are read by reflection.
 		tx := reflect.ValueOf(n.taxonomy).Elem()
-		fmt.Fprint(w, "{")
-		for i := range tx.NumField() {
-			if name := tx.Type().Field(i).Name; name != "typos" && name != "typoWord" {
-				fmt.Fprintf(w, "%s:", name)
-				dump(w, tx.Field(i), 1)
-				fmt.Fprint(w, " ")
-			}
-		}
-		fmt.Fprintln(w, "}")
+		dumpFields(w, tx, "typos", "typoWord")
 		typos, typoWord := tx.FieldByName("typos"), tx.FieldByName("typoWord")
 		var lines []string
 		for it := typos.MapRange(); it.Next(); {
@@ -264,6 +247,19 @@ func eachLine(t *testing.T, path string, each func(i int, cols []string)) {
 
 // dump writes v in a canonical text form: pointers followed, map entries
 // sorted, functions left out.
+// dumpFields dumps the fields of struct v but those named skip.
+func dumpFields(w io.Writer, v reflect.Value, skip ...string) {
+	fmt.Fprint(w, "{")
+	for i := range v.NumField() {
+		if name := v.Type().Field(i).Name; !slices.Contains(skip, name) {
+			fmt.Fprintf(w, "%s:", name)
+			dump(w, v.Field(i), 1)
+			fmt.Fprint(w, " ")
+		}
+	}
+	fmt.Fprintln(w, "}")
+}
+
 func dump(w io.Writer, v reflect.Value, depth int) {
 	if depth > 12 {
 		fmt.Fprint(w, "…")
