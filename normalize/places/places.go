@@ -1,8 +1,9 @@
 // Package places reads places: free location text into cities, states and
-// countries (the gazetteer of normalize's places.json, with GeoNames'
-// cities when the reference data is given), canonical names, the points of
-// cities and the distances between them, and a job's work arrangement
-// stated in its location. The Normalizer (package normalize) is its front.
+// countries (the gazetteer of normalize's cities.json, states.json,
+// country_aliases.json and ISO 3166, with GeoNames' cities when the
+// reference data is given), canonical names, the points of cities and the
+// distances between them, and a job's work arrangement stated in its
+// location. The Normalizer (package normalize) is its front.
 package places
 
 import (
