@@ -35,7 +35,7 @@ const (
 // stallLimit bounds each write to a WebSocket: a client that reads nothing
 // of what it is sent for that long is disconnected, rather than holding
 // the connection's writer (and so its subscriptions and pings) forever.
-var stallLimit = 10 * time.Second
+const stallLimit = 10 * time.Second
 
 // socketTransport is gqlgen's WebSocket transport (protocols
 // graphql-transport-ws and the older graphql-ws) with the API key checked
@@ -241,7 +241,7 @@ func (h hijackRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	conn = stallBounded{conn}
+	conn = stallBounded{conn, stallLimit}
 	if h.hold.detach != nil {
 		h.hold.ended = h.hold.detach()
 	}
@@ -252,13 +252,16 @@ func (h hijackRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	return conn, rw, nil
 }
 
-// stallBounded is a connection whose every write must finish within
-// stallLimit (gqlgen's transport sets no write deadline of its own).
-type stallBounded struct{ net.Conn }
+// stallBounded is a connection whose every write must finish within its
+// limit (gqlgen's transport sets no write deadline of its own).
+type stallBounded struct {
+	net.Conn
+	limit time.Duration
+}
 
 // Write implements net.Conn.
 func (c stallBounded) Write(p []byte) (int, error) {
-	if err := c.Conn.SetWriteDeadline(time.Now().Add(stallLimit)); err != nil {
+	if err := c.Conn.SetWriteDeadline(time.Now().Add(c.limit)); err != nil {
 		return 0, err
 	}
 	return c.Conn.Write(p)

@@ -14,14 +14,12 @@ import (
 )
 
 // TestStalledSocketWritesFail: a write to a WebSocket whose client reads
-// nothing fails after stallLimit, instead of holding the connection's
+// nothing fails after its limit, instead of holding the connection's
 // writer for good; a client that reads gets what is written.
 func TestStalledSocketWritesFail(t *testing.T) {
-	defer func(d time.Duration) { stallLimit = d }(stallLimit)
-	stallLimit = 100 * time.Millisecond
 	server, client := net.Pipe() // a write waits for the reader, as a full TCP buffer does
 	defer client.Close()
-	conn := stallBounded{server}
+	conn := stallBounded{server, 100 * time.Millisecond}
 
 	start := time.Now()
 	_, err := conn.Write([]byte("nobody reads this"))

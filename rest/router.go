@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -20,11 +21,23 @@ import (
 type Handler struct {
 	svc *search.Service
 	log *slog.Logger
+	// heartbeat is how often a quiet stream writes a comment line.
+	heartbeat time.Duration
 }
 
+// Option sets a Handler's option.
+type Option func(*Handler)
+
+// WithStreamHeartbeat sets how often a stream without events writes a
+// comment line (default DefaultStreamHeartbeat).
+func WithStreamHeartbeat(d time.Duration) Option { return func(h *Handler) { h.heartbeat = d } }
+
 // NewRouter returns the /api/v1 routes (mount it at /api/v1).
-func NewRouter(svc *search.Service, log *slog.Logger) http.Handler {
-	h := &Handler{svc: svc, log: log}
+func NewRouter(svc *search.Service, log *slog.Logger, opts ...Option) http.Handler {
+	h := &Handler{svc: svc, log: log, heartbeat: DefaultStreamHeartbeat}
+	for _, o := range opts {
+		o(h)
+	}
 	r := chi.NewRouter()
 	r.Get("/jobs", h.jobs)
 	r.Get("/jobs/stream", h.stream)

@@ -15,9 +15,9 @@ import (
 // of GET /jobs and the cursor to resume after.
 var streamParams = append(slices.Clone(filterParams), "after")
 
-// streamHeartbeat is how often a stream without events writes a comment
+// DefaultStreamHeartbeat is how often a stream without events writes a comment
 // line, so that proxies do not close it as idle (section 15).
-var streamHeartbeat = 15 * time.Second
+const DefaultStreamHeartbeat = 15 * time.Second
 
 // streamEvent is the data of an event of GET /jobs/stream: the REST shape
 // of a subscription's event (its card as GET /jobs lists it).
@@ -93,7 +93,7 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}()
-	beat := time.NewTicker(streamHeartbeat)
+	beat := time.NewTicker(h.heartbeat)
 	defer beat.Stop()
 	var buf bytes.Buffer
 	for {

@@ -21,10 +21,9 @@ import (
 // line each heartbeat (proxies keep it open), and a key holding as many
 // streams as it may is refused one more with 429 rate_limited.
 func TestStreamHeartbeatsAndLimit(t *testing.T) {
-	defer rest.SetStreamHeartbeat(rest.SetStreamHeartbeat(50 * time.Millisecond))
 	env := apitest.NewWithOptions(t, `{"id":"sse-0","title":"Registered Nurse","company":"Beat Co"}`, apitest.Options{Live: true, LivePerKey: 1})
 	require.Eventually(t, func() bool { return env.Hub.Position() > 0 }, 10*time.Second, 10*time.Millisecond)
-	h := env.REST()
+	h := env.REST(rest.WithStreamHeartbeat(50 * time.Millisecond))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.ServeHTTP(w, r.WithContext(search.WithSubscriber(r.Context(), "key-1", "sse")))
 	}))

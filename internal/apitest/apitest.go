@@ -180,11 +180,11 @@ func (e *Env) Close(t testing.TB, at time.Time, ids ...string) {
 
 // REST returns the REST endpoints mounted at /api/v1, as the server mounts
 // them, behind chi's request id middleware: a request's X-Request-ID (or a
-// generated id) is the request_id of its error body.
-func (e *Env) REST() http.Handler {
+// generated id) is the request_id of its error body. opts are the router's.
+func (e *Env) REST(opts ...rest.Option) http.Handler {
 	r := chi.NewRouter()
 	r.Use(middleware.RequestID)
-	r.Mount("/api/v1", rest.NewRouter(e.Service, e.Log))
+	r.Mount("/api/v1", rest.NewRouter(e.Service, e.Log, opts...))
 	return r
 }
 
