@@ -67,8 +67,8 @@ func (n *Normalizer) Posting(in domain.Job, validThrough *string) (domain.JobRec
 		bad("%s contains a NUL character or invalid UTF-8", field)
 	}
 	j.ID = strings.TrimSpace(j.ID)
-	j.Title = strings.Join(strings.Fields(j.Title), " ")
-	j.Company = strings.Join(strings.Fields(j.Company), " ")
+	j.Title = fold.Collapse(j.Title)
+	j.Company = fold.Collapse(j.Company)
 	switch {
 	case j.ID == "":
 		bad("id is required")
@@ -355,7 +355,7 @@ func (n *Normalizer) jobLocation(l *domain.Location) ParsedLocation {
 	case len(full) > 0:
 		l.Full = strings.Join(full, ", ")
 	default:
-		l.Full = strings.Join(strings.Fields(l.Full), " ")
+		l.Full = fold.Collapse(l.Full)
 	}
 	return parsed
 }
@@ -507,7 +507,7 @@ func (n *Normalizer) jobLists(j *domain.Job) {
 func trimList(in []string) []string {
 	out := make([]string, 0, len(in))
 	for _, s := range in {
-		if s = strings.Join(strings.Fields(s), " "); s != "" {
+		if s = fold.Collapse(s); s != "" {
 			out = append(out, s)
 		}
 	}

@@ -14,12 +14,12 @@ import (
 	"github.com/jobsd-dev/jobsd/normalize/places"
 )
 
-// refDataDir returns the reference-data directory JOBSD_REFDATA names,
-// or "" when it is unset or lacks the locations.
+// refDataDir returns the reference-data directory (JOBSD_REFDATA, else
+// the copy beside the repository), or "" when it lacks the locations.
 func refDataDir() string {
 	dir := os.Getenv("JOBSD_REFDATA")
 	if dir == "" {
-		return ""
+		dir = "../../shared/data" // the copy beside the repository
 	}
 	if _, err := os.Stat(dir + "/locations/geonames_cities15000.txt.gz"); err != nil {
 		return ""

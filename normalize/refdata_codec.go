@@ -42,20 +42,17 @@ func decodeState(r *wire.Reader, n *Normalizer) (err error) {
 			err = fmt.Errorf("%w: recovered: %v", wire.ErrCorrupt, r)
 		}
 	}()
-	d := r
-	n.sources = make([]Source, d.Count(1))
+	n.sources = make([]Source, r.Count(1))
 	for i := range n.sources {
-		n.sources[i] = Source{Name: d.View(), Licence: d.View(), Attribution: d.View()}
+		n.sources[i] = Source{Name: r.View(), Licence: r.View(), Attribution: r.View()}
 	}
-	vocabs := terms.DecodeVocabs(d, len(n.vocabPointers()))
+	vocabs := terms.DecodeVocabs(r, len(n.vocabPointers()))
 	for i, dst := range n.vocabPointers() {
-		if i < len(vocabs) {
-			*dst = vocabs[i]
-		}
+		*dst = vocabs[i]
 	}
-	n.geo = places.Decode(d)
-	n.taxonomy = titles.Decode(d)
-	if err := d.Done(); err != nil {
+	n.geo = places.Decode(r)
+	n.taxonomy = titles.Decode(r)
+	if err := r.Done(); err != nil {
 		return err
 	}
 	n.Skills.SetKnownElsewhere(n.knownElsewhere)

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -43,18 +44,8 @@ func TestRefDataFingerprint(t *testing.T) {
 	for s, sum := range second {
 		require.Equal(t, first[s], sum, "two builds of the normalizer differ in %s", s)
 	}
-	for _, s := range slices.Sorted(mapKeys(first)) {
+	for _, s := range slices.Sorted(maps.Keys(first)) {
 		t.Logf("%-12s %s", s, first[s])
-	}
-}
-
-func mapKeys[M ~map[K]V, K comparable, V any](m M) func(func(K) bool) {
-	return func(yield func(K) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
 	}
 }
 
@@ -93,7 +84,7 @@ func fingerprintOf(t *testing.T, n *Normalizer, dir, outDir string, answers bool
 	section("vocabs", func(w io.Writer) {
 		// Package terms' fields, read by reflection; the typo index's
 		// hashes are resolved to the keys they point to.
-		for _, name := range slices.Sorted(mapKeys(vocabs)) {
+		for _, name := range slices.Sorted(maps.Keys(vocabs)) {
 			v := reflect.ValueOf(vocabs[name]).Elem()
 			fmt.Fprintf(w, "== %s derive=%v hand=%d owned=%d termWords=%d\n", name, v.FieldByName("derive").Bool(),
 				v.FieldByName("hand").Int(), v.FieldByName("owned").Int(), v.FieldByName("termWords").Int())
@@ -167,7 +158,7 @@ func fingerprintOf(t *testing.T, n *Normalizer, dir, outDir string, answers bool
 			fmt.Fprintf(w, " city %q state %q country %q\n", n.City(s), n.State(s), n.Country(s))
 			name, umbrella, ok := n.Skill(s)
 			fmt.Fprintf(w, " skill %q %q %v\n", name, umbrella, ok)
-			for _, vn := range slices.Sorted(mapKeys(vocabs)) {
+			for _, vn := range slices.Sorted(maps.Keys(vocabs)) {
 				if t, ok := vocabs[vn].Lookup(s); ok {
 					fmt.Fprintf(w, " %s %+v\n", vn, *t)
 				}

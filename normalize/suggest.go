@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/jobsd-dev/jobsd/normalize/fold"
+	"github.com/jobsd-dev/jobsd/normalize/places"
 )
 
 // SuggestTerm is a value a search box may suggest (contract section 14):
@@ -87,13 +88,7 @@ func (n *Normalizer) LocationTerms() []SuggestTerm {
 		if c.Name == "" {
 			continue
 		}
-		var parts []string
-		for _, p := range []string{c.Name, c.State, c.Country} {
-			if p != "" {
-				parts = append(parts, p)
-			}
-		}
-		value := strings.Join(parts, ", ")
+		value := places.CityText(c)
 		st := by[value]
 		if st == nil {
 			st = &SuggestTerm{Value: value, Filter: value, Spellings: []string{value}}

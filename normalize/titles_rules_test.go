@@ -5,10 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jobsd-dev/jobsd/normalize/refdata"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/jobsd-dev/jobsd/normalize/titles"
 )
 
 // The general title rules: noise words (programs, cohorts, levels, places)
@@ -230,7 +229,7 @@ func TestTitleAdminAbbreviation(t *testing.T) {
 	_, n := titleTestNormalizers(t)
 	administrators := map[string]bool{}
 	for _, file := range []string{"onet_alternate_titles.tsv.gz", "onet_sample_of_reported_titles.tsv.gz"} {
-		err := titles.ReadTSV(filepath.Join(dir, "occupations", file), 3, func(cols []string) error {
+		err := refdata.ReadTSV(filepath.Join(dir, "occupations", file), 3, func(cols []string) error {
 			title, _, _ := strings.Cut(cols[2], " (")
 			if strings.HasSuffix(title, " Administrator") && !strings.Contains(title, ",") {
 				administrators[title] = true

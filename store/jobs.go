@@ -650,7 +650,8 @@ func (s *Store) SimilarJobs(ctx context.Context, id string, limit int, extras bo
 		// GIN index finds the peers.
 		var keys []string
 		for _, k := range me.FilterKeys {
-			if strings.HasPrefix(k, domain.FieldCategoryRole+":") || (me.CategorySpecialization != nil && strings.HasPrefix(k, domain.FieldCategorySpecialization+":")) {
+			if strings.HasPrefix(k, domain.Key(domain.FieldCategoryRole, "")) ||
+				me.CategorySpecialization != nil && strings.HasPrefix(k, domain.Key(domain.FieldCategorySpecialization, "")) {
 				keys = append(keys, k)
 			}
 		}

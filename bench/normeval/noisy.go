@@ -16,7 +16,7 @@ import (
 	"strings"
 
 	"github.com/jobsd-dev/jobsd/normalize/fold"
-	"github.com/jobsd-dev/jobsd/normalize/titles"
+	"github.com/jobsd-dev/jobsd/normalize/refdata"
 )
 
 // noisySeed fixes the sample and the noise: the set is the same on every
@@ -61,7 +61,7 @@ func noisyTitles(refData string) ([][]string, error) {
 	// a title filed under two occupations has no one label.
 	codes := map[string]map[string]bool{}
 	file := func(name string, col int, each func(soc, title string)) error {
-		return titles.ReadTSV(filepath.Join(dir, name), col+1, func(cols []string) error {
+		return refdata.ReadTSV(filepath.Join(dir, name), col+1, func(cols []string) error {
 			if len(cols[0]) >= 7 {
 				each(cols[0][:7], strings.TrimSpace(cols[col]))
 			}

@@ -397,15 +397,49 @@ func (r *Reader) F64s() []float64 {
 	return out
 }
 
-// Index reads a reference into a table of n entries, -1 (and a failure)
+// index reads a reference into a table of n entries, -1 (and a failure)
 // when it is out of the table.
-func (r *Reader) Index(n int) int {
+func (r *Reader) index(n int) int {
 	i := r.Uvarint()
 	if i >= uint64(n) {
 		r.Fail("index %d out of a table of %d", i, n)
 		return -1
 	}
 	return int(i)
+}
+
+// Table numbers the values a file holds once and refers to by number
+// (pointers that several structures share), in the order they are first
+// added; a reader rebuilds the sharing with ReadRef.
+type Table[T comparable] struct {
+	// Items are the values in the order of their numbers.
+	Items []T
+	index map[T]uint32
+}
+
+// Add numbers v unless it has a number.
+func (t *Table[T]) Add(v T) {
+	if t.index == nil {
+		t.index = map[T]uint32{}
+	}
+	if _, ok := t.index[v]; !ok {
+		t.index[v] = uint32(len(t.Items))
+		t.Items = append(t.Items, v)
+	}
+}
+
+// WriteRef writes the number of v, which Add numbered.
+func (t *Table[T]) WriteRef(e *Writer, v T) { e.Uvarint(uint64(t.index[v])) }
+
+// ReadRef reads a number WriteRef wrote and returns that value of refs (the
+// values read back, in the table's order); the zero value, and a failure,
+// for a number out of it.
+func ReadRef[T any](r *Reader, refs []T) T {
+	if i := r.index(len(refs)); i >= 0 {
+		return refs[i]
+	}
+	var zero T
+	return zero
 }
 
 // Layout returns a signature of the fields of the struct types of values

@@ -140,3 +140,27 @@ func TestCompounds(t *testing.T) {
 	assert.Zero(t, r.Int32())
 	assert.ErrorContains(t, r.Err(), "int32 out of range")
 }
+
+// TestTable: shared values are written once each and referred to by
+// number; a number out of the table is a failure, not a panic.
+func TestTable(t *testing.T) {
+	a, b := new(int), new(int)
+	var table wire.Table[*int]
+	for _, p := range []*int{a, b, a} {
+		table.Add(p)
+	}
+	assert.Equal(t, []*int{a, b}, table.Items, "each once, in the order first added")
+	data := write(t, header, func(w *wire.Writer) {
+		table.WriteRef(w, b)
+		table.WriteRef(w, a)
+		w.Uvarint(7)
+	})
+	r, err := wire.Open(data, header)
+	require.NoError(t, err)
+	x, y := new(int), new(int)
+	refs := []*int{x, y}
+	assert.Same(t, y, wire.ReadRef(r, refs))
+	assert.Same(t, x, wire.ReadRef(r, refs))
+	assert.Nil(t, wire.ReadRef(r, refs))
+	assert.ErrorContains(t, r.Err(), "index 7 out of a table of 2")
+}

@@ -34,7 +34,7 @@ func Fold(s string) string {
 	if err != nil {
 		out = s
 	}
-	return strings.Join(strings.Fields(strings.ToLower(out)), " ")
+	return Collapse(strings.ToLower(out))
 }
 
 // foldASCII is Fold for ASCII text in one pass, without allocating when s

@@ -12,31 +12,24 @@ import (
 // reference data), its cities and states once each, in tables its maps
 // refer to by index; Decode reads it back with the same sharing.
 func (g *Gazetteer) Encode(e *wire.Writer) {
-	cityIndex, stateIndex := map[*City]uint32{}, map[*state]uint32{}
-	var cities []*City
+	var cities wire.Table[*City]
 	for _, m := range []map[string][]*City{g.cities, g.curated} {
 		for _, l := range m {
 			for _, c := range l {
-				if _, ok := cityIndex[c]; !ok {
-					cityIndex[c] = uint32(len(cities))
-					cities = append(cities, c)
-				}
+				cities.Add(c)
 			}
 		}
 	}
-	var states []*state
+	var states wire.Table[*state]
 	for _, m := range []map[string][]*state{g.states, g.codes} {
 		for _, l := range m {
 			for _, s := range l {
-				if _, ok := stateIndex[s]; !ok {
-					stateIndex[s] = uint32(len(states))
-					states = append(states, s)
-				}
+				states.Add(s)
 			}
 		}
 	}
-	e.Uvarint(uint64(len(cities)))
-	for _, c := range cities {
+	e.Uvarint(uint64(len(cities.Items)))
+	for _, c := range cities.Items {
 		e.String(c.Name)
 		e.String(c.State)
 		e.String(c.Country)
@@ -48,8 +41,8 @@ func (g *Gazetteer) Encode(e *wire.Writer) {
 		e.Strings(c.keys)
 		e.Bool(c.merged)
 	}
-	e.Uvarint(uint64(len(states)))
-	for _, s := range states {
+	e.Uvarint(uint64(len(states.Items)))
+	for _, s := range states.Items {
 		e.String(s.Name)
 		e.String(s.Country)
 		e.String(s.Code)
@@ -58,13 +51,13 @@ func (g *Gazetteer) Encode(e *wire.Writer) {
 	cityList := func(l []*City) {
 		e.Uvarint(uint64(len(l)))
 		for _, c := range l {
-			e.Uvarint(uint64(cityIndex[c]))
+			cities.WriteRef(e, c)
 		}
 	}
 	stateList := func(l []*state) {
 		e.Uvarint(uint64(len(l)))
 		for _, s := range l {
-			e.Uvarint(uint64(stateIndex[s]))
+			states.WriteRef(e, s)
 		}
 	}
 	wire.WriteMap(e, g.cities, e.String, cityList)
@@ -96,18 +89,14 @@ func Decode(d *wire.Reader) *Gazetteer {
 	cityList := func() []*City {
 		l := make([]*City, d.Count(1))
 		for i := range l {
-			if j := d.Index(len(cityRefs)); j >= 0 {
-				l[i] = cityRefs[j]
-			}
+			l[i] = wire.ReadRef(d, cityRefs)
 		}
 		return l
 	}
 	stateList := func() []*state {
 		l := make([]*state, d.Count(1))
 		for i := range l {
-			if j := d.Index(len(stateRefs)); j >= 0 {
-				l[i] = stateRefs[j]
-			}
+			l[i] = wire.ReadRef(d, stateRefs)
 		}
 		return l
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/jobsd-dev/jobsd/domain"
 )
 
-// city is a city of the gazetteer. A name's candidates are the curated
+// City is a city of the gazetteer. A name's candidates are the curated
 // ones (cities.json) in file order; with reference data, the cities it
 // names by population, then those it is an alternate name of (see
 // compareCities).
@@ -77,7 +77,7 @@ var subdivisionTypes = []struct {
 	{countries.NG, nil}, {countries.MY, nil},
 }
 
-// gazetteer resolves city, state and country names.
+// Gazetteer resolves city, state and country names.
 type Gazetteer struct {
 	// nearPoints is every city's point once, by latitude, built on first
 	// use (points).

@@ -15,9 +15,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/klauspost/compress/gzip"
-
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/normalize/refdata"
 )
 
 // geoRow is what the gazetteer uses of a row of GeoNames' cities file.
@@ -201,15 +200,11 @@ func (g *Gazetteer) curatedCity(keys []string, stateName, country string) *City 
 // code, country code, admin1 code and population. The rows' strings share the file's text,
 // but for the names (which cities keep): the rest is let go with the rows.
 func readGeoCities(path string) ([]geoRow, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	zr, err := refdata.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("geonames cities: %w", err)
 	}
+	defer zr.Close()
 	var buf strings.Builder
 	buf.Grow(8 << 20)
 	if _, err := io.Copy(&buf, zr); err != nil {

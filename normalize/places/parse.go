@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
 // placeNoise are words of location text that name no place ("Multiple
@@ -264,7 +266,7 @@ func cleanPart(s string) string {
 	s = strings.TrimFunc(s, func(r rune) bool {
 		return unicode.IsSpace(r) || unicode.IsPunct(r) || unicode.IsSymbol(r)
 	})
-	return strings.Join(strings.Fields(s), " ")
+	return fold.Collapse(s)
 }
 
 func (g *Gazetteer) partsOf(raw string) []*locPart {

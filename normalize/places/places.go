@@ -49,7 +49,7 @@ func (p ParsedLocation) Arrangement() (domain.WorkArrangement, bool) {
 // "Austin, TX" → Austin), or s trimmed when unknown (as is any text longer
 // than MaxLocationLength, and so for State and Country).
 func (g *Gazetteer) CityName(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = fold.Collapse(s)
 	if fold.TooLong(s, MaxLocationLength) {
 		return s
 	}
@@ -74,7 +74,7 @@ func (g *Gazetteer) CityName(s string) string {
 // StateName returns the canonical name of a state or province ("CA" →
 // California, "Bayern" → Bavaria), or s trimmed when unknown.
 func (g *Gazetteer) StateName(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = fold.Collapse(s)
 	if fold.TooLong(s, MaxLocationLength) {
 		return s
 	}
@@ -87,7 +87,7 @@ func (g *Gazetteer) StateName(s string) string {
 // CountryName returns the canonical name of a country ("USA" → United States),
 // or s trimmed when unknown.
 func (g *Gazetteer) CountryName(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = fold.Collapse(s)
 	if fold.TooLong(s, MaxLocationLength) {
 		return s
 	}

@@ -40,27 +40,20 @@ type Point struct {
 // use: serve's queries and imports need it, other commands do not).
 func (g *Gazetteer) points() []Point {
 	g.pointsOnce.Do(func() {
-		seen := map[*City]bool{}
 		byKey := map[string]int{}
 		var pts []Point
 		var pops []int
-		for _, cs := range g.cities {
-			for _, c := range cs {
-				if seen[c] {
-					continue
+		for c := range g.Cities {
+			k := domain.NearKey(c.Lat, c.Lng)
+			if i, ok := byKey[k]; ok {
+				if c.population > pops[i] || c.population == pops[i] && c.Country < pts[i].Country {
+					pts[i].Country, pops[i] = c.Country, c.population
 				}
-				seen[c] = true
-				k := domain.NearKey(c.Lat, c.Lng)
-				if i, ok := byKey[k]; ok {
-					if c.population > pops[i] || c.population == pops[i] && c.Country < pts[i].Country {
-						pts[i].Country, pops[i] = c.Country, c.population
-					}
-					continue
-				}
-				byKey[k] = len(pts)
-				pts = append(pts, Point{Lat: c.Lat, Lng: c.Lng, Key: k, Country: c.Country})
-				pops = append(pops, c.population)
+				continue
 			}
+			byKey[k] = len(pts)
+			pts = append(pts, Point{Lat: c.Lat, Lng: c.Lng, Key: k, Country: c.Country})
+			pops = append(pops, c.population)
 		}
 		slices.SortFunc(pts, func(a, b Point) int {
 			return cmp.Or(cmp.Compare(a.Lat, b.Lat), strings.Compare(a.Key, b.Key))

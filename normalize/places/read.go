@@ -424,7 +424,7 @@ func (g *Gazetteer) enrich(r locReading) (Place, bool) {
 	}
 }
 
-// placeText is the text "City, State, Country" of p.
+// PlaceText is the text "City, State, Country" of p.
 func PlaceText(p Place) string {
 	var parts []string
 	for _, s := range []string{p.City, p.State, p.Country} {

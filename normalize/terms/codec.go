@@ -8,28 +8,21 @@ import "github.com/jobsd-dev/jobsd/internal/wire"
 // table the vocabularies refer to by index, so that vocabularies read back
 // share terms as the ones written did. DecodeVocabs reads them back.
 func EncodeVocabs(w *wire.Writer, vocabs []*Vocab) {
-	e := &encoder{Writer: w, terms: map[*Term]uint32{}}
-	var terms []*Term
-	addTerm := func(t *Term) {
-		if _, ok := e.terms[t]; !ok {
-			e.terms[t] = uint32(len(terms))
-			terms = append(terms, t)
-		}
-	}
+	e := &encoder{Writer: w}
 	for _, v := range vocabs {
 		for _, m := range []map[string]*Term{v.terms, v.all, v.byName} {
 			for _, t := range m {
-				addTerm(t)
+				e.terms.Add(t)
 			}
 		}
 		if v.typos != nil {
 			for _, t := range v.typos.terms {
-				addTerm(t)
+				e.terms.Add(t)
 			}
 		}
 	}
-	e.Uvarint(uint64(len(terms)))
-	for _, t := range terms {
+	e.Uvarint(uint64(len(e.terms.Items)))
+	for _, t := range e.terms.Items {
 		e.String(t.Name)
 		e.Strings(t.Aliases)
 		e.String(t.Umbrella)
@@ -62,7 +55,7 @@ func DecodeVocabs(r *wire.Reader, n int) []*Vocab {
 // encoder writes through package wire's Writer, with the table of terms.
 type encoder struct {
 	*wire.Writer
-	terms map[*Term]uint32
+	terms wire.Table[*Term]
 }
 
 // decoder reads through package wire's Reader, with the table of terms.
@@ -72,16 +65,11 @@ type decoder struct {
 }
 
 func (e *encoder) termMap(m map[string]*Term) {
-	wire.WriteMap(e.Writer, m, e.String, func(t *Term) { e.Uvarint(uint64(e.terms[t])) })
+	wire.WriteMap(e.Writer, m, e.String, func(t *Term) { e.terms.WriteRef(e.Writer, t) })
 }
 
 func (d *decoder) termMap() map[string]*Term {
-	return wire.ReadMap(d.Reader, d.View, func() *Term {
-		if i := d.Index(len(d.terms)); i >= 0 {
-			return d.terms[i]
-		}
-		return nil
-	})
+	return wire.ReadMap(d.Reader, d.View, func() *Term { return wire.ReadRef(d.Reader, d.terms) })
 }
 
 func (e *encoder) vocab(v *Vocab) {
@@ -97,7 +85,7 @@ func (e *encoder) vocab(v *Vocab) {
 		e.Strings(x.keys)
 		e.Uvarint(uint64(len(x.terms)))
 		for i, t := range x.terms {
-			e.Uvarint(uint64(e.terms[t]))
+			e.terms.WriteRef(e.Writer, t)
 			e.Bool(x.named[i])
 		}
 		wire.WriteMap(e.Writer, x.near, e.U64, func(i int32) { e.Varint(int64(i)) })
@@ -126,9 +114,7 @@ func (d *decoder) vocab() *Vocab {
 	}
 	x.terms, x.named = make([]*Term, n), make([]bool, n)
 	for i := range n {
-		if j := d.Index(len(d.terms)); j >= 0 {
-			x.terms[i] = d.terms[j]
-		}
+		x.terms[i] = wire.ReadRef(d.Reader, d.terms)
 		x.named[i] = d.Bool()
 	}
 	x.near = wire.ReadMap(d.Reader, d.U64, d.Int32)

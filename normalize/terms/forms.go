@@ -24,14 +24,8 @@ func (v *Vocab) derived(s string) (*Term, bool) {
 // sure is Lookup without guesses (no typo correction, no term made of a
 // value's first words): what the vocabulary knows s as.
 func (v *Vocab) sure(s string) (*Term, bool) {
-	if fold.TooLong(s, MaxListItemLength) {
-		return nil, false
-	}
-	if t, ok := v.lookup(s); ok {
-		return t, true
-	}
-	if !v.derive {
-		return nil, false
+	if t, ok, more := v.exact(s); !more {
+		return t, ok
 	}
 	return v.derivedForms(s)
 }

@@ -3,7 +3,6 @@
 package terms
 
 import (
-	"compress/gzip"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jobsd-dev/jobsd/normalize/fold"
+	"github.com/jobsd-dev/jobsd/normalize/refdata"
 )
 
 // Reference data of skills and technologies (../shared/data/skills,
@@ -194,7 +194,7 @@ type onetTech struct {
 }
 
 func readONET(path string) ([]onetTech, error) {
-	rc, err := openSkillFile(path)
+	rc, err := refdata.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -379,7 +379,7 @@ func readTags(tagsPath, synonymsPath string) ([]soTag, error) {
 // readSkillCSV calls each with the named columns of every record of a quoted
 // CSV file (gzip'd when its name ends in .gz).
 func readSkillCSV(path string, names []string, each func([]string)) error {
-	rc, err := openSkillFile(path)
+	rc, err := refdata.Open(path)
 	if err != nil {
 		return err
 	}
@@ -470,27 +470,3 @@ func (v *Vocab) tagUmbrella(words []string) string {
 func skillColumn(header []string, name string) int {
 	return slices.IndexFunc(header, func(h string) bool { return strings.TrimPrefix(h, "\ufeff") == name })
 }
-
-// openSkillFile opens path, through gzip when its name ends in .gz.
-func openSkillFile(path string) (io.ReadCloser, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	if !strings.HasSuffix(path, ".gz") {
-		return f, nil
-	}
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
-	}
-	return skillFile{zr, f}, nil
-}
-
-type skillFile struct {
-	io.Reader
-	f *os.File
-}
-
-func (r skillFile) Close() error { return r.f.Close() }

@@ -197,14 +197,8 @@ func (v *Vocab) Len() int { return v.hand + v.owned }
 // ("Kuberentes" is Kubernetes; Vocab.typo). A value longer than
 // MaxListItemLength is no term.
 func (v *Vocab) Lookup(s string) (*Term, bool) {
-	if fold.TooLong(s, MaxListItemLength) {
-		return nil, false
-	}
-	if t, ok := v.lookup(s); ok {
-		return t, true
-	}
-	if !v.derive {
-		return nil, false
+	if t, ok, more := v.exact(s); !more {
+		return t, ok
 	}
 	if t, ok := v.derived(s); ok {
 		return t, true
@@ -215,16 +209,24 @@ func (v *Vocab) Lookup(s string) (*Term, bool) {
 // find is Lookup without typo correction, for reading reference data:
 // a term of its own is never merged into one a letter away.
 func (v *Vocab) find(s string) (*Term, bool) {
-	if fold.TooLong(s, MaxListItemLength) {
-		return nil, false
-	}
-	if t, ok := v.lookup(s); ok {
-		return t, true
-	}
-	if !v.derive {
-		return nil, false
+	if t, ok, more := v.exact(s); !more {
+		return t, ok
 	}
 	return v.derived(s)
+}
+
+// exact reads s as the term it spells exactly (lookup), within the bound
+// of a value; more reports that the vocabulary may still read it
+// otherwise (derived forms, typos): it is open and s is neither too long
+// nor known.
+func (v *Vocab) exact(s string) (t *Term, ok, more bool) {
+	if fold.TooLong(s, MaxListItemLength) {
+		return nil, false, false
+	}
+	if t, ok := v.lookup(s); ok {
+		return t, true, false
+	}
+	return nil, false, v.derive
 }
 
 // lookup finds the term s spells exactly: folded, or squashed.
@@ -339,15 +341,18 @@ func (v *Vocab) Knows(s string) bool {
 // it (Lookup).
 func (v *Vocab) Read(s string) (name, umbrella string, ok bool) {
 	t, ok := v.Lookup(s)
-	if !ok {
-		return "", "", false
-	}
-	return v.spelling(t, s), v.spelling(v.top(t), s), true
+	return v.names(t, s, ok)
 }
 
 // ReadSure is Read without the guesses from a value's first words.
 func (v *Vocab) ReadSure(s string) (name, umbrella string, ok bool) {
 	t, ok := v.sure(s)
+	return v.names(t, s, ok)
+}
+
+// names returns the canonical spellings of t, the term s was read as, and
+// of its top umbrella (spelling), and false when s was read as none.
+func (v *Vocab) names(t *Term, s string, ok bool) (name, umbrella string, _ bool) {
 	if !ok {
 		return "", "", false
 	}

@@ -3,14 +3,12 @@
 package titles
 
 import (
-	"bufio"
-	"compress/gzip"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/jobsd-dev/jobsd/normalize/refdata"
 )
 
 // The weights of the titles the reference data gives an occupation, by
@@ -77,61 +75,10 @@ func (t *Taxonomy) LoadOccupations(dir string) error {
 	return nil
 }
 
-// ReadTSV calls row with the columns of each line of a tab-separated file
-// after its header; a .gz file is decompressed.
-func ReadTSV(path string, minCols int, row func(cols []string) error) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return fmt.Errorf("%s: %w", filepath.Base(path), err)
-		}
-		defer zr.Close()
-		r = zr
-	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	var cols []string // reused: row may keep the strings, not the slice
-	for line := 1; sc.Scan(); line++ {
-		if line == 1 {
-			continue
-		}
-		cols = splitTabs(cols[:0], sc.Text())
-		if len(cols) < minCols {
-			return fmt.Errorf("%s line %d: %d columns, want %d", filepath.Base(path), line, len(cols), minCols)
-		}
-		if err := row(cols); err != nil {
-			return fmt.Errorf("%s line %d: %w", filepath.Base(path), line, err)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: %w", filepath.Base(path), err)
-	}
-	return nil
-}
-
-// splitTabs appends the tab-separated columns of line to cols, as
-// strings.Split(line, "\t") returns them.
-func splitTabs(cols []string, line string) []string {
-	for {
-		col, rest, ok := strings.Cut(line, "\t")
-		cols = append(cols, col)
-		if !ok {
-			return cols
-		}
-		line = rest
-	}
-}
-
 // majorGroups checks that titles.json has a field for every SOC major
 // group, named as the group without its trailing " Occupations".
 func (l *occupationLoader) majorGroups(path string) error {
-	return ReadTSV(path, 3, func(cols []string) error {
+	return refdata.ReadTSV(path, 3, func(cols []string) error {
 		if cols[0] != "Major" {
 			return nil
 		}
@@ -152,7 +99,7 @@ func (l *occupationLoader) majorGroups(path string) error {
 func (l *occupationLoader) occupations(path string) error {
 	type occupation struct{ code, title string }
 	var all []occupation
-	err := ReadTSV(path, 2, func(cols []string) error {
+	err := refdata.ReadTSV(path, 2, func(cols []string) error {
 		code := cols[0]
 		if len(code) != 10 || !socCode.MatchString(code[:7]) || code[7] != '.' {
 			return fmt.Errorf("%q is no O*NET-SOC code", code)
@@ -245,7 +192,7 @@ func (l *occupationLoader) vote(title, code string, weight float32) {
 }
 
 func (l *occupationLoader) directMatches(path string) error {
-	return ReadTSV(path, 3, func(cols []string) error {
+	return refdata.ReadTSV(path, 3, func(cols []string) error {
 		w := float32(voteDirectMatch)
 		if len(cols) > 3 && strings.TrimSpace(cols[3]) != "" {
 			w = voteIllustrated
@@ -256,7 +203,7 @@ func (l *occupationLoader) directMatches(path string) error {
 }
 
 func (l *occupationLoader) alternateTitles(path string) error {
-	return ReadTSV(path, 3, func(cols []string) error {
+	return refdata.ReadTSV(path, 3, func(cols []string) error {
 		l.vote(cols[2], cols[0], voteAlternate)
 		if len(cols) > 3 && cols[3] != "" && cols[3] != "n/a" {
 			l.vote(cols[3], cols[0], voteAlternate)
@@ -266,7 +213,7 @@ func (l *occupationLoader) alternateTitles(path string) error {
 }
 
 func (l *occupationLoader) reportedTitles(path string) error {
-	return ReadTSV(path, 3, func(cols []string) error {
+	return refdata.ReadTSV(path, 3, func(cols []string) error {
 		l.vote(cols[2], cols[0], voteReported)
 		return nil
 	})

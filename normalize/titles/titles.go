@@ -7,8 +7,6 @@
 package titles
 
 import (
-	"strings"
-
 	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
@@ -100,7 +98,7 @@ func (t *Taxonomy) Canonical(s string, level Level) string {
 	if c, ok := t.Classify(s); ok && c.Level >= level {
 		return c.name(level)
 	}
-	return strings.Join(strings.Fields(s), " ")
+	return fold.Collapse(s)
 }
 
 // Named returns the category of the level with the canonical name, and
