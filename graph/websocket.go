@@ -18,6 +18,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/search"
 )
 
 // CloseForbidden is the WebSocket close code of a connection refused at
@@ -31,11 +32,6 @@ const (
 	initTimeout  = 10 * time.Second
 	pingInterval = 20 * time.Second
 )
-
-// stallLimit bounds each write to a WebSocket: a client that reads nothing
-// of what it is sent for that long is disconnected, rather than holding
-// the connection's writer (and so its subscriptions and pings) forever.
-const stallLimit = 10 * time.Second
 
 // socketTransport is gqlgen's WebSocket transport (protocols
 // graphql-transport-ws and the older graphql-ws) with the API key checked
@@ -234,14 +230,14 @@ func (h hijackRecorder) Write(b []byte) (int, error) {
 }
 
 // Hijack implements http.Hijacker. The upgrader gets the connection with
-// its writes bounded by stallLimit; the request's middleware is told that
+// its writes bounded by search.PushWriteLimit; the request's middleware is told that
 // the connection outlives the handler (WithDetach).
 func (h hijackRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	conn, rw, err := http.NewResponseController(h.ResponseWriter).Hijack()
 	if err != nil {
 		return nil, nil, err
 	}
-	conn = stallBounded{conn, stallLimit}
+	conn = stallBounded{conn, search.PushWriteLimit}
 	if h.hold.detach != nil {
 		h.hold.ended = h.hold.detach()
 	}

@@ -23,6 +23,8 @@ type Handler struct {
 	log *slog.Logger
 	// heartbeat is how often a quiet stream writes a comment line.
 	heartbeat time.Duration
+	// writeLimit bounds each write of a stream (search.PushWriteLimit).
+	writeLimit time.Duration
 }
 
 // Option sets a Handler's option.
@@ -32,9 +34,13 @@ type Option func(*Handler)
 // comment line (default DefaultStreamHeartbeat).
 func WithStreamHeartbeat(d time.Duration) Option { return func(h *Handler) { h.heartbeat = d } }
 
+// WithStreamWriteLimit sets how long each write of a stream may wait for
+// its client to read (default search.PushWriteLimit).
+func WithStreamWriteLimit(d time.Duration) Option { return func(h *Handler) { h.writeLimit = d } }
+
 // NewRouter returns the /api/v1 routes (mount it at /api/v1).
 func NewRouter(svc *search.Service, log *slog.Logger, opts ...Option) http.Handler {
-	h := &Handler{svc: svc, log: log, heartbeat: DefaultStreamHeartbeat}
+	h := &Handler{svc: svc, log: log, heartbeat: DefaultStreamHeartbeat, writeLimit: search.PushWriteLimit}
 	for _, o := range opts {
 		o(h)
 	}

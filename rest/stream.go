@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"slices"
 	"time"
@@ -59,15 +60,23 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	near := read.Near != nil
-	// A stream outlives the server's read and write timeouts.
+	// A stream outlives the server's read and write timeouts; each of its
+	// writes has its own limit instead, so that a client that reads
+	// nothing is let go (search.PushWriteLimit).
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
-	_ = rc.SetWriteDeadline(time.Time{})
+	send := func(b []byte) bool {
+		if err := rc.SetWriteDeadline(time.Now().Add(h.writeLimit)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+			return false
+		}
+		_, err := w.Write(b)
+		return err == nil && rc.Flush() == nil
+	}
 	w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Accel-Buffering", "no") // nginx: pass events on at once
 	w.WriteHeader(http.StatusOK)
-	if _, err := w.Write([]byte(": jobsd job changes\n\n")); err != nil || rc.Flush() != nil {
+	if !send([]byte(": jobsd job changes\n\n")) {
 		return
 	}
 
@@ -109,15 +118,14 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 					return
 				}
 				writeEvent(&buf, "error", "", errorBodyOf(r, h.log, n.err))
-				_, _ = w.Write(buf.Bytes())
-				_ = rc.Flush()
+				send(buf.Bytes())
 				return
 			}
 			ev := n.ev
 			writeEvent(&buf, string(ev.Kind), ev.Cursor, streamEvent{Kind: ev.Kind, ID: ev.ID, At: domain.FormatTime(ev.At), Card: cardOf(ev.Card, near)})
 		}
-		if _, err := w.Write(buf.Bytes()); err != nil || rc.Flush() != nil {
-			return // the client is gone
+		if !send(buf.Bytes()) {
+			return // the client is gone, or reads nothing
 		}
 	}
 }

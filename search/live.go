@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/jobsd-dev/jobsd/domain"
 )
@@ -18,6 +19,12 @@ type Live interface {
 // DefaultMaxSubscriptionsPerKey is how many subscriptions and streams one
 // API key may hold open at once by default.
 const DefaultMaxSubscriptionsPerKey = 100
+
+// PushWriteLimit bounds each write of what a subscription pushes (a
+// WebSocket frame, a stream's event or heartbeat): a client that reads
+// nothing of it for that long is disconnected, rather than holding its
+// subscriptions and its connection's writer forever.
+const PushWriteLimit = 10 * time.Second
 
 // WithLive makes the service open subscriptions through l, at most
 // perKey open at once for one API key (0: DefaultMaxSubscriptionsPerKey).
