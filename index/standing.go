@@ -88,8 +88,19 @@ func (ix *Index) States(ids []string) map[string]*State {
 			s.Keys = append(s.Keys, key)
 		}
 	}
+	// The keys were gathered by append, which leaves up to half of each
+	// slice unused: States outlive the call (a subscription hub keeps
+	// thousands), so each gets an exact part of one array instead.
+	total := 0
+	for _, s := range byDoc {
+		total += len(s.Keys)
+	}
+	all := make([]string, 0, total)
 	for _, s := range byDoc {
 		slices.Sort(s.Keys)
+		from := len(all)
+		all = append(all, s.Keys...)
+		s.Keys = all[from:len(all):len(all)]
 	}
 	return out
 }
@@ -110,7 +121,9 @@ func (ix *Index) StateOf(d *Doc, company string) *State {
 // stateOf returns the State of d, a job of ix's delta (its salary in ix's
 // unit).
 func (ix *Index) stateOf(d *Doc) *State {
-	s := &State{ID: d.ID, Keys: slices.Compact(slices.Sorted(slices.Values(d.Keys))), Posted: d.Posted, Dated: d.Dated,
+	keys := slices.Clone(d.Keys) // exact in size, as States outlive the call (States)
+	slices.Sort(keys)
+	s := &State{ID: d.ID, Keys: slices.Compact(keys), Posted: d.Posted, Dated: d.Dated,
 		CompanyID: d.CompanyID, SalaryMin: d.SalaryMin, SalaryMax: d.SalaryMax}
 	if pos, ok := ix.companyPosition(d.CompanyID); ok {
 		s.Company = ix.companies[pos].lower

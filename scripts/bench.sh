@@ -32,6 +32,15 @@
 # (BENCH_SUBS_SOCKETS=0 skips it). BENCH_LOAD_ONLY=1
 # loads (or checks) the database and stops: the slow load can then run
 # while the machine is busy, and the measured part later on an idle one.
+#
+# Last, the churn scenario (BENCH_CHURN=0 skips it), on a fresh copy of the
+# loaded data: a fresh jobsd serves the list mix on 4 connections while one
+# import writes a tenth of the postings again with new content and closes
+# a twentieth by tombstones; bin/benchload -churn reads jobsd's peak
+# resident memory (VmHWM, reset when the import starts) and its settled
+# memory BENCH_CHURN_SETTLE (60s) after it absorbed the import, checks its
+# total against SQL, and writes its own section (targets at N=1,000,000:
+# peak ≤ 600 MiB, settled ≤ 400 MiB).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N="${N:-200000}"
@@ -47,7 +56,9 @@ SUBS_N="${BENCH_SUBS_N:-10000}"
 SUBS_DURATION="${BENCH_SUBS_DURATION:-60s}"
 SUBS_SOCKETS="${BENCH_SUBS_SOCKETS:-2000}"
 SUBS_SOCKETS_DURATION="${BENCH_SUBS_SOCKETS_DURATION:-20s}"
-for knob in "BENCH_QUIET=$QUIET" "BENCH_LIVE=$LIVE" "BENCH_LOAD_ONLY=$LOAD_ONLY" "BENCH_SUBS=$SUBS"; do
+CHURN="${BENCH_CHURN:-1}"
+CHURN_SETTLE="${BENCH_CHURN_SETTLE:-60s}"
+for knob in "BENCH_QUIET=$QUIET" "BENCH_LIVE=$LIVE" "BENCH_LOAD_ONLY=$LOAD_ONLY" "BENCH_SUBS=$SUBS" "BENCH_CHURN=$CHURN"; do
   case "${knob#*=}" in
     0 | 1) ;;
     *) echo "bench: ${knob%%=*} is 0 or 1, not \"${knob#*=}\"" >&2; exit 2 ;;
@@ -56,8 +67,8 @@ done
 case "$SUBS_SOCKETS" in
   '' | *[!0-9]*) echo "bench: BENCH_SUBS_SOCKETS is a number of sockets (0 skips the run), not \"$SUBS_SOCKETS\"" >&2; exit 2 ;;
 esac
-if [ "$QUIET$LIVE$LOAD_ONLY$SUBS" = 0000 ]; then
-  echo "bench: BENCH_QUIET=0, BENCH_LIVE=0 and BENCH_SUBS=0: nothing to run" >&2
+if [ "$QUIET$LIVE$LOAD_ONLY$SUBS$CHURN" = 00000 ]; then
+  echo "bench: BENCH_QUIET=0, BENCH_LIVE=0, BENCH_SUBS=0 and BENCH_CHURN=0: nothing to run" >&2
   exit 2
 fi
 READY_TIMEOUT="${BENCH_READY_TIMEOUT:-900}" # seconds
@@ -240,21 +251,30 @@ if [ "$QUIET" = 1 ]; then
     quiet_status=$?
 fi
 
-if [ "$LIVE$SUBS" = 00 ]; then exit "$quiet_status"; fi
+if [ "$LIVE$SUBS$CHURN" = 000 ]; then exit "$quiet_status"; fi
 
 # The live and subscriptions scenarios write: they run on a copy, which the
 # template must have no sessions for while it is made (jobsd stopped,
 # benchload done). When the quiet benchmark ran, the copy is of the data it
 # measured.
-stop_server
 live_db="${name}_live"
-echo "bench: live scenarios on $live_db, a copy of $name"
-psql "$admin" -XqAc "DROP DATABASE IF EXISTS $live_db WITH (FORCE)" >/dev/null
-copy_started=$(date +%s%N)
-psql "$admin" -XqAc "CREATE DATABASE $live_db TEMPLATE $name" >/dev/null
-copied="$(awk -v ns="$(($(date +%s%N) - copy_started))" 'BEGIN { printf "%.1f s", ns / 1e9 }')"
-export DATABASE_URL="${admin%/postgres\?*}/$live_db?sslmode=disable"
+# fresh_copy: jobsd stopped, $live_db made anew as a copy of $name and
+# DATABASE_URL pointed at it; copied says how long the copy took.
+fresh_copy() {
+  stop_server
+  export DATABASE_URL="$bench_url"
+  psql "$admin" -XqAc "DROP DATABASE IF EXISTS $live_db WITH (FORCE)" >/dev/null
+  local started
+  started=$(date +%s%N)
+  psql "$admin" -XqAc "CREATE DATABASE $live_db TEMPLATE $name" >/dev/null
+  copied="$(awk -v ns="$(($(date +%s%N) - started))" 'BEGIN { printf "%.1f s", ns / 1e9 }')"
+  export DATABASE_URL="${admin%/postgres\?*}/$live_db?sslmode=disable"
+}
 status="$quiet_status"
+if [ "$LIVE$SUBS" != 00 ]; then
+  echo "bench: live scenarios on $live_db, a copy of $name"
+  fresh_copy
+fi
 if [ "$LIVE" = 1 ]; then
   start_serve "$work/jobsd-live.log" "" # builds: the copy is another database; nothing saved while measuring
   ./bin/benchload -live -base "$base" -key "$key" -db "$DATABASE_URL" -n "$N" -jobsd bin/jobsd \
@@ -284,5 +304,17 @@ if [ "$SUBS" = 1 ]; then
   if [ "$SUBS_SOCKETS" -gt 0 ]; then
     run_subs "$SUBS_SOCKETS" 1 "$SUBS_SOCKETS_DURATION" jobsd-subs-sockets.log ", after the scenario with $SUBS_N"
   fi
+fi
+if [ "$CHURN" = 1 ]; then
+  # A fresh copy: the churn replaces and closes the loaded postings, as a
+  # crawl of the loaded boards would, and its memory target is at N.
+  echo "bench: churn scenario on $live_db, a fresh copy of $name"
+  fresh_copy
+  start_serve "$work/jobsd-churn.log" ""
+  ./bin/benchload -churn -churn-pid "$server" -churn-settle "$CHURN_SETTLE" -base "$base" -key "$key" -db "$DATABASE_URL" -n "$N" \
+    -jobsd bin/jobsd -commit "$commit" -out "$OUT" \
+    -churn-database "\`$live_db\`, a fresh copy of \`$name\` (CREATE DATABASE … TEMPLATE, $copied), dropped after it; jobsd started cold on it (ready after $ready), without a saved index${no_text_index:+ or keyword indexing}" ||
+    status=$?
+  stop_server
 fi
 exit "$status"

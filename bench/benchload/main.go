@@ -21,6 +21,11 @@
 // writes its own section of -out:
 //
 //	benchload -live -base http://127.0.0.1:18766 -key KEY -db postgres://…/copy -n 200000 -jobsd bin/jobsd -live-duration 60s
+//
+// With -churn it runs the churn scenario (churn.go), also on a database it
+// may write to: one import replacing a tenth of the postings and closing a
+// twentieth while the list mix runs, with jobsd's peak and settled
+// resident memory (read from /proc of -churn-pid).
 package main
 
 import (
@@ -117,6 +122,17 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&sk.BadKeys, "soak-bad-keys", 10, "-soak: requests with wrong keys a second, from one client behind the trusted proxy")
 	fs.DurationVar(&sk.HostileEvery, "soak-hostile-every", 2*time.Second, "-soak: time between hostile GraphQL documents")
 	fs.Float64Var(&sk.Growth, "soak-growth", 0.10, "-soak: growth of RSS, goroutines or open files from start to end that fails it")
+	churn := fs.Bool("churn", false, "run the churn scenario instead: one import (-jobsd) writing -churn-replace postings again "+
+		"with new content and closing -churn-close others while the list mix runs, jobsd's peak (VmHWM) and settled resident memory, "+
+		"and its total against SQL; writes its own section of -out. It writes to the database: run it on a copy")
+	cc := churnConfig{}
+	fs.IntVar(&cc.PID, "churn-pid", 0, "-churn: the process id of the jobsd serving -base (its memory is read from /proc)")
+	fs.IntVar(&cc.Replace, "churn-replace", 0, "-churn: postings written again (default a tenth of the loaded ones)")
+	fs.IntVar(&cc.Close, "churn-close", 0, "-churn: postings closed (default a twentieth of the loaded ones)")
+	fs.IntVar(&cc.Conns, "churn-connections", 4, "-churn: the list mix's connections while the churn runs")
+	fs.DurationVar(&cc.Settle, "churn-settle", 60*time.Second, "-churn: how long after jobsd absorbed the import its settled memory is read")
+	fs.DurationVar(&cc.Timeout, "churn-timeout", 15*time.Minute, "-churn: how long jobsd may take to absorb the import")
+	fs.StringVar(&cc.Database, "churn-database", "", "-churn: what database the scenario writes to, for the report")
 	withYardstick := fs.Bool("yardstick", true, "after jobsd's runs, run the targets' job-by-id statements without HTTP "+
 		"for -duration each, as a yardstick of the machine's speed (not with -only)")
 	if err := fs.Parse(args); err != nil {
@@ -210,6 +226,22 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 		return runSoak(ctx, sk, mix, out)
+	}
+	if *churn {
+		cc.Base, cc.Key, cc.DSN, cc.Jobsd, cc.N, cc.Commit, cc.Out = *base, *key, *dsn, lc.Jobsd, *n, *commit, *outFile
+		if cc.Replace == 0 {
+			cc.Replace = *n / 10
+		}
+		if cc.Close == 0 {
+			cc.Close = *n / 20
+		}
+		if cc.PID <= 0 || cc.Replace < 1 || cc.Close < 1 || cc.Conns < 1 || cc.Settle < 0 || cc.Timeout <= 0 {
+			return errors.New("-churn needs -churn-pid, and positive -churn-replace, -churn-close, -churn-connections and -churn-timeout")
+		}
+		if cc.Database == "" {
+			cc.Database = "the one of -db, written to by the scenario"
+		}
+		return runChurn(ctx, cc, db, mix, out)
 	}
 	if *subs {
 		sc.Base, sc.Key, sc.DSN, sc.Jobsd, sc.DBN, sc.Conns, sc.Commit, sc.Out = *base, *key, *dsn, lc.Jobsd, *n, *conns, *commit, *outFile
