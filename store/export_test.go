@@ -35,6 +35,10 @@ func SetPanicBackoff(t testing.TB, d time.Duration) {
 	t.Cleanup(func() { firstPanicBackoff, lastPanicBackoff = first, last })
 }
 
+// StartRebuild exposes startRebuild: a base built in the background, as a
+// catch-up too far behind starts one.
+func (x *Indexer) StartRebuild(ctx context.Context) { x.startRebuild(ctx) }
+
 // ImportDB is the transaction of an import, for tests to look into.
 func ImportDB(im *Import) bun.IDB { return im.tx }
 

@@ -260,8 +260,10 @@ func (x *Indexer) run(ctx context.Context) {
 			var err error
 			switch {
 			case rebuilt != nil:
-				err = x.adopt(ctx, rebuilt)
+				ix := rebuilt
 				rebuilt = nil
+				defer x.rebuilding.Store(false) // the rebuild ends with its adoption (startRebuild)
+				err = x.adopt(ctx, ix)
 			case x.current.Load() == nil:
 				err = x.buildFirst(ctx)
 			default:
@@ -456,13 +458,22 @@ func (x *Indexer) markBehind(n int64) {
 func rebuildAt(n int) int { return min(max(n/50, 5_000), 20_000) }
 
 // startRebuild builds a new base in the background, unless one is being
-// built; run adopts it.
+// built or waits to be adopted; run adopts it, and so ends the rebuild. A
+// rebuild that ended when its base was handed over let a catch-up that
+// ran before the adoption (a request's, finding the old index too far
+// behind) start a second build of the same changes, with a third index's
+// memory.
 func (x *Indexer) startRebuild(ctx context.Context) {
 	if !x.rebuilding.CompareAndSwap(false, true) {
 		return
 	}
 	go func() {
-		defer x.rebuilding.Store(false)
+		handed := false
+		defer func() {
+			if !handed {
+				x.rebuilding.Store(false)
+			}
+		}()
 		guard(x.log, "index rebuild", func() {
 			start := time.Now()
 			ix, place, err := x.buildTuned(ctx)
@@ -477,6 +488,7 @@ func (x *Indexer) startRebuild(ctx context.Context) {
 			x.save(ix, place)
 			select {
 			case x.rebuilt <- ix:
+				handed = true
 			case <-ctx.Done():
 			}
 		})

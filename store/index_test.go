@@ -2,10 +2,12 @@ package store_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -320,4 +322,39 @@ func TestIndexFollowsChangesAsSQL(t *testing.T) {
 		}
 	}
 	assert.Equal(t, int64(1), x.Stats().Builds, "every batch applied without a build")
+}
+
+// TestOneRebuildUntilAdopted: a base built in the background is one
+// rebuild until the indexer adopts it. A catch-up that finds the old index
+// too far behind in the meantime (a request's) used to start a second
+// build of the same changes, holding a third index in memory beside the
+// old one and the one waiting.
+func TestOneRebuildUntilAdopted(t *testing.T) {
+	e := newEnv(t)
+	e.importFixture("jobs.ndjson")
+	_, x := e.startIndexed(store.IndexOptions{})
+	var held atomic.Bool
+	held.Store(true)
+	store.SetPassHook(t, func(loop string) {
+		for loop == "index" && held.Load() {
+			time.Sleep(time.Millisecond)
+		}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	before := x.Stats().Builds
+	x.StartRebuild(ctx)
+	require.Eventually(t, func() bool { return x.Stats().Builds == before+1 }, 30*time.Second, 5*time.Millisecond, "the base is built")
+	// Handed over, not adopted (the indexer's loop is held): another
+	// catch-up's rebuild is the same one.
+	x.StartRebuild(ctx)
+	time.Sleep(300 * time.Millisecond)
+	assert.Equal(t, before+1, x.Stats().Builds, "no second build before the first base is adopted")
+
+	held.Store(false)
+	// Adopted: the next rebuild is a new one.
+	require.Eventually(t, func() bool {
+		x.StartRebuild(ctx)
+		return x.Stats().Builds == before+2
+	}, 30*time.Second, 20*time.Millisecond, "a rebuild after the adoption builds")
 }
