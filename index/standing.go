@@ -32,6 +32,26 @@ type State struct {
 	SalaryMin, SalaryMax float64
 }
 
+// Judging returns a copy of ix that keeps only what judging jobs reads
+// (States, StateOf, Matcher, KeyJobs, Version): its jobs' ids, keys,
+// dates, salaries and companies. A subscription hub holds the index it
+// judges a move of the feed from until the move is judged; when the move
+// is to a base built anew, the old index lives on for that alone, and its
+// sort orders, facets, salary index and caches are most of its memory. A
+// copy is only for judging: it answers no search.
+func (ix *Index) Judging() *Index {
+	return &Index{version: ix.version, n: ix.n, delta: ix.delta, ids: ix.ids, idEnd: ix.idEnd,
+		posted: ix.posted, undated: ix.undated, salMin: ix.salMin, salMax: ix.salMax,
+		rates: ix.rates, ratesDigest: ix.ratesDigest, histCode: ix.histCode, histRate: ix.histRate,
+		all: ix.all, baseAll: ix.baseAll, keys: ix.keys,
+		facets:    map[string]*facet{domain.FacetCompany: ix.facets[domain.FacetCompany]},
+		companies: ix.companies, byID: ix.byID, idsByteOrdered: ix.idsByteOrdered, companyPos: ix.companyPos}
+}
+
+// SameBase reports whether ix and other are layers over one base (a base
+// built anew is another).
+func (ix *Index) SameBase(other *Index) bool { return ix.baseAll == other.baseAll }
+
 // Has reports whether the job has the filter key.
 func (s *State) Has(key string) bool {
 	_, ok := slices.BinarySearch(s.Keys, key)

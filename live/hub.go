@@ -85,6 +85,10 @@ type Options struct {
 	// dispatched at a time (default 2,000): the hub holds the States of a
 	// chunk's jobs, not of all a large import changed.
 	Chunk int
+	// LetGo, when set, is called once the hub has judged a move to a base
+	// built anew: the index it judged from is garbage then, and its memory
+	// may go back to the system (memtune.Runtime.Release).
+	LetGo func()
 	Log   *slog.Logger
 }
 
@@ -178,6 +182,15 @@ func (h *Hub) Advance(_, cur *index.Index) {
 		h.first.CompareAndSwap(nil, cur)
 	}
 	h.firstMu.Unlock()
+	// The hub's index serves only to judge the move to cur from now on:
+	// the hub keeps what that reads of it and lets the rest go at once,
+	// before the indexer gives freed memory back. When cur is a base built
+	// anew, that is most of the old index's memory (index.Judging).
+	h.mu.Lock()
+	if h.at != nil && h.at != cur {
+		h.at = h.at.Judging()
+	}
+	h.mu.Unlock()
 	h.latest.Store(cur)
 	select {
 	case h.wake <- struct{}{}:
@@ -339,6 +352,9 @@ func (h *Hub) process(ctx context.Context, cur *index.Index) error {
 		h.mu.Lock()
 		h.at, h.epoch, h.judged = cur, epoch, cur.Version()
 		h.mu.Unlock()
+	}
+	if h.opts.LetGo != nil && !prev.SameBase(cur) {
+		h.opts.LetGo()
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"weak"
@@ -251,4 +252,44 @@ func TestFirstIndexIsReleased(t *testing.T) {
 	runtime.GC()
 	runtime.GC()
 	assert.Nil(t, gone.Value(), "the first index is garbage")
+}
+
+// TestReplacedBaseIsLetGo: when the index moves to a base built anew, the
+// hub keeps of the index it judges from only what judging reads (the full
+// index is garbage as soon as the hub hears of the move), and once the
+// move is judged it calls LetGo, so that the memory goes back to the
+// system; a move to a layer over the same base lets nothing go.
+func TestReplacedBaseIsLetGo(t *testing.T) {
+	feed := &memFeed{}
+	var letGo atomic.Int32
+	h := NewHub(feed, Options{LetGo: func() { letGo.Add(1) }})
+	ctx := context.Background()
+	q := domain.JobQuery{Filters: []domain.KeyFilter{{Field: "skills", Keys: []string{"skills:go"}}}}
+
+	first := build(1, doc("a", "go"), doc("b", "rust"))
+	require.NoError(t, h.process(ctx, first))
+	sub, err := h.Subscribe(ctx, q, nil, "test")
+	require.NoError(t, err)
+	defer sub.Close()
+	feed.changes = []domain.Change{{Seq: 2, ID: "c", Change: domain.ChangeOpened}, {Seq: 3, ID: "d", Change: domain.ChangeOpened}}
+	replaced := weak.Make(first)
+	first = nil
+	rebuilt := build(3, doc("a", "go"), doc("b", "rust"), doc("c", "go"), doc("d", "go"))
+	h.Advance(nil, rebuilt)
+	runtime.GC()
+	runtime.GC()
+	assert.Nil(t, replaced.Value(), "the hub holds a copy for judging, not the replaced index")
+	assert.Zero(t, letGo.Load(), "not before the move is judged")
+
+	require.NoError(t, h.process(ctx, rebuilt))
+	assert.Equal(t, []string{"added c", "added d"}, kinds(t, sub), "judged from the copy")
+	assert.Equal(t, int32(1), letGo.Load())
+
+	feed.changes = append(feed.changes, domain.Change{Seq: 4, ID: "e", Change: domain.ChangeOpened})
+	layered, err := rebuilt.Apply(4, index.Change{Add: []*index.Doc{doc("e", "go")}}, func(names []string) ([]string, error) { return names, nil })
+	require.NoError(t, err)
+	h.Advance(nil, layered)
+	require.NoError(t, h.process(ctx, layered))
+	assert.Equal(t, []string{"added e"}, kinds(t, sub))
+	assert.Equal(t, int32(1), letGo.Load(), "a layer over the same base lets nothing go")
 }

@@ -98,8 +98,9 @@ type MemoryTuner interface {
 	// Tune fits the collector to the live heap as of the last collection:
 	// after a build or a load, and now and then between builds.
 	Tune()
-	// RoomForBuild makes room for a build beside the current index.
-	RoomForBuild()
+	// RoomForBuild makes room for a build beside the current index, of
+	// indexBytes (its SizeInBytes).
+	RoomForBuild(indexBytes uint64)
 	// Lift removes the tuned limit (a first build, before a load's
 	// collection).
 	Lift()
@@ -359,8 +360,8 @@ func (x *Indexer) buildTuned(ctx context.Context) (*index.Index, feedPlace, erro
 		// Two indexes and the rows being read are alive during a build:
 		// a memory limit set for one would make the GC run without pause.
 		// The first build has no index beside it to size the room by.
-		if x.current.Load() != nil {
-			x.mem.RoomForBuild()
+		if cur := x.current.Load(); cur != nil {
+			x.mem.RoomForBuild(cur.SizeInBytes())
 		} else {
 			x.mem.Lift()
 		}

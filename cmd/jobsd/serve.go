@@ -399,14 +399,15 @@ func openServeDeps(ctx context.Context, cfg serveConfig, log *slog.Logger) (_ *s
 	// and the text indexer hold for long stretches.
 	st.StartExpiry(ctx, 250*time.Millisecond, log)
 	if cfg.Index {
-		opts := live.Options{Log: log, History: cfg.ResumeHistory}
+		mem := memtune.Runtime{}
+		opts := live.Options{Log: log, History: cfg.ResumeHistory, LetGo: mem.Release}
 		if cfg.TextIndex {
 			// Keyword subscriptions wait for this process's text indexer
 			// (every 2 s) to index a changed description.
 			opts.TextWait = 5 * time.Second
 		}
 		deps.hub = live.NewHub(st, opts)
-		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log, Memory: memtune.Runtime{}, DB: background, CacheDir: cfg.IndexCache,
+		ix, err := st.StartIndex(ctx, store.IndexOptions{Log: log, Memory: mem, DB: background, CacheDir: cfg.IndexCache,
 			Rates: deps.rates.Rates, OnAdvance: deps.hub.Advance})
 		if err != nil {
 			return nil, err

@@ -11,7 +11,8 @@ import (
 )
 
 // TestTuneGC: after a build the memory limit is the live heap plus the
-// headroom and slack, raised by the live heap during the next build
+// headroom and slack, raised during the next build by room for a second
+// index (its SizeInBytes and a quarter, at most the live heap)
 // (lifted during the first), and an operator's GOGC or GOMEMLIMIT is left
 // alone.
 func TestTuneGC(t *testing.T) {
@@ -35,8 +36,12 @@ func TestTuneGC(t *testing.T) {
 	tuned := debug.SetMemoryLimit(-1)
 	debug.SetMemoryLimit(tuned)
 	live, _ := heapSizes()
-	roomForBuild()
-	assert.InDelta(t, float64(tuned+int64(live)), float64(debug.SetMemoryLimit(-1)), float64(4<<20), "room for a second index during a build")
+	roomForBuild(live / 2)
+	assert.InDelta(t, float64(tuned+int64(live/2+live/8)), float64(debug.SetMemoryLimit(-1)), float64(4<<20),
+		"room for a second index during a build: its size and a quarter")
+	roomForBuild(live)
+	assert.InDelta(t, float64(tuned+int64(live)), float64(debug.SetMemoryLimit(-1)), float64(4<<20),
+		"no more room than the live heap it is part of")
 
 	liftMemoryLimit()
 	assert.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1), "lifted during the first build")
@@ -89,7 +94,7 @@ func TestTuneGC(t *testing.T) {
 	debug.SetGCPercent(300)
 	debug.SetMemoryLimit(1 << 30)
 	tuneGC()
-	roomForBuild()
+	roomForBuild(1 << 20)
 	liftMemoryLimit()
 	assert.Equal(t, int64(1<<30), debug.SetMemoryLimit(-1), "the operator's limit")
 	assert.Equal(t, 300, debug.SetGCPercent(300), "the operator's GOGC")
