@@ -81,14 +81,24 @@ func sortedTerms(by map[string]*SuggestTerm) []SuggestTerm {
 // LocationTerms returns the cities, shown "City, State, Country" (the
 // location filter's value that selects them), found by that value, by
 // their name followed by their state (name or code) or their country, and
-// by their aliases.
+// by their aliases. A suggestion selects the city it names: a city that
+// the location filter reads as another (a borough, which it reads as its
+// city: Manhattan as New York) is not a value of its own, whose jobs would
+// be the other's under a second name, and its spellings find the city it
+// is read as; one the filter does not read as one city (of the reference
+// data's 30,000, a dozen whose names hold " - " or "&", or a region's
+// word, as "Asia") is not suggested.
 func (n *Normalizer) LocationTerms() []SuggestTerm {
 	by := map[string]*SuggestTerm{}
 	for c := range n.geo.Cities {
 		if c.Name == "" {
 			continue
 		}
-		value := places.CityText(c)
+		read := n.geo.Parse(places.CityText(c))
+		if len(read.Places) != 1 || read.Places[0].City == "" {
+			continue
+		}
+		value := places.PlaceText(n.geo.Complete(read.Places[0]))
 		st := by[value]
 		if st == nil {
 			st = &SuggestTerm{Value: value, Filter: value, Spellings: []string{value}}
