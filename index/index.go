@@ -123,8 +123,10 @@ type Index struct {
 	allCompanies     []CompanyCount
 	allCompaniesOnce sync.Once
 
-	// bounds caches the bounds of suggested values (TopCounts), by value.
-	bounds sync.Map // *domain.ValueFilter → uint64
+	// bounds caches the bounds of suggested values (TopCounts), by value;
+	// valueJobs the live jobs of those of several keys (valueDocs).
+	bounds    sync.Map // *domain.ValueFilter → uint64
+	valueJobs sync.Map // *domain.ValueFilter → *roaring.Bitmap
 	// keysKey names the set of keys it has jobs of (KeysKey).
 	keysKey     KeysKey
 	keysKeyOnce sync.Once

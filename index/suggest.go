@@ -133,9 +133,30 @@ func (ix *Index) countWithin(b *roaring.Bitmap, v *domain.ValueFilter) (int, boo
 		}
 		return int(n), true
 	}
-	// The rarest key first: what is left of b after it is small.
+	docs := ix.valueDocs(v, keys)
+	if b == ix.all {
+		return int(docs.GetCardinality()), true
+	}
+	return int(b.AndCardinality(docs)), true
+}
+
+// valueDocs returns the live jobs of v, a value of several one-key filters
+// (a city with its state and country), keys: made once per index and
+// value, so that counting the value under a filter is one intersection
+// (and without one, a cardinality), where it was one intersection and
+// a new bitmap per key for every request.
+func (ix *Index) valueDocs(v *domain.ValueFilter, keys []string) *roaring.Bitmap {
+	if d, ok := ix.valueJobs.Load(v); ok {
+		return d.(*roaring.Bitmap)
+	}
+	var deltaKeys map[string]*roaring.Bitmap
+	if ix.delta != nil {
+		deltaKeys = ix.delta.keys
+	}
+	// The rarest key first: what is left after it is small.
+	keys = slices.Clone(keys)
 	slices.SortFunc(keys, func(x, y string) int { return cmp.Compare(ix.KeyJobs(x), ix.KeyJobs(y)) })
-	left := b
+	left := ix.all
 	for _, k := range keys {
 		var parts []*roaring.Bitmap
 		if bk := ix.keys[k]; bk != nil {
@@ -146,17 +167,19 @@ func (ix *Index) countWithin(b *roaring.Bitmap, v *domain.ValueFilter) (int, boo
 		}
 		switch len(parts) {
 		case 0:
-			return 0, true
+			left = roaring.New()
 		case 1:
 			left = parts[0]
 		default:
 			left = roaring.Or(parts[0], parts[1])
 		}
 		if left.IsEmpty() {
-			return 0, true
+			break
 		}
 	}
-	return int(left.GetCardinality()), true
+	left.RunOptimize()
+	d, _ := ix.valueJobs.LoadOrStore(v, left)
+	return d.(*roaring.Bitmap)
 }
 
 // bound returns at most how many jobs match q's key filters and company
