@@ -25,6 +25,7 @@ package index
 import (
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
@@ -127,6 +128,10 @@ type Index struct {
 	// valueJobs the live jobs of those of several keys (valueDocs).
 	bounds    sync.Map // *domain.ValueFilter → uint64
 	valueJobs sync.Map // *domain.ValueFilter → *roaring.Bitmap
+	// counted keeps the counts of suggested values under the key filters
+	// asked (countsUnder), countedN how many it holds.
+	counted  sync.Map // string (filtersKey) → *valueCounts
+	countedN atomic.Int64
 	// keysKey names the set of keys it has jobs of (KeysKey).
 	keysKey     KeysKey
 	keysKeyOnce sync.Once

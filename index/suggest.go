@@ -2,9 +2,11 @@ package index
 
 import (
 	"cmp"
+	"fmt"
 	"hash/maphash"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
@@ -46,23 +48,32 @@ func (ix *Index) TopCounts(base domain.JobQuery, values []*domain.ValueFilter, k
 	for i := range counts {
 		counts[i] = -1
 	}
+	// base's jobs, made when a count is not kept (countsUnder).
 	var b *roaring.Bitmap // nil: no condition, every job
-	if cl := ix.clauses(base); len(cl) > 0 {
-		b = ix.match(cl, "")
-	}
+	matched := false
+	kept := ix.countsUnder(base)
 	var best []int // the k largest counts so far, smallest first
 	for _, i := range order {
 		if bound[i] == 0 || len(best) == k && bound[i] < uint64(best[0]) {
 			break
 		}
-		n, ok := ix.countWithin(b, values[i])
+		n, ok := kept.get(values[i])
 		if !ok {
-			docs := ix.match(ix.clauses(values[i].Query()), "")
-			if b == nil {
-				n = int(docs.GetCardinality())
-			} else {
-				n = int(b.AndCardinality(docs))
+			if !matched {
+				if cl := ix.clauses(base); len(cl) > 0 {
+					b = ix.match(cl, "")
+				}
+				matched = true
 			}
+			if n, ok = ix.countWithin(b, values[i]); !ok {
+				docs := ix.match(ix.clauses(values[i].Query()), "")
+				if b == nil {
+					n = int(docs.GetCardinality())
+				} else {
+					n = int(b.AndCardinality(docs))
+				}
+			}
+			kept.put(ix, values[i], n)
 		}
 		counts[i] = n
 		if len(best) < k {
@@ -79,6 +90,79 @@ func (ix *Index) TopCounts(base domain.JobQuery, values []*domain.ValueFilter, k
 		}
 	}
 	return counts, true
+}
+
+// valueCounts are the counts of suggested values under one set of key
+// filters, in one index.
+type valueCounts struct {
+	mu sync.Mutex
+	n  map[*domain.ValueFilter]int
+}
+
+// maxCountsKept bounds the counts an index keeps (countsUnder): about
+// 64 bytes each.
+const maxCountsKept = 1 << 18
+
+// countsUnder returns the counts of suggested values kept under base's
+// conditions, nil when base has other conditions than key filters (a
+// company, a salary range, a date, a place, text). A search box asks for
+// the values under one filter keystroke after keystroke, and many users
+// type the same few letters: an index answers many such requests before
+// the next change replaces it, as a search engine's request cache lives
+// until its next refresh. The counts are exact: they are this index's.
+func (ix *Index) countsUnder(base domain.JobQuery) *valueCounts {
+	key, ok := filtersKey(base)
+	if !ok {
+		return nil
+	}
+	if c, ok := ix.counted.Load(key); ok {
+		return c.(*valueCounts)
+	}
+	if ix.countedN.Load() >= maxCountsKept {
+		return nil
+	}
+	c, _ := ix.counted.LoadOrStore(key, &valueCounts{n: map[*domain.ValueFilter]int{}})
+	return c.(*valueCounts)
+}
+
+// get returns the kept count of v.
+func (c *valueCounts) get(v *domain.ValueFilter) (int, bool) {
+	if c == nil {
+		return 0, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, ok := c.n[v]
+	return n, ok
+}
+
+// put keeps the count of v, while ix keeps fewer than maxCountsKept.
+func (c *valueCounts) put(ix *Index, v *domain.ValueFilter, n int) {
+	if c == nil || ix.countedN.Add(1) > maxCountsKept {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n[v] = n
+}
+
+// filtersKey is the text of q's conditions when they are key filters
+// alone (what TopCounts' counts depend on), the same for the same
+// filters in any order; false when q has any other condition. Sort,
+// page and card extras change no count.
+func filtersKey(q domain.JobQuery) (string, bool) {
+	if q.Company != "" || q.TitleText != "" || q.Q != "" || q.SalaryMin != nil || q.SalaryMax != nil ||
+		q.PostedAfter != nil || q.CompanyID != nil || q.Near != nil {
+		return "", false
+	}
+	parts := make([]string, len(q.Filters))
+	for i, f := range q.Filters {
+		keys := slices.Clone(f.Keys)
+		slices.Sort(keys)
+		parts[i] = fmt.Sprintf("%s\x00%t\x00%s", f.Field, f.All, strings.Join(keys, "\x00"))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, "\x01"), true
 }
 
 // countWithin counts the jobs of b (nil: every live job) that match v,

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -48,6 +49,10 @@ type Dict struct {
 	seqEnd   []int32
 	of       []int32
 	entries  int
+	// found keeps Find's answers (foundKey → []Match), foundN how many it
+	// was given.
+	found  sync.Map
+	foundN atomic.Int64
 	// second lists the distinct words by their second byte, for the typo
 	// walk.
 	second [256][]int32
@@ -204,7 +209,34 @@ func Sequences(spelling string) [][]string {
 // successive words of (each entry once, in no order), and
 // when typos is set, after them those that match so only with one edit in
 // a prefix of TypoFrom or more letters. An empty prefix finds every entry.
+// The answer is shared: not to be changed. The answers to the last
+// prefixes asked are kept (maxFound of them): a search box asks for the
+// same few letters again and again, and the one-typo walk is most of
+// Find's time.
 func (d *Dict) Find(prefix string, typos bool) []Match {
+	key := foundKey{prefix, typos}
+	if m, ok := d.found.Load(key); ok {
+		return m.([]Match)
+	}
+	matches := d.find(prefix, typos)
+	if d.foundN.Add(1) <= maxFound {
+		d.found.Store(key, matches)
+	}
+	return matches
+}
+
+// foundKey is a question Find keeps the answer to.
+type foundKey struct {
+	prefix string
+	typos  bool
+}
+
+// maxFound bounds the answers a Dict keeps (Find): the prefixes a search
+// box sends are few, those of a hostile client many.
+const maxFound = 4096
+
+// find is Find, without the answers kept.
+func (d *Dict) find(prefix string, typos bool) []Match {
 	p := Words(prefix)
 	if len(p) == 0 {
 		if d.only != nil {

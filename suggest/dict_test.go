@@ -1,6 +1,7 @@
 package suggest
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -108,4 +109,24 @@ func TestSubset(t *testing.T) {
 	assert.Equal(t, []int{2}, entries(s.Find("sofware", true)))
 	assert.Equal(t, []int{0, 2}, entries(d.Find("sofware", true)))
 	assert.Equal(t, []int{1, 2}, entries(s.Find("", false)), "an empty prefix: every entry of the subset")
+}
+
+// TestFindKeepsAnswers: an answer kept is the answer found again, with
+// typos and without, and no more than maxFound are kept.
+func TestFindKeepsAnswers(t *testing.T) {
+	d := New([]Entry{{Spellings: []string{"Software Engineer"}}, {Spellings: []string{"Solar Technician"}}, {Spellings: []string{"Go", "golang"}}})
+	for _, prefix := range []string{"so", "sofw", "softw", "gol", "", "x"} {
+		for _, typos := range []bool{false, true} {
+			first := d.Find(prefix, typos)
+			assert.ElementsMatch(t, d.find(prefix, typos), first, "%q %v", prefix, typos)
+			again := d.Find(prefix, typos)
+			assert.Equal(t, first, again, "%q %v kept", prefix, typos)
+		}
+	}
+	for i := range maxFound {
+		d.Find(fmt.Sprint("p", i), false)
+	}
+	d.Find("q0", false)
+	_, kept := d.found.Load(foundKey{"q0", false})
+	assert.False(t, kept, "no more than maxFound answers are kept")
 }
