@@ -264,10 +264,21 @@ func (q request) send(t *testing.T, h http.Handler) (int, string) {
 // reports whether the fast path answered; it returns the body.
 func (p *pair) compare(t *testing.T, q request, wantFast bool) string {
 	t.Helper()
-	before := p.served.Load()
-	fastStatus, fastBody := q.send(t, p.fast)
-	fast := p.served.Load() > before
-	slowStatus, slowBody := q.send(t, p.slow)
+	var fastStatus, slowStatus int
+	var fastBody, slowBody string
+	var fast bool
+	// An answer read from the clock (postedWithin's postedAfter, to the
+	// second) may change between the two requests: they are sent again
+	// once when their bodies differ.
+	for try := 0; try < 2; try++ {
+		before := p.served.Load()
+		fastStatus, fastBody = q.send(t, p.fast)
+		fast = p.served.Load() > before
+		slowStatus, slowBody = q.send(t, p.slow)
+		if fastBody == slowBody {
+			break
+		}
+	}
 	require.Equal(t, slowStatus, fastStatus, "status of %s", q.query)
 	require.Equal(t, slowBody, fastBody, "body of %s (variables %v)", q.query, q.variables)
 	require.Equal(t, wantFast, fast, "fast path answered %s", q.query)

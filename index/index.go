@@ -129,7 +129,8 @@ type Index struct {
 	bounds    sync.Map // *domain.ValueFilter → uint64
 	valueJobs sync.Map // *domain.ValueFilter → *roaring.Bitmap
 	// counted keeps the counts of suggested values under the key filters
-	// asked (countsUnder), countedN how many it holds.
+	// asked (countsUnder), countedN about how much it holds
+	// (maxCountsKept's units).
 	counted  sync.Map // string (filtersKey) → *valueCounts
 	countedN atomic.Int64
 	// keysKey names the set of keys it has jobs of (KeysKey).

@@ -31,7 +31,8 @@ type clause struct {
 	companies *companySet
 }
 
-// clauses evaluates each condition of q to its bitmap.
+// clauses evaluates each condition of q to its bitmap. A condition other
+// than key filters must be refused by filtersKey too (suggest.go).
 func (ix *Index) clauses(q domain.JobQuery) []clause {
 	var out []clause
 	for _, f := range q.Filters {

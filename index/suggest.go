@@ -99,9 +99,15 @@ type valueCounts struct {
 	n  map[*domain.ValueFilter]int
 }
 
-// maxCountsKept bounds the counts an index keeps (countsUnder): about
-// 64 bytes each.
+// maxCountsKept bounds the counts an index keeps (countsUnder), in units
+// of about 64 bytes: a count is one, a set of filters one for each 64
+// bytes of its key. Once past it, the counts kept are dropped together.
 const maxCountsKept = 1 << 18
+
+// maxFiltersKey is the longest key of filters whose counts are kept: a
+// search box's filters are a few values, a hostile client's may be 50
+// values of 1,000 characters.
+const maxFiltersKey = 1 << 10
 
 // countsUnder returns the counts of suggested values kept under base's
 // conditions, nil when base has other conditions than key filters (a
@@ -112,17 +118,26 @@ const maxCountsKept = 1 << 18
 // until its next refresh. The counts are exact: they are this index's.
 func (ix *Index) countsUnder(base domain.JobQuery) *valueCounts {
 	key, ok := filtersKey(base)
-	if !ok {
+	if !ok || len(key) > maxFiltersKey {
 		return nil
 	}
 	if c, ok := ix.counted.Load(key); ok {
 		return c.(*valueCounts)
 	}
-	if ix.countedN.Load() >= maxCountsKept {
-		return nil
+	c, loaded := ix.counted.LoadOrStore(key, &valueCounts{n: map[*domain.ValueFilter]int{}})
+	if !loaded {
+		ix.keepCounts(int64(1 + len(key)/64))
 	}
-	c, _ := ix.counted.LoadOrStore(key, &valueCounts{n: map[*domain.ValueFilter]int{}})
 	return c.(*valueCounts)
+}
+
+// keepCounts counts n more units kept (maxCountsKept), and drops every
+// count kept once they are past it.
+func (ix *Index) keepCounts(n int64) {
+	if ix.countedN.Add(n) > maxCountsKept {
+		ix.counted.Clear()
+		ix.countedN.Store(0)
+	}
 }
 
 // get returns the kept count of v.
@@ -136,20 +151,26 @@ func (c *valueCounts) get(v *domain.ValueFilter) (int, bool) {
 	return n, ok
 }
 
-// put keeps the count of v, while ix keeps fewer than maxCountsKept.
+// put keeps the count of v (in ix: keepCounts).
 func (c *valueCounts) put(ix *Index, v *domain.ValueFilter, n int) {
-	if c == nil || ix.countedN.Add(1) > maxCountsKept {
+	if c == nil {
 		return
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	_, had := c.n[v]
 	c.n[v] = n
+	c.mu.Unlock()
+	if !had {
+		ix.keepCounts(1)
+	}
 }
 
 // filtersKey is the text of q's conditions when they are key filters
 // alone (what TopCounts' counts depend on), the same for the same
 // filters in any order; false when q has any other condition. Sort,
-// page and card extras change no count.
+// page and card extras change no count. The conditions refused are those
+// clauses turns into other clauses than key filters' (keep the two in
+// step; TestFiltersKeyKnowsEveryCondition places each field).
 func filtersKey(q domain.JobQuery) (string, bool) {
 	if q.Company != "" || q.TitleText != "" || q.Q != "" || q.SalaryMin != nil || q.SalaryMax != nil ||
 		q.PostedAfter != nil || q.CompanyID != nil || q.Near != nil {

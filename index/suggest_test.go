@@ -10,18 +10,43 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/index"
 )
 
 // TestTopCountsFindsTheLargest: under random filters, the values TopCounts
 // counts hold the k largest counts (ties included), each equal to Search's
-// total of the filter and the value, and it skips values.
+// total of the filter and the value, and it skips values; in a base and
+// in a layer over it that removed and replaced jobs, for values of one key,
+// of several (a city and an arrangement, as a city with its state) and of
+// a company, counted anew and kept (each base is asked five times).
 func TestTopCountsFindsTheLargest(t *testing.T) {
-	ix := synthetic(20000)
+	base := synthetic(20000)
 	var values []*domain.ValueFilter
 	for i := range 220 {
 		values = append(values, &domain.ValueFilter{Filters: []domain.KeyFilter{{Field: "skills", Keys: []string{fmt.Sprintf("skills:Skill %d", i)}}}})
 	}
 	values = append(values, &domain.ValueFilter{Company: "company 1"}, &domain.ValueFilter{Filters: []domain.KeyFilter{{Field: "skills", Keys: []string{"skills:none"}}}})
+	for c := range 30 {
+		values = append(values, &domain.ValueFilter{Filters: []domain.KeyFilter{
+			{Field: "city", Keys: []string{fmt.Sprintf("city:City %d", c*15)}},
+			{Field: "work_arrangement", Keys: []string{"work_arrangement:remote"}}}})
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	var change index.Change
+	for range 300 {
+		change.Remove = append(change.Remove, fmt.Sprintf("src-%08d", r.IntN(20000)))
+		change.Add = append(change.Add, syntheticDoc(r, r.IntN(20000), 200))
+	}
+	layered, err := base.Apply(2, change, func(names []string) ([]string, error) { return names, nil })
+	require.NoError(t, err)
+	for name, ix := range map[string]*index.Index{"base": base, "layered": layered} {
+		t.Run(name, func(t *testing.T) { topCountsAgree(t, ix, values) })
+	}
+}
+
+// topCountsAgree checks TopCounts on ix against Search, under a few
+// bases.
+func topCountsAgree(t *testing.T, ix *index.Index, values []*domain.ValueFilter) {
 	bases := []domain.JobQuery{
 		{},
 		{Filters: []domain.KeyFilter{{Field: "work_arrangement", Keys: []string{"work_arrangement:remote"}}}},

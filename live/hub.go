@@ -182,15 +182,6 @@ func (h *Hub) Advance(_, cur *index.Index) {
 		h.first.CompareAndSwap(nil, cur)
 	}
 	h.firstMu.Unlock()
-	// The hub's index serves only to judge the move to cur from now on:
-	// the hub keeps what that reads of it and lets the rest go at once,
-	// before the indexer gives freed memory back. When cur is a base built
-	// anew, that is most of the old index's memory (index.Judging).
-	h.mu.Lock()
-	if h.at != nil && h.at != cur {
-		h.at = h.at.Judging()
-	}
-	h.mu.Unlock()
 	h.latest.Store(cur)
 	select {
 	case h.wake <- struct{}{}:
@@ -273,8 +264,22 @@ func (h *Hub) process(ctx context.Context, cur *index.Index) error {
 				h.at = cur
 			}
 			h.mu.Unlock()
+			h.letGo(prev, cur)
 		}
 		return nil
+	}
+	if !prev.SameBase(cur) {
+		// A move to a base built anew: the old index serves only to judge
+		// it from now on. The hub keeps what that reads of it and lets the
+		// rest go at once (most of its memory: index.Judging), and all of
+		// it once the move is judged (letGo).
+		judging := prev.Judging()
+		h.mu.Lock()
+		if h.at == prev {
+			h.at = judging
+		}
+		h.mu.Unlock()
+		prev = judging
 	}
 	var changes []domain.Change
 	for pos := prev.Version(); pos < cur.Version(); {
@@ -353,10 +358,16 @@ func (h *Hub) process(ctx context.Context, cur *index.Index) error {
 		h.at, h.epoch, h.judged = cur, epoch, cur.Version()
 		h.mu.Unlock()
 	}
+	h.letGo(prev, cur)
+	return nil
+}
+
+// letGo tells Options.LetGo that the hub has moved from prev to cur, when
+// cur is another base: prev is garbage now.
+func (h *Hub) letGo(prev, cur *index.Index) {
 	if h.opts.LetGo != nil && !prev.SameBase(cur) {
 		h.opts.LetGo()
 	}
-	return nil
 }
 
 // restart makes cur the hub's index when the feed no longer has the
@@ -369,7 +380,6 @@ func (h *Hub) restart(ctx context.Context, cur *index.Index) error {
 		return err
 	}
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	h.log.Warn("subscriptions: a purge removed changes not yet judged; every subscription ends with resync_required",
 		"from", h.at.Version(), "to", cur.Version(), "subscriptions", len(h.subs))
 	for s := range h.subs {
@@ -377,7 +387,10 @@ func (h *Hub) restart(ctx context.Context, cur *index.Index) error {
 	}
 	clear(h.history)
 	h.history = nil
+	prev := h.at
 	h.at, h.epoch, h.start, h.judged = cur, end.Epoch, cur.Version(), cur.Version()
+	h.mu.Unlock()
+	h.letGo(prev, cur)
 	return nil
 }
 

@@ -26,6 +26,9 @@ import (
 type memFeed struct {
 	changes []domain.Change
 	found   map[int64]store.Found
+	// onDocs, when set, runs as the hub reads what changes found: while
+	// it judges a move.
+	onDocs func()
 }
 
 func (f *memFeed) PrimaryChanges(_ context.Context, after domain.FeedCursor, limit int) ([]domain.Change, domain.FeedCursor, bool, error) {
@@ -50,6 +53,9 @@ func (f *memFeed) FeedEnd(context.Context) (domain.FeedCursor, error) {
 }
 
 func (f *memFeed) ChangeDocs(_ context.Context, seqs []int64) (map[int64]store.Found, error) {
+	if f.onDocs != nil {
+		f.onDocs()
+	}
 	out := map[int64]store.Found{}
 	for _, seq := range seqs {
 		if d, ok := f.found[seq]; ok {
@@ -256,9 +262,9 @@ func TestFirstIndexIsReleased(t *testing.T) {
 
 // TestReplacedBaseIsLetGo: when the index moves to a base built anew, the
 // hub keeps of the index it judges from only what judging reads (the full
-// index is garbage as soon as the hub hears of the move), and once the
-// move is judged it calls LetGo, so that the memory goes back to the
-// system; a move to a layer over the same base lets nothing go.
+// index is garbage while the move is judged), and once the move is judged
+// it calls LetGo, so that the memory goes back to the system; a move to a
+// layer over the same base lets nothing go.
 func TestReplacedBaseIsLetGo(t *testing.T) {
 	feed := &memFeed{}
 	var letGo atomic.Int32
@@ -276,12 +282,17 @@ func TestReplacedBaseIsLetGo(t *testing.T) {
 	first = nil
 	rebuilt := build(3, doc("a", "go"), doc("b", "rust"), doc("c", "go"), doc("d", "go"))
 	h.Advance(nil, rebuilt)
-	runtime.GC()
-	runtime.GC()
-	assert.Nil(t, replaced.Value(), "the hub holds a copy for judging, not the replaced index")
-	assert.Zero(t, letGo.Load(), "not before the move is judged")
-
+	judged := false
+	feed.onDocs = func() {
+		runtime.GC()
+		runtime.GC()
+		assert.Nil(t, replaced.Value(), "the hub judges from a copy, not the replaced index")
+		assert.Zero(t, letGo.Load(), "not before the move is judged")
+		judged = true
+	}
 	require.NoError(t, h.process(ctx, rebuilt))
+	feed.onDocs = nil
+	require.True(t, judged)
 	assert.Equal(t, []string{"added c", "added d"}, kinds(t, sub), "judged from the copy")
 	assert.Equal(t, int32(1), letGo.Load())
 

@@ -69,8 +69,13 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 		if err := rc.SetWriteDeadline(time.Now().Add(h.writeLimit)); err != nil && !errors.Is(err, http.ErrNotSupported) {
 			return false
 		}
-		_, err := w.Write(b)
-		return err == nil && rc.Flush() == nil
+		if _, err := w.Write(b); err != nil || rc.Flush() != nil {
+			return false
+		}
+		// No deadline between writes: over HTTP/2 one would reset a
+		// stream that merely waits for its next event.
+		_ = rc.SetWriteDeadline(time.Time{})
+		return true
 	}
 	w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")

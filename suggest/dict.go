@@ -209,35 +209,41 @@ func Sequences(spelling string) [][]string {
 // successive words of (each entry once, in no order), and
 // when typos is set, after them those that match so only with one edit in
 // a prefix of TypoFrom or more letters. An empty prefix finds every entry.
-// The answer is shared: not to be changed. The answers to the last
-// prefixes asked are kept (maxFound of them): a search box asks for the
-// same few letters again and again, and the one-typo walk is most of
-// Find's time.
+// The answer is shared: not to be changed. Answers are kept, by the
+// prefix's words, until they hold maxFoundMatches matches, then dropped
+// together: a search box asks for the same few letters again and again,
+// and the one-typo walk is most of Find's time.
 func (d *Dict) Find(prefix string, typos bool) []Match {
-	key := foundKey{prefix, typos}
+	words := Words(prefix)
+	if len(words) == 0 {
+		return d.find(words, false) // every entry: no typo to walk
+	}
+	key := foundKey{strings.Join(words, "\x00"), typos}
 	if m, ok := d.found.Load(key); ok {
 		return m.([]Match)
 	}
-	matches := d.find(prefix, typos)
-	if d.foundN.Add(1) <= maxFound {
-		d.found.Store(key, matches)
+	matches := d.find(words, typos)
+	if n := int64(len(matches) + 1); d.foundN.Add(n) > maxFoundMatches {
+		d.found.Clear()
+		d.foundN.Store(n)
 	}
+	d.found.Store(key, matches)
 	return matches
 }
 
-// foundKey is a question Find keeps the answer to.
+// foundKey is a question Find keeps the answer to: the prefix's words.
 type foundKey struct {
-	prefix string
-	typos  bool
+	words string
+	typos bool
 }
 
-// maxFound bounds the answers a Dict keeps (Find): the prefixes a search
-// box sends are few, those of a hostile client many.
-const maxFound = 4096
+// maxFoundMatches bounds the matches a Dict keeps (Find), about 16 bytes
+// each: the prefixes a search box sends are few, those of a hostile
+// client many.
+const maxFoundMatches = 1 << 18
 
-// find is Find, without the answers kept.
-func (d *Dict) find(prefix string, typos bool) []Match {
-	p := Words(prefix)
+// find is Find of a prefix's words, without the answers kept.
+func (d *Dict) find(p []string, typos bool) []Match {
 	if len(p) == 0 {
 		if d.only != nil {
 			matches := make([]Match, len(d.only))

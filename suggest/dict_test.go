@@ -3,9 +3,11 @@ package suggest
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestFind(t *testing.T) {
@@ -111,22 +113,33 @@ func TestSubset(t *testing.T) {
 	assert.Equal(t, []int{1, 2}, entries(s.Find("", false)), "an empty prefix: every entry of the subset")
 }
 
-// TestFindKeepsAnswers: an answer kept is the answer found again, with
-// typos and without, and no more than maxFound are kept.
+// TestFindKeepsAnswers: an answer kept is the answer found, with typos
+// and without, kept by the prefix's words (case and punctuation folded
+// away); a prefix without words is not kept; the answers kept are dropped
+// together once they hold maxFoundMatches matches.
 func TestFindKeepsAnswers(t *testing.T) {
 	d := New([]Entry{{Spellings: []string{"Software Engineer"}}, {Spellings: []string{"Solar Technician"}}, {Spellings: []string{"Go", "golang"}}})
-	for _, prefix := range []string{"so", "sofw", "softw", "gol", "", "x"} {
+	for _, prefix := range []string{"so", "sofw", "softw", "gol", "soft eng"} {
 		for _, typos := range []bool{false, true} {
 			first := d.Find(prefix, typos)
-			assert.ElementsMatch(t, d.find(prefix, typos), first, "%q %v", prefix, typos)
-			again := d.Find(prefix, typos)
-			assert.Equal(t, first, again, "%q %v kept", prefix, typos)
+			assert.ElementsMatch(t, d.find(Words(prefix), typos), first, "%q %v", prefix, typos)
+			kept, ok := d.found.Load(foundKey{strings.Join(Words(prefix), "\x00"), typos})
+			require.True(t, ok, "%q %v kept", prefix, typos)
+			assert.Equal(t, first, kept)
+			assert.Equal(t, first, d.Find(strings.ToUpper(prefix)+"!", typos), "the same words")
 		}
 	}
-	for i := range maxFound {
-		d.Find(fmt.Sprint("p", i), false)
+	assert.Len(t, d.Find("!!", false), 3, "no words: every entry")
+	_, ok := d.found.Load(foundKey{"", false})
+	assert.False(t, ok, "a prefix without words is not kept")
+
+	for i := 0; d.foundN.Load() < maxFoundMatches; i++ {
+		d.Find(fmt.Sprint("p", i), false) // no match: one each
 	}
-	d.Find("q0", false)
-	_, kept := d.found.Load(foundKey{"q0", false})
-	assert.False(t, kept, "no more than maxFound answers are kept")
+	_, ok = d.found.Load(foundKey{"p0", false})
+	require.True(t, ok)
+	d.Find("s", false) // two matches: past the bound
+	assert.LessOrEqual(t, d.foundN.Load(), int64(maxFoundMatches))
+	_, ok = d.found.Load(foundKey{"p0", false})
+	assert.False(t, ok, "dropped together once full")
 }
