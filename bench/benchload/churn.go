@@ -196,24 +196,10 @@ func runChurn(ctx context.Context, cfg churnConfig, db *pgx.Conn, mix []query, o
 	}
 
 	section := res.markdown()
-	if cfg.Out == "-" {
-		fmt.Fprint(out, section)
-	} else {
-		if err := rewriteFile(cfg.Out, func(doc string) (string, error) {
-			return placeSection(doc, section, churnBeginMarker(cfg.N), churnEndMarker, [2]string{liveBeginMarker(cfg.N), liveEndMarker},
-				[2]string{beginMarker(cfg.N), endMarker})
-		}); err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "wrote the churn N=%d section of %s\n", cfg.N, cfg.Out)
-	}
-	if f := res.failures(); len(f) > 0 {
-		for _, s := range f {
-			fmt.Fprintln(out, "FAILED:", s)
-		}
-		return errors.New("the churn scenario failed (see above)")
-	}
-	return nil
+	return reportScenario(out, "churn", cfg.Out, cfg.N, section, func(doc string) (string, error) {
+		return placeSection(doc, section, churnBeginMarker(cfg.N), churnEndMarker, [2]string{liveBeginMarker(cfg.N), liveEndMarker},
+			[2]string{beginMarker(cfg.N), endMarker})
+	}, res.failures())
 }
 
 // writeChurn writes the churn's import: the seed generator's first

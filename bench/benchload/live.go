@@ -394,21 +394,8 @@ func runLive(ctx context.Context, cfg liveConfig, db *pgx.Conn, mix []query, cpu
 	}
 
 	section := res.markdown()
-	if cfg.Out == "-" {
-		fmt.Fprint(out, section)
-	} else {
-		if err := writeLiveSection(cfg.Out, cfg.N, section); err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "wrote the live N=%d section of %s\n", cfg.N, cfg.Out)
-	}
-	if f := res.failures(); len(f) > 0 {
-		for _, s := range f {
-			fmt.Fprintln(out, "FAILED:", s)
-		}
-		return errors.New("the live scenario failed (see above)")
-	}
-	return nil
+	return reportScenario(out, "live", cfg.Out, cfg.N, section,
+		func(doc string) (string, error) { return placeLiveSection(doc, cfg.N, section) }, res.failures())
 }
 
 // newScenario makes the generator of a scenario writing cfg.Duration of

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -165,6 +166,27 @@ func lagText(d time.Duration) string {
 		return fmt.Sprintf("%.1f s", d.Seconds())
 	}
 	return fmt.Sprintf("%.0f ms", ms(d))
+}
+
+// reportScenario ends a scenario named what: its section written into
+// file by place (to out with file "-"), then its failures, each on a line
+// of out; it fails when there are any.
+func reportScenario(out io.Writer, what, file string, n int, section string, place func(doc string) (string, error), failures []string) error {
+	if file == "-" {
+		fmt.Fprint(out, section)
+	} else {
+		if err := rewriteFile(file, place); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "wrote the %s N=%d section of %s\n", what, n, file)
+	}
+	for _, s := range failures {
+		fmt.Fprintln(out, "FAILED:", s)
+	}
+	if len(failures) > 0 {
+		return fmt.Errorf("the %s scenario failed (see above)", what)
+	}
+	return nil
 }
 
 // writeLiveSection puts section, the live scenario's at n, into file: in
