@@ -20,9 +20,9 @@ import (
 	"github.com/jobsd-dev/jobsd/seed"
 )
 
-// The churn scenario's targets, at N = 1,000,000 (issue 32): jobsd's
-// resident memory while a board is replaced and another closed, and
-// once it has settled.
+// The churn scenario's targets, at N = 1,000,000: jobsd's resident
+// memory while a board is replaced and another closed, under a 768 MB
+// container's limit with room to spare, and once it has settled.
 const (
 	churnPeakTarget    = 600 << 20
 	churnSettledTarget = 400 << 20
