@@ -176,8 +176,12 @@ func TestEnums(t *testing.T) {
 			Nodes []node `json:"nodes"`
 		} `json:"jobs"`
 	}
-	require.NoError(t, c.Post(`query($s: JobSort, $u: DistanceUnit) { jobs(sort: $s, filter: {near: {place: "Austin, TX", radius: 50, unit: $u}}) { nodes { id } } }`,
-		&sorted, gqlclient.Var("s", "oldest"), gqlclient.Var("u", "mi")))
+	var upper = sorted
+	nearQuery := `query($s: JobSort, $u: DistanceUnit) { jobs(sort: $s, filter: {near: {place: "Austin, TX", radius: 50, unit: $u}}) { nodes { id } } }`
+	require.NoError(t, c.Post(nearQuery, &sorted, gqlclient.Var("s", "oldest"), gqlclient.Var("u", "mi")))
+	require.NoError(t, c.Post(nearQuery, &upper, gqlclient.Var("s", "OLDEST"), gqlclient.Var("u", "MI")))
+	assert.NotEmpty(t, upper.Jobs.Nodes)
+	assert.Equal(t, upper, sorted)
 
 	// Facet values are spelled as the enum, and go back into the filter.
 	var facets struct {

@@ -85,9 +85,11 @@ type Options struct {
 	// dispatched at a time (default 2,000): the hub holds the States of a
 	// chunk's jobs, not of all a large import changed.
 	Chunk int
-	// LetGo, when set, is called once the hub has judged a move to a base
-	// built anew: the index it judged from is garbage then, and its memory
-	// may go back to the system (memtune.Runtime.Release).
+	// LetGo, when set, is called once the hub has let go of an index for
+	// another base (it judged the move to a base built anew, took a base
+	// rebuilt at the same change, or restarted after a purge): that index
+	// is garbage then, and its memory may go back to the system
+	// (memtune.Runtime.Release).
 	LetGo func()
 	Log   *slog.Logger
 }

@@ -283,7 +283,7 @@ func TestLocations(t *testing.T) {
 		require.NoError(t, err)
 		setups = append(setups, setup{"refdata", n, true})
 	} else {
-		t.Log("JOBSD_REFDATA unset: the table is read with the curated vocabularies only")
+		t.Log("no reference data (JOBSD_REFDATA, or ../shared/data beside the repository): the table is read with the curated vocabularies only")
 	}
 	for _, s := range setups {
 		right, total := 0, 0
@@ -365,7 +365,7 @@ func TestLocationFunctions(t *testing.T) {
 func TestLocationRefDataLoad(t *testing.T) {
 	dir := refDataDir()
 	if dir == "" {
-		t.Skip("JOBSD_REFDATA unset")
+		t.Skip("no reference data (JOBSD_REFDATA, or ../shared/data beside the repository)")
 	}
 	var before, after runtime.MemStats
 	runtime.GC()

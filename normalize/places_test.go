@@ -15,12 +15,13 @@ var (
 )
 
 // geoRefNormalizer returns a Normalizer with the reference data of
-// JOBSD_REFDATA, loaded once; the test is skipped when it is unset.
+// JOBSD_REFDATA (or beside the repository), loaded once; the test is
+// skipped without it.
 func geoRefNormalizer(t *testing.T) *Normalizer {
 	t.Helper()
 	dir := refDataDir()
 	if dir == "" {
-		t.Skip("JOBSD_REFDATA unset")
+		t.Skip("no reference data (JOBSD_REFDATA, or ../shared/data beside the repository)")
 	}
 	geoRefOnce.Do(func() { geoRefN, geoRefErr = New(WithRefData(dir)) })
 	require.NoError(t, geoRefErr)

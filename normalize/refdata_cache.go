@@ -20,9 +20,10 @@ import (
 )
 
 // cacheFormat numbers the layout of the cache files (package wire's
-// header, and the body of refdata_codec*.go). Raise it with every change to
-// refdata_codec*.go or to the types they write; rulesVersion covers changes
-// to what the loaders build. 9: package wire's layout.
+// header, and the body refdata_codec.go writes with the parts' own
+// sections: the codecs of places, terms and titles). Raise it with every
+// change to any of those codecs or to the types they write; rulesVersion
+// covers changes to what the loaders build. 9: package wire's layout.
 const cacheFormat = 9
 
 // cacheMagic starts every cache file.

@@ -293,7 +293,8 @@ func TestCacheConcurrentWriters(t *testing.T) {
 }
 
 // TestCacheLayout fails when a type the cache writes gains, loses or
-// changes a field: refdata_codec*.go must then write it, and cacheFormat
+// changes a field: refdata_codec.go or the part's codec must then write
+// it, and cacheFormat
 // be raised (and this signature updated).
 func TestCacheLayout(t *testing.T) {
 	// The parts' types have their own tests (packages places, terms and
@@ -301,7 +302,7 @@ func TestCacheLayout(t *testing.T) {
 	types := []any{Normalizer{}, Source{}}
 	got := wire.Layout(types...)
 	const want = "822bc5ffd7db9029"
-	require.Equal(t, want, got, "a type the cache writes changed: update refdata_codec*.go, raise cacheFormat (now %d), then this signature", cacheFormat)
+	require.Equal(t, want, got, "a type the cache writes changed: update refdata_codec.go or the part's codec, raise cacheFormat (now %d), then this signature", cacheFormat)
 }
 
 // TestCacheIsPruned: writing a cache file removes the files of other keys

@@ -510,8 +510,10 @@ func (x *Indexer) adopt(ctx context.Context, ix *index.Index) error {
 	}
 	x.setCurrent(nx)
 	x.freshAt.Store(time.Now().UnixNano())
-	// The old base is garbage now: give the memory back rather than keep
-	// it as the heap's headroom.
+	// The build's garbage (the rows read) goes back now rather than stay as
+	// the heap's headroom. The old base goes once whoever follows the
+	// index lets it go: the subscriptions' hub, when it has judged the
+	// move (live.Options.LetGo).
 	if x.mem != nil {
 		x.mem.Release()
 	}

@@ -56,7 +56,7 @@ func TestChurnFile(t *testing.T) {
 }
 
 // TestChurnReport: the memory targets apply from N = 1,000,000, where a
-// miss is named; a problem is a failure at any N.
+// miss is named; a problem is listed at any N.
 func TestChurnReport(t *testing.T) {
 	r := &churnResult{Config: churnConfig{N: 1000000, Replace: 100000, Close: 50000, Conns: 4, Settle: time.Minute, Commit: "abc1234",
 		Database: "a copy"}, Before: 300 << 20, Peak: 590 << 20, Settled: 330 << 20, Total: 950000, SQLTotal: 950000}
@@ -66,7 +66,6 @@ func TestChurnReport(t *testing.T) {
 	assert.Contains(t, md, "| peak (VmHWM, from the import's start until jobsd was idle again) | 590 | ≤ 600 MiB |")
 	assert.Contains(t, md, "Targets met.")
 	assert.Contains(t, md, churnEndMarker+"\n")
-	assert.Empty(t, r.failures())
 
 	r.Peak, r.Settled = 622<<20, 410<<20
 	assert.Equal(t, []string{"peak RSS 622 MiB > 600 MiB", "settled RSS 410 MiB > 400 MiB"}, r.targetMisses())
@@ -76,6 +75,5 @@ func TestChurnReport(t *testing.T) {
 	assert.Empty(t, r.targetMisses())
 	assert.Contains(t, r.markdown(), "— (set at N = 1,000,000)")
 	r.Problems = []string{"jobsd's total 1, SQL's 2"}
-	assert.Equal(t, r.Problems, r.failures())
 	assert.Contains(t, r.markdown(), "- PROBLEM: jobsd's total 1, SQL's 2")
 }

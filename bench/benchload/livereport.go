@@ -189,13 +189,6 @@ func reportScenario(out io.Writer, what, file string, n int, section string, pla
 	return nil
 }
 
-// writeLiveSection puts section, the live scenario's at n, into file: in
-// place of the one written before, or else right after the quiet section
-// of n, or else at the end. The rest of the file is kept.
-func writeLiveSection(file string, n int, section string) error {
-	return rewriteFile(file, func(doc string) (string, error) { return placeLiveSection(doc, n, section) })
-}
-
 // rewriteFile replaces the markdown file's text (a new file's is a title)
 // by what change makes of it.
 func rewriteFile(file string, change func(doc string) (string, error)) error {
@@ -215,8 +208,9 @@ func rewriteFile(file string, change func(doc string) (string, error)) error {
 	return nil
 }
 
-// placeLiveSection returns doc with section placed as writeLiveSection
-// says.
+// placeLiveSection returns doc with section, the live scenario's at n, in
+// place of the one written before, or else right after the quiet section
+// of n, or else at the end. The rest of doc is kept.
 func placeLiveSection(doc string, n int, section string) (string, error) {
 	return placeSection(doc, section, liveBeginMarker(n), liveEndMarker, [2]string{beginMarker(n), endMarker})
 }

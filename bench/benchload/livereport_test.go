@@ -128,7 +128,7 @@ func TestPlaceLiveSection(t *testing.T) {
 	// The quiet writer still finds and replaces its own section.
 	file := filepath.Join(t.TempDir(), "r.md")
 	require.NoError(t, os.WriteFile(file, []byte(quiet), 0o644))
-	require.NoError(t, writeLiveSection(file, 200000, live(200000, "one")))
+	require.NoError(t, rewriteFile(file, func(doc string) (string, error) { return placeLiveSection(doc, 200000, live(200000, "one")) }))
 	require.NoError(t, writeSection(file, 200000, beginMarker(200000)+"\nquiet again\n"+endMarker+"\n"))
 	b, err := os.ReadFile(file)
 	require.NoError(t, err)

@@ -241,16 +241,8 @@ func runSubs(ctx context.Context, cfg subsConfig, db *pgx.Conn, mix []query, ski
 	fmt.Fprintf(out, "subs: the list mix without subscriptions again, %s\n", cfg.MixDuration)
 	res.MixWithout = append(res.MixWithout, load.drivePhase(ctx, cases, kinds, len(names), cfg.Conns, cfg.MixDuration, cpu, metrics))
 	section := res.markdown()
-	fmt.Fprint(out, section)
-	if cfg.Out != "-" {
-		if err := writeSubsSection(cfg.Out, cfg.DBN, cfg.PerSocket, section); err != nil {
-			return err
-		}
-	}
-	if f := res.failures(); len(f) > 0 {
-		return fmt.Errorf("subs: %s", strings.Join(f, "; "))
-	}
-	return nil
+	return reportScenario(out, "subscriptions", cfg.Out, cfg.DBN, section,
+		func(doc string) (string, error) { return placeSubsSection(doc, cfg.DBN, cfg.PerSocket, section) }, res.failures())
 }
 
 // cpuCount is the processors the shares of cpuSample.since divide by.

@@ -57,9 +57,9 @@ func TestSubsSectionOneASocket(t *testing.T) {
 	many := (&subsResult{Config: subsConfig{N: 10, DBN: 500, PerSocket: 100}, Problems: map[string]int{}}).markdown()
 	require.NoError(t, os.WriteFile(file, []byte("# results\n\n"+many+"\n# end\n"), 0o644))
 	one := &subsResult{Config: subsConfig{N: 10, DBN: 500, PerSocket: 1, Commit: "first"}, Problems: map[string]int{}}
-	require.NoError(t, writeSubsSection(file, 500, 1, one.markdown()))
+	require.NoError(t, rewriteFile(file, func(doc string) (string, error) { return placeSubsSection(doc, 500, 1, one.markdown()) }))
 	one.Config.Commit = "second"
-	require.NoError(t, writeSubsSection(file, 500, 1, one.markdown()))
+	require.NoError(t, rewriteFile(file, func(doc string) (string, error) { return placeSubsSection(doc, 500, 1, one.markdown()) }))
 	b, err := os.ReadFile(file)
 	require.NoError(t, err)
 	doc := string(b)

@@ -21,16 +21,14 @@ func subsBeginMarker(n, perSocket int) string {
 	return fmt.Sprintf("<!-- bench-subs:begin N=%d -->", n)
 }
 
-// writeSubsSection puts section, the subscriptions scenario's at n with
-// perSocket subscriptions a socket, into file: in place of the one
-// written before, or else after the scenario's section of n with many a
-// socket, the live scenario's, or the quiet one's, or else at the end.
-func writeSubsSection(file string, n, perSocket int, section string) error {
-	return rewriteFile(file, func(doc string) (string, error) {
-		return placeSection(doc, section, subsBeginMarker(n, perSocket), subsEndMarker,
-			[2]string{subsBeginMarker(n, 0), subsEndMarker},
-			[2]string{liveBeginMarker(n), liveEndMarker}, [2]string{beginMarker(n), endMarker})
-	})
+// placeSubsSection returns doc with section, the subscriptions
+// scenario's at n with perSocket subscriptions a socket, in place of the
+// one written before, or else after the scenario's section of n with many
+// a socket, the live scenario's, or the quiet one's, or else at the end.
+func placeSubsSection(doc string, n, perSocket int, section string) (string, error) {
+	return placeSection(doc, section, subsBeginMarker(n, perSocket), subsEndMarker,
+		[2]string{subsBeginMarker(n, 0), subsEndMarker},
+		[2]string{liveBeginMarker(n), liveEndMarker}, [2]string{beginMarker(n), endMarker})
 }
 
 // The subscriptions targets, on 2 cores: delivery lag, CPU, memory, and the list mix kept.
