@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/jobsd-dev/jobsd/internal/refdatatest"
 )
 
 // FuzzLocation reads any location text without panicking, and
@@ -19,7 +21,7 @@ func FuzzLocation(f *testing.F) {
 		f.Add(seed)
 	}
 	ns := []*Normalizer{newLocNormalizer(f)}
-	if dir := refDataDir(); dir != "" {
+	if dir := refdatatest.Find(refdatatest.Cities); dir != "" {
 		n, err := New(WithRefData(dir))
 		if err != nil {
 			f.Fatal(err)

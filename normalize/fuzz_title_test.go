@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jobsd-dev/jobsd/internal/refdatatest"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
@@ -23,8 +24,8 @@ func FuzzTitle(f *testing.F) {
 		f.Add(seed)
 	}
 	ns := []*normalize.Normalizer{newNormalizer(f)}
-	if dir := os.Getenv("JOBSD_REFDATA"); dir != "" {
-		if _, err := os.Stat(dir + "/occupations/onet_occupation_data.tsv"); err == nil {
+	if os.Getenv("JOBSD_REFDATA") != "" { // set: the copy beside the repository is not looked for
+		if dir := refdatatest.Find(refdatatest.Occupations); dir != "" {
 			n, err := normalize.New(normalize.WithRefData(dir))
 			if err != nil {
 				f.Fatal(err)

@@ -1,7 +1,6 @@
 package normalize
 
 import (
-	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -11,21 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/internal/refdatatest"
 	"github.com/jobsd-dev/jobsd/normalize/places"
 )
-
-// refDataDir returns the reference-data directory (JOBSD_REFDATA, else
-// the copy beside the repository), or "" when it lacks the locations.
-func refDataDir() string {
-	dir := os.Getenv("JOBSD_REFDATA")
-	if dir == "" {
-		dir = "../../shared/data" // the copy beside the repository
-	}
-	if _, err := os.Stat(dir + "/locations/geonames_cities15000.txt.gz"); err != nil {
-		return ""
-	}
-	return dir
-}
 
 // placesOf reads "City|State|Country; ..." as places.
 func placesOf(s string) []Place {
@@ -278,7 +265,7 @@ func TestLocations(t *testing.T) {
 		ref  bool
 	}
 	setups := []setup{{"curated", newLocNormalizer(t), false}}
-	if dir := refDataDir(); dir != "" {
+	if dir := refdatatest.Find(refdatatest.Cities); dir != "" {
 		n, err := New(WithRefData(dir))
 		require.NoError(t, err)
 		setups = append(setups, setup{"refdata", n, true})
@@ -363,10 +350,7 @@ func TestLocationFunctions(t *testing.T) {
 // TestLocationRefDataLoad measures loading the locations' reference data
 // into the gazetteer: time, and heap kept after a garbage collection.
 func TestLocationRefDataLoad(t *testing.T) {
-	dir := refDataDir()
-	if dir == "" {
-		t.Skip("no reference data (JOBSD_REFDATA, or ../shared/data beside the repository)")
-	}
+	dir := refdatatest.Need(t, refdatatest.Cities)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -397,7 +381,7 @@ func BenchmarkParseLocation(b *testing.B) {
 	texts := []string{"Austin, TX", "San Francisco, CA; New York, NY", "Remote - US", "München, Deutschland",
 		"Bengaluru, KA, IN", "Hybrid (Seattle, WA)", "Toronto ON Canada", "Greater Boston Area"}
 	ns := map[string]*Normalizer{"curated": newLocNormalizer(b)}
-	if dir := refDataDir(); dir != "" {
+	if dir := refdatatest.Find(refdatatest.Cities); dir != "" {
 		n, err := New(WithRefData(dir))
 		if err != nil {
 			b.Fatal(err)

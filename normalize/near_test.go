@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/internal/refdatatest"
 	"github.com/jobsd-dev/jobsd/normalize/places"
 )
 
@@ -207,10 +208,7 @@ func TestNearKeysOfPostings(t *testing.T) {
 // its own state ("Georgetown" with Texas is Georgetown, Texas, 40 km north
 // of Austin, not Guyana's capital), and places resolve as location does.
 func TestNearWithReferenceData(t *testing.T) {
-	dir := refDataDir()
-	if dir == "" {
-		t.Skip("no reference data (JOBSD_REFDATA)")
-	}
+	dir := refdatatest.Need(t, refdatatest.Cities)
 	n, err := New(WithRefData(dir))
 	require.NoError(t, err)
 	rec, err := n.Job(domain.Job{ID: "t-1", Title: "Nurse", Company: "Acme",

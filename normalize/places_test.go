@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/internal/refdatatest"
 )
 
 var (
@@ -19,10 +21,7 @@ var (
 // skipped without it.
 func geoRefNormalizer(t *testing.T) *Normalizer {
 	t.Helper()
-	dir := refDataDir()
-	if dir == "" {
-		t.Skip("no reference data (JOBSD_REFDATA, or ../shared/data beside the repository)")
-	}
+	dir := refdatatest.Need(t, refdatatest.Cities)
 	geoRefOnce.Do(func() { geoRefN, geoRefErr = New(WithRefData(dir)) })
 	require.NoError(t, geoRefErr)
 	return geoRefN

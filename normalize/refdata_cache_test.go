@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/jobsd-dev/jobsd/internal/refdatatest"
 	"github.com/jobsd-dev/jobsd/internal/wire"
 )
 
@@ -32,19 +33,6 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-// cacheRefData returns the reference data of the tests, skipping without.
-func cacheRefData(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("JOBSD_REFDATA")
-	if dir == "" {
-		dir = "../../shared/data"
-	}
-	if _, err := os.Stat(filepath.Join(dir, "locations/geonames_cities15000.txt.gz")); err != nil {
-		t.Skipf("no reference data at %s", dir)
-	}
-	return dir
 }
 
 // sharing counts the distinct structures the normalizer's maps point to:
@@ -82,7 +70,7 @@ func sharing(n *Normalizer) string {
 // the cache), then reads it from the cache, and compares everything both
 // hold and answer.
 func TestCacheSameFingerprint(t *testing.T) {
-	dir := cacheRefData(t)
+	dir := refdatatest.Need(t, refdatatest.Cities)
 	if testing.Short() {
 		t.Skip("loads the reference data twice")
 	}
@@ -115,7 +103,7 @@ func TestCacheSameFingerprint(t *testing.T) {
 // altered, of another key or not one at all is passed over: New builds
 // from the files and writes a good one.
 func TestCacheBadFiles(t *testing.T) {
-	dir := cacheRefData(t)
+	dir := refdatatest.Need(t, refdatatest.Cities)
 	if testing.Short() {
 		t.Skip("loads the reference data several times")
 	}
@@ -310,7 +298,7 @@ func TestCacheLayout(t *testing.T) {
 // data's), and leaves recent ones and other files alone; reading one
 // marks it used.
 func TestCacheIsPruned(t *testing.T) {
-	dir := cacheRefData(t)
+	dir := refdatatest.Need(t, refdatatest.Cities)
 	cache := t.TempDir()
 	old := time.Now().Add(-CacheBounds.MaxAge - time.Hour)
 	for name, at := range map[string]time.Time{"0000.bin": old, "1111.bin": time.Now(), "notes.txt": old} {

@@ -16,6 +16,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/internal/refdatatest"
 )
 
 // TestRefDataFingerprint builds the normalizer with the reference data and
@@ -28,13 +30,7 @@ import (
 // fingerprints of two versions of the loaders can be compared with diff:
 // a change that only makes loading faster must leave them identical.
 func TestRefDataFingerprint(t *testing.T) {
-	dir := os.Getenv("JOBSD_REFDATA")
-	if dir == "" {
-		dir = "../../shared/data"
-	}
-	if _, err := os.Stat(filepath.Join(dir, "locations/geonames_cities15000.txt.gz")); err != nil {
-		t.Skipf("no reference data at %s", dir)
-	}
+	dir := refdatatest.Need(t, refdatatest.Cities)
 	if testing.Short() {
 		t.Skip("loads the reference data twice")
 	}

@@ -1,7 +1,6 @@
 package normalize_test
 
 import (
-	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -11,25 +10,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/jobsd-dev/jobsd/internal/refdatatest"
 	"github.com/jobsd-dev/jobsd/normalize"
 )
 
-// refData returns the reference-data directory of the tests: JOBSD_REFDATA,
-// or ../shared/data beside the repository.
-func refData(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("JOBSD_REFDATA")
-	if dir == "" {
-		dir = "../../shared/data"
-	}
-	if _, err := os.Stat(dir + "/locations/geonames_cities15000.txt.gz"); err != nil {
-		t.Skipf("no reference data at %s (set JOBSD_REFDATA to a copy of the shared data); the curated vocabularies are tested without it", dir)
-	}
-	return dir
-}
-
 func TestGeoNamesGazetteer(t *testing.T) {
-	dir := refData(t)
+	dir := refdatatest.Need(t, refdatatest.Cities)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -88,7 +74,7 @@ func TestGeoNamesGazetteer(t *testing.T) {
 // does so without the cache (files), with an empty cache directory that
 // New writes (cold), and with the cache written (warm).
 func BenchmarkNewWithRefData(b *testing.B) {
-	dir := refData(b)
+	dir := refdatatest.Need(b, refdatatest.Cities)
 	warm := b.TempDir()
 	_, err := normalize.New(normalize.WithRefData(dir), normalize.WithCacheDir(warm))
 	require.NoError(b, err)

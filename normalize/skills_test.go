@@ -14,23 +14,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/internal/refdatatest"
 	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
-
-// skillsRefDir returns the reference data's directory (JOBSD_REFDATA, else
-// the copy beside the repository) when it holds the skills reference data,
-// and skips the test when it does not.
-func skillsRefDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("JOBSD_REFDATA")
-	if dir == "" {
-		dir = "../../shared/data" // the copy beside the repository
-	}
-	if _, err := os.Stat(dir + "/skills/stackoverflow_tags.csv.gz"); err != nil {
-		t.Skipf("no skills reference data under %s", dir)
-	}
-	return dir
-}
 
 var (
 	handOnce, refOnce sync.Once
@@ -52,7 +38,7 @@ func handNormalizer(t testing.TB) *Normalizer {
 // other: it loads only what loadSkillsRefData reads).
 func refNormalizer(t testing.TB) *Normalizer {
 	t.Helper()
-	dir := skillsRefDir(t)
+	dir := refdatatest.Need(t, refdatatest.Skills)
 	refOnce.Do(func() {
 		n, err := New()
 		require.NoError(t, err)
@@ -356,7 +342,7 @@ func TestSkillsRefDataNotInText(t *testing.T) {
 // TestSkillsRefDataLoad prints what loading the skills reference data
 // takes (time, and the heap it keeps after a GC) and bounds the heap.
 func TestSkillsRefDataLoad(t *testing.T) {
-	dir := skillsRefDir(t)
+	dir := refdatatest.Need(t, refdatatest.Skills)
 	n, err := New()
 	require.NoError(t, err)
 	skills, tools := n.Skills.Len(), n.Tools.Len()
@@ -412,7 +398,7 @@ func BenchmarkSkillUmbrellaDerived(b *testing.B) {
 }
 
 func BenchmarkSkillsRefDataLoad(b *testing.B) {
-	dir := skillsRefDir(b)
+	dir := refdatatest.Need(b, refdatatest.Skills)
 	for b.Loop() {
 		n, err := New()
 		if err != nil {
@@ -468,7 +454,7 @@ func TestSkillsImportAndFilterAgree(t *testing.T) {
 	n, err := New()
 	require.NoError(t, err)
 	normalizers["built-in"] = n
-	if dir := refDataDir(); dir != "" {
+	if dir := refdatatest.Find(refdatatest.Cities); dir != "" {
 		if _, err := os.Stat(dir + "/skills"); err == nil {
 			n, err := New(WithRefData(dir))
 			require.NoError(t, err)

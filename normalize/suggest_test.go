@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/jobsd-dev/jobsd/internal/refdatatest"
 	"github.com/jobsd-dev/jobsd/normalize/fold"
 	"github.com/jobsd-dev/jobsd/normalize/places"
 )
@@ -19,7 +20,7 @@ import (
 // data).
 func TestLocationTermsAreValuesOfTheirOwn(t *testing.T) {
 	setups := map[string]*Normalizer{"curated": newLocNormalizer(t)}
-	if dir := refDataDir(); dir != "" {
+	if dir := refdatatest.Find(refdatatest.Cities); dir != "" {
 		n, err := New(WithRefData(dir))
 		require.NoError(t, err)
 		setups["refdata"] = n

@@ -10,19 +10,18 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/internal/refdatatest"
 )
 
 // titleRefDir returns the reference-data directory of JOBSD_REFDATA when it
-// holds the occupations, else "".
+// holds the occupations, else "": unlike the other tests', the title tests
+// do not look for the copy beside the repository.
 func titleRefDir() string {
-	dir := os.Getenv("JOBSD_REFDATA")
-	if dir == "" {
+	if os.Getenv("JOBSD_REFDATA") == "" {
 		return ""
 	}
-	if _, err := os.Stat(dir + "/occupations/onet_occupation_data.tsv"); err != nil {
-		return ""
-	}
-	return dir
+	return refdatatest.Find(refdatatest.Occupations)
 }
 
 var titleNormalizers struct {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/internal/refdatatest"
 )
 
 // TestAdmin1Names checks every GeoNames subdivision of a country with ISO
@@ -21,7 +23,7 @@ func TestAdmin1Names(t *testing.T) {
 		iso[ct.country.Alpha2()] = true
 	}
 	// The state of a subdivision's cities, by "CC.code".
-	rows, err := readGeoCities(refDataDir() + "/locations/geonames_cities15000.txt.gz")
+	rows, err := readGeoCities(refdatatest.Dir() + "/locations/geonames_cities15000.txt.gz")
 	require.NoError(t, err)
 	cityState := map[string]string{}
 	for _, r := range rows {
@@ -36,7 +38,7 @@ func TestAdmin1Names(t *testing.T) {
 			}
 		}
 	}
-	f, err := os.Open(refDataDir() + "/locations/geonames_admin1_codes.tsv")
+	f, err := os.Open(refdatatest.Dir() + "/locations/geonames_admin1_codes.tsv")
 	require.NoError(t, err)
 	defer f.Close()
 	sc := bufio.NewScanner(f)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/internal/refdatatest"
 )
 
 // front is a gazetteer read as the Normalizer (package normalize) reads
@@ -27,19 +29,6 @@ func builtin(t testing.TB) front {
 	return front{g}
 }
 
-// refDataDir returns the reference data's directory (JOBSD_REFDATA, else
-// the copy beside the repository), "" when it holds no GeoNames cities.
-func refDataDir() string {
-	dir := os.Getenv("JOBSD_REFDATA")
-	if dir == "" {
-		dir = "../../../shared/data"
-	}
-	if _, err := os.Stat(filepath.Join(dir, "locations", "geonames_cities15000.txt.gz")); err != nil {
-		return ""
-	}
-	return dir
-}
-
 var (
 	geoRefOnce sync.Once
 	geoRefG    front
@@ -50,10 +39,7 @@ var (
 // test is skipped without the reference data.
 func geoRef(t testing.TB) front {
 	t.Helper()
-	dir := refDataDir()
-	if dir == "" {
-		t.Skip("no reference data")
-	}
+	dir := refdatatest.Need(t, refdatatest.Cities)
 	geoRefOnce.Do(func() {
 		g, err := Load(os.DirFS("../vocab"))
 		if err == nil {

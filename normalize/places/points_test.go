@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/internal/refdatatest"
 )
 
 func TestDistanceKm(t *testing.T) {
@@ -72,7 +73,7 @@ func TestBuiltInCityPoints(t *testing.T) {
 // antimeridian among them).
 func TestWithinAsAScan(t *testing.T) {
 	g := builtin(t).Gazetteer
-	if refDataDir() != "" {
+	if refdatatest.Find(refdatatest.Cities) != "" {
 		g = geoRef(t).Gazetteer
 	}
 	pts := g.points()

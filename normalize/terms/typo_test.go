@@ -2,11 +2,12 @@ package terms
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/jobsd-dev/jobsd/internal/refdatatest"
 )
 
 // typoVocabs are the skills vocabularies the typo rule is checked with:
@@ -22,11 +23,7 @@ func typoVocabs(t *testing.T) map[string]*Vocab {
 	hand := load()
 	hand.IndexTypos(nil)
 	out := map[string]*Vocab{"hand": hand}
-	dir := os.Getenv("JOBSD_REFDATA")
-	if dir == "" {
-		dir = "../../../shared/data"
-	}
-	if _, err := os.Stat(filepath.Join(dir, "skills")); err == nil {
+	if dir := refdatatest.Find("skills"); dir != "" {
 		ref, tools := load(), load()
 		found, err := AddSkillsRefData(dir, ref, tools)
 		require.NoError(t, err)
