@@ -335,8 +335,9 @@ var (
 	auName = countries.AU.String()
 )
 
-// city returns the city s names that fits the state and country given.
-func (g *Gazetteer) city(s, state, country string) (*City, bool) {
+// FindCity returns the most likely city named s in the state and country
+// given ("" for any), and false when the gazetteer has none.
+func (g *Gazetteer) FindCity(s, state, country string) (*City, bool) {
 	for _, c := range g.cityCands(placeKey(s)) {
 		if c.fits(state, country) {
 			return c, true
@@ -421,12 +422,6 @@ var regionNames = []string{
 	"Pacific Northwest", "PNW", "Midwest", "Northeast", "Southeast", "Southwest", "West Coast", "East Coast",
 	"New England", "Mountain West", "EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PDT", "CET", "CEST", "EET",
 	"GMT", "UTC", "BST", "AEST", "JST", "SGT",
-}
-
-// FindCity returns the most likely city named s in the state and country
-// given ("" for any), and false when the gazetteer has none.
-func (g *Gazetteer) FindCity(s, state, country string) (*City, bool) {
-	return g.city(s, state, country)
 }
 
 // StateIn returns the canonical name and the ISO 3166-2 code letters of

@@ -53,17 +53,17 @@ func (g *Gazetteer) CityName(s string) string {
 	if fold.TooLong(s, MaxLocationLength) {
 		return s
 	}
-	if c, ok := g.city(s, "", ""); ok {
+	if c, ok := g.FindCity(s, "", ""); ok {
 		// A city whose name is first another's ("Saint-Louis", Senegal)
 		// is kept as given.
-		if d, ok := g.city(c.Name, "", ""); ok && d.Name == c.Name {
+		if d, ok := g.FindCity(c.Name, "", ""); ok && d.Name == c.Name {
 			return c.Name
 		}
 		return s
 	}
 	if strings.ContainsAny(s, ",-(/ ") {
 		if p := g.Parse(s); len(p.Places) == 1 && p.Places[0].City != "" {
-			if c, ok := g.city(p.Places[0].City, "", ""); ok && c.Name == p.Places[0].City {
+			if c, ok := g.FindCity(p.Places[0].City, "", ""); ok && c.Name == p.Places[0].City {
 				return c.Name
 			}
 		}
@@ -103,7 +103,7 @@ func (g *Gazetteer) CountryName(s string) string {
 // the text reads back without them.
 func (g *Gazetteer) Complete(p Place) Place {
 	if p.City != "" {
-		if c, ok := g.city(p.City, p.State, p.Country); ok {
+		if c, ok := g.FindCity(p.City, p.State, p.Country); ok {
 			if p.State == "" {
 				p.State = c.State
 			}

@@ -58,7 +58,7 @@ func TestBuiltInCityPoints(t *testing.T) {
 	require.NotEmpty(t, cities)
 	far := 0
 	for _, c := range cities {
-		ref, ok := withRef.city(c.Name, c.State, c.Country)
+		ref, ok := withRef.FindCity(c.Name, c.State, c.Country)
 		require.True(t, ok, c.Name)
 		if d := DistanceKm(c.Lat, c.Lng, ref.Lat, ref.Lng); d > 30 {
 			far++
