@@ -147,6 +147,42 @@ func TestPlaceSet(t *testing.T) {
 	}
 }
 
+// Every row of noisy_audit.tsv names a source title of the noisy set
+// with the label the set gives it: an audit that names no row, or a row
+// by another label, would set aside nothing or the wrong row.
+func TestNoisyAuditNamesRowsOfTheSet(t *testing.T) {
+	dir := defaultRefData(repoRoot())
+	if dir == "" {
+		t.Skip("no reference data ($JOBSD_REFDATA or ../shared/data)")
+	}
+	rows, keys, err := noisyTitles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	audit, err := loadTSV(filepath.Join(evalDir(), "noisy_audit.tsv"), auditColumns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadAudit(filepath.Join(evalDir(), "noisy_audit.tsv")); err != nil {
+		t.Fatal(err)
+	}
+	label := map[string]string{}
+	for i, k := range keys {
+		label[k] = rows[i][1]
+	}
+	for _, a := range audit {
+		if got, ok := label[a[0]]; !ok {
+			t.Errorf("noisy_audit.tsv: key %s is no source title of the noisy set", a[0])
+		} else if got != a[1] {
+			t.Errorf("noisy_audit.tsv: key %s is labelled %s in the set, not %s", a[0], got, a[1])
+		}
+	}
+	kept, aside := uncontradicted(rows, keys, map[string]bool{audit[0][0]: true})
+	if aside != 1 || len(kept) != len(rows)-1 {
+		t.Errorf("uncontradicted set aside %d of %d rows, want 1", aside, len(rows))
+	}
+}
+
 // The noisy titles are built the same on every run, number at least 500,
 // repeat no input, and carry a detailed SOC occupation as their label.
 func TestNoisyTitlesWellFormed(t *testing.T) {
@@ -154,11 +190,14 @@ func TestNoisyTitlesWellFormed(t *testing.T) {
 	if dir == "" {
 		t.Skip("no reference data ($JOBSD_REFDATA or ../shared/data)")
 	}
-	rows, err := noisyTitles(dir)
+	rows, keys, err := noisyTitles(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := noisyTitles(dir)
+	if len(keys) != len(rows) {
+		t.Fatalf("%d audit keys for %d rows", len(keys), len(rows))
+	}
+	again, _, err := noisyTitles(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
