@@ -23,8 +23,9 @@ import (
 // header, and the body refdata_codec.go writes with the parts' own
 // sections: the codecs of places, terms and titles). Raise it with every
 // change to any of those codecs or to the types they write; rulesVersion
-// covers changes to what the loaders build. 9: package wire's layout.
-const cacheFormat = 9
+// covers changes to what the loaders build. 9: package wire's layout;
+// 10: the titles' topics and trainee words.
+const cacheFormat = 10
 
 // cacheMagic starts every cache file.
 const cacheMagic = "jobsd-normalize\n"

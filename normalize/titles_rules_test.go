@@ -109,7 +109,34 @@ func TestTitleRules(t *testing.T) {
 		{"discipline", "Marketing - Brand Manager", "11-2021", bothModes},
 		{"discipline", "Insurance Verification Associate", "43-9041", refOnly},
 		{"discipline", "Business Intelligence Co-op - Finance", "15-2051", bothModes},
-		{"discipline", "Energy Trading Co-op", "41-3031", bothModes}, // traders are 41-3031, as "Quant Trader" below
+		{"discipline", "Energy Trading Co-op", "41-3031", bothModes}, // traders are 41-3031; quantitative traders are quants ("Quant Trader" below)
+		{"discipline", "Physics Co-op - Optics Lab", "19-2012", bothModes},
+		{"discipline", "Molecular Biology Intern", "19-1029", bothModes},
+		{"discipline", "Applied Statistics Co-op", "15-2041", bothModes},
+		{"discipline", "Professor of Economics", "25-1063", refOnly}, // the discipline is the professor's, not the job
+		// A first segment that is a field alone gives way to the next
+		// segment's discipline.
+		{"discipline", "Engineering Intern - Applied Machine Learning", "15-1252", bothModes},
+		{"discipline", "Engineering Co-op - Logistics Analytics", "13-1081", bothModes},
+		{"discipline", "Engineering Intern - Plant Floor", "17-0000", bothModes}, // nothing names a job: the field stays
+		// A title that names no role reads by its topic (Topics): the
+		// segment alone, or a discipline whose practitioner names none.
+		{"topic", "Firmware Co-op (Spring Term)", "15-1252", bothModes},
+		{"topic", "Full Stack Apprentice", "15-1252", bothModes},
+		{"topic", "Intern – Android", "15-1252", bothModes},
+		{"topic", "Regional Analytics Intern", "15-2051", bothModes},
+		{"topic", "Marketing Analytics Co-op", "13-1161", bothModes}, // a marketing analyst is a role: no topic
+		{"topic", "Intern - Supply Chain", "13-1081", bothModes},
+		{"topic", "Quantitative Research Intern - Equities", "13-2099", bothModes},
+		{"topic", "Quantitative Development Co-op", "15-1252", bothModes},
+		{"topic", "Product Intern, Payments", "11-2021", bothModes},
+		{"topic", "Technology Apprentice", "15-0000", bothModes},         // a field, for a title that names nothing
+		{"topic", "Technology Sales Representative", "41-4011", refOnly}, // a title naming a role keeps it
+		{"topic", "Security Guard", "33-9032", bothModes},
+		// A term before a trainee's word is noise; so are months.
+		{"term", "Civil Engineering Winter Intern", "17-2051", bothModes},
+		{"term", "Payroll Clerk Co-op January-June 2028", "43-3051", bothModes},
+		{"term", "Fall Protection Technician", "", bothModes}, // "fall" before no trainee word stays
 		// Engineers named by their object: process, verification,
 		// validation, reliability, manufacturing, test.
 		{"object", "Lead Process Engineer, Assembly", "17-2112", bothModes},
@@ -134,7 +161,9 @@ func TestTitleRules(t *testing.T) {
 		{"family", "Data Scientist", "15-2051", bothModes},
 		{"family", "Data Annotator", "43-9021", bothModes},
 		{"family", "Data Analyst", "15-2051", bothModes},
-		{"family", "Quant Trader", "41-3031", bothModes},
+		{"family", "Quant Trader", "13-2099", bothModes},
+		{"family", "Algorithmic Trader", "13-2099", bothModes},
+		{"family", "Quantitative Developer", "15-1252", bothModes}, // a developer of every kind is 15-1252
 		{"family", "Instructor", "25-3099", bothModes},
 		{"family", "Online Bootcamp Instructor", "25-3099", bothModes},
 		{"family", "Chemistry Tutor", "25-3041", bothModes},

@@ -5,6 +5,7 @@ package titles
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
@@ -147,7 +148,34 @@ func (t *Taxonomy) Classify(title string) (Category, bool) {
 			return f, fok
 		}
 	}
+	if c.Level < LevelRole {
+		if tc, tok := t.readTopic(mainRead, asideRead); tok && (!ok || tc.Level > c.Level) {
+			return tc, true
+		}
+	}
 	return c, ok
+}
+
+// readTopic reads a title that names no role by its first segment that
+// is a topic of titles.json, or that ends in a discipline that is one
+// (Topics): the segment reads as the job the topic names, with the words
+// before a discipline kept ("Strategic Analytics" is a strategic data
+// analyst).
+func (t *Taxonomy) readTopic(mainWords, asideWords [][]string) (Category, bool) {
+	for i, seg := range mainWords {
+		var read []string
+		if as, ok := t.topics[strings.Join(seg, " ")]; ok {
+			read = as
+		} else if as, ok := t.topics[seg[len(seg)-1]]; ok && t.lex.disciplines[seg[len(seg)-1]] {
+			read = append(slices.Clone(seg[:len(seg)-1]), as...)
+		} else {
+			continue
+		}
+		words := slices.Clone(mainWords)
+		words[i] = read
+		return t.classifyWords(words, asideWords)
+	}
+	return Category{}, false
 }
 
 // classifyWords classifies the cleaned words of a title (split).
@@ -289,6 +317,9 @@ func (t *Taxonomy) readHead(mainWords, asideWords [][]string) (Category, bool) {
 		read[i] = append(slices.Clone(seg[:end-1]), as...)
 		alone, ok := t.classifyWords(read[i:i+1], nil)
 		if !ok || alone.Level < LevelRole {
+			if i == 0 && end == 1 && len(mainWords) > 1 {
+				continue // a field alone ("Engineering Intern - Machine Learning"): the next segment names the job
+			}
 			return Category{}, false
 		}
 		if whole, ok := t.classifyWords(read, asideWords); ok && whole.Code == alone.Code && whole.Role == alone.Role {

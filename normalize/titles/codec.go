@@ -19,6 +19,7 @@ func (t *Taxonomy) Encode(e *wire.Writer) {
 	e.StringSet(x.beforeNumber)
 	e.StringSet(x.seasons)
 	e.StringSet(x.levelPrefixes)
+	e.StringSet(x.trainees)
 	wire.WriteMap(e, x.headReadings, e.String, e.Strings)
 	e.StringSet(x.headForms)
 	e.StringSet(x.disciplines)
@@ -65,6 +66,7 @@ func (t *Taxonomy) Encode(e *wire.Writer) {
 		}
 	}
 	i32Map(e, t.headRoles)
+	wire.WriteMap(e, t.topics, e.String, e.Strings)
 }
 
 // Decode reads a taxonomy Encode wrote; d's error says what was wrong.
@@ -73,7 +75,7 @@ func Decode(d *wire.Reader) *Taxonomy {
 		noise: d.ViewSet(), units: d.ViewSet(), keepNumbers: d.ViewSet(), seniority: d.ViewSet(),
 		kind:      wire.ReadMap(d, d.View, func() uint8 { return uint8(d.Uvarint()) }),
 		compounds: d.ViewMap(), compoundStart: d.ViewSet(), abbreviations: wire.ReadMap(d, d.View, d.Views),
-		beforeNumber: d.ViewSet(), seasons: d.ViewSet(), levelPrefixes: d.ViewSet(),
+		beforeNumber: d.ViewSet(), seasons: d.ViewSet(), levelPrefixes: d.ViewSet(), trainees: d.ViewSet(),
 		headReadings: wire.ReadMap(d, d.View, d.Views), headForms: d.ViewSet(), disciplines: d.ViewSet(),
 		headAbbreviations: wire.ReadMap(d, d.View, d.Views), foreign: wire.ReadMap(d, d.View, d.Views),
 		foreignHeads: wire.ReadMap(d, d.View, d.Views), falseFriends: d.ViewSet(),
@@ -127,6 +129,7 @@ func Decode(d *wire.Reader) *Taxonomy {
 		t.senses[i] = sense{cat: cat(), heads: phrases(), context: phrases()}
 	}
 	t.headRoles = catMap()
+	t.topics = wire.ReadMap(d, d.View, d.Views)
 	return t
 }
 

@@ -65,6 +65,10 @@ type titlesFile struct {
 	// others, are a level, not the occupation ("Associate – Risk
 	// Analyst").
 	LevelPrefixes []string `json:"level_prefixes"`
+	// Trainees are words naming a trainee's post: a term of BeforeNumber
+	// before one is noise ("Data Engineering Summer Intern", "Summer
+	// Internship", "Fall Co-op").
+	Trainees []string `json:"trainees"`
 	// HeadReadings read a segment's last word Head as the words As when
 	// the segment so read names a role and, as written, is no phrase of
 	// this vocabulary: "Database Admin" is a database administrator,
@@ -99,7 +103,15 @@ type titlesFile struct {
 	// HeadRoles name the role of a title whose head word is the key when
 	// nothing else in it names a role ("Online Instructor").
 	HeadRoles map[string]string `json:"head_roles"`
-	Fields    []struct {
+	// Topics name the job of a title that names no role otherwise: a
+	// segment that is the topic alone ("Firmware Intern" is a firmware
+	// engineer), or a segment ending in the topic when it is a discipline
+	// whose practitioner, with the words before, names no role ("Strategic
+	// Analytics Intern" is a data analyst, where "Marketing Analytics" is
+	// a marketing analyst). Each value must name a category; a field
+	// ("Technology Intern") only stands for a title that names nothing.
+	Topics map[string]string `json:"topics"`
+	Fields []struct {
 		Code    string   `json:"code"`
 		Name    string   `json:"name"`
 		Aliases []string `json:"aliases"`
@@ -130,6 +142,7 @@ type lexicon struct {
 	beforeNumber              map[string]bool     // noise before a number: "grade" 7
 	seasons                   map[string]bool     // noise at a segment's end too: "Software Intern Fall"
 	levelPrefixes             map[string]bool     // a first segment of these is a level: "Associate –"
+	trainees                  map[string]bool     // a term before these is noise: "Summer Intern"
 	disciplines               map[string]bool     // the head readings that are disciplines: "engineering"
 	headForms                 map[string]bool     // after a discipline, its level: "Business Analysis Associate"
 	headReadings              map[string][]string // "admin" → administrator, as a segment's last word, when that names a role
@@ -188,7 +201,8 @@ type Taxonomy struct {
 	typoWord []string
 
 	senses    []sense
-	headRoles map[string]int32 // head word → the role it names when nothing else does
+	headRoles map[string]int32    // head word → the role it names when nothing else does
+	topics    map[string][]string // a topic's words, joined by spaces → the words of the job it names
 }
 
 // Load reads the taxonomy of titles.json and title_languages.json in vocab
@@ -223,6 +237,9 @@ func Load(vocab fs.FS) (*Taxonomy, error) {
 		return nil, fmt.Errorf("vocabulary titles.json: %w", err)
 	}
 	t.finish()
+	if err := t.addTopics(&file); err != nil {
+		return nil, fmt.Errorf("vocabulary titles.json: %w", err)
+	}
 	return t, nil
 }
 
@@ -237,7 +254,7 @@ func newLexicon(f *titlesFile, langs *titleLanguages) lexicon {
 	lex := lexicon{noise: set(f.Noise), units: set(f.Units), keepNumbers: set(f.KeepNumbers), seniority: set(f.Seniority),
 		kind:      map[string]uint8{},
 		compounds: map[string]string{}, compoundStart: map[string]bool{}, abbreviations: map[string][]string{},
-		beforeNumber: set(f.BeforeNumber), seasons: set(f.Seasons), levelPrefixes: set(f.LevelPrefixes), headForms: map[string]bool{}, disciplines: map[string]bool{}, headReadings: map[string][]string{}, headAbbreviations: map[string][]string{}, foreign: map[string][]string{}, foreignHeads: map[string][]string{},
+		beforeNumber: set(f.BeforeNumber), seasons: set(f.Seasons), levelPrefixes: set(f.LevelPrefixes), trainees: set(f.Trainees), headForms: map[string]bool{}, disciplines: map[string]bool{}, headReadings: map[string][]string{}, headAbbreviations: map[string][]string{}, foreign: map[string][]string{}, foreignHeads: map[string][]string{},
 		falseFriends: map[string]bool{}}
 	for _, w := range f.Soft {
 		lex.kind[stem(fold.Fold(w))] = wordSoft
@@ -302,6 +319,23 @@ func (t *Taxonomy) addSenses(f *titlesFile) error {
 			return fmt.Errorf("head role %q: %w", head, err)
 		}
 		t.headRoles[stem(fold.Fold(head))] = id
+	}
+	return nil
+}
+
+// addTopics indexes the topics of titles.json; each must name a role as
+// the finished taxonomy reads it.
+func (t *Taxonomy) addTopics(f *titlesFile) error {
+	t.topics = map[string][]string{}
+	for topic, job := range f.Topics {
+		words, as := t.phraseWords(topic), t.phraseWords(job)
+		if len(words) != 1 || len(as) != 1 {
+			return fmt.Errorf("topic %q: a topic and its job are words without parentheses", topic)
+		}
+		if _, ok := t.classifyWords(as, nil); !ok {
+			return fmt.Errorf("topic %q: %q names nothing", topic, job)
+		}
+		t.topics[strings.Join(words[0], " ")] = as[0]
 	}
 	return nil
 }

@@ -152,6 +152,9 @@ func (t *Taxonomy) clean(raw []string) []string {
 			if j == len(raw) && lex.seasons[w] && len(out) > 0 {
 				continue // "Software Intern-Fall", "Data Intern Spring/Summer"
 			}
+			if j < len(raw) && lex.seasons[w] && t.traineeAt(raw, j) {
+				continue // "Data Engineering Summer Intern", "Summer Co-op"
+			}
 		}
 		if hasDigit(w) && !lex.keepNumbers[w] {
 			afterNumber = true
@@ -178,6 +181,16 @@ func (t *Taxonomy) clean(raw []string) []string {
 		}
 	}
 	return out
+}
+
+// traineeAt reports whether raw[j], alone or as the start of a compound
+// ("co op"), is a word of Trainees.
+func (t *Taxonomy) traineeAt(raw []string, j int) bool {
+	if t.lex.trainees[raw[j]] {
+		return true
+	}
+	c, ok := t.lex.compounds[strings.Join(raw[j:min(j+2, len(raw))], " ")]
+	return ok && t.lex.trainees[c]
 }
 
 func hasDigit(w string) bool { return strings.IndexFunc(w, unicode.IsDigit) >= 0 }
