@@ -48,18 +48,7 @@ func (g *Gazetteer) Encode(e *wire.Writer) {
 		e.String(s.Code)
 		e.Bool(s.ref)
 	}
-	cityList := func(l []*City) {
-		e.Uvarint(uint64(len(l)))
-		for _, c := range l {
-			cities.WriteRef(e, c)
-		}
-	}
-	stateList := func(l []*state) {
-		e.Uvarint(uint64(len(l)))
-		for _, s := range l {
-			states.WriteRef(e, s)
-		}
-	}
+	cityList, stateList := refListWriter(e, &cities), refListWriter(e, &states)
 	wire.WriteMap(e, g.cities, e.String, cityList)
 	wire.WriteMap(e, g.states, e.String, stateList)
 	wire.WriteMap(e, g.codes, e.String, stateList)
@@ -86,23 +75,33 @@ func Decode(d *wire.Reader) *Gazetteer {
 		states[i] = state{Name: d.View(), Country: d.View(), Code: d.View(), ref: d.Bool()}
 		stateRefs[i] = &states[i]
 	}
-	cityList := func() []*City {
-		l := make([]*City, d.Count(1))
-		for i := range l {
-			l[i] = wire.ReadRef(d, cityRefs)
-		}
-		return l
-	}
-	stateList := func() []*state {
-		l := make([]*state, d.Count(1))
-		for i := range l {
-			l[i] = wire.ReadRef(d, stateRefs)
-		}
-		return l
-	}
+	cityList, stateList := refListReader(d, cityRefs), refListReader(d, stateRefs)
 	return &Gazetteer{
 		cities: wire.ReadMap(d, d.View, cityList), states: wire.ReadMap(d, d.View, stateList),
 		codes: wire.ReadMap(d, d.View, stateList), curated: wire.ReadMap(d, d.View, cityList),
 		countries: d.ViewMap(), official: d.ViewSet(), ccodes: d.ViewMap(), regions: d.ViewSet(),
+	}
+}
+
+// refListWriter returns a writer of lists of t's values (a map's lists of
+// cities or of states): a length, then each value by its number in t.
+func refListWriter[T comparable](e *wire.Writer, t *wire.Table[T]) func([]T) {
+	return func(l []T) {
+		e.Uvarint(uint64(len(l)))
+		for _, v := range l {
+			t.WriteRef(e, v)
+		}
+	}
+}
+
+// refListReader returns a reader of the lists refListWriter wrote, their
+// values from refs (the table's values read back, in its order).
+func refListReader[T any](d *wire.Reader, refs []T) func() []T {
+	return func() []T {
+		l := make([]T, d.Count(1))
+		for i := range l {
+			l[i] = wire.ReadRef(d, refs)
+		}
+		return l
 	}
 }
