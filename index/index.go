@@ -25,12 +25,12 @@ package index
 import (
 	"math"
 	"sync"
-	"sync/atomic"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/jobsd-dev/jobsd/currency"
 	"github.com/jobsd-dev/jobsd/domain"
+	"github.com/jobsd-dev/jobsd/internal/dropmap"
 )
 
 // Salary histogram: annualized salary (the middle of a posting's range) in
@@ -129,10 +129,8 @@ type Index struct {
 	bounds    sync.Map // *domain.ValueFilter → uint64
 	valueJobs sync.Map // *domain.ValueFilter → *roaring.Bitmap
 	// counted keeps the counts of suggested values under the key filters
-	// asked (countsUnder), countedN about how much it holds
-	// (maxCountsKept's units).
-	counted  sync.Map // string (filtersKey) → *valueCounts
-	countedN atomic.Int64
+	// asked (countsUnder), within maxCountsKept.
+	counted dropmap.Map[string, *valueCounts] // by filtersKey
 	// keysKey names the set of keys it has jobs of (KeysKey).
 	keysKey     KeysKey
 	keysKeyOnce sync.Once

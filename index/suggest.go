@@ -122,22 +122,10 @@ func (ix *Index) countsUnder(base domain.JobQuery) *valueCounts {
 		return nil
 	}
 	if c, ok := ix.counted.Load(key); ok {
-		return c.(*valueCounts)
+		return c
 	}
-	c, loaded := ix.counted.LoadOrStore(key, &valueCounts{n: map[*domain.ValueFilter]int{}})
-	if !loaded {
-		ix.keepCounts(int64(1 + len(key)/64))
-	}
-	return c.(*valueCounts)
-}
-
-// keepCounts counts n more units kept (maxCountsKept), and drops every
-// count kept once they are past it.
-func (ix *Index) keepCounts(n int64) {
-	if ix.countedN.Add(n) > maxCountsKept {
-		ix.counted.Clear()
-		ix.countedN.Store(0)
-	}
+	c, _ := ix.counted.LoadOrStore(key, &valueCounts{n: map[*domain.ValueFilter]int{}}, int64(1+len(key)/64), maxCountsKept)
+	return c
 }
 
 // get returns the kept count of v.
@@ -151,7 +139,7 @@ func (c *valueCounts) get(v *domain.ValueFilter) (int, bool) {
 	return n, ok
 }
 
-// put keeps the count of v (in ix: keepCounts).
+// put keeps the count of v, a unit more of ix's maxCountsKept.
 func (c *valueCounts) put(ix *Index, v *domain.ValueFilter, n int) {
 	if c == nil {
 		return
@@ -161,7 +149,7 @@ func (c *valueCounts) put(ix *Index, v *domain.ValueFilter, n int) {
 	c.n[v] = n
 	c.mu.Unlock()
 	if !had {
-		ix.keepCounts(1)
+		ix.counted.Charge(1, maxCountsKept)
 	}
 }
 

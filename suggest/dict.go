@@ -10,10 +10,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/jobsd-dev/jobsd/internal/dropmap"
 	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
@@ -49,10 +49,8 @@ type Dict struct {
 	seqEnd   []int32
 	of       []int32
 	entries  int
-	// found keeps Find's answers (foundKey → []Match), foundN how many it
-	// was given.
-	found  sync.Map
-	foundN atomic.Int64
+	// found keeps Find's answers, within maxFoundMatches.
+	found dropmap.Map[foundKey, []Match]
 	// second lists the distinct words by their second byte, for the typo
 	// walk.
 	second [256][]int32
@@ -220,14 +218,10 @@ func (d *Dict) Find(prefix string, typos bool) []Match {
 	}
 	key := foundKey{strings.Join(words, "\x00"), typos}
 	if m, ok := d.found.Load(key); ok {
-		return m.([]Match)
+		return m
 	}
 	matches := d.find(words, typos)
-	if n := int64(len(matches) + 1); d.foundN.Add(n) > maxFoundMatches {
-		d.found.Clear()
-		d.foundN.Store(n)
-	}
-	d.found.Store(key, matches)
+	d.found.Store(key, matches, int64(len(matches)+1), maxFoundMatches)
 	return matches
 }
 

@@ -133,13 +133,13 @@ func TestFindKeepsAnswers(t *testing.T) {
 	_, ok := d.found.Load(foundKey{"", false})
 	assert.False(t, ok, "a prefix without words is not kept")
 
-	for i := 0; d.foundN.Load() < maxFoundMatches; i++ {
+	for i := 0; d.found.Cost() < maxFoundMatches; i++ {
 		d.Find(fmt.Sprint("p", i), false) // no match: one each
 	}
 	_, ok = d.found.Load(foundKey{"p0", false})
 	require.True(t, ok)
 	d.Find("s", false) // two matches: past the bound
-	assert.LessOrEqual(t, d.foundN.Load(), int64(maxFoundMatches))
+	assert.LessOrEqual(t, d.found.Cost(), int64(maxFoundMatches))
 	_, ok = d.found.Load(foundKey{"p0", false})
 	assert.False(t, ok, "dropped together once full")
 }
