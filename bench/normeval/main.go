@@ -429,15 +429,24 @@ func mainErr(args []string, w io.Writer) error {
 	verbose := fs.Bool("v", false, "list every miss (input, expected, got), for human review only")
 	noisyOut := fs.String("noisy-out", "", "also write the noisy titles built from the reference data to this file (TSV), for inspection; keep it out of git")
 	sampleOut := fs.String("postings-sample", "", "write the real-postings sample (id, company, title) to this file for labelling, and stop; keep it out of git")
+	holdoutOut := fs.String("holdout-sample", "", "write the held-out sample (id, company, title) to this file for labelling, and stop; keep it out of git")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *sampleOut != "" {
+	if *sampleOut != "" || *holdoutOut != "" {
 		ps, err := readPostings(*refData)
 		if err != nil {
 			return err
 		}
-		return writeSample(*sampleOut, samplePostings(ps))
+		if *sampleOut != "" {
+			if err := writeSample(*sampleOut, samplePostings(ps, sampleDraw, nil)); err != nil {
+				return err
+			}
+		}
+		if *holdoutOut != "" {
+			return writeSample(*holdoutOut, holdout(ps))
+		}
+		return nil
 	}
 	data := make([][][]string, len(vocabs))
 	for i, ve := range vocabs {
@@ -486,6 +495,10 @@ func mainErr(args []string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	heldOut, err := loadLabels(filepath.Join(*dir, "postings_holdout.tsv"))
+	if err != nil {
+		return err
+	}
 	var titles map[string]string // posting id → title, from the reference data
 	if *refData != "" {
 		ps, err := readPostings(*refData)
@@ -502,8 +515,8 @@ func mainErr(args []string, w io.Writer) error {
 			titles[p.ID] = p.Title
 		}
 	}
-	fmt.Fprintf(w, "evaluation set: %s (titles %d, locations %d, skills %d rows; noisy titles %d, built from the reference data; real postings %d labelled)\n",
-		*dir, len(data[0]), len(data[1]), len(data[2]), len(noisy), len(labels))
+	fmt.Fprintf(w, "evaluation set: %s (titles %d, locations %d, skills %d rows; noisy titles %d, built from the reference data; real postings %d labelled, %d held out)\n",
+		*dir, len(data[0]), len(data[1]), len(data[2]), len(noisy), len(labels), len(heldOut))
 	passed := true
 	for ri, rs := range runs {
 		n, err := normalize.New(rs.opts...)
@@ -522,12 +535,18 @@ func mainErr(args []string, w io.Writer) error {
 			nk = run(n, vocabs[0], noisyKept, false)
 			printNoisy(w, nt)
 		}
-		var pt *postingsTally
+		var pt, ht *postingsTally
 		if titles != nil {
-			if pt, err = runPostings(n, labels, titles, *verbose); err != nil {
+			if pt, err = runPostings(n, "real postings", labels, titles, *verbose); err != nil {
 				return err
 			}
 			printPostings(w, pt)
+			// The held-out set's misses are never listed: rules are not
+			// written from them (README.md).
+			if ht, err = runPostings(n, "real postings, held out", heldOut, titles, false); err != nil {
+				return err
+			}
+			printPostings(w, ht)
 		}
 		if *verbose {
 			if pt != nil {
@@ -551,6 +570,7 @@ func mainErr(args []string, w io.Writer) error {
 			passed = checkNoisyTargets(w, nt, nk, setAside) && passed
 			if pt != nil {
 				passed = checkPostingsTargets(w, pt) && passed
+				passed = checkPostingsTargets(w, ht) && passed
 			}
 		}
 	}

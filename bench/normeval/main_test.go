@@ -263,27 +263,55 @@ func TestTitleNames(t *testing.T) {
 }
 
 // The real-postings labels are well-formed, and cover exactly the seeded
-// draw from the postings of the reference data (when it is there).
+// draw from the postings of the reference data (when it is there); the
+// held-out set's cover its own draw, of titles the first did not draw.
 func TestPostingsLabelsWellFormed(t *testing.T) {
-	labels, err := loadLabels(filepath.Join(evalDir(), "postings.tsv"))
+	t.Run("postings.tsv", func(t *testing.T) {
+		checkPostingLabels(t, "postings.tsv", sampleDraw, func(ps []posting) []posting { return samplePostings(ps, sampleDraw, nil) })
+	})
+	t.Run("postings_holdout.tsv", func(t *testing.T) {
+		checkPostingLabels(t, "postings_holdout.tsv", holdoutDraw, holdout)
+	})
+	t.Run("disjoint", func(t *testing.T) {
+		refData := defaultRefData(repoRoot())
+		if refData == "" {
+			t.Skip("no reference data ($JOBSD_REFDATA or ../shared/data)")
+		}
+		ps, err := readPostings(refData)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := titleSet(samplePostings(ps, sampleDraw, nil))
+		for _, p := range holdout(ps) {
+			if first[titleKey(p.Title)] {
+				t.Errorf("held-out posting %s has a title of the first draw", p.ID)
+			}
+		}
+	})
+}
+
+// checkPostingLabels checks a labels file of the eval directory against
+// the draw that gives its postings.
+func checkPostingLabels(t *testing.T, file string, d draw, drawOf func([]posting) []posting) {
+	labels, err := loadLabels(filepath.Join(evalDir(), file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(labels) < sampleSize {
-		t.Errorf("postings.tsv: %d rows, want at least %d", len(labels), sampleSize)
+	if len(labels) < d.size {
+		t.Errorf("%s: %d rows, want at least %d", file, len(labels), d.size)
 	}
 	uuid := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 	ids := map[string]bool{}
 	for _, l := range labels {
 		if !uuid.MatchString(l.ID) || ids[l.ID] {
-			t.Errorf("postings.tsv: id %q is no uuid or repeats", l.ID)
+			t.Errorf("%s: id %q is no uuid or repeats", file, l.ID)
 		}
 		ids[l.ID] = true
 		if l.SOC != "-" && !socShape.MatchString(l.SOC) {
-			t.Errorf("postings.tsv %s: soc %q is neither a SOC code nor -", l.ID, l.SOC)
+			t.Errorf("%s %s: soc %q is neither a SOC code nor -", file, l.ID, l.SOC)
 		}
 		if l.Family == "" || (l.SOC == "-") != (l.Family == "none") {
-			t.Errorf("postings.tsv %s: family %q with soc %q (none goes with -, and only with it)", l.ID, l.Family, l.SOC)
+			t.Errorf("%s %s: family %q with soc %q (none goes with -, and only with it)", file, l.ID, l.Family, l.SOC)
 		}
 	}
 	refData := defaultRefData(repoRoot())
@@ -295,7 +323,7 @@ func TestPostingsLabelsWellFormed(t *testing.T) {
 		t.Fatal(err)
 	}
 	var drawn []string
-	for _, p := range samplePostings(ps) {
+	for _, p := range drawOf(ps) {
 		drawn = append(drawn, p.ID)
 	}
 	var labelled []string
@@ -304,7 +332,7 @@ func TestPostingsLabelsWellFormed(t *testing.T) {
 	}
 	slices.Sort(labelled)
 	if !slices.Equal(drawn, labelled) {
-		t.Errorf("postings.tsv labels %d postings, the seeded draw has %d: label the draw (normeval --postings-sample)", len(labelled), len(drawn))
+		t.Errorf("%s labels %d postings, the seeded draw has %d: label the draw (normeval --postings-sample, --holdout-sample)", file, len(labelled), len(drawn))
 	}
 }
 
