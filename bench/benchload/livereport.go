@@ -180,11 +180,18 @@ func reportScenario(out io.Writer, what, file string, n int, section string, pla
 		}
 		fmt.Fprintf(out, "wrote the %s N=%d section of %s\n", what, n, file)
 	}
+	return printFailures(out, failures, "the "+what+" scenario")
+}
+
+// printFailures writes each failure of a run on a line of out, after
+// "FAILED:", and returns an error saying that what failed when there are
+// any.
+func printFailures(out io.Writer, failures []string, what string) error {
 	for _, s := range failures {
 		fmt.Fprintln(out, "FAILED:", s)
 	}
 	if len(failures) > 0 {
-		return fmt.Errorf("the %s scenario failed (see above)", what)
+		return fmt.Errorf("%s failed (see above)", what)
 	}
 	return nil
 }

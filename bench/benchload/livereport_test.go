@@ -139,3 +139,14 @@ func TestPlaceLiveSection(t *testing.T) {
 func TestIndexText(t *testing.T) {
 	assert.Empty(t, indexText(map[string]float64{}, nil), "a jobsd without the index's metrics")
 }
+
+// TestPrintFailures: each failure on a line after "FAILED:", and an error
+// naming what failed; nothing and no error without failures.
+func TestPrintFailures(t *testing.T) {
+	var out strings.Builder
+	require.NoError(t, printFailures(&out, nil, "the soak"))
+	assert.Empty(t, out.String())
+	err := printFailures(&out, []string{"p99 over target", "an answer differs"}, "the soak")
+	require.EqualError(t, err, "the soak failed (see above)")
+	assert.Equal(t, "FAILED: p99 over target\nFAILED: an answer differs\n", out.String())
+}

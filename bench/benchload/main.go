@@ -358,13 +358,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 		fmt.Fprintf(out, "wrote the N=%d section of %s\n", rep.N, *outFile)
 	}
-	if failures := rep.failures(); len(failures) > 0 {
-		for _, f := range failures {
-			fmt.Fprintln(out, "FAILED:", f)
-		}
-		return errors.New("the benchmark failed (see above)")
-	}
-	return nil
+	return printFailures(out, rep.failures(), "the benchmark")
 }
 
 // cpuOf samples the processor times of jobsd, of the backends of its

@@ -320,11 +320,8 @@ func runSoak(ctx context.Context, cfg soakConfig, mix []query, out io.Writer) er
 	}
 	res.finish(ctx, poller, gen)
 	res.report(out, names)
-	if f := res.failures(); len(f) > 0 {
-		for _, s := range f {
-			fmt.Fprintln(out, "FAILED:", s)
-		}
-		return errors.New("the soak failed (see above)")
+	if err := printFailures(out, res.failures(), "the soak"); err != nil {
+		return err
 	}
 	fmt.Fprintln(out, "soak: passed")
 	return nil
