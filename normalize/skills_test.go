@@ -3,7 +3,6 @@ package normalize
 import (
 	"fmt"
 	"os"
-	"reflect"
 	"runtime"
 	"slices"
 	"sync"
@@ -481,13 +480,14 @@ func TestSkillsImportAndFilterAgree(t *testing.T) {
 	}
 }
 
-// spellings returns every spelling v reads (folded, and squashed): the
-// keys of package terms' map of them, read by reflection as sharing does,
-// since the package has no use for such a list of its own.
+// spellings returns every spelling of v's terms as written: each term's
+// name, aliases and list-only spellings.
 func spellings(v *Vocab) []string {
 	var out []string
-	for it := reflect.ValueOf(v).Elem().FieldByName("all").MapRange(); it.Next(); {
-		out = append(out, it.Key().String())
+	for t := range v.Names {
+		out = append(out, t.Name)
+		out = append(out, t.Aliases...)
+		out = append(out, t.ListOnly...)
 	}
 	return out
 }
