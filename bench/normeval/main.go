@@ -541,11 +541,13 @@ func mainErr(args []string, w io.Writer) error {
 				return err
 			}
 			printPostings(w, pt)
-			// The held-out set's misses are never listed: rules are not
-			// written from them (README.md).
+			// The held-out set's misses, and what its families were
+			// answered, are never printed: rules are not written from them
+			// (README.md).
 			if ht, err = runPostings(n, "real postings, held out", heldOut, titles, false); err != nil {
 				return err
 			}
+			ht.heldOut = true
 			printPostings(w, ht)
 		}
 		if *verbose {

@@ -237,6 +237,7 @@ func loadLabels(path string) ([]postingLabel, error) {
 // postingsTally is a real-postings set's result in one run.
 type postingsTally struct {
 	name           string // "real postings", or the held-out set's
+	heldOut        bool   // its misses and its families' answers are not printed
 	rows, sureRows int
 	n, sure        [3]int // by outcome: all rows, and the rows labelled sure
 	// families are the families of at least minFamily titles, with the
@@ -351,6 +352,10 @@ func printPostings(w io.Writer, t *postingsTally) {
 	for i, f := range t.families {
 		if i%4 == 0 {
 			fmt.Fprint(w, "\n ")
+		}
+		if t.heldOut {
+			fmt.Fprintf(w, " %s %d/%d (%.0f%%);", f.Family, f.Most, f.Titles, f.share())
+			continue
 		}
 		answer := f.Answer
 		if answer == "" {
