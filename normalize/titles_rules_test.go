@@ -132,11 +132,17 @@ func TestTitleRules(t *testing.T) {
 		{"topic", "Product Intern, Payments", "11-2021", bothModes},
 		{"topic", "Technology Apprentice", "15-0000", bothModes},         // a field, for a title that names nothing
 		{"topic", "Technology Sales Representative", "41-4011", refOnly}, // a title naming a role keeps it
-		{"topic", "Security Guard", "33-9032", bothModes},
+		{"topic", "Security - Night Shift", "", bothModes},               // "security" alone is no topic: guards and analysts
+		{"topic", "Product - Warehouse", "53-0000", bothModes},           // a topic's job keeps to the field the title names
+		{"topic", "Warehouse - Logistics", "53-0000", bothModes},
+		// A later segment naming another job, or holding an occupation's
+		// head, keeps a discipline from reading as its practitioner.
+		{"discipline", "Biology - Lab Technician", "19-4021", refOnly},
+		{"discipline", "Geology - Field Technician", "19-4043", refOnly},
+		{"discipline", "Engineering Intern - Machine Learning - Core ML", "15-1252", bothModes},
 		// A term before a trainee's word is noise; so are months.
 		{"term", "Civil Engineering Winter Intern", "17-2051", bothModes},
 		{"term", "Payroll Clerk Co-op January-June 2028", "43-3051", bothModes},
-		{"term", "Fall Protection Technician", "", bothModes}, // "fall" before no trainee word stays
 		// Engineers named by their object: process, verification,
 		// validation, reliability, manufacturing, test.
 		{"object", "Lead Process Engineer, Assembly", "17-2112", bothModes},

@@ -149,7 +149,12 @@ func (t *Taxonomy) Classify(title string) (Category, bool) {
 		}
 	}
 	if c.Level < LevelRole {
-		if tc, tok := t.readTopic(mainRead, asideRead); tok && (!ok || tc.Level > c.Level) {
+		// A topic's job must be of the field the title names, if it
+		// names one ("Product - Warehouse" is no product manager), unless
+		// that field is a first segment's discipline alone ("Engineering
+		// Intern - Machine Learning").
+		if tc, tok := t.readTopic(mainRead, asideRead); tok && (!ok || tc.Level > c.Level &&
+			(tc.Code[:2] == c.Code[:2] || len(mainRead[0]) == 1 && t.lex.disciplines[mainRead[0][0]])) {
 			return tc, true
 		}
 	}
@@ -164,6 +169,9 @@ func (t *Taxonomy) Classify(title string) (Category, bool) {
 func (t *Taxonomy) readTopic(mainWords, asideWords [][]string) (Category, bool) {
 	for i, seg := range mainWords {
 		var read []string
+		if len(seg) == 0 {
+			continue
+		}
 		if as, ok := t.topics[strings.Join(seg, " ")]; ok {
 			read = as
 		} else if as, ok := t.topics[seg[len(seg)-1]]; ok && t.lex.disciplines[seg[len(seg)-1]] {
@@ -310,9 +318,6 @@ func (t *Taxonomy) readHead(mainWords, asideWords [][]string) (Category, bool) {
 		if t.handPhrase(seg) || t.handNames(seg) {
 			return Category{}, false // known as written: "Head of Marketing"
 		}
-		if t.lex.disciplines[seg[end-1]] && !t.disciplineIsTheJob(mainWords, i, seg[:end-1]) {
-			return Category{}, false
-		}
 		read := slices.Clone(mainWords)
 		read[i] = append(slices.Clone(seg[:end-1]), as...)
 		alone, ok := t.classifyWords(read[i:i+1], nil)
@@ -320,6 +325,9 @@ func (t *Taxonomy) readHead(mainWords, asideWords [][]string) (Category, bool) {
 			if i == 0 && end == 1 && len(mainWords) > 1 {
 				continue // a field alone ("Engineering Intern - Machine Learning"): the next segment names the job
 			}
+			return Category{}, false
+		}
+		if t.lex.disciplines[seg[end-1]] && !t.disciplineIsTheJob(mainWords, i, seg[:end-1], alone.Code) {
 			return Category{}, false
 		}
 		if whole, ok := t.classifyWords(read, asideWords); ok && whole.Code == alone.Code && whole.Role == alone.Role {
@@ -335,40 +343,61 @@ func (t *Taxonomy) readHead(mainWords, asideWords [][]string) (Category, bool) {
 // word before the discipline names an occupation ("Professor of Civil
 // Engineering", "Head of Accounting"), no earlier segment names a role or
 // holds such a word ("Data Scientist - Pricing Analytics", "Manager,
-// Digital Marketing"), and no later segment names a role ("Nursing - Nurse
-// Practitioner").
-func (t *Taxonomy) disciplineIsTheJob(mainWords [][]string, i int, before []string) bool {
+// Digital Marketing"), and no later segment names another job than the
+// discipline's practitioner (code), or holds a word naming one ("Nursing -
+// Nurse Practitioner", "Biology - Lab Technician"; not "Machine Learning -
+// Core ML").
+func (t *Taxonomy) disciplineIsTheJob(mainWords [][]string, i int, before []string, code string) bool {
 	// aboutAJob: the words name a role, or hold an occupation's word.
 	aboutAJob := func(words []string) bool {
 		return t.namesRole(words) || slices.ContainsFunc(words, t.occupationWord)
+	}
+	// anotherJob: the words name a role other than code's, or hold a
+	// head that names an occupation only with other words ("technician").
+	anotherJob := func(words []string) bool {
+		if c, ok := t.roleOf(words); ok {
+			return c.Code != code
+		}
+		return slices.ContainsFunc(words, t.occupationHead)
 	}
 	if aboutAJob(before) {
 		return false
 	}
 	for j, seg := range mainWords {
-		if (j < i && aboutAJob(seg)) || (j > i && t.namesRole(seg)) {
+		if (j < i && aboutAJob(seg)) || (j > i && anotherJob(seg)) {
 			return false
 		}
 	}
 	return true
 }
 
-// namesRole reports whether a segment's words, alone, name a role.
-func (t *Taxonomy) namesRole(words []string) bool {
+// roleOf returns the role a segment's words name alone, if they name one.
+func (t *Taxonomy) roleOf(words []string) (Category, bool) {
 	if len(words) == 0 {
-		return false
+		return Category{}, false
 	}
 	c, ok := t.classifyWords([][]string{words}, nil)
-	return ok && c.Level >= LevelRole
+	return c, ok && c.Level >= LevelRole
+}
+
+// namesRole reports whether a segment's words, alone, name a role.
+func (t *Taxonomy) namesRole(words []string) bool {
+	_, ok := t.roleOf(words)
+	return ok
 }
 
 // occupationWord reports whether a word names an occupation alone, or
 // is a head that names one with others ("professor", "manager", "head").
 func (t *Taxonomy) occupationWord(w string) bool {
-	if p, ok := t.phrases[hashWord(w)]; ok && p.hand && p.cat == noCategory {
-		return true
-	}
-	return t.namesRole([]string{w})
+	return t.occupationHead(w) || t.namesRole([]string{w})
+}
+
+// occupationHead reports whether a word is a head that names an
+// occupation only with others: an ambiguous phrase of the hand-written
+// vocabulary ("manager", "technician").
+func (t *Taxonomy) occupationHead(w string) bool {
+	p, ok := t.phrases[hashWord(w)]
+	return ok && p.hand && p.cat == noCategory
 }
 
 // handNames reports whether words, as they are, are a phrase of the

@@ -153,3 +153,34 @@ func BenchmarkOccupationsLoad(b *testing.B) {
 	}
 	b.ReportMetric(heap, "MiB-heap")
 }
+
+// A term (a season, a month) is noise before a number and before a
+// trainee's word; elsewhere it is a word of the title.
+func TestTermWords(t *testing.T) {
+	tx := loadTaxonomy(t)
+	tests := []struct {
+		give string
+		want [][]string
+	}{
+		{"Data Engineering Summer Intern", [][]string{{"data", "engineering"}}},
+		{"Payroll Clerk Co-op January-June 2028", [][]string{{"payroll", "clerk"}}},
+		{"Summer Co-op - Marketing", [][]string{{"marketing"}}},
+		{"Fall Protection Technician", [][]string{{"fall", "protection", "technician"}}},
+		{"Summer Camp Counselor", [][]string{{"summer", "camp", "counselor"}}},
+	}
+	for _, tt := range tests {
+		main, _ := tx.split(tt.give)
+		assert.Equal(t, stemAll(tt.want), main, tt.give)
+	}
+}
+
+// stemAll stems words as clean does, for expectations written plainly.
+func stemAll(segs [][]string) [][]string {
+	out := make([][]string, len(segs))
+	for i, seg := range segs {
+		for _, w := range seg {
+			out[i] = append(out[i], stem(w))
+		}
+	}
+	return out
+}
