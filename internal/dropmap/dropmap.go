@@ -4,6 +4,11 @@
 // index or dictionary replaces anyway (the counts of suggested values, a
 // dictionary's answers by prefix): what a search box asks is a few
 // questions again and again, and keeping it needs no eviction order.
+//
+// The bound is approximate under concurrency: an entry stored while
+// another caller drops the map may be dropped with the rest, or kept and
+// not counted until the next drop; the bound can be passed by the entries
+// stored in that moment, no more.
 package dropmap
 
 import (

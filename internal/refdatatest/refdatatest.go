@@ -55,9 +55,9 @@ func Find(part string) string {
 // Need returns Dir when it holds part, and skips t when it does not.
 func Need(t testing.TB, part string) string {
 	t.Helper()
-	dir := Dir()
-	if _, err := os.Stat(filepath.Join(dir, part)); err != nil {
-		t.Skipf("no reference data: %s is not under %s (set JOBSD_REFDATA, or put a copy at ../shared/data beside the repository)", part, dir)
+	dir := Find(part)
+	if dir == "" {
+		t.Skipf("no reference data: %s is not under %s (set JOBSD_REFDATA, or put a copy at ../shared/data beside the repository)", part, Dir())
 	}
 	return dir
 }
