@@ -465,7 +465,7 @@ func TestSkillsImportAndFilterAgree(t *testing.T) {
 		var misses []string
 		checked := 0
 		for _, v := range []*Vocab{n.Skills, n.Certifications, n.TechnicalSkills, n.SoftSkills, n.Tools} {
-			for _, key := range spellings(v) {
+			for key := range v.Spellings {
 				rec, err := n.Job(domain.Job{ID: "src-1", Title: "Engineer", Company: "Acme", Skills: []string{key}})
 				require.NoError(t, err, key)
 				_, want, _ := n.Skill(key)
@@ -478,18 +478,6 @@ func TestSkillsImportAndFilterAgree(t *testing.T) {
 		assert.Empty(t, misses, "%s: %d of %d spellings", name, len(misses), checked)
 		t.Logf("%s: %d spellings checked", name, checked)
 	}
-}
-
-// spellings returns every spelling of v's terms as written: each term's
-// name, aliases and list-only spellings.
-func spellings(v *Vocab) []string {
-	var out []string
-	for t := range v.Names {
-		out = append(out, t.Name)
-		out = append(out, t.Aliases...)
-		out = append(out, t.ListOnly...)
-	}
-	return out
 }
 
 // loadSkillsRefData (tests) loads dir/skills alone, as loadRefData does

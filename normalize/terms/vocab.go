@@ -359,6 +359,17 @@ func (v *Vocab) names(t *Term, s string, ok bool) (name, umbrella string, _ bool
 	return v.spelling(t, s), v.spelling(v.top(t), s), true
 }
 
+// Spellings calls yield with every spelling the vocabulary reads (folded,
+// and squashed), until yield returns false: also those only reference
+// data and tag synonyms add, which no term lists.
+func (v *Vocab) Spellings(yield func(string) bool) {
+	for s := range v.all {
+		if !yield(s) {
+			return
+		}
+	}
+}
+
 // Names calls yield with every term by its name, until yield returns
 // false.
 func (v *Vocab) Names(yield func(*Term) bool) {
