@@ -549,6 +549,16 @@ func mainErr(args []string, w io.Writer) error {
 			}
 			ht.heldOut = true
 			printPostings(w, ht)
+			// Its titles with no near twin in the first set: those the
+			// rules written from the first set's misses cannot fix by
+			// reading the same words.
+			distinct := withoutTwins(heldOut, labels, titles)
+			dt, err := runPostings(n, "real postings, held out, no near twin in the first set", distinct, titles, false)
+			if err != nil {
+				return err
+			}
+			dt.heldOut = true
+			printPostings(w, dt)
 		}
 		if *verbose {
 			if pt != nil {

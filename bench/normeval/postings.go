@@ -112,6 +112,21 @@ var sampleWords = map[string]bool{
 // Process Engineer II" and "Process Engineer Intern - Summer 2025" are
 // both "process engineer").
 func familyKey(title string) string {
+	words := keyWords(title)
+	if len(words) > 2 {
+		words = words[len(words)-2:]
+	}
+	return strings.Join(words, " ")
+}
+
+// twinKey is a title without the words of sampleWords, numbers, brackets
+// and punctuation: two titles of one twinKey ("Software Engineer Intern -
+// Summer 2025", "Software Engineer Co-op (Fall)") are near twins.
+func twinKey(title string) string { return strings.Join(keyWords(title), " ") }
+
+// keyWords are the lower-case words of a title but those of sampleWords,
+// numbers and parenthesized parts.
+func keyWords(title string) []string {
 	var b strings.Builder
 	depth := 0
 	for _, r := range strings.ToLower(title) {
@@ -135,10 +150,23 @@ func familyKey(title string) string {
 			words = append(words, w)
 		}
 	}
-	if len(words) > 2 {
-		words = words[len(words)-2:]
+	return words
+}
+
+// withoutTwins returns the labels whose title has no near twin (twinKey)
+// among the titles of others.
+func withoutTwins(labels, others []postingLabel, titles map[string]string) []postingLabel {
+	taken := map[string]bool{}
+	for _, l := range others {
+		taken[twinKey(titles[l.ID])] = true
 	}
-	return strings.Join(words, " ")
+	var out []postingLabel
+	for _, l := range labels {
+		if !taken[twinKey(titles[l.ID])] {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // samplePostings draws a sample: one posting per distinct title
