@@ -1,35 +1,46 @@
 // Package growth checks, in tests, that work grows with its input no
-// faster than linearly: it times the work on a small and a large input
-// side by side and compares the two, so that a loaded machine slows both
-// alike, where a deadline against the wall clock fails. A quadratic
+// faster than linearly: it measures the processor time the work takes on
+// a small and a large input, side by side, and compares the two. The
+// thread's processor time (on Linux) does not count the time the machine
+// gives to other work, and the two sizes are measured alike, where a
+// deadline against the wall clock fails on a loaded machine. A quadratic
 // reader of a text 16 times longer takes 256 times longer, far past the
 // slack allowed.
 package growth
 
 import (
 	"math"
+	"runtime"
 	"testing"
 	"time"
 )
 
+// started is when the package was loaded: wallTime's origin.
+var started = time.Now()
+
+// wallTime is the time since the package was loaded.
+func wallTime() time.Duration { return time.Since(started) }
+
 // Slack is how many times slower than linear the large input may be: the
-// noise of timing, and the caches a larger input misses (a 256 KB input
+// noise of measuring, and the caches a larger input misses (a 256 KB input
 // misses what a 16 KB one does not). For 16 times the input, linear work
 // takes about 16 times as long, quadratic 256 times; the limit is 96.
 const Slack = 6
 
-// tries is how many times the sizes are timed before failing: a machine
-// busy with other work can slow one timing, not three in a row.
+// tries is how many times the sizes are measured before failing: a
+// machine busy with other work can disturb one measure (its caches), not
+// three in a row.
 const tries = 3
 
-// rounds is how many times each size is timed, alternating; the fastest
-// of each counts.
+// rounds is how many times each size is measured, alternating; the
+// fastest of each counts.
 const rounds = 3
 
 // AtMostLinear fails t when the work prepare(large) returns takes more
-// than Slack times large/small the time of the work prepare(small)
-// returns, in each of tries timings. prepare builds the input of a size and returns the work on it,
-// so that only the work is timed.
+// than Slack times large/small the processor time of the work
+// prepare(small) returns, in each of tries measures. prepare builds the
+// input of a size and returns the work on it, so that only the work is
+// measured.
 func AtMostLinear(t testing.TB, what string, small, large int, prepare func(n int) func()) {
 	t.Helper()
 	if small <= 0 || large <= small {
@@ -55,15 +66,18 @@ func AtMostLinear(t testing.TB, what string, small, large int, prepare func(n in
 		what, small, fast[0], large, fast[1], ratio, float64(large)/float64(small), exponent, limit, tries)
 }
 
-// perRun is the time one run of work takes, run often enough to last a
-// millisecond (timers are coarse below).
+// perRun is the processor time one run of work takes on this goroutine's
+// thread, run often enough to last a millisecond (the counts are coarse
+// below).
 func perRun(work func()) time.Duration {
-	start := time.Now()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start := workTime()
 	for n := 1; ; n *= 2 {
 		for range n {
 			work()
 		}
-		if took := time.Since(start); took >= time.Millisecond {
+		if took := workTime() - start; took >= time.Millisecond {
 			return took / time.Duration(2*n-1)
 		}
 	}
