@@ -147,18 +147,25 @@ func TestPlaceSet(t *testing.T) {
 	}
 }
 
-// Every row of noisy_audit.tsv names a source title of the noisy set
-// with the label the set gives it: an audit that names no row, or a row
-// by another label, would set aside nothing or the wrong row.
-func TestNoisyAuditNamesRowsOfTheSet(t *testing.T) {
-	dir := defaultRefData(repoRoot())
-	if dir == "" {
+// noisySet builds the noisy titles from the reference data (its
+// directory, the rows and their audit keys), and skips t without it.
+func noisySet(t *testing.T) (dir string, rows [][]string, keys []string) {
+	t.Helper()
+	if dir = defaultRefData(repoRoot()); dir == "" {
 		t.Skip("no reference data ($JOBSD_REFDATA or ../shared/data)")
 	}
 	rows, keys, err := noisyTitles(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir, rows, keys
+}
+
+// Every row of noisy_audit.tsv names a source title of the noisy set
+// with the label the set gives it: an audit that names no row, or a row
+// by another label, would set aside nothing or the wrong row.
+func TestNoisyAuditNamesRowsOfTheSet(t *testing.T) {
+	_, rows, keys := noisySet(t)
 	audit, err := loadTSV(filepath.Join(evalDir(), "noisy_audit.tsv"), auditColumns)
 	if err != nil {
 		t.Fatal(err)
@@ -186,14 +193,7 @@ func TestNoisyAuditNamesRowsOfTheSet(t *testing.T) {
 // The noisy titles are built the same on every run, number at least 500,
 // repeat no input, and carry a detailed SOC occupation as their label.
 func TestNoisyTitlesWellFormed(t *testing.T) {
-	dir := defaultRefData(repoRoot())
-	if dir == "" {
-		t.Skip("no reference data ($JOBSD_REFDATA or ../shared/data)")
-	}
-	rows, keys, err := noisyTitles(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, rows, keys := noisySet(t)
 	if len(keys) != len(rows) {
 		t.Fatalf("%d audit keys for %d rows", len(keys), len(rows))
 	}
