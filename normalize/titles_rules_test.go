@@ -123,6 +123,7 @@ func TestTitleRules(t *testing.T) {
 		// segment alone, or a discipline whose practitioner names none.
 		{"topic", "Firmware Co-op (Spring Term)", "15-1252", bothModes},
 		{"topic", "Full Stack Apprentice", "15-1252", bothModes},
+		{"topic", "Autumn Firmware Co-op", "15-1252", bothModes}, // a term before a topic
 		{"topic", "Intern – Android", "15-1252", bothModes},
 		{"topic", "Regional Analytics Intern", "15-2051", bothModes},
 		{"topic", "Marketing Analytics Co-op", "13-1161", bothModes}, // a marketing analyst is a role: no topic

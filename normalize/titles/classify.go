@@ -169,6 +169,9 @@ func (t *Taxonomy) Classify(title string) (Category, bool) {
 func (t *Taxonomy) readTopic(mainWords, asideWords [][]string) (Category, bool) {
 	for i, seg := range mainWords {
 		var read []string
+		for len(seg) > 1 && t.lex.seasons[seg[0]] {
+			seg = seg[1:] // a term before a topic: "Summer AI/ML Intern"
+		}
 		if len(seg) == 0 {
 			continue
 		}
