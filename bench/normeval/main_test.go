@@ -290,14 +290,7 @@ func TestPostingsLabelsWellFormed(t *testing.T) {
 				t.Errorf("posting %s is labelled in both sets", l.ID)
 			}
 		}
-		refData := defaultRefData(repoRoot())
-		if refData == "" {
-			t.Skip("no reference data ($JOBSD_REFDATA or ../shared/data): the titles are not compared")
-		}
-		ps, err := readPostings(refData)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ps := postingsOrSkip(t, "the titles are not compared")
 		titles := map[string]string{}
 		for _, p := range ps {
 			titles[p.ID] = p.Title
@@ -315,6 +308,21 @@ func TestPostingsLabelsWellFormed(t *testing.T) {
 			t.Errorf("withoutTwins kept %d of %d held-out titles: it should set aside the near twins and only them", len(d), len(held))
 		}
 	})
+}
+
+// postingsOrSkip reads the postings of the reference data, and skips t
+// (saying what is then not checked) without it.
+func postingsOrSkip(t *testing.T, unchecked string) []posting {
+	t.Helper()
+	refData := defaultRefData(repoRoot())
+	if refData == "" {
+		t.Skip("no reference data ($JOBSD_REFDATA or ../shared/data): " + unchecked)
+	}
+	ps, err := readPostings(refData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
 }
 
 // checkPostingLabels checks a labels file of the eval directory against
@@ -341,14 +349,7 @@ func checkPostingLabels(t *testing.T, file string, d draw, drawOf func([]posting
 			t.Errorf("%s %s: family %q with soc %q (none goes with -, and only with it)", file, l.ID, l.Family, l.SOC)
 		}
 	}
-	refData := defaultRefData(repoRoot())
-	if refData == "" {
-		t.Skip("no reference data ($JOBSD_REFDATA or ../shared/data): the draw is not checked")
-	}
-	ps, err := readPostings(refData)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := postingsOrSkip(t, "the draw is not checked")
 	var drawn []string
 	for _, p := range drawOf(ps) {
 		drawn = append(drawn, p.ID)
