@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/biter777/countries v1.7.5
+	github.com/gorilla/websocket v1.5.0
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/jobsd-dev/jobsd v0.0.0
 	github.com/klauspost/compress v1.20.3
@@ -19,7 +20,6 @@ require (
 	github.com/bits-and-blooms/bitset v1.24.4 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/gorilla/css v1.0.1 // indirect
-	github.com/gorilla/websocket v1.5.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
