@@ -133,8 +133,11 @@ func TestTitleRules(t *testing.T) {
 		{"topic", "Product Intern, Payments", "11-2021", bothModes},
 		{"topic", "Technology Apprentice", "15-0000", bothModes},         // a field, for a title that names nothing
 		{"topic", "Technology Sales Representative", "41-4011", refOnly}, // a title naming a role keeps it
-		{"topic", "Security - Night Shift", "", bothModes},               // "security" alone is no topic: guards and analysts
-		{"topic", "Product - Warehouse", "53-0000", bothModes},           // a topic's job keeps to the field the title names
+		{"topic", "Security - Night Shift", "", bothModes},
+		// O*NET's "Sports PT" (PT is noise: part-time) names no "Sports".
+		{"noise", "Sports Marketing Co-op", "13-1161", bothModes},
+		{"noise", "Sports", "", bothModes},                     // "security" alone is no topic: guards and analysts
+		{"topic", "Product - Warehouse", "53-0000", bothModes}, // a topic's job keeps to the field the title names
 		{"topic", "Warehouse - Logistics", "53-0000", bothModes},
 		// A later segment naming another job, or holding an occupation's
 		// head, keeps a discipline from reading as its practitioner.

@@ -5,9 +5,12 @@ package titles
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 	"github.com/jobsd-dev/jobsd/normalize/refdata"
 )
 
@@ -172,14 +175,24 @@ func (l *occupationLoader) code(c string) (int32, bool) {
 // title with a seniority word does not vote: without it, it would speak
 // for titles it does not name ("Junior Software Developer" is a computer
 // programmer for the BLS, a software developer is not). Nor does one that
-// is an ambiguous phrase with soft words ("Staff Engineer").
+// is an ambiguous phrase with soft words ("Staff Engineer"), nor a name
+// whose head the cleaning drops as noise, leaving its modifiers alone:
+// "Sports PT" (PT being part-time to the cleaning) would make "Sports" a
+// physical therapist, alone or as "(Sports PT)" after its title.
 func (l *occupationLoader) vote(title, code string, weight float32) {
 	idx, ok := l.code(code)
 	if !ok || strings.TrimSpace(title) == "" || l.t.senior(title) {
 		return
 	}
-	for _, words := range l.t.phraseWords(title) {
+	phrases := l.t.phraseWords(title)
+	// The text each phrase comes from: the title outside brackets, then
+	// each bracket's (when every one gave a phrase).
+	texts := append([]string{bracketed.ReplaceAllString(title, " ")}, bracketedText(title)...)
+	for i, words := range phrases {
 		if l.t.ambiguous(words) {
+			continue
+		}
+		if len(texts) == len(phrases) && l.t.headless(texts[i], words) {
 			continue
 		}
 		h := hashBag(words)
@@ -189,6 +202,33 @@ func (l *occupationLoader) vote(title, code string, weight float32) {
 		}
 		l.votes = append(l.votes, vote{bag: h, onet: idx, weight: weight})
 	}
+}
+
+// bracketed matches a bracketed part of a title.
+var bracketed = regexp.MustCompile(`\(([^()]*)\)`)
+
+// bracketedText returns the text of each bracketed part of a title.
+func bracketedText(title string) []string {
+	var out []string
+	for _, m := range bracketed.FindAllStringSubmatch(title, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// headless reports whether a title's last word is noise to the cleaning
+// and its cleaned words hold no word that names an occupation in the
+// hand-written vocabulary, alone or as a head ("nurse" in "Nurse PRN"
+// stays; "sports" names none).
+func (t *Taxonomy) headless(title string, words []string) bool {
+	raw := strings.FieldsFunc(fold.Fold(title), func(r rune) bool { return !unicode.IsLetter(r) })
+	if len(raw) == 0 || len(t.clean(raw[len(raw)-1:])) > 0 {
+		return false
+	}
+	return !slices.ContainsFunc(words, func(w string) bool {
+		p, ok := t.phrases[hashWord(w)]
+		return ok && p.hand && (p.cat == noCategory || t.cats[p.cat].Level >= LevelRole)
+	})
 }
 
 func (l *occupationLoader) directMatches(path string) error {

@@ -184,3 +184,27 @@ func stemAll(segs [][]string) [][]string {
 	}
 	return out
 }
+
+// A reference title whose last word is noise to the cleaning, leaving no
+// occupation's word, does not vote: "Sports PT" is no "Sports".
+func TestHeadlessTitles(t *testing.T) {
+	tx := loadTaxonomy(t)
+	tests := []struct {
+		give string
+		want bool
+	}{
+		{"Sports PT", true},
+		{"Steel Tier", true},
+		{"Nurse PRN", false},             // the head stays
+		{"Real Estate Appraiser", false}, // nothing dropped
+		{"Design Eng", false},            // an abbreviation, not noise
+	}
+	for _, tt := range tests {
+		main, _ := tx.split(tt.give)
+		var words []string
+		for _, seg := range main {
+			words = append(words, seg...)
+		}
+		assert.Equal(t, tt.want, tx.headless(tt.give, words), tt.give)
+	}
+}
