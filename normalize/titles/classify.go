@@ -149,16 +149,23 @@ func (t *Taxonomy) Classify(title string) (Category, bool) {
 		}
 	}
 	if c.Level < LevelRole {
-		// A topic's job must be of the field the title names, if it
-		// names one ("Product - Warehouse" is no product manager), unless
-		// that field is a first segment's discipline alone ("Engineering
-		// Intern - Machine Learning").
-		if tc, tok := t.readTopic(mainRead, asideRead); tok && (!ok || tc.Level > c.Level &&
-			(tc.Code[:2] == c.Code[:2] || len(mainRead[0]) == 1 && t.lex.disciplines[mainRead[0][0]])) {
+		if tc, tok := t.readTopic(mainRead, asideRead); tok && (!ok || t.topicOverField(tc, c, mainRead)) {
 			return tc, true
 		}
 	}
 	return c, ok
+}
+
+// topicOverField reports whether a topic's reading tc replaces the field
+// field a title names: it must be more precise and of that field
+// ("Product - Warehouse" is no product manager), unless the field is a
+// first segment's discipline alone ("Engineering Intern - Machine
+// Learning").
+func (t *Taxonomy) topicOverField(tc, field Category, mainWords [][]string) bool {
+	if tc.Level <= field.Level {
+		return false
+	}
+	return tc.Code[:2] == field.Code[:2] || len(mainWords[0]) == 1 && t.lex.disciplines[mainWords[0][0]]
 }
 
 // readTopic reads a title that names no role by its first segment that

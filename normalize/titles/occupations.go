@@ -226,8 +226,7 @@ func (t *Taxonomy) headless(title string, words []string) bool {
 		return false
 	}
 	return !slices.ContainsFunc(words, func(w string) bool {
-		p, ok := t.phrases[hashWord(w)]
-		return ok && p.hand && (p.cat == noCategory || t.cats[p.cat].Level >= LevelRole)
+		return t.occupationHead(w) || t.handNames([]string{w})
 	})
 }
 
