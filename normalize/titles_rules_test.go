@@ -177,6 +177,26 @@ func TestTitleRules(t *testing.T) {
 		{"family", "Instructor", "25-3099", bothModes},
 		{"family", "Online Bootcamp Instructor", "25-3099", bothModes},
 		{"family", "Chemistry Tutor", "25-3041", bothModes},
+		// A reference title refines the hand-written reading of a title
+		// (holds all its words) or does not stand over it: another
+		// reading of other words is no more precise.
+		{"reference", "Flight Software Engineer - Guidance", "15-1252", bothModes},
+		{"reference", "Machine Learning Stack Engineer", "15-1252", bothModes},
+		{"reference", "Vehicle Software Engineer", "15-1252", bothModes},
+		{"reference", "Retail Sales Supervisor - Weekends", "41-1011", refOnly},
+		// A discipline that is a topic names its practitioner as the
+		// vocabulary knows them, else the topic's job; a topic of several
+		// words is read as itself.
+		{"topic", "Healthcare Analytics Co-op", "15-2051", bothModes},
+		{"topic", "Digital Analytics Intern", "15-2051", bothModes},
+		{"topic", "Business Analytics Intern", "15-2051", bothModes},
+		{"topic", "Marketing Analytics Intern", "13-1161", bothModes},
+		{"topic", "Risk Analytics Co-op", "13-2054", bothModes},
+		{"topic", "Product Security Intern", "15-1212", bothModes},
+		{"topic", "Intern - Incident Response", "15-1212", bothModes},
+		{"topic", "Security Research Co-op", "15-1212", bothModes},
+		{"topic", "Security Operations Supervisor", "33-1091", bothModes},
+		{"topic", "Cloud Security Engineer II", "15-1212", bothModes},
 	}
 	for _, tt := range tests {
 		eachTitleMode(t, tt.class+"/"+tt.give, tt.mode, func(t *testing.T, n *Normalizer) {

@@ -56,12 +56,14 @@ type searcher struct {
 	must  []string // words the phrase must hold
 	stack []int    // the words of the set being looked up, by index in known
 	best  candidate
+	// hand is the best phrase of the hand-written vocabulary (refined).
+	hand candidate
 }
 
 // bestIn returns the best phrase whose words are all among ctx and that
 // holds the words of must.
 func (t *Taxonomy) bestIn(ctx []token, must []string) candidate {
-	s := searcher{t: t, best: candidate{cat: noCategory}, must: must}
+	s := searcher{t: t, best: candidate{cat: noCategory}, hand: candidate{cat: noCategory}, must: must}
 	for i, tk := range ctx {
 		dup := false
 		for _, o := range ctx[:i] {
@@ -81,7 +83,30 @@ func (t *Taxonomy) bestIn(ctx []token, must []string) candidate {
 	if s.total > 0 {
 		s.walk(0, 0, 0, 0, false)
 	}
-	return s.best
+	if t.refines(s.best, s.hand) {
+		return s.best
+	}
+	return s.hand
+}
+
+// refines reports whether the best phrase found, ref, stands over the
+// best phrase of the hand-written vocabulary, hand: it is that phrase, or
+// beats it and holds all its words (a reference title that says more:
+// "Retail Sales Supervisor" over "Sales Supervisor"). A reference title
+// made of other words is another reading of the title, and the
+// hand-written one, naming as much, stands: "Flight Software Engineer" is
+// no flight engineer, "Machine Learning Stack Engineer" no fuel cell
+// engineer.
+func (t *Taxonomy) refines(ref, hand candidate) bool {
+	if ref.hand || hand.cat < 0 || t.class(hand) < t.class(ref) || hand.head != ref.head {
+		return true
+	}
+	for _, w := range hand.words {
+		if !slices.Contains(ref.words, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // walk looks up every set of up to maxPhraseWords known words.
@@ -92,7 +117,7 @@ func (s *searcher) walk(from, size int, h uint64, w float32, head bool) {
 		s.stack = append(s.stack, i)
 		if p, ok := s.t.phrases[hi]; ok && p.cat >= 0 && wi/s.total >= minCoverage && s.holdsMust() {
 			c := candidate{cat: p.cat, weight: wi, coverage: wi / s.total, head: headI, hand: p.hand}
-			if s.t.better(c, s.best) {
+			if better, hand := s.t.better(c, s.best), c.hand && s.t.better(c, s.hand); better || hand {
 				// The words that make the phrase, for a more precise one
 				// (classify): not the soft and modifier ones.
 				c.words = make([]string, 0, len(s.stack))
@@ -101,7 +126,12 @@ func (s *searcher) walk(from, size int, h uint64, w float32, head bool) {
 						c.words = append(c.words, w)
 					}
 				}
-				s.best = c
+				if better {
+					s.best = c
+				}
+				if hand {
+					s.hand = c
+				}
 			}
 		}
 		if size+1 < maxPhraseWords {
@@ -330,6 +360,16 @@ func (t *Taxonomy) readHead(mainWords, asideWords [][]string) (Category, bool) {
 		}
 		read := slices.Clone(mainWords)
 		read[i] = append(slices.Clone(seg[:end-1]), as...)
+		if _, topic := t.topics[strings.Join(seg, " ")]; topic && len(seg) > 1 {
+			return t.readTopic(mainWords, asideWords) // a topic of its own: "Business Analytics" is no business analysis
+		}
+		if _, topic := t.topics[seg[end-1]]; topic && end == len(seg) && end > 1 && !t.handNames(read[i]) {
+			// A discipline that is a topic names its practitioner only as
+			// the hand-written vocabulary knows them ("Marketing Analytics"
+			// is a marketing analyst); else it is the topic's job
+			// ("Healthcare Analytics" is a data analyst in healthcare).
+			return t.readTopic(mainWords, asideWords)
+		}
 		alone, ok := t.classifyWords(read[i:i+1], nil)
 		if !ok || alone.Level < LevelRole {
 			if i == 0 && end == 1 && len(mainWords) > 1 {
