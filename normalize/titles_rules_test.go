@@ -197,6 +197,20 @@ func TestTitleRules(t *testing.T) {
 		{"topic", "Security Research Co-op", "15-1212", bothModes},
 		{"topic", "Security Operations Supervisor", "33-1091", bothModes},
 		{"topic", "Cloud Security Engineer II", "15-1212", bothModes},
+		// A topic that begins a segment reads as its job when what follows
+		// is what it is applied to, not a subject of its own.
+		{"topic", "ML for Crop Yield Intern", "15-1252", bothModes},
+		{"topic", "Intern - Computer Vision for Retail", "15-1252", bothModes},
+		{"topic", "Supply Chain Operations Co-op", "13-1081", bothModes},
+		{"topic", "Product Planning Co-op", "", bothModes},
+		{"topic", "IT - Perception Co-op", "15-1252", bothModes},
+		{"topic", "Natural Language Processing Intern", "15-1252", bothModes},
+		// Programmers of a kind of software are its developers; a
+		// programmer alone stays one.
+		{"family", "Gameplay Programmer II", "15-1252", bothModes},
+		{"family", "UI Programmer (Contract)", "15-1252", bothModes},
+		{"family", "Programmer", "15-1251", bothModes},
+		{"family", "SDET Engineer III", "15-1253", bothModes},
 	}
 	for _, tt := range tests {
 		eachTitleMode(t, tt.class+"/"+tt.give, tt.mode, func(t *testing.T, n *Normalizer) {

@@ -216,6 +216,8 @@ func (t *Taxonomy) readTopic(mainWords, asideWords [][]string) (Category, bool) 
 			read = as
 		} else if as, ok := t.topics[seg[len(seg)-1]]; ok && t.lex.disciplines[seg[len(seg)-1]] {
 			read = append(slices.Clone(seg[:len(seg)-1]), as...)
+		} else if as, ok := t.topicPrefix(seg); ok {
+			read = as
 		} else {
 			continue
 		}
@@ -224,6 +226,31 @@ func (t *Taxonomy) readTopic(mainWords, asideWords [][]string) (Category, bool) 
 		return t.classifyWords(words, asideWords)
 	}
 	return Category{}, false
+}
+
+// topicPrefix returns the job of the longest topic that begins a
+// segment, when what follows says what the topic is applied to ("ML for
+// Battery Manufacturing", "Supply Chain Operations"), not a discipline,
+// an occupation or another topic of its own ("Product Planning",
+// "Quantitative Technologist", "Investment Technology").
+func (t *Taxonomy) topicPrefix(seg []string) ([]string, bool) {
+	for k := len(seg) - 1; k >= 1; k-- {
+		rest := seg[k:]
+		if slices.ContainsFunc(rest, t.namesOwnSubject) {
+			return nil, false
+		}
+		if as, ok := t.topics[strings.Join(seg[:k], " ")]; ok {
+			return as, true
+		}
+	}
+	return nil, false
+}
+
+// namesOwnSubject reports whether a word is a discipline, a topic or an
+// occupation's word: a subject of its own, not what a topic is applied to.
+func (t *Taxonomy) namesOwnSubject(w string) bool {
+	_, topic := t.topics[w]
+	return topic || t.lex.disciplines[w] || t.occupationWord(w)
 }
 
 // classifyWords classifies the cleaned words of a title (split).
