@@ -191,9 +191,13 @@ func TestTitleTaxonomy(t *testing.T) {
 		{"Attorney - Litigation", titleCat("Legal", "Lawyer", "Litigation", "23-1011"), bothModes},
 		{"Nanny", titleCat("Personal Care and Service", "Childcare Worker", "Nanny", "39-9011"), bothModes},
 		{"Uber Driver", titleCat(tr, "Taxi Driver", "", "53-3054"), bothModes},
+		// A driver the title says no more of is the SOC's driver of no
+		// listed kind (Motor Vehicle Operators, All Other); a second job
+		// after it is no refinement ("Driver / Data Collector").
+		{"Driver", titleCat(tr, "Driver", "", "53-3099"), bothModes},
+		{"Driver / Map Data Collector", titleCat(tr, "Driver", "", "53-3099"), bothModes},
 		// Fields, and what names nothing.
 		{"healthcare", titleCat(hc, "", "", "29-0000"), bothModes},
-		{"Driver", titleCat(tr, "", "", "53-0000"), bothModes},
 		{"Mechanic", titleCat("Installation, Maintenance, and Repair", "", "", "49-0000"), bothModes},
 		{"Manager", TitleCategory{}, bothModes},
 		{"Chief Happiness Wizard", TitleCategory{}, bothModes},
