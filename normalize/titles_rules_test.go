@@ -211,6 +211,11 @@ func TestTitleRules(t *testing.T) {
 		{"family", "UI Programmer (Contract)", "15-1252", bothModes},
 		{"family", "Programmer", "15-1251", bothModes},
 		{"family", "SDET Engineer III", "15-1253", bothModes},
+		// Testing topics are QA.
+		{"topic", "Software Verification Co-op", "15-1253", bothModes},
+		{"topic", "Engineering Intern - Test Automation", "15-1253", bothModes},
+		{"topic", "Firmware Test Intern", "15-1253", bothModes},
+		{"topic", "Firmware Intern", "15-1252", bothModes},
 	}
 	for _, tt := range tests {
 		eachTitleMode(t, tt.class+"/"+tt.give, tt.mode, func(t *testing.T, n *Normalizer) {
