@@ -216,6 +216,11 @@ func TestTitleRules(t *testing.T) {
 		{"topic", "Engineering Intern - Test Automation", "15-1253", bothModes},
 		{"topic", "Firmware Test Intern", "15-1253", bothModes},
 		{"topic", "Firmware Intern", "15-1252", bothModes},
+		// ML is a discipline as AI is; computer science, as a title, is
+		// the work of software developers (its professors keep theirs).
+		{"discipline", "Ranking & Retrieval ML Co-op", "15-1252", bothModes},
+		{"topic", "Computer Science Co-op", "15-1252", bothModes},
+		{"topic", "Professor of Computer Science", "25-1021", refOnly},
 	}
 	for _, tt := range tests {
 		eachTitleMode(t, tt.class+"/"+tt.give, tt.mode, func(t *testing.T, n *Normalizer) {
