@@ -221,6 +221,13 @@ func TestTitleRules(t *testing.T) {
 		{"discipline", "Ranking & Retrieval ML Co-op", "15-1252", bothModes},
 		{"topic", "Computer Science Co-op", "15-1252", bothModes},
 		{"topic", "Professor of Computer Science", "25-1021", refOnly},
+		// Business functions named as titles.
+		{"topic", "Sustainability Co-op", "13-1199", bothModes},
+		{"topic", "Intern - ESG Reporting", "13-1199", bothModes},
+		{"topic", "Total Rewards Co-op", "13-1141", bothModes},
+		{"topic", "FP&A Co-op", "13-2051", bothModes},
+		{"topic", "Intern - EHS", "19-5011", bothModes},
+		{"topic", "Consumer Insights Co-op", "13-1161", bothModes},
 	}
 	for _, tt := range tests {
 		eachTitleMode(t, tt.class+"/"+tt.give, tt.mode, func(t *testing.T, n *Normalizer) {
