@@ -430,10 +430,11 @@ func mainErr(args []string, w io.Writer) error {
 	noisyOut := fs.String("noisy-out", "", "also write the noisy titles built from the reference data to this file (TSV), for inspection; keep it out of git")
 	sampleOut := fs.String("postings-sample", "", "write the real-postings sample (id, company, title) to this file for labelling, and stop; keep it out of git")
 	holdoutOut := fs.String("holdout-sample", "", "write the held-out sample (id, company, title) to this file for labelling, and stop; keep it out of git")
+	freshOut := fs.String("fresh-sample", "", "write the third sample (id, company, title) to this file for labelling, and stop; keep it out of git")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *sampleOut != "" || *holdoutOut != "" {
+	if *sampleOut != "" || *holdoutOut != "" || *freshOut != "" {
 		ps, err := readPostings(*refData)
 		if err != nil {
 			return err
@@ -444,7 +445,12 @@ func mainErr(args []string, w io.Writer) error {
 			}
 		}
 		if *holdoutOut != "" {
-			return writeSample(*holdoutOut, holdout(ps))
+			if err := writeSample(*holdoutOut, holdout(ps)); err != nil {
+				return err
+			}
+		}
+		if *freshOut != "" {
+			return writeSample(*freshOut, fresh(ps))
 		}
 		return nil
 	}

@@ -50,6 +50,27 @@ func holdout(ps []posting) []posting {
 	return samplePostings(ps, holdoutDraw, titleSet(samplePostings(ps, sampleDraw, nil)))
 }
 
+// freshDraw is the third set, postings_fresh.tsv: titles of no posting of
+// sampleDraw or holdoutDraw, nor near twins (twinKey) of theirs, labelled
+// the same way after the rules the held-out set steered (README.md).
+var freshDraw = draw{seed: 35, size: 400}
+
+// fresh draws the third set: freshDraw, among the titles that neither
+// earlier draw took and that are no near twin of one they took.
+func fresh(ps []posting) []posting {
+	taken := map[string]bool{}
+	for _, p := range append(samplePostings(ps, sampleDraw, nil), holdout(ps)...) {
+		taken[twinKey(p.Title)] = true
+	}
+	exclude := map[string]bool{}
+	for _, p := range ps {
+		if taken[twinKey(p.Title)] {
+			exclude[titleKey(p.Title)] = true
+		}
+	}
+	return samplePostings(ps, freshDraw, exclude)
+}
+
 // titleKey is a title folded by space and case: the draw takes one
 // posting per key.
 func titleKey(title string) string {
