@@ -505,6 +505,10 @@ func mainErr(args []string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	freshLabels, err := loadLabels(filepath.Join(*dir, "postings_fresh.tsv"))
+	if err != nil {
+		return err
+	}
 	var titles map[string]string // posting id → title, from the reference data
 	if *refData != "" {
 		ps, err := readPostings(*refData)
@@ -521,8 +525,8 @@ func mainErr(args []string, w io.Writer) error {
 			titles[p.ID] = p.Title
 		}
 	}
-	fmt.Fprintf(w, "evaluation set: %s (titles %d, locations %d, skills %d rows; noisy titles %d, built from the reference data; real postings %d labelled, %d held out)\n",
-		*dir, len(data[0]), len(data[1]), len(data[2]), len(noisy), len(labels), len(heldOut))
+	fmt.Fprintf(w, "evaluation set: %s (titles %d, locations %d, skills %d rows; noisy titles %d, built from the reference data; real postings %d labelled, %d held out, %d fresh)\n",
+		*dir, len(data[0]), len(data[1]), len(data[2]), len(noisy), len(labels), len(heldOut), len(freshLabels))
 	passed := true
 	for ri, rs := range runs {
 		n, err := normalize.New(rs.opts...)
@@ -541,7 +545,7 @@ func mainErr(args []string, w io.Writer) error {
 			nk = run(n, vocabs[0], noisyKept, false)
 			printNoisy(w, nt)
 		}
-		var pt, ht *postingsTally
+		var pt, ht, ft *postingsTally
 		if titles != nil {
 			if pt, err = runPostings(n, "real postings", labels, titles, *verbose); err != nil {
 				return err
@@ -565,6 +569,13 @@ func mainErr(args []string, w io.Writer) error {
 			}
 			dt.heldOut = true
 			printPostings(w, dt)
+			// The third set, drawn after the held-out set had steered
+			// rules: never read either.
+			if ft, err = runPostings(n, "real postings, fresh", freshLabels, titles, false); err != nil {
+				return err
+			}
+			ft.heldOut = true
+			printPostings(w, ft)
 		}
 		if *verbose {
 			if pt != nil {
@@ -589,6 +600,7 @@ func mainErr(args []string, w io.Writer) error {
 			if pt != nil {
 				passed = checkPostingsTargets(w, pt) && passed
 				passed = checkPostingsTargets(w, ht) && passed
+				passed = checkPostingsTargets(w, ft) && passed
 			}
 		}
 	}

@@ -272,6 +272,36 @@ func TestPostingsLabelsWellFormed(t *testing.T) {
 	t.Run("postings_holdout.tsv", func(t *testing.T) {
 		checkPostingLabels(t, "postings_holdout.tsv", holdoutDraw, holdout)
 	})
+	t.Run("postings_fresh.tsv", func(t *testing.T) {
+		checkPostingLabels(t, "postings_fresh.tsv", freshDraw, fresh)
+	})
+	t.Run("fresh has no title of the others, nor a near twin", func(t *testing.T) {
+		ps := postingsOrSkip(t, "the titles are not compared")
+		titles := map[string]string{}
+		for _, p := range ps {
+			titles[p.ID] = p.Title
+		}
+		taken := map[string]bool{}
+		for _, file := range []string{"postings.tsv", "postings_holdout.tsv"} {
+			ls, err := loadLabels(filepath.Join(evalDir(), file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range ls {
+				taken[l.ID] = true
+				taken[twinKey(titles[l.ID])] = true
+			}
+		}
+		ls, err := loadLabels(filepath.Join(evalDir(), "postings_fresh.tsv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range ls {
+			if taken[l.ID] || taken[twinKey(titles[l.ID])] {
+				t.Errorf("fresh posting %s is labelled in an earlier set, or is a near twin of one of its titles", l.ID)
+			}
+		}
+	})
 	t.Run("disjoint", func(t *testing.T) {
 		first, err := loadLabels(filepath.Join(evalDir(), "postings.tsv"))
 		if err != nil {
