@@ -4,6 +4,7 @@ package normalize
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/jobsd-dev/jobsd/normalize/titles"
 )
@@ -29,7 +30,67 @@ const (
 // the taxonomy recognizes nothing in it; a title longer than
 // MaxTitleLength names nothing.
 func (n *Normalizer) Title(title string) (TitleCategory, bool) {
-	return n.taxonomy.Classify(title)
+	return n.taxonomy.Classify(n.withoutPlace(title))
+}
+
+// withoutPlace returns a title without the place it ends with, when that
+// is a city and the code of its state in segments of their own
+// ("Marketing Intern - Boston, MA", "Intern - Baltimore - MD") or one
+// ("Intern - Pittsburgh PA"): a state's code is also a job's abbreviation
+// (MA, a medical assistant; PA, a physician assistant; CT, a CT
+// technologist), and the title's other words would lose to it. A code
+// after no city stays ("Nurse - PA" may be a physician assistant).
+func (n *Normalizer) withoutPlace(title string) string {
+	if t := strings.TrimRight(title, " "); strings.HasSuffix(t, ")") {
+		// A place before an aside: "Boston, MA (Hybrid)".
+		if i := strings.LastIndexByte(t, '('); i > 0 {
+			if core := n.withoutPlace(t[:i]); len(core) < i {
+				return core + " " + t[i:]
+			}
+		}
+		return title
+	}
+	rest, last, ok := cutLastSegment(title)
+	if !ok {
+		return title
+	}
+	code := last
+	city, cityEnd := "", rest
+	if i := strings.LastIndexByte(last, ' '); i > 0 {
+		code, city, cityEnd = last[i+1:], last[:i], rest // "Pittsburgh PA"
+	}
+	if len(code) != 2 || strings.ToUpper(code) != code {
+		return title
+	}
+	state, _, ok := n.geo.StateIn(code, "")
+	if !ok {
+		return title
+	}
+	if city == "" {
+		if cityEnd, city, ok = cutLastSegment(rest); !ok {
+			return title
+		}
+	}
+	if _, ok := n.geo.FindCity(city, state, ""); !ok || strings.TrimSpace(cityEnd) == "" {
+		return title
+	}
+	return cityEnd
+}
+
+// cutLastSegment cuts a title at its last segment separator (a comma, a
+// bar, or a dash between spaces), returning the text before it and the
+// trimmed segment after it.
+func cutLastSegment(title string) (before, last string, ok bool) {
+	cut, width := -1, 0
+	for _, sep := range []string{",", "|", " - ", " – ", " — "} {
+		if i := strings.LastIndex(title, sep); i > cut {
+			cut, width = i, len(sep)
+		}
+	}
+	if cut < 0 {
+		return "", "", false
+	}
+	return title[:cut], strings.TrimSpace(title[cut+width:]), true
 }
 
 // CategoryField returns the canonical name of a category field, or s

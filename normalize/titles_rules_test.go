@@ -38,6 +38,14 @@ func TestTitleRules(t *testing.T) {
 		{"level", "Help Desk Engineer - Entry-Level", "15-1232", bothModes},
 		{"level", "Desktop Support Engineer II", "15-1232", bothModes}, // O*NET files it under desktop publishers too
 		{"place", "Dental Hygienist - Reno, NV (Onsite)", "29-1292", bothModes},
+		// A state's code after its city is a place, not a job's
+		// abbreviation (MA, PA, MD, CT); after no city it may be a job.
+		{"place", "Marketing Intern - Boston, MA", "13-1161", bothModes},
+		{"place", "Marketing Intern - Boston, MA (Hybrid)", "13-1161", bothModes},
+		{"place", "Summer Intern - Pittsburgh PA", "", bothModes},
+		{"place", "Operations Co-op - Hartford, CT", "", refOnly},
+		{"place", "Seasonal Help - Baltimore - MD", "", bothModes},
+		{"place", "Acme - PA", "29-1071", refOnly},
 		// A known head survives modifiers the vocabulary does not know.
 		{"head", "Field Deployed Data Engineer", "15-1252", bothModes},
 		{"head", "Forward Deployed Registered Nurse", "29-1141", bothModes},
