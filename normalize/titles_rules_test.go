@@ -229,6 +229,11 @@ func TestTitleRules(t *testing.T) {
 		{"discipline", "Ranking & Retrieval ML Co-op", "15-1252", bothModes},
 		{"topic", "Computer Science Co-op", "15-1252", bothModes},
 		{"topic", "Professor of Computer Science", "25-1021", refOnly},
+		// Software as a topic: what follows it is what the software is.
+		{"topic", "Software Systems Co-op", "15-1252", bothModes},
+		{"topic", "Intern - Software Tooling", "15-1252", bothModes},
+		{"topic", "Software Support Co-op", "15-1232", bothModes},
+		{"topic", "Software Marketing Co-op", "13-1161", bothModes},
 		// Business functions named as titles.
 		{"topic", "Sustainability Co-op", "13-1199", bothModes},
 		{"topic", "Intern - ESG Reporting", "13-1199", bothModes},
