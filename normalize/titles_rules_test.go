@@ -219,6 +219,7 @@ func TestTitleRules(t *testing.T) {
 		{"family", "UI Programmer (Contract)", "15-1252", bothModes},
 		{"family", "Programmer", "15-1251", bothModes},
 		{"family", "SDET Engineer III", "15-1253", bothModes},
+		{"family", "Web Engineering Co-op", "15-1254", bothModes}, // O*NET files web engineers there
 		// Testing topics are QA.
 		{"topic", "Software Verification Co-op", "15-1253", bothModes},
 		{"topic", "Engineering Intern - Test Automation", "15-1253", bothModes},
