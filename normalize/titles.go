@@ -41,7 +41,11 @@ func (n *Normalizer) Title(title string) (TitleCategory, bool) {
 // technologist), and the title's other words would lose to it. A code
 // after no city stays ("Nurse - PA" may be a physician assistant).
 func (n *Normalizer) withoutPlace(title string) string {
-	if t := strings.TrimRight(title, " "); strings.HasSuffix(t, ")") {
+	t := strings.TrimRight(title, " ")
+	if !strings.HasSuffix(t, ")") && !endsInCode(t) {
+		return title // the common case, decided without a scan
+	}
+	if strings.HasSuffix(t, ")") {
 		// A place before an aside: "Boston, MA (Hybrid)".
 		if i := strings.LastIndexByte(t, '('); i > 0 {
 			if core := n.withoutPlace(t[:i]); len(core) < i {
@@ -76,6 +80,14 @@ func (n *Normalizer) withoutPlace(title string) string {
 	}
 	return cityEnd
 }
+
+// endsInCode reports whether s ends in a word of two capital letters.
+func endsInCode(s string) bool {
+	n := len(s)
+	return n >= 4 && isCapital(s[n-1]) && isCapital(s[n-2]) && (s[n-3] == ' ' || s[n-3] == ',')
+}
+
+func isCapital(b byte) bool { return 'A' <= b && b <= 'Z' }
 
 // cutLastSegment cuts a title at its last segment separator (a comma, a
 // bar, or a dash between spaces), returning the text before it and the

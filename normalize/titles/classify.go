@@ -5,7 +5,6 @@ package titles
 import (
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
@@ -212,7 +211,7 @@ func (t *Taxonomy) readTopic(mainWords, asideWords [][]string) (Category, bool) 
 		if len(seg) == 0 {
 			continue
 		}
-		if as, ok := t.topics[strings.Join(seg, " ")]; ok {
+		if as, ok := t.topicOf(seg); ok {
 			read = as
 		} else if as, ok := t.topics[seg[len(seg)-1]]; ok && t.lex.disciplines[seg[len(seg)-1]] {
 			read = append(slices.Clone(seg[:len(seg)-1]), as...)
@@ -234,16 +233,39 @@ func (t *Taxonomy) readTopic(mainWords, asideWords [][]string) (Category, bool) 
 // an occupation or another topic of its own ("Product Planning",
 // "Quantitative Technologist", "Investment Technology").
 func (t *Taxonomy) topicPrefix(seg []string) ([]string, bool) {
-	for k := len(seg) - 1; k >= 1; k-- {
-		rest := seg[k:]
-		if slices.ContainsFunc(rest, t.namesOwnSubject) {
-			return nil, false
-		}
-		if as, ok := t.topics[strings.Join(seg[:k], " ")]; ok {
+	for k := min(len(seg)-1, maxTopicWords); k >= 1; k-- {
+		if as, ok := t.topicOf(seg[:k]); ok {
+			if slices.ContainsFunc(seg[k:], t.namesOwnSubject) {
+				return nil, false
+			}
 			return as, true
 		}
 	}
 	return nil, false
+}
+
+// maxTopicWords is the most words a topic of titles.json may have.
+const maxTopicWords = 4
+
+// topicOf returns the job of the topic that words are, if they are one.
+func (t *Taxonomy) topicOf(words []string) ([]string, bool) {
+	if len(words) == 1 {
+		as, ok := t.topics[words[0]]
+		return as, ok
+	}
+	if len(words) == 0 || len(words) > maxTopicWords {
+		return nil, false
+	}
+	var buf [128]byte
+	key := buf[:0]
+	for i, w := range words {
+		if i > 0 {
+			key = append(key, ' ')
+		}
+		key = append(key, w...)
+	}
+	as, ok := t.topics[string(key)] // no allocation: a lookup by bytes
+	return as, ok
 }
 
 // namesOwnSubject reports whether a word is a discipline, a topic or an
@@ -387,7 +409,7 @@ func (t *Taxonomy) readHead(mainWords, asideWords [][]string) (Category, bool) {
 		}
 		read := slices.Clone(mainWords)
 		read[i] = append(slices.Clone(seg[:end-1]), as...)
-		if _, topic := t.topics[strings.Join(seg, " ")]; topic && len(seg) > 1 {
+		if _, topic := t.topicOf(seg); topic && len(seg) > 1 {
 			return t.readTopic(mainWords, asideWords) // a topic of its own: "Business Analytics" is no business analysis
 		}
 		if _, topic := t.topics[seg[end-1]]; topic && end == len(seg) && end > 1 && !t.handNames(read[i]) {

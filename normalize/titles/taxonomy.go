@@ -332,6 +332,9 @@ func (t *Taxonomy) addTopics(f *titlesFile) error {
 		if len(words) != 1 || len(as) != 1 {
 			return fmt.Errorf("topic %q: a topic and its job are words without parentheses", topic)
 		}
+		if len(words[0]) > maxTopicWords {
+			return fmt.Errorf("topic %q: more than %d words", topic, maxTopicWords)
+		}
 		if _, ok := t.classifyWords(as, nil); !ok {
 			return fmt.Errorf("topic %q: %q names nothing", topic, job)
 		}
