@@ -213,6 +213,11 @@ func TestTitleRules(t *testing.T) {
 		{"topic", "Product Planning Co-op", "", bothModes},
 		{"topic", "IT - Perception Co-op", "15-1252", bothModes},
 		{"topic", "Natural Language Processing Intern", "15-1252", bothModes},
+		// A topic within a segment whose head names an occupation only
+		// with others reads as the topic's job of that head.
+		{"topic", "Intern - Lidar Perception Fusion Engineer", "15-1252", bothModes},
+		{"topic", "Checkout Firmware Platform Engineer", "15-1252", bothModes},
+		{"topic", "Harbor Perception Survey Technician", "17-3031", refOnly}, // a technician: no engineer of the topic
 		// Programmers of a kind of software are its developers; a
 		// programmer alone stays one.
 		{"family", "Gameplay Programmer II", "15-1252", bothModes},

@@ -217,6 +217,8 @@ func (t *Taxonomy) readTopic(mainWords, asideWords [][]string) (Category, bool) 
 			read = append(slices.Clone(seg[:len(seg)-1]), as...)
 		} else if as, ok := t.topicPrefix(seg); ok {
 			read = as
+		} else if as, ok := t.topicBeforeHead(seg); ok {
+			read = as
 		} else {
 			continue
 		}
@@ -239,6 +241,25 @@ func (t *Taxonomy) topicPrefix(seg []string) ([]string, bool) {
 				return nil, false
 			}
 			return as, true
+		}
+	}
+	return nil, false
+}
+
+// topicBeforeHead returns the job of a topic within a segment that ends
+// in a head naming an occupation only with others, when that job has the
+// same head: "ADAS Perception Algorithm Engineer" is a computer vision
+// engineer, whatever the words the vocabulary does not know.
+func (t *Taxonomy) topicBeforeHead(seg []string) ([]string, bool) {
+	n := len(seg)
+	if n < 3 || !t.occupationHead(seg[n-1]) {
+		return nil, false
+	}
+	for i := 0; i < n-1; i++ {
+		for k := min(n-1, i+maxTopicWords); k > i; k-- {
+			if as, ok := t.topicOf(seg[i:k]); ok && as[len(as)-1] == seg[n-1] {
+				return as, true
+			}
 		}
 	}
 	return nil, false
