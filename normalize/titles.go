@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 	"github.com/jobsd-dev/jobsd/normalize/titles"
 )
 
@@ -30,61 +31,86 @@ const (
 // the taxonomy recognizes nothing in it; a title longer than
 // MaxTitleLength names nothing.
 func (n *Normalizer) Title(title string) (TitleCategory, bool) {
+	if fold.TooLong(title, MaxTitleLength) {
+		return TitleCategory{}, false
+	}
 	return n.taxonomy.Classify(n.withoutPlace(title))
 }
 
 // withoutPlace returns a title without the place it ends with, when that
 // is a city and the code of its state in segments of their own
 // ("Marketing Intern - Boston, MA", "Intern - Baltimore - MD") or one
-// ("Intern - Pittsburgh PA"): a state's code is also a job's abbreviation
-// (MA, a medical assistant; PA, a physician assistant; CT, a CT
-// technologist), and the title's other words would lose to it. A code
-// after no city stays ("Nurse - PA" may be a physician assistant).
+// ("Intern - Pittsburgh PA"), before one aside at most ("(Hybrid)") or as
+// that aside ("Summer Intern (Boston, MA)"): a state's code is also a
+// job's abbreviation (MA, a medical assistant; PA, a physician assistant;
+// CT, a CT technologist), and the title's other words would lose to it. A
+// code after no city stays ("Nurse - PA" may be a physician assistant); a
+// title that is only a place names nothing.
 func (n *Normalizer) withoutPlace(title string) string {
-	t := strings.TrimRight(title, " ")
-	if !strings.HasSuffix(t, ")") && !endsInCode(t) {
-		return title // the common case, decided without a scan
-	}
-	if strings.HasSuffix(t, ")") {
-		// A place before an aside: "Boston, MA (Hybrid)".
-		if i := strings.LastIndexByte(t, '('); i > 0 {
-			if core := n.withoutPlace(t[:i]); len(core) < i {
-				return core + " " + t[i:]
-			}
+	core, aside := strings.TrimRight(title, " "), ""
+	if strings.HasSuffix(core, ")") {
+		i := strings.LastIndexByte(core, '(')
+		if i < 0 {
+			return title
 		}
-		return title
+		if n.isCityAndCode(core[i+1 : len(core)-1]) {
+			return core[:i] // the aside is the place
+		}
+		core, aside = strings.TrimRight(core[:i], " "), core[i:]
 	}
-	rest, last, ok := cutLastSegment(title)
+	rest, ok := n.cutCityAndCode(core)
 	if !ok {
 		return title
 	}
-	code := last
-	city, cityEnd := "", rest
-	if i := strings.LastIndexByte(last, ' '); i > 0 {
-		code, city, cityEnd = last[i+1:], last[:i], rest // "Pittsburgh PA"
+	if aside != "" {
+		return rest + " " + aside
 	}
-	if len(code) != 2 || strings.ToUpper(code) != code {
-		return title
+	return rest
+}
+
+// isCityAndCode reports whether s is a city and its state's code alone
+// ("Boston, MA", "Pittsburgh PA").
+func (n *Normalizer) isCityAndCode(s string) bool {
+	rest, ok := n.cutCityAndCode(s)
+	return ok && strings.TrimSpace(rest) == ""
+}
+
+// cutCityAndCode returns s without the city and state code it ends with,
+// and false when it ends in none.
+func (n *Normalizer) cutCityAndCode(s string) (string, bool) {
+	s = strings.TrimRight(s, " ")
+	if !endsInCode(s) {
+		return "", false // the common case, decided without a scan
+	}
+	rest, last, ok := cutLastSegment(s)
+	if !ok {
+		rest, last = "", s // "Pittsburgh PA" alone
+	}
+	code, city := last, ""
+	if i := strings.LastIndexByte(last, ' '); i > 0 {
+		code, city = last[i+1:], last[:i] // "Pittsburgh PA"
 	}
 	state, _, ok := n.geo.StateIn(code, "")
 	if !ok {
-		return title
+		return "", false
 	}
 	if city == "" {
-		if cityEnd, city, ok = cutLastSegment(rest); !ok {
-			return title
+		before, seg, ok := cutLastSegment(rest)
+		if !ok {
+			before, seg = "", rest // "Boston, MA" alone
 		}
+		rest, city = before, seg
 	}
-	if _, ok := n.geo.FindCity(city, state, ""); !ok || strings.TrimSpace(cityEnd) == "" {
-		return title
+	if _, ok := n.geo.FindCity(strings.TrimSpace(city), state, ""); !ok {
+		return "", false
 	}
-	return cityEnd
+	return rest, true
 }
 
 // endsInCode reports whether s ends in a word of two capital letters.
 func endsInCode(s string) bool {
 	n := len(s)
-	return n >= 4 && isCapital(s[n-1]) && isCapital(s[n-2]) && (s[n-3] == ' ' || s[n-3] == ',')
+	return n >= 3 && isCapital(s[n-1]) && isCapital(s[n-2]) && (s[n-3] == ' ' || s[n-3] == ',')
 }
 
 func isCapital(b byte) bool { return 'A' <= b && b <= 'Z' }

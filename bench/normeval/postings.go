@@ -58,8 +58,9 @@ var freshDraw = draw{seed: 35, size: 400}
 // fresh draws the third set: freshDraw, among the titles that neither
 // earlier draw took and that are no near twin of one they took.
 func fresh(ps []posting) []posting {
+	first := samplePostings(ps, sampleDraw, nil)
 	taken := map[string]bool{}
-	for _, p := range append(samplePostings(ps, sampleDraw, nil), holdout(ps)...) {
+	for _, p := range append(first, samplePostings(ps, holdoutDraw, titleSet(first))...) {
 		taken[twinKey(p.Title)] = true
 	}
 	exclude := map[string]bool{}

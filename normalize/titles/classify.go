@@ -5,6 +5,7 @@ package titles
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
@@ -204,29 +205,50 @@ func (t *Taxonomy) topicOverField(tc, field Category, mainWords [][]string) bool
 // analyst).
 func (t *Taxonomy) readTopic(mainWords, asideWords [][]string) (Category, bool) {
 	for i, seg := range mainWords {
-		var read []string
-		for len(seg) > 1 && t.lex.seasons[seg[0]] {
-			seg = seg[1:] // a term before a topic: "Summer AI/ML Intern"
+		if t.anotherSegmentHolds(mainWords, i, t.occupationHead) {
+			continue // "Teacher - Computer Science" is no software developer
 		}
-		if len(seg) == 0 {
-			continue
+		if read, ok := t.topicReading(seg); ok {
+			words := slices.Clone(mainWords)
+			words[i] = read
+			return t.classifyWords(words, asideWords)
 		}
-		if as, ok := t.topicOf(seg); ok {
-			read = as
-		} else if as, ok := t.topics[seg[len(seg)-1]]; ok && t.lex.disciplines[seg[len(seg)-1]] {
-			read = append(slices.Clone(seg[:len(seg)-1]), as...)
-		} else if as, ok := t.topicPrefix(seg); ok {
-			read = as
-		} else if as, ok := t.topicBeforeHead(seg); ok {
-			read = as
-		} else {
-			continue
-		}
-		words := slices.Clone(mainWords)
-		words[i] = read
-		return t.classifyWords(words, asideWords)
 	}
 	return Category{}, false
+}
+
+// anotherSegmentHolds reports whether a segment other than i holds a word
+// for which is true.
+func (t *Taxonomy) anotherSegmentHolds(segs [][]string, i int, is func(string) bool) bool {
+	for j, seg := range segs {
+		if j != i && slices.ContainsFunc(seg, is) {
+			return true
+		}
+	}
+	return false
+}
+
+// topicReading returns the words a segment reads as by a topic, if a topic
+// reads it: the segment is one, ends in a discipline that is one (the
+// words before kept), begins with one (topicPrefix) or holds one before
+// its head (topicBeforeHead). A term before the topic is read past.
+func (t *Taxonomy) topicReading(seg []string) ([]string, bool) {
+	for len(seg) > 1 && t.lex.seasons[seg[0]] {
+		seg = seg[1:] // a term before a topic: "Summer AI/ML Intern"
+	}
+	if len(seg) == 0 {
+		return nil, false
+	}
+	if as, ok := t.topicOf(seg); ok {
+		return as, true
+	}
+	if as, ok := t.topics[seg[len(seg)-1]]; ok && t.lex.disciplines[seg[len(seg)-1]] {
+		return append(slices.Clone(seg[:len(seg)-1]), as...), true
+	}
+	if as, ok := t.topicPrefix(seg); ok {
+		return as, true
+	}
+	return t.topicBeforeHead(seg)
 }
 
 // topicPrefix returns the job of the longest topic that begins a
@@ -237,7 +259,7 @@ func (t *Taxonomy) readTopic(mainWords, asideWords [][]string) (Category, bool) 
 func (t *Taxonomy) topicPrefix(seg []string) ([]string, bool) {
 	for k := min(len(seg)-1, maxTopicWords); k >= 1; k-- {
 		if as, ok := t.topicOf(seg[:k]); ok {
-			if slices.ContainsFunc(seg[k:], t.namesOwnSubject) {
+			if !t.computingJob(as) || slices.ContainsFunc(seg[k:], t.namesOwnSubject) {
 				return nil, false
 			}
 			return as, true
@@ -245,6 +267,20 @@ func (t *Taxonomy) topicPrefix(seg []string) ([]string, bool) {
 	}
 	return nil, false
 }
+
+// computingJob reports whether words name a role of the computing field
+// (SOC major group 15). Only such topics, specialties of their own ("ML",
+// "Firmware", "Software"), begin a segment as its subject; a business
+// function's name before other words is no job ("Product Demo",
+// "Marketing Events", "Supply Chain Receiving").
+func (t *Taxonomy) computingJob(words []string) bool {
+	c, ok := t.classifyWords([][]string{words}, nil)
+	return ok && c.Level >= LevelRole && strings.HasPrefix(c.Code, computingMajorGroup)
+}
+
+// computingMajorGroup is the SOC major group of computer and mathematical
+// occupations.
+const computingMajorGroup = "15-"
 
 // topicBeforeHead returns the job of a topic within a segment that ends
 // in a head naming an occupation only with others, when that job has the
@@ -430,15 +466,14 @@ func (t *Taxonomy) readHead(mainWords, asideWords [][]string) (Category, bool) {
 		}
 		read := slices.Clone(mainWords)
 		read[i] = append(slices.Clone(seg[:end-1]), as...)
-		if _, topic := t.topicOf(seg); topic && len(seg) > 1 {
-			return t.readTopic(mainWords, asideWords) // a topic of its own: "Business Analytics" is no business analysis
-		}
-		if _, topic := t.topics[seg[end-1]]; topic && end == len(seg) && end > 1 && !t.handNames(read[i]) {
-			// A discipline that is a topic names its practitioner only as
-			// the hand-written vocabulary knows them ("Marketing Analytics"
-			// is a marketing analyst); else it is the topic's job
-			// ("Healthcare Analytics" is a data analyst in healthcare).
-			return t.readTopic(mainWords, asideWords)
+		_, whole := t.topicOf(seg[:end]) // a topic of its own: "Business Analytics" is no business analysis
+		_, topic := t.topics[seg[end-1]]
+		// A discipline that is a topic names its practitioner only as the
+		// hand-written vocabulary knows them ("Marketing Analytics" is a
+		// marketing analyst); else it is the topic's job ("Healthcare
+		// Analytics" is a data analyst in healthcare).
+		if end > 1 && (whole || topic && !t.handNames(read[i])) {
+			return t.readTopicAt(mainWords, asideWords, i, seg[:end])
 		}
 		alone, ok := t.classifyWords(read[i:i+1], nil)
 		if !ok || alone.Level < LevelRole {
@@ -456,6 +491,29 @@ func (t *Taxonomy) readHead(mainWords, asideWords [][]string) (Category, bool) {
 		return alone, true
 	}
 	return Category{}, false
+}
+
+// readTopicAt reads segment i of a title, whose words without a head
+// form are seg, by the topic it is or ends in, when it is about the job
+// the title is about (disciplineIsTheJob: "Professor of Business
+// Analytics" is no data analyst).
+func (t *Taxonomy) readTopicAt(mainWords, asideWords [][]string, i int, seg []string) (Category, bool) {
+	read, ok := t.topicReading(seg)
+	if !ok {
+		return Category{}, false
+	}
+	words := slices.Clone(mainWords)
+	words[i] = read
+	c, ok := t.classifyWords(words, asideWords)
+	if !ok || !t.disciplineIsTheJob(mainWords, i, seg[:len(seg)-1], c.Code) {
+		return Category{}, false
+	}
+	for _, before := range mainWords[:i] {
+		if field, ok := t.classifyWords([][]string{before}, nil); ok && !t.topicOverField(c, field, mainWords) {
+			return Category{}, false // "Teacher - Computer Science": the field named first stands
+		}
+	}
+	return c, true
 }
 
 // disciplineIsTheJob reports whether segment i of a title, ending in a

@@ -94,11 +94,14 @@ func (t *Taxonomy) translate(segs [][]string, all bool) [][]string {
 	return out
 }
 
-// hasForeign reports whether a word of segs is a word of another language.
+// hasForeign reports whether a word of segs is a word of another language
+// that English titles do not use as a head naming an occupation only with
+// other words: "Conductor" alone stays unread in English (a railway's, an
+// orchestra's), not a Spanish driver.
 func (t *Taxonomy) hasForeign(segs [][]string) bool {
 	for _, seg := range segs {
 		for _, w := range seg {
-			if _, ok := t.lex.foreign[w]; ok {
+			if _, ok := t.lex.foreign[w]; ok && !t.occupationHead(w) {
 				return true
 			}
 		}
