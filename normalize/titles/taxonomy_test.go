@@ -5,6 +5,7 @@
 package titles
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -206,5 +207,23 @@ func TestHeadlessTitles(t *testing.T) {
 			words = append(words, seg...)
 		}
 		assert.Equal(t, tt.want, tx.headless(tt.give, words), tt.give)
+	}
+}
+
+// A head reading is looked up by a segment's last word: a key of two
+// words would never match.
+func TestHeadReadingsAreOneWord(t *testing.T) {
+	raw, err := os.ReadFile("../vocab/titles.json")
+	require.NoError(t, err)
+	var f titlesFile
+	require.NoError(t, json.Unmarshal(raw, &f))
+	for head := range f.HeadDisciplines {
+		assert.Len(t, strings.Fields(head), 1, "head_disciplines key %q", head)
+	}
+	for _, r := range f.HeadReadings {
+		assert.Len(t, strings.Fields(r.Head), 1, "head_readings head %q", r.Head)
+	}
+	for k := range f.HeadAbbreviations {
+		assert.Len(t, strings.Fields(k), 1, "head_abbreviations key %q", k)
 	}
 }
