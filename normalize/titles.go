@@ -40,8 +40,9 @@ func (n *Normalizer) Title(title string) (TitleCategory, bool) {
 // withoutPlace returns a title without the place it ends with, when that
 // is a city and the code of its state in segments of their own
 // ("Marketing Intern - Boston, MA", "Intern - Baltimore - MD") or one
-// ("Intern - Pittsburgh PA"), before one aside at most ("(Hybrid)") or as
-// that aside ("Summer Intern (Boston, MA)"): a state's code is also a
+// ("Intern - Pittsburgh PA"), before one aside or work arrangement at
+// most ("(Hybrid)", "- Remote"), or as that aside ("Summer Intern
+// (Boston, MA)"): a state's code is also a
 // job's abbreviation (MA, a medical assistant; PA, a physician assistant;
 // CT, a CT technologist), and the title's other words would lose to it. A
 // code after no city stays ("Nurse - PA" may be a physician assistant); a
@@ -60,7 +61,18 @@ func (n *Normalizer) withoutPlace(title string) string {
 	}
 	rest, ok := n.cutCityAndCode(core)
 	if !ok {
-		return title
+		// A work arrangement after the place: "Intern - Boston, MA - Hybrid".
+		before, last, cut := cutLastSegment(core)
+		if !cut {
+			return title
+		}
+		if _, arrangement := n.WorkArrangement(last); !arrangement {
+			return title
+		}
+		if rest, ok = n.cutCityAndCode(before); !ok {
+			return title
+		}
+		rest += " - " + last
 	}
 	if aside != "" {
 		return rest + " " + aside

@@ -48,6 +48,8 @@ func TestTitleRules(t *testing.T) {
 		{"place", "Acme - PA", "29-1071", refOnly},
 		{"place", "Summer Intern (Pittsburgh, PA)", "", bothModes},
 		{"place", "Boston, MA", "", bothModes}, // a place alone names nothing
+		{"place", "Marketing Co-op - Boston, MA - Hybrid", "13-1161", bothModes},
+		{"place", "Acme - PA - Remote", "29-1071", refOnly},
 		// A known head survives modifiers the vocabulary does not know.
 		{"head", "Field Deployed Data Engineer", "15-1252", bothModes},
 		{"head", "Forward Deployed Registered Nurse", "29-1141", bothModes},
