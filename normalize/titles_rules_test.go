@@ -256,6 +256,13 @@ func TestTitleRules(t *testing.T) {
 		{"topic", "Intern - Software Tooling", "15-1252", bothModes},
 		{"topic", "Software Support Co-op", "15-1232", bothModes},
 		{"topic", "Software Marketing Co-op", "13-1161", bothModes},
+		// Data, as a topic, is a data analyst's; a data center is an IT
+		// specialist's; data entry keeps its clerk.
+		{"topic", "Data Co-op", "15-2051", bothModes},
+		{"topic", "Intern - Data Quality", "15-2051", bothModes},
+		{"topic", "Data Center Co-op", "15-1299", bothModes},
+		{"topic", "Data Entry Co-op", "43-9021", bothModes},
+		{"topic", "Data Engineering Co-op", "15-1252", bothModes},
 		// Business functions named as titles.
 		{"topic", "Sustainability Co-op", "13-1199", bothModes},
 		{"topic", "Intern - ESG", "13-1199", bothModes},
