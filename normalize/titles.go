@@ -62,7 +62,7 @@ func (n *Normalizer) withoutPlace(title string) string {
 	rest, ok := n.cutCityAndCode(core)
 	if !ok {
 		// A work arrangement after the place: "Intern - Boston, MA - Hybrid".
-		before, last, cut := cutLastSegment(core)
+		before, last, cut := titles.CutLastSegment(core)
 		if !cut {
 			return title
 		}
@@ -88,30 +88,32 @@ func (n *Normalizer) isCityAndCode(s string) bool {
 }
 
 // cutCityAndCode returns s without the city and state code it ends with,
-// and false when it ends in none.
+// and false when it ends in none: a code of two capitals (the common case,
+// decided without a scan) naming a state the gazetteer knows a city of
+// that name in. (Its reader, Parse, keeps an unknown name as a city:
+// "Nurse, PA" would be a place.)
 func (n *Normalizer) cutCityAndCode(s string) (string, bool) {
 	s = strings.TrimRight(s, " ")
 	if !endsInCode(s) {
-		return "", false // the common case, decided without a scan
+		return "", false
 	}
-	rest, last, ok := cutLastSegment(s)
+	rest, last, ok := titles.CutLastSegment(s)
 	if !ok {
 		rest, last = "", s // "Pittsburgh PA" alone
 	}
-	code, city := last, ""
+	city, code := "", last
 	if i := strings.LastIndexByte(last, ' '); i > 0 {
-		code, city = last[i+1:], last[:i] // "Pittsburgh PA"
-	}
-	state, _, ok := n.geo.StateIn(code, "")
-	if !ok {
-		return "", false
-	}
-	if city == "" {
-		before, seg, ok := cutLastSegment(rest)
+		city, code = last[:i], last[i+1:] // "Pittsburgh PA"
+	} else {
+		before, seg, ok := titles.CutLastSegment(rest)
 		if !ok {
 			before, seg = "", rest // "Boston, MA" alone
 		}
 		rest, city = before, seg
+	}
+	state, _, ok := n.geo.StateIn(code, "")
+	if !ok {
+		return "", false
 	}
 	if _, ok := n.geo.FindCity(strings.TrimSpace(city), state, ""); !ok {
 		return "", false
@@ -126,22 +128,6 @@ func endsInCode(s string) bool {
 }
 
 func isCapital(b byte) bool { return 'A' <= b && b <= 'Z' }
-
-// cutLastSegment cuts a title at its last segment separator (a comma, a
-// bar, or a dash between spaces), returning the text before it and the
-// trimmed segment after it.
-func cutLastSegment(title string) (before, last string, ok bool) {
-	cut, width := -1, 0
-	for _, sep := range []string{",", "|", " - ", " – ", " — "} {
-		if i := strings.LastIndex(title, sep); i > cut {
-			cut, width = i, len(sep)
-		}
-	}
-	if cut < 0 {
-		return "", "", false
-	}
-	return title[:cut], strings.TrimSpace(title[cut+width:]), true
-}
 
 // CategoryField returns the canonical name of a category field, or s
 // trimmed when unknown.

@@ -227,3 +227,23 @@ func TestHeadReadingsAreOneWord(t *testing.T) {
 		assert.Len(t, strings.Fields(k), 1, "head_abbreviations key %q", k)
 	}
 }
+
+// CutLastSegment cuts where split ends a segment, and nowhere else.
+func TestCutLastSegment(t *testing.T) {
+	for _, tt := range []struct {
+		give, before, last string
+		ok                 bool
+	}{
+		{"Nurse - ICU", "Nurse ", "ICU", true},
+		{"Marketing Intern - Boston, MA", "Marketing Intern - Boston", "MA", true},
+		{"Cook / Baker", "Cook ", "Baker", true},
+		{"Chef – Café Olé", "Chef ", "Café Olé", true},
+		{"Intern: Data", "Intern", "Data", true},
+		{"Co-op/Intern", "", "", false},
+		{"Full-Stack Developer", "", "", false},
+		{"", "", "", false},
+	} {
+		before, last, ok := CutLastSegment(tt.give)
+		assert.Equal(t, []any{tt.before, tt.last, tt.ok}, []any{before, last, ok}, tt.give)
+	}
+}

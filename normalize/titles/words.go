@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
@@ -86,9 +87,7 @@ func (t *Taxonomy) split(title string) (main, asides [][]string) {
 				}
 			}
 		case depth > 0:
-		case strings.ContainsRune(",;|@•·:–—−", r):
-			endSegment()
-		case (r == '-' || r == '/') && i > 0 && s[i-1] == ' ' && i+1 < len(s) && s[i+1] == ' ':
+		case breaksSegment(s, i, r):
 			endSegment()
 		}
 	}
@@ -99,6 +98,32 @@ func (t *Taxonomy) split(title string) (main, asides [][]string) {
 }
 
 var orWord = regexp.MustCompile(`\bOR\b`)
+
+// breaksSegment reports whether r, at byte i of s, ends a title's
+// segment: a comma, semicolon, bar, at sign, bullet, colon or long dash,
+// or a hyphen or slash between spaces ("Nurse - ICU", "Cook / Baker").
+func breaksSegment(s string, i int, r rune) bool {
+	if strings.ContainsRune(",;|@•·:–—−", r) {
+		return true
+	}
+	return (r == '-' || r == '/') && i > 0 && s[i-1] == ' ' && i+1 < len(s) && s[i+1] == ' '
+}
+
+// CutLastSegment cuts a title at its last segment break (breaksSegment),
+// returning the text before it and the trimmed segment after it, and
+// false when the title has one segment.
+func CutLastSegment(title string) (before, last string, ok bool) {
+	for i := len(title) - 1; i >= 0; i-- {
+		if !utf8.RuneStart(title[i]) {
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(title[i:])
+		if breaksSegment(title, i, r) {
+			return title[:i], strings.TrimSpace(title[i+size:]), true
+		}
+	}
+	return "", "", false
+}
 
 // elide drops a French elided article or preposition from the front of a
 // folded word, so that the word itself is read: "d'entrepot" is
