@@ -245,6 +245,7 @@ func TestTitleRules(t *testing.T) {
 		{"topic", "Professor of Business Analytics", "25-1011", refOnly},
 		{"topic", "Healthcare Analytics - Registered Nurse", "29-1141", bothModes},
 		{"topic", "Teacher - Computer Science", "25-2031", bothModes},
+		{"topic", "Manager - AI", "", bothModes}, // a head naming a job with others stands
 		{"topic", "Business Analytics Associate", "15-2051", bothModes},
 		{"topic", "Product Demo", "", bothModes},
 		{"topic", "Supply Chain Receiving", "", bothModes},

@@ -56,7 +56,7 @@ type searcher struct {
 	must  []string // words the phrase must hold
 	stack []int    // the words of the set being looked up, by index in known
 	best  candidate
-	// hand is the best phrase of the hand-written vocabulary (refined).
+	// hand is the best phrase found that is hand-written (refines).
 	hand candidate
 }
 
@@ -198,34 +198,18 @@ func (t *Taxonomy) topicOverField(tc, field Category, mainWords [][]string) bool
 	return tc.Code[:2] == field.Code[:2] || len(mainWords[0]) == 1 && t.lex.disciplines[mainWords[0][0]]
 }
 
-// readTopic reads a title that names no role by its first segment that
-// is a topic of titles.json, or that ends in a discipline that is one
-// (Topics): the segment reads as the job the topic names, with the words
-// before a discipline kept ("Strategic Analytics" is a strategic data
-// analyst).
+// readTopic reads a title that names no role by its first segment that a
+// topic of titles.json reads (topicReading) and that is about the job the
+// title is about (readTopicAt): the segment reads as the job the topic
+// names, with the words before a discipline kept ("Strategic Analytics"
+// is a strategic data analyst).
 func (t *Taxonomy) readTopic(mainWords, asideWords [][]string) (Category, bool) {
 	for i, seg := range mainWords {
-		if t.anotherSegmentHolds(mainWords, i, t.occupationHead) {
-			continue // "Teacher - Computer Science" is no software developer
-		}
-		if read, ok := t.topicReading(seg); ok {
-			words := slices.Clone(mainWords)
-			words[i] = read
-			return t.classifyWords(words, asideWords)
+		if c, ok := t.readTopicAt(mainWords, asideWords, i, seg, nil); ok {
+			return c, true
 		}
 	}
 	return Category{}, false
-}
-
-// anotherSegmentHolds reports whether a segment other than i holds a word
-// for which is true.
-func (t *Taxonomy) anotherSegmentHolds(segs [][]string, i int, is func(string) bool) bool {
-	for j, seg := range segs {
-		if j != i && slices.ContainsFunc(seg, is) {
-			return true
-		}
-	}
-	return false
 }
 
 // topicReading returns the words a segment reads as by a topic, if a topic
@@ -251,11 +235,11 @@ func (t *Taxonomy) topicReading(seg []string) ([]string, bool) {
 	return t.topicBeforeHead(seg)
 }
 
-// topicPrefix returns the job of the longest topic that begins a
-// segment, when what follows says what the topic is applied to ("ML for
-// Battery Manufacturing", "Supply Chain Operations"), not a discipline,
-// an occupation or another topic of its own ("Product Planning",
-// "Quantitative Technologist", "Investment Technology").
+// topicPrefix returns the job of the longest topic of computing
+// (computingJob) that begins a segment, when what follows says what the
+// topic is applied to ("ML for Battery Manufacturing", "Software
+// Systems"), not a discipline, an occupation or another topic of its own
+// ("Software Sales", "Quantitative Technologist").
 func (t *Taxonomy) topicPrefix(seg []string) ([]string, bool) {
 	for k := min(len(seg)-1, maxTopicWords); k >= 1; k-- {
 		if as, ok := t.topicOf(seg[:k]); ok {
@@ -473,7 +457,7 @@ func (t *Taxonomy) readHead(mainWords, asideWords [][]string) (Category, bool) {
 		// marketing analyst); else it is the topic's job ("Healthcare
 		// Analytics" is a data analyst in healthcare).
 		if end > 1 && (whole || topic && !t.handNames(read[i])) {
-			return t.readTopicAt(mainWords, asideWords, i, seg[:end])
+			return t.readTopicAt(mainWords, asideWords, i, seg[:end], seg[:end-1])
 		}
 		alone, ok := t.classifyWords(read[i:i+1], nil)
 		if !ok || alone.Level < LevelRole {
@@ -494,10 +478,12 @@ func (t *Taxonomy) readHead(mainWords, asideWords [][]string) (Category, bool) {
 }
 
 // readTopicAt reads segment i of a title, whose words without a head
-// form are seg, by the topic it is or ends in, when it is about the job
-// the title is about (disciplineIsTheJob: "Professor of Business
-// Analytics" is no data analyst).
-func (t *Taxonomy) readTopicAt(mainWords, asideWords [][]string, i int, seg []string) (Category, bool) {
+// form are seg, by a topic (topicReading), when it is about the job the
+// title is about (disciplineIsTheJob, with the words before the
+// discipline its head reading read: "Professor of Business Analytics" is
+// no data analyst, nor "Teacher - Computer Science" a software developer)
+// and no field named first stands against it (topicOverField).
+func (t *Taxonomy) readTopicAt(mainWords, asideWords [][]string, i int, seg, before []string) (Category, bool) {
 	read, ok := t.topicReading(seg)
 	if !ok {
 		return Category{}, false
@@ -505,7 +491,7 @@ func (t *Taxonomy) readTopicAt(mainWords, asideWords [][]string, i int, seg []st
 	words := slices.Clone(mainWords)
 	words[i] = read
 	c, ok := t.classifyWords(words, asideWords)
-	if !ok || !t.disciplineIsTheJob(mainWords, i, seg[:len(seg)-1], c.Code) {
+	if !ok || !t.disciplineIsTheJob(mainWords, i, before, c.Code) {
 		return Category{}, false
 	}
 	for _, before := range mainWords[:i] {
