@@ -551,31 +551,32 @@ func mainErr(args []string, w io.Writer) error {
 				return err
 			}
 			printPostings(w, pt)
-			// The held-out set's misses, and what its families were
+			// The sets whose misses, and what their families were
 			// answered, are never printed: rules are not written from them
 			// (README.md).
-			if ht, err = runPostings(n, "real postings, held out", heldOut, titles, false); err != nil {
+			unread := func(name string, ls []postingLabel) (*postingsTally, error) {
+				t, err := runPostings(n, name, ls, titles, false)
+				if err != nil {
+					return nil, err
+				}
+				t.heldOut = true
+				printPostings(w, t)
+				return t, nil
+			}
+			if ht, err = unread("real postings, held out", heldOut); err != nil {
 				return err
 			}
-			ht.heldOut = true
-			printPostings(w, ht)
 			// Its titles with no near twin in the first set: those the
 			// rules written from the first set's misses cannot fix by
 			// reading the same words.
-			distinct := withoutTwins(heldOut, labels, titles)
-			dt, err := runPostings(n, "real postings, held out, no near twin in the first set", distinct, titles, false)
-			if err != nil {
+			if _, err = unread("real postings, held out, no near twin in the first set", withoutTwins(heldOut, labels, titles)); err != nil {
 				return err
 			}
-			dt.heldOut = true
-			printPostings(w, dt)
 			// The third set, drawn after the held-out set had steered
-			// rules: never read either.
-			if ft, err = runPostings(n, "real postings, fresh", freshLabels, titles, false); err != nil {
+			// rules.
+			if ft, err = unread("real postings, fresh", freshLabels); err != nil {
 				return err
 			}
-			ft.heldOut = true
-			printPostings(w, ft)
 		}
 		if *verbose {
 			if pt != nil {
