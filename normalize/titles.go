@@ -62,8 +62,9 @@ func (n *Normalizer) withoutPlace(title string) string {
 	rest, ok := n.cutCityAndCode(core)
 	if !ok {
 		// A work arrangement after the place: "Intern - Boston, MA - Hybrid".
+		// The code is looked for first: most titles end in none.
 		before, last, cut := titles.CutLastSegment(core)
-		if !cut {
+		if !cut || !endsInCode(strings.TrimRight(before, " ")) {
 			return title
 		}
 		if _, arrangement := n.WorkArrangement(last); !arrangement {
