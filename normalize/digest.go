@@ -18,7 +18,7 @@ import (
 // with every change that normalizes some value differently, so that the
 // data's vocabulary digest no longer matches and serve says to run jobsd
 // renormalize.
-const rulesVersion = 16
+const rulesVersion = 17
 
 // refDataDirs are the folders of a reference-data directory the
 // normalizer reads.

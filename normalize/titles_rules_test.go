@@ -271,6 +271,14 @@ func TestTitleRules(t *testing.T) {
 		{"topic", "FP&A Co-op", "13-2051", bothModes},
 		{"topic", "Intern - EHS", "19-5011", bothModes},
 		{"topic", "Consumer Insights Co-op", "13-1161", bothModes},
+		// A reference title's bracketed qualifier names nothing alone:
+		// O*NET's "Charter Pilot (Commercial)" makes no commercial intern
+		// a pilot, nor "(Electronic Warfare)" a co-op a military officer.
+		{"reference", "Commercial Co-op", "", bothModes},
+		{"reference", "Commercial Operations Intern", "", bothModes},
+		{"reference", "Electronic Warfare Co-op", "", bothModes},
+		{"reference", "Commercial Pilot Trainee", "53-2012", bothModes},
+		{"reference", "Traffic Signal Technician (TST)", "53-6041", refOnly},
 	}
 	for _, tt := range tests {
 		eachTitleMode(t, tt.class+"/"+tt.give, tt.mode, func(t *testing.T, n *Normalizer) {

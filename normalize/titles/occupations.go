@@ -192,7 +192,7 @@ func (l *occupationLoader) vote(title, code string, weight float32) {
 		if l.t.ambiguous(words) {
 			continue
 		}
-		if len(texts) == len(phrases) && l.t.headless(texts[i], words) {
+		if len(texts) == len(phrases) && (l.t.headless(texts[i], words) || i > 0 && l.t.qualifier(texts[i], words, phrases[0])) {
 			continue
 		}
 		h := hashBag(words)
@@ -225,7 +225,27 @@ func (t *Taxonomy) headless(title string, words []string) bool {
 	if len(raw) == 0 || len(t.clean(raw[len(raw)-1:])) > 0 {
 		return false
 	}
-	return !slices.ContainsFunc(words, func(w string) bool {
+	return !t.holdsOccupationWord(words)
+}
+
+// qualifier reports whether a bracketed part of a title, words, only
+// qualifies the title whose words are main ("Charter Pilot (Commercial)",
+// "Gunner's Mate (Missiles)"): it holds neither the title's head nor a
+// word naming an occupation, and is no abbreviation written in capitals
+// ("(TST)"). Such a part names nothing alone: it would make "Commercial
+// Intern" a pilot.
+func (t *Taxonomy) qualifier(text string, words, main []string) bool {
+	text = strings.TrimSpace(text)
+	if !strings.ContainsRune(text, ' ') && strings.ToUpper(text) == text {
+		return false
+	}
+	return len(main) > 0 && !slices.Contains(words, main[len(main)-1]) && !t.holdsOccupationWord(words)
+}
+
+// holdsOccupationWord reports whether words hold one that names an
+// occupation in the hand-written vocabulary, alone or as a head.
+func (t *Taxonomy) holdsOccupationWord(words []string) bool {
+	return slices.ContainsFunc(words, func(w string) bool {
 		return t.occupationHead(w) || t.handNames([]string{w})
 	})
 }

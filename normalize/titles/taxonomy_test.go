@@ -210,6 +210,33 @@ func TestHeadlessTitles(t *testing.T) {
 	}
 }
 
+// A reference title's bracketed part that only qualifies it names
+// nothing alone and does not vote; an abbreviation, a repeated head or an
+// occupation's word does.
+func TestQualifierAsides(t *testing.T) {
+	tx := loadTaxonomy(t)
+	tests := []struct {
+		give string
+		want bool
+	}{
+		{"Charter Pilot (Commercial)", true},
+		{"Gunner's Mate (Missiles)", true},
+		{"Harbor Pilot (Deep Sea Vessels)", true},
+		{"Traffic Signal Technician (TST)", false},          // an abbreviation in capitals
+		{"Electromechanical Technologist (EM Tech)", false}, // the head again, abbreviated
+		{"Electromechanical Technologist (EM Technologist)", false},
+		{"MD (Medical Doctor)", false}, // an occupation's word
+		{"Statement Services Rep (Representative)", false},
+	}
+	for _, tt := range tests {
+		phrases := tx.phraseWords(tt.give)
+		texts := bracketedText(tt.give)
+		require.Len(t, phrases, 2, tt.give)
+		require.Len(t, texts, 1, tt.give)
+		assert.Equal(t, tt.want, tx.qualifier(texts[0], phrases[1], phrases[0]), tt.give)
+	}
+}
+
 // A head reading is looked up by a segment's last word: a key of two
 // words would never match.
 func TestHeadReadingsAreOneWord(t *testing.T) {
