@@ -279,6 +279,17 @@ func TestTitleRules(t *testing.T) {
 		{"reference", "Electronic Warfare Co-op", "", bothModes},
 		{"reference", "Commercial Pilot Trainee", "53-2012", bothModes},
 		{"reference", "Traffic Signal Technician (TST)", "53-6041", refOnly},
+		// Embedded work, firmware's abbreviation, project management and
+		// marketing operations named as titles.
+		{"topic", "Embedded Co-op - Motor Control", "15-1252", bothModes},
+		{"topic", "Embedded Systems Co-op", "15-1252", bothModes},
+		{"abbreviation", "Embedded FW Co-op", "15-1252", bothModes},
+		{"abbreviation", "FW Developer II", "15-1252", bothModes},
+		{"discipline", "Program Management Co-op", "13-1082", bothModes},
+		{"discipline", "Co-op - Project Management Office", "13-1082", bothModes},
+		{"form", "Project Analyst II", "13-1082", bothModes},
+		{"topic", "Marketing Operations Co-op", "13-1161", bothModes},
+		{"discipline", "Professor of Project Management", "25-1199", refOnly},
 	}
 	for _, tt := range tests {
 		eachTitleMode(t, tt.class+"/"+tt.give, tt.mode, func(t *testing.T, n *Normalizer) {
