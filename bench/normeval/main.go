@@ -509,6 +509,10 @@ func mainErr(args []string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	second, err := loadSecondLabels(filepath.Join(*dir, "postings_second.tsv"))
+	if err != nil {
+		return err
+	}
 	var titles map[string]string // posting id → title, from the reference data
 	if *refData != "" {
 		ps, err := readPostings(*refData)
@@ -551,6 +555,11 @@ func mainErr(args []string, w io.Writer) error {
 				return err
 			}
 			printPostings(w, pt)
+			at, err := runAgreement(n, labels, second, titles)
+			if err != nil {
+				return err
+			}
+			printAgreement(w, at)
 			// The sets whose misses, and what their families were
 			// answered, are never printed: rules are not written from them
 			// (README.md).
