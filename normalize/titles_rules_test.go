@@ -290,6 +290,22 @@ func TestTitleRules(t *testing.T) {
 		{"form", "Project Analyst II", "13-1082", bothModes},
 		{"topic", "Marketing Operations Co-op", "13-1161", bothModes},
 		{"discipline", "Professor of Project Management", "25-1199", refOnly},
+		// Chip and hardware work named as titles: computer hardware
+		// engineers (the conventions' code for chip design and hardware
+		// verification); circuit design is an electronics engineer's.
+		{"topic", "Hardware Co-op", "17-2061", bothModes},
+		{"topic", "Intern - Design Verification", "17-2061", bothModes},
+		{"topic", "Physical Design Co-op (Graduate)", "17-2061", bothModes},
+		{"topic", "Analog Design Co-op", "17-2061", bothModes},
+		{"topic", "FPGA Co-op", "17-2061", bothModes},
+		{"topic", "Circuit Design Co-op", "17-2072", bothModes},
+		{"topic", "Interior Design Co-op", "27-1025", bothModes},
+		{"topic", "Hardware Sales Associate", "41-2031", bothModes},
+		// A topic of several words ending a segment reads it, the words
+		// before kept.
+		{"topic", "Memory Controller Logic Design Co-op", "17-2061", bothModes},
+		{"topic", "Wireless SoC Design Co-op", "17-2061", bothModes},
+		{"topic", "Retail Supply Chain Co-op", "13-1081", bothModes},
 	}
 	for _, tt := range tests {
 		eachTitleMode(t, tt.class+"/"+tt.give, tt.mode, func(t *testing.T, n *Normalizer) {

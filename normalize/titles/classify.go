@@ -190,12 +190,17 @@ func (t *Taxonomy) Classify(title string) (Category, bool) {
 // field a title names: it must be more precise and of that field
 // ("Product - Warehouse" is no product manager), unless the field is a
 // first segment's discipline alone ("Engineering Intern - Machine
-// Learning").
+// Learning") or the title is the topic alone, whose words named the field
+// ("Design Verification" is no designer's).
 func (t *Taxonomy) topicOverField(tc, field Category, mainWords [][]string) bool {
 	if tc.Level <= field.Level {
 		return false
 	}
-	return tc.Code[:2] == field.Code[:2] || len(mainWords[0]) == 1 && t.lex.disciplines[mainWords[0][0]]
+	if tc.Code[:2] == field.Code[:2] || len(mainWords[0]) == 1 && t.lex.disciplines[mainWords[0][0]] {
+		return true
+	}
+	_, whole := t.topicOf(mainWords[0])
+	return whole && len(mainWords) == 1
 }
 
 // readTopic reads a title that names no role by its first segment that a
@@ -213,9 +218,10 @@ func (t *Taxonomy) readTopic(mainWords, asideWords [][]string) (Category, bool) 
 }
 
 // topicReading returns the words a segment reads as by a topic, if a topic
-// reads it: the segment is one, ends in a discipline that is one (the
-// words before kept), begins with one (topicPrefix) or holds one before
-// its head (topicBeforeHead). A term before the topic is read past.
+// reads it: the segment is one, ends in a discipline that is one or in a
+// topic of several words (the words before kept), begins with one
+// (topicPrefix) or holds one before its head (topicBeforeHead). A term
+// before the topic is read past.
 func (t *Taxonomy) topicReading(seg []string) ([]string, bool) {
 	for len(seg) > 1 && t.lex.seasons[seg[0]] {
 		seg = seg[1:] // a term before a topic: "Summer AI/ML Intern"
@@ -228,6 +234,11 @@ func (t *Taxonomy) topicReading(seg []string) ([]string, bool) {
 	}
 	if as, ok := t.topics[seg[len(seg)-1]]; ok && t.lex.disciplines[seg[len(seg)-1]] {
 		return append(slices.Clone(seg[:len(seg)-1]), as...), true
+	}
+	for k := min(len(seg)-1, maxTopicWords); k >= 2; k-- {
+		if as, ok := t.topicOf(seg[len(seg)-k:]); ok { // "SoC Logic Design"
+			return append(slices.Clone(seg[:len(seg)-k]), as...), true
+		}
 	}
 	if as, ok := t.topicPrefix(seg); ok {
 		return as, true
