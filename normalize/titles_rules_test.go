@@ -306,6 +306,11 @@ func TestTitleRules(t *testing.T) {
 		{"topic", "Memory Controller Logic Design Co-op", "17-2061", bothModes},
 		{"topic", "Wireless SoC Design Co-op", "17-2061", bothModes},
 		{"topic", "Retail Supply Chain Co-op", "13-1081", bothModes},
+		// Words the vocabulary does not know after a head are a code or a
+		// name: the head before them is read.
+		{"head", "Data Analyst-QXR/ZBT - Rotation", "15-2051", bothModes},
+		{"head", "Payroll Specialist QZV Wexford", "43-3051", bothModes},
+		{"head", "Analyst Qorvix", "", bothModes},
 	}
 	for _, tt := range tests {
 		eachTitleMode(t, tt.class+"/"+tt.give, tt.mode, func(t *testing.T, n *Normalizer) {

@@ -617,9 +617,25 @@ func (t *Taxonomy) headFallback(segs [][]token, found candidate) (candidate, boo
 	}
 	seg := segs[0]
 	head := seg[len(seg)-1]
+	from := 1 // the whole segment was read before
+	if !head.known {
+		// Words the vocabulary does not know after a head naming an
+		// occupation with others are a code or a name, not the head:
+		// "Data Analyst PEY/ASIP".
+		for i := len(seg) - 2; i >= 0; i-- {
+			if seg[i].known {
+				if t.occupationHead(seg[i].s) {
+					seg, from = slices.Clone(seg[:i+1]), 0
+					seg[i].segEnd = true
+					head = seg[i]
+				}
+				break
+			}
+		}
+	}
 	if head.known {
-		for k := 1; k < len(seg); k++ {
-			if p, ok := t.phrases[seg[k-1].h]; seg[k-1].known && ok && p.hand && p.cat == noCategory {
+		for k := from; k < len(seg); k++ {
+			if p, ok := t.phrases[seg[max(k-1, 0)].h]; k > 0 && seg[k-1].known && ok && p.hand && p.cat == noCategory {
 				break // an occupation's word ("manager") is no modifier to drop
 			}
 			if c := t.bestIn(seg[k:], []string{head.s}); fits(c) {
