@@ -311,6 +311,15 @@ func TestTitleRules(t *testing.T) {
 		{"head", "Data Analyst-QXR/ZBT - Rotation", "15-2051", bothModes},
 		{"head", "Payroll Specialist QZV Wexford", "43-3051", bothModes},
 		{"head", "Analyst Qorvix", "", bothModes},
+		// Hand-written readings over O*NET filings that a job board does
+		// not mean: a developer advocate is no urban planner, a developer
+		// tools engineer no tool-and-die engineer, mechanical design no
+		// aerospace design analyst's.
+		{"alias", "Developer Advocate II", "15-1252", bothModes},
+		{"alias", "Dev Tools Engineer Co-op", "15-1252", bothModes},
+		{"alias", "Mechanical Design and Simulation Co-op", "17-2141", bothModes},
+		{"alias", "Electrical Design Co-op", "17-2071", bothModes},
+		{"alias", "Mechanical Designer", "17-3013", bothModes},
 	}
 	for _, tt := range tests {
 		eachTitleMode(t, tt.class+"/"+tt.give, tt.mode, func(t *testing.T, n *Normalizer) {
