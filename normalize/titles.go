@@ -40,9 +40,9 @@ func (n *Normalizer) Title(title string) (TitleCategory, bool) {
 // withoutPlace returns a title without the place it ends with, when that
 // is a city and the code of its state in segments of their own
 // ("Marketing Intern - Boston, MA", "Intern - Baltimore - MD") or one
-// ("Intern - Pittsburgh PA"), before one aside or work arrangement at
-// most ("(Hybrid)", "- Remote"), or as that aside ("Summer Intern
-// (Boston, MA)"): a state's code is also a
+// ("Intern - Pittsburgh PA"), before one aside, work arrangement or term
+// at most ("(Hybrid)", "- Remote", "- Summer 2027"), or as that aside
+// ("Summer Intern (Boston, MA)"): a state's code is also a
 // job's abbreviation (MA, a medical assistant; PA, a physician assistant;
 // CT, a CT technologist), and the title's other words would lose to it. A
 // code after no city stays ("Nurse - PA" may be a physician assistant); a
@@ -61,13 +61,14 @@ func (n *Normalizer) withoutPlace(title string) string {
 	}
 	rest, ok := n.cutCityAndCode(core)
 	if !ok {
-		// A work arrangement after the place: "Intern - Boston, MA - Hybrid".
-		// The code is looked for first: most titles end in none.
+		// A work arrangement or a term after the place: "Intern - Boston,
+		// MA - Hybrid", "Intern - Bristol - CT - Summer 2027". The code is
+		// looked for first: most titles end in none.
 		before, last, cut := titles.CutLastSegment(core)
 		if !cut || !endsInCode(strings.TrimRight(before, " ")) {
 			return title
 		}
-		if _, arrangement := n.WorkArrangement(last); !arrangement {
+		if _, arrangement := n.WorkArrangement(last); !arrangement && !n.taxonomy.IsTerm(last) {
 			return title
 		}
 		if rest, ok = n.cutCityAndCode(before); !ok {

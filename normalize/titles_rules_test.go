@@ -49,6 +49,8 @@ func TestTitleRules(t *testing.T) {
 		{"place", "Summer Intern (Pittsburgh, PA)", "", bothModes},
 		{"place", "Boston, MA", "", bothModes}, // a place alone names nothing
 		{"place", "Marketing Co-op - Boston, MA - Hybrid", "13-1161", bothModes},
+		{"place", "Operations Co-op - Hartford - CT - Winter/Spring 2027", "", refOnly},
+		{"place", "Marketing Co-op - Boston, MA - Fall 2027", "13-1161", bothModes},
 		{"place", "Acme - PA - Remote", "29-1071", refOnly},
 		// A known head survives modifiers the vocabulary does not know.
 		{"head", "Field Deployed Data Engineer", "15-1252", bothModes},
@@ -320,6 +322,12 @@ func TestTitleRules(t *testing.T) {
 		{"alias", "Mechanical Design and Simulation Co-op", "17-2141", bothModes},
 		{"alias", "Electrical Design Co-op", "17-2071", bothModes},
 		{"alias", "Mechanical Designer", "17-3013", bothModes},
+		// Artificial intelligence spelled out is AI; signal processing is
+		// an electronics engineer's work.
+		{"topic", "Co-op - Artificial Intelligence - Logistics", "15-1252", bothModes},
+		{"topic", "Artificial Intelligence Co-op", "15-1252", bothModes},
+		{"topic", "Research Co-op - Digital Signal Processing", "17-2072", bothModes},
+		{"topic", "Signal Processing Co-op", "17-2072", bothModes},
 	}
 	for _, tt := range tests {
 		eachTitleMode(t, tt.class+"/"+tt.give, tt.mode, func(t *testing.T, n *Normalizer) {

@@ -256,6 +256,21 @@ func TestHeadReadingsAreOneWord(t *testing.T) {
 }
 
 // CutLastSegment cuts where split ends a segment, and nowhere else.
+func TestIsTerm(t *testing.T) {
+	tx := loadTaxonomy(t)
+	for give, want := range map[string]bool{
+		"Summer 2027":               true,
+		"Winter/Spring/Summer 2027": true,
+		"January-June":              true,
+		"2027":                      true,
+		"Summer Analyst":            false,
+		"Hybrid":                    false,
+		"":                          false,
+	} {
+		assert.Equal(t, want, tx.IsTerm(give), give)
+	}
+}
+
 func TestCutLastSegment(t *testing.T) {
 	for _, tt := range []struct {
 		give, before, last string

@@ -125,6 +125,18 @@ func CutLastSegment(title string) (before, last string, ok bool) {
 	return "", "", false
 }
 
+// IsTerm reports whether s names a term and nothing else: seasons,
+// months and years ("Summer 2025", "Winter/Spring/Summer 2026").
+func (t *Taxonomy) IsTerm(s string) bool {
+	words := strings.FieldsFunc(fold.Fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for _, w := range words {
+		if !t.lex.seasons[w] && strings.TrimFunc(w, unicode.IsDigit) != "" {
+			return false
+		}
+	}
+	return len(words) > 0
+}
+
 // elide drops a French elided article or preposition from the front of a
 // folded word, so that the word itself is read: "d'entrepot" is
 // "entrepot" ("Responsable d'Entrepôt"), "l'accueil" is "accueil".
