@@ -172,6 +172,18 @@ func TestTitleRules(t *testing.T) {
 		{"object", "Site Reliability Engineer", "15-1252", bothModes},
 		{"object", "Manufacturing Engineering Co-op", "17-2112", bothModes},
 		{"object", "Software Test Engineer", "15-1253", bothModes},
+		// The object named alone, as an internship names the job, reads
+		// as its engineer; applied to by a computing topic, it is that
+		// topic's object.
+		{"object", "Reliability Co-op", "17-2112", bothModes},
+		{"object", "Co-op - Validation", "17-2112", bothModes},
+		{"object", "Verification Co-op", "17-2061", bothModes},
+		{"object", "Manufacturing Co-op", "17-2112", bothModes},
+		{"object", "Quality Co-op", "17-2112", bothModes},
+		{"object", "Human Factors Co-op", "17-2112", refOnly},
+		{"object", "Manufacturing Technician", "51-9199", bothModes},
+		{"object", "Quality Control Technician", "51-9061", bothModes},
+		{"object", "AI for Steel Manufacturing Co-op", "15-1252", bothModes},
 		// "Associate" and "Assistant" after a discipline are its level;
 		// a phrase of the vocabulary stays what it names.
 		{"form", "Business Analysis Associate", "13-1111", bothModes},

@@ -320,11 +320,14 @@ func (t *Taxonomy) topicOf(words []string) ([]string, bool) {
 	return as, ok
 }
 
-// namesOwnSubject reports whether a word is a discipline, a topic or an
-// occupation's word: a subject of its own, not what a topic is applied to.
+// namesOwnSubject reports whether a word is a discipline, a topic of
+// computing or an occupation's word: a subject of its own, not what a
+// topic is applied to ("ML for Battery Manufacturing" is ML's).
 func (t *Taxonomy) namesOwnSubject(w string) bool {
-	_, topic := t.topics[w]
-	return topic || t.lex.disciplines[w] || t.occupationWord(w)
+	if as, topic := t.topics[w]; topic && t.computingJob(as) {
+		return true
+	}
+	return t.lex.disciplines[w] || t.occupationWord(w)
 }
 
 // classifyWords classifies the cleaned words of a title (split).
