@@ -161,6 +161,8 @@ func TestTitleRules(t *testing.T) {
 		// A term before a trainee's word is noise; so are months.
 		{"term", "Civil Engineering Winter Intern", "17-2051", bothModes},
 		{"term", "Payroll Clerk Co-op January-June 2028", "43-3051", bothModes},
+		{"term", "Payroll Clerk Co-op Jan-Jun 2028", "43-3051", bothModes},
+		{"term", "Research and Development-Data Analysis Co-op-Dec 2027", "15-2051", bothModes},
 		// Engineers named by their object: process, verification,
 		// validation, reliability, manufacturing, test.
 		{"object", "Lead Process Engineer, Assembly", "17-2112", bothModes},
