@@ -186,6 +186,13 @@ func TestTitleRules(t *testing.T) {
 		{"object", "Manufacturing Technician", "51-9199", bothModes},
 		{"object", "Quality Control Technician", "51-9061", bothModes},
 		{"object", "AI for Steel Manufacturing Co-op", "15-1252", bothModes},
+		// Programming languages named as the job are a software
+		// developer's; a list of topics of one job is that job.
+		{"topic", "Python Co-op", "15-1252", bothModes},
+		{"topic", "Co-op - Kotlin/Scala", "15-1252", bothModes},
+		{"topic", "Nimbus Co-op - C++ and CUDA", "15-1252", bothModes},
+		{"topic", "Python Instructor", "25-3099", bothModes},
+		{"topic", "Java Barista", "35-3023", bothModes},
 		// "Associate" and "Assistant" after a discipline are its level;
 		// a phrase of the vocabulary stays what it names.
 		{"form", "Business Analysis Associate", "13-1111", bothModes},

@@ -218,7 +218,8 @@ func (t *Taxonomy) readTopic(mainWords, asideWords [][]string) (Category, bool) 
 }
 
 // topicReading returns the words a segment reads as by a topic, if a topic
-// reads it: the segment is one, ends in a discipline that is one or in a
+// reads it: the segment is one or a list of ones of one job, ends in a
+// discipline that is one or in a
 // topic of several words (the words before kept), begins with one
 // (topicPrefix) or holds one before its head (topicBeforeHead). A term
 // before the topic is read past.
@@ -230,6 +231,9 @@ func (t *Taxonomy) topicReading(seg []string) ([]string, bool) {
 		return nil, false
 	}
 	if as, ok := t.topicOf(seg); ok {
+		return as, true
+	}
+	if as, ok := t.topicList(seg); ok {
 		return as, true
 	}
 	if as, ok := t.topics[seg[len(seg)-1]]; ok && t.lex.disciplines[seg[len(seg)-1]] {
@@ -244,6 +248,24 @@ func (t *Taxonomy) topicReading(seg []string) ([]string, bool) {
 		return as, true
 	}
 	return t.topicBeforeHead(seg)
+}
+
+// topicList returns the job of a segment made of two topics or more of
+// one word that all have that job ("C++ and CUDA", "Python/Java").
+func (t *Taxonomy) topicList(seg []string) ([]string, bool) {
+	if len(seg) < 2 {
+		return nil, false
+	}
+	first, ok := t.topics[seg[0]]
+	if !ok {
+		return nil, false
+	}
+	for _, w := range seg[1:] {
+		if as, ok := t.topics[w]; !ok || !slices.Equal(as, first) {
+			return nil, false
+		}
+	}
+	return first, true
 }
 
 // topicPrefix returns the job of the longest topic of computing
