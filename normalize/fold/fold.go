@@ -205,7 +205,52 @@ func OneEdit(a, b string) bool {
 }
 
 // Collapse trims s and makes its runs of white space single spaces: the
-// form a value the vocabularies do not know is kept in.
+// form a value the vocabularies do not know is kept in. It is
+// strings.Join(strings.Fields(s), " ") in one pass, without a slice of
+// the fields (a long text of short words made that slice, and the
+// collector's work, grow faster than the text), and s itself when it is
+// already collapsed.
 func Collapse(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	if collapsed(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	pending := false // a space to write before the next word
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		if unicode.IsSpace(r) {
+			pending = b.Len() > 0
+		} else {
+			if pending {
+				b.WriteByte(' ')
+				pending = false
+			}
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// collapsed reports whether s has no white space but single spaces
+// between words.
+func collapsed(s string) bool {
+	prevSpace := true // at the start, a space would be leading
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		space := unicode.IsSpace(r)
+		if space && (r != ' ' || prevSpace) {
+			return false
+		}
+		prevSpace = space
+		i += size
+	}
+	return !prevSpace || s == ""
 }

@@ -1,6 +1,7 @@
 package fold_test
 
 import (
+	"strings"
 	"sync"
 	"testing"
 
@@ -86,4 +87,16 @@ func TestTooLong(t *testing.T) {
 	assert.False(t, fold.TooLong("ééé", 3), "characters, not bytes")
 	assert.True(t, fold.TooLong("éééé", 3))
 	assert.False(t, fold.TooLong("", 0))
+}
+
+// Collapse is strings.Join(strings.Fields(s), " "), for every text.
+func FuzzCollapse(f *testing.F) {
+	for _, s := range []string{"", " ", "a", " a ", "a  b", "a\tb\n", "\u00a0x\u2003y\u3000", "a \xffb  c", "ab cd", "x\u0085y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := fold.Collapse(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Errorf("Collapse(%q) = %q, want %q", s, got, want)
+		}
+	})
 }
