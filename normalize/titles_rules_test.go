@@ -161,8 +161,8 @@ func TestTitleRules(t *testing.T) {
 		// A term before a trainee's word is noise; so are months.
 		{"term", "Civil Engineering Winter Intern", "17-2051", bothModes},
 		{"term", "Payroll Clerk Co-op January-June 2028", "43-3051", bothModes},
-		{"term", "Payroll Clerk Co-op Jan-Jun 2028", "43-3051", bothModes},
-		{"term", "Research and Development-Data Analysis Co-op-Dec 2027", "15-2051", bothModes},
+		{"term", "Marketing Co-op - Boston, MA - Sept 2027", "13-1161", bothModes},
+		{"term", "Co-op - Boston - MA - May 2027", "", bothModes},
 		// Engineers named by their object: process, verification,
 		// validation, reliability, manufacturing, test.
 		{"object", "Lead Process Engineer, Assembly", "17-2112", bothModes},
@@ -181,7 +181,7 @@ func TestTitleRules(t *testing.T) {
 		{"object", "Co-op - Validation", "17-2112", bothModes},
 		{"object", "Verification Co-op", "17-2061", bothModes},
 		{"object", "Manufacturing Co-op", "17-2112", bothModes},
-		{"object", "Quality Co-op", "17-2112", bothModes},
+		{"object", "Quality Co-op", "", bothModes}, // a plant's, a hospital's or software's
 		{"object", "Human Factors Co-op", "17-2112", refOnly},
 		{"object", "Manufacturing Technician", "51-9199", bothModes},
 		{"object", "Quality Control Technician", "51-9061", bothModes},
@@ -307,7 +307,7 @@ func TestTitleRules(t *testing.T) {
 		{"topic", "Embedded Co-op - Motor Control", "15-1252", bothModes},
 		{"topic", "Embedded Systems Co-op", "15-1252", bothModes},
 		{"abbreviation", "Embedded FW Co-op", "15-1252", bothModes},
-		{"abbreviation", "FW Developer II", "15-1252", bothModes},
+		{"abbreviation", "FW Co-op", "15-1252", bothModes},
 		{"discipline", "Program Management Co-op", "13-1082", bothModes},
 		{"discipline", "Co-op - Project Management Office", "13-1082", bothModes},
 		{"form", "Project Analyst II", "13-1082", bothModes},
@@ -328,6 +328,16 @@ func TestTitleRules(t *testing.T) {
 		// before kept.
 		{"topic", "Memory Controller Logic Design Co-op", "17-2061", bothModes},
 		{"topic", "Wireless SoC Design Co-op", "17-2061", bothModes},
+		{"topic", "SOC Co-op", "", bothModes}, // a security operations center's, or a chip's
+		// A later segment naming a job by a topic stands against an
+		// earlier technical topic, the team; an engineering domain after
+		// a computing topic is what it is applied to.
+		{"topic", "Hardware Co-op - Marketing", "13-1161", bothModes},
+		{"topic", "Python Co-op - Finance", "13-2051", bothModes},
+		{"topic", "Embedded Co-op - Supply Chain", "13-1081", bothModes},
+		{"topic", "Co-op - AI - Manufacturing", "15-1252", bothModes},
+		{"topic", "AI Product Co-op", "", bothModes},
+		{"topic", "Manufacturing Co-op (Finance)", "51-0000", bothModes},
 		{"topic", "Retail Supply Chain Co-op", "13-1081", bothModes},
 		// Words the vocabulary does not know after a head are a code or a
 		// name: the head before them is read.
@@ -345,7 +355,7 @@ func TestTitleRules(t *testing.T) {
 		{"alias", "Mechanical Designer", "17-3013", bothModes},
 		// Artificial intelligence spelled out is AI; signal processing is
 		// an electronics engineer's work.
-		{"topic", "Co-op - Artificial Intelligence - Logistics", "15-1252", bothModes},
+		{"topic", "Co-op - Artificial Intelligence - Batteries", "15-1252", bothModes},
 		{"topic", "Artificial Intelligence Co-op", "15-1252", bothModes},
 		{"topic", "Research Co-op - Digital Signal Processing", "17-2072", bothModes},
 		{"topic", "Signal Processing Co-op", "17-2072", bothModes},

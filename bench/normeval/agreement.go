@@ -28,6 +28,9 @@ func loadSecondLabels(path string) ([]secondLabel, error) {
 	}
 	out := make([]secondLabel, len(rows))
 	for i, r := range rows {
+		if r[2] != "y" && r[2] != "n" {
+			return nil, fmt.Errorf("%s: posting %s: sure is %q, want y or n", path, r[0], r[2])
+		}
 		out[i] = secondLabel{ID: r[0], SOC: r[1], Sure: r[2] == "y"}
 	}
 	return out, nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -10,7 +11,7 @@ import (
 )
 
 // The second labels are of postings of postings.tsv, once each, with a
-// SOC code or "-" and y or n.
+// SOC code or "-" and y or n (loadSecondLabels refuses another sure).
 func TestSecondLabelsWellFormed(t *testing.T) {
 	second, err := loadSecondLabels(filepath.Join(evalDir(), "postings_second.tsv"))
 	require.NoError(t, err)
@@ -57,4 +58,12 @@ func TestRunAgreement(t *testing.T) {
 
 	_, err = runAgreement(n, first[:1], []secondLabel{{ID: "zz", SOC: "-"}}, titles)
 	assert.ErrorContains(t, err, "not labelled in postings.tsv")
+}
+
+// A sure column of anything but y or n is refused.
+func TestSecondLabelsSureIsYOrN(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "second.tsv")
+	require.NoError(t, os.WriteFile(path, []byte("id\tsoc\tsure\na\t15-1252\tyes\n"), 0o644))
+	_, err := loadSecondLabels(path)
+	assert.ErrorContains(t, err, `sure is "yes", want y or n`)
 }

@@ -179,7 +179,7 @@ func (t *Taxonomy) Classify(title string) (Category, bool) {
 		}
 	}
 	if c.Level < LevelRole {
-		if tc, tok := t.readTopic(mainRead, asideRead); tok && (!ok || t.topicOverField(tc, c, mainRead)) {
+		if tc, tok := t.readTopic(mainRead, asideRead, c, ok); tok {
 			return tc, true
 		}
 	}
@@ -191,26 +191,41 @@ func (t *Taxonomy) Classify(title string) (Category, bool) {
 // ("Product - Warehouse" is no product manager), unless the field is a
 // first segment's discipline alone ("Engineering Intern - Machine
 // Learning") or the title is the topic alone, whose words named the field
-// ("Design Verification" is no designer's).
-func (t *Taxonomy) topicOverField(tc, field Category, mainWords [][]string) bool {
+// ("Design Verification" is no designer's; "Quality Intern (Food &
+// Beverage)" is not the topic alone).
+func (t *Taxonomy) topicOverField(tc, field Category, mainWords, asideWords [][]string) bool {
 	if tc.Level <= field.Level {
 		return false
 	}
 	if tc.Code[:2] == field.Code[:2] || len(mainWords[0]) == 1 && t.lex.disciplines[mainWords[0][0]] {
 		return true
 	}
-	_, whole := t.topicOf(mainWords[0])
-	return whole && len(mainWords) == 1
+	if len(mainWords) > 1 || len(asideWords) > 0 {
+		return false
+	}
+	_, whole := t.topicOf(withoutTerm(mainWords[0], t.lex.seasons))
+	return whole
+}
+
+// withoutTerm returns a segment without the term words it begins with
+// ("Summer AI/ML Intern"), keeping its last word.
+func withoutTerm(seg []string, seasons map[string]bool) []string {
+	for len(seg) > 1 && seasons[seg[0]] {
+		seg = seg[1:]
+	}
+	return seg
 }
 
 // readTopic reads a title that names no role by its first segment that a
-// topic of titles.json reads (topicReading) and that is about the job the
-// title is about (readTopicAt): the segment reads as the job the topic
-// names, with the words before a discipline kept ("Strategic Analytics"
-// is a strategic data analyst).
-func (t *Taxonomy) readTopic(mainWords, asideWords [][]string) (Category, bool) {
+// topic of titles.json reads (topicReading), that is about the job the
+// title is about (readTopicAt) and whose reading stands over the field the
+// title names, if it names one (field, hasField; topicOverField): the
+// segment reads as the job the topic names, with the words before a
+// discipline kept ("Strategic Analytics" is a strategic data analyst).
+func (t *Taxonomy) readTopic(mainWords, asideWords [][]string, field Category, hasField bool) (Category, bool) {
 	for i, seg := range mainWords {
-		if c, ok := t.readTopicAt(mainWords, asideWords, i, seg, nil); ok {
+		c, ok := t.readTopicAt(mainWords, asideWords, i, seg, nil)
+		if ok && (!hasField || t.topicOverField(c, field, mainWords, asideWords)) {
 			return c, true
 		}
 	}
@@ -219,14 +234,11 @@ func (t *Taxonomy) readTopic(mainWords, asideWords [][]string) (Category, bool) 
 
 // topicReading returns the words a segment reads as by a topic, if a topic
 // reads it: the segment is one or a list of ones of one job, ends in a
-// discipline that is one or in a
-// topic of several words (the words before kept), begins with one
-// (topicPrefix) or holds one before its head (topicBeforeHead). A term
-// before the topic is read past.
+// discipline that is one or in a topic of several words (the words before
+// kept), begins with one (topicPrefix) or holds one before its head
+// (topicBeforeHead). A term before the topic is read past.
 func (t *Taxonomy) topicReading(seg []string) ([]string, bool) {
-	for len(seg) > 1 && t.lex.seasons[seg[0]] {
-		seg = seg[1:] // a term before a topic: "Summer AI/ML Intern"
-	}
+	seg = withoutTerm(seg, t.lex.seasons) // a term before a topic: "Summer AI/ML Intern"
 	if len(seg) == 0 {
 		return nil, false
 	}
@@ -342,15 +354,27 @@ func (t *Taxonomy) topicOf(words []string) ([]string, bool) {
 	return as, ok
 }
 
-// namesOwnSubject reports whether a word is a discipline, a topic of
-// computing or an occupation's word: a subject of its own, not what a
-// topic is applied to ("ML for Battery Manufacturing" is ML's).
+// namesOwnSubject reports whether a word is a discipline, a topic of a
+// job (jobTopic) or an occupation's word: a subject of its own, not what a
+// topic is applied to ("AI Product", "ML Security"; not "ML for Battery
+// Manufacturing").
 func (t *Taxonomy) namesOwnSubject(w string) bool {
-	if as, topic := t.topics[w]; topic && t.computingJob(as) {
-		return true
-	}
-	return t.lex.disciplines[w] || t.occupationWord(w)
+	return t.jobTopic(w) || t.lex.disciplines[w] || t.occupationWord(w)
 }
+
+// jobTopic reports whether a topic names the job a title is about rather
+// than the domain another topic is applied to: every topic but those of
+// engineering (SOC major group 17: hardware, manufacturing, reliability),
+// which a title names as its team or its object ("AI - Manufacturing",
+// "Hardware Intern - Marketing").
+func (t *Taxonomy) jobTopic(topic string) bool {
+	group, ok := t.topicGroups[topic]
+	return ok && group != engineeringMajorGroup
+}
+
+// engineeringMajorGroup is the SOC major group of architecture and
+// engineering occupations.
+const engineeringMajorGroup = "17"
 
 // classifyWords classifies the cleaned words of a title (split).
 func (t *Taxonomy) classifyWords(mainWords, asideWords [][]string) (Category, bool) {
@@ -502,7 +526,7 @@ func (t *Taxonomy) readHead(mainWords, asideWords [][]string) (Category, bool) {
 			}
 			return Category{}, false
 		}
-		if t.lex.disciplines[seg[end-1]] && !t.disciplineIsTheJob(mainWords, i, seg[:end-1], alone.Code) {
+		if t.lex.disciplines[seg[end-1]] && !t.disciplineIsTheJob(mainWords, i, seg[:end-1], alone.Code, false) {
 			return Category{}, false
 		}
 		if whole, ok := t.classifyWords(read, asideWords); ok && whole.Code == alone.Code && whole.Role == alone.Role {
@@ -527,11 +551,15 @@ func (t *Taxonomy) readTopicAt(mainWords, asideWords [][]string, i int, seg, bef
 	words := slices.Clone(mainWords)
 	words[i] = read
 	c, ok := t.classifyWords(words, asideWords)
-	if !ok || !t.disciplineIsTheJob(mainWords, i, before, c.Code) {
+	// A topic that no discipline ends (readTopic's, not readHead's) names a
+	// team as often as a job: a later segment's topic may name the job
+	// ("Hardware Intern - Marketing").
+	team := before == nil && !t.lex.disciplines[seg[len(seg)-1]]
+	if !ok || !t.disciplineIsTheJob(mainWords, i, before, c.Code, team) {
 		return Category{}, false
 	}
 	for _, before := range mainWords[:i] {
-		if field, ok := t.classifyWords([][]string{before}, nil); ok && !t.topicOverField(c, field, mainWords) {
+		if field, ok := t.classifyWords([][]string{before}, nil); ok && !t.topicOverField(c, field, mainWords, asideWords) {
 			return Category{}, false // "Teacher - Computer Science": the field named first stands
 		}
 	}
@@ -544,10 +572,11 @@ func (t *Taxonomy) readTopicAt(mainWords, asideWords [][]string, i int, seg, bef
 // Engineering", "Head of Accounting"), no earlier segment names a role or
 // holds such a word ("Data Scientist - Pricing Analytics", "Manager,
 // Digital Marketing"), and no later segment names another job than the
-// discipline's practitioner (code), or holds a word naming one ("Nursing -
-// Nurse Practitioner", "Biology - Lab Technician"; not "Machine Learning -
-// Core ML").
-func (t *Taxonomy) disciplineIsTheJob(mainWords [][]string, i int, before []string, code string) bool {
+// discipline's practitioner (code), alone or, when laterTopics, by a topic
+// that is no engineering domain, or holds a word naming one ("Nursing -
+// Nurse Practitioner", "Biology - Lab Technician", "Hardware -
+// Marketing"; not "Machine Learning - Core ML", "AI - Manufacturing").
+func (t *Taxonomy) disciplineIsTheJob(mainWords [][]string, i int, before []string, code string, laterTopics bool) bool {
 	// aboutAJob: the words name a role, or hold an occupation's word.
 	aboutAJob := func(words []string) bool {
 		return t.namesRole(words) || slices.ContainsFunc(words, t.occupationWord)
@@ -557,6 +586,12 @@ func (t *Taxonomy) disciplineIsTheJob(mainWords [][]string, i int, before []stri
 	anotherJob := func(words []string) bool {
 		if c, ok := t.roleOf(words); ok {
 			return c.Code != code
+		}
+		if read, ok := t.topicReading(words); ok && laterTopics {
+			// A job a topic names, not an engineering domain: "Hardware
+			// Intern - Marketing", not "AI - Manufacturing" (jobTopic).
+			c, ok := t.roleOf(read)
+			return ok && c.Code != code && c.Code[:2] != engineeringMajorGroup
 		}
 		return slices.ContainsFunc(words, t.occupationHead)
 	}
@@ -660,8 +695,10 @@ func (t *Taxonomy) headFallback(segs [][]token, found candidate) (candidate, boo
 	}
 	if head.known {
 		for k := from; k < len(seg); k++ {
-			if p, ok := t.phrases[seg[max(k-1, 0)].h]; k > 0 && seg[k-1].known && ok && p.hand && p.cat == noCategory {
-				break // an occupation's word ("manager") is no modifier to drop
+			if k > 0 && seg[k-1].known {
+				if p, ok := t.phrases[seg[k-1].h]; ok && p.hand && p.cat == noCategory {
+					break // an occupation's word ("manager") is no modifier to drop
+				}
 			}
 			if c := t.bestIn(seg[k:], []string{head.s}); fits(c) {
 				return c, true

@@ -67,6 +67,7 @@ func (t *Taxonomy) Encode(e *wire.Writer) {
 	}
 	i32Map(e, t.headRoles)
 	wire.WriteMap(e, t.topics, e.String, e.Strings)
+	wire.WriteMap(e, t.topicGroups, e.String, e.String)
 }
 
 // Decode reads a taxonomy Encode wrote; d's error says what was wrong.
@@ -130,6 +131,7 @@ func Decode(d *wire.Reader) *Taxonomy {
 	}
 	t.headRoles = catMap()
 	t.topics = wire.ReadMap(d, d.View, d.Views)
+	t.topicGroups = wire.ReadMap(d, d.View, d.View)
 	return t
 }
 

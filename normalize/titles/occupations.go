@@ -230,16 +230,44 @@ func (t *Taxonomy) headless(title string, words []string) bool {
 
 // qualifier reports whether a bracketed part of a title, words, only
 // qualifies the title whose words are main ("Charter Pilot (Commercial)",
-// "Gunner's Mate (Missiles)"): it holds neither the title's head nor a
-// word naming an occupation, and is no abbreviation written in capitals
-// ("(TST)"). Such a part names nothing alone: it would make "Commercial
-// Intern" a pilot.
+// "Gunner's Mate (Missiles)"), and does not name it again: the title has
+// two words or more, and the part holds no word naming an occupation, is
+// no abbreviation written in capitals ("(TST)", "(SNF PT)"), and holds no
+// word of the title, nor one a word of the title abbreviates or is
+// abbreviated from ("Chem Prep (Chemical Preparer)"), nor the initials of
+// a word of the title or the words they stand for ("DJ (Disk Jockey)",
+// "NGS Biostatistician (Next-Generation Sequencing)"). Such a part
+// names nothing alone: it would make "Commercial Intern" a pilot.
 func (t *Taxonomy) qualifier(text string, words, main []string) bool {
-	text = strings.TrimSpace(text)
-	if !strings.ContainsRune(text, ' ') && strings.ToUpper(text) == text {
+	if len(main) < 2 || strings.ToUpper(text) == text {
 		return false
 	}
-	return len(main) > 0 && !slices.Contains(words, main[len(main)-1]) && !t.holdsOccupationWord(words)
+	if slices.ContainsFunc(words, func(w string) bool { return slices.ContainsFunc(main, abbreviates(w)) }) {
+		return false
+	}
+	if slices.Contains(main, initials(words)) || slices.Contains(words, initials(main)) {
+		return false
+	}
+	return !t.holdsOccupationWord(words)
+}
+
+// abbreviates returns whether a word is w, or one of them begins the
+// other with three letters or more ("lab", "laboratory").
+func abbreviates(w string) func(string) bool {
+	return func(o string) bool {
+		return w == o || len(w) >= 3 && strings.HasPrefix(o, w) || len(o) >= 3 && strings.HasPrefix(w, o)
+	}
+}
+
+// initials returns the first letters of words.
+func initials(words []string) string {
+	b := make([]byte, 0, len(words))
+	for _, w := range words {
+		if w != "" {
+			b = append(b, w[0])
+		}
+	}
+	return string(b)
 }
 
 // holdsOccupationWord reports whether words hold one that names an

@@ -203,6 +203,9 @@ type Taxonomy struct {
 	senses    []sense
 	headRoles map[string]int32    // head word → the role it names when nothing else does
 	topics    map[string][]string // a topic's words, joined by spaces → the words of the job it names
+	// topicGroups maps a topic to the SOC major group of the job it names
+	// ("17" for "manufacturing").
+	topicGroups map[string]string
 }
 
 // Load reads the taxonomy of titles.json and title_languages.json in vocab
@@ -326,7 +329,7 @@ func (t *Taxonomy) addSenses(f *titlesFile) error {
 // addTopics indexes the topics of titles.json; each must name a role as
 // the finished taxonomy reads it.
 func (t *Taxonomy) addTopics(f *titlesFile) error {
-	t.topics = map[string][]string{}
+	t.topics, t.topicGroups = map[string][]string{}, map[string]string{}
 	for topic, job := range f.Topics {
 		words, as := t.phraseWords(topic), t.phraseWords(job)
 		if len(words) != 1 || len(as) != 1 {
@@ -335,10 +338,12 @@ func (t *Taxonomy) addTopics(f *titlesFile) error {
 		if len(words[0]) > maxTopicWords {
 			return fmt.Errorf("topic %q: more than %d words", topic, maxTopicWords)
 		}
-		if _, ok := t.classifyWords(as, nil); !ok {
+		c, ok := t.classifyWords(as, nil)
+		if !ok {
 			return fmt.Errorf("topic %q: %q names nothing", topic, job)
 		}
-		t.topics[strings.Join(words[0], " ")] = as[0]
+		key := strings.Join(words[0], " ")
+		t.topics[key], t.topicGroups[key] = as[0], c.Code[:2]
 	}
 	return nil
 }

@@ -227,6 +227,12 @@ func TestQualifierAsides(t *testing.T) {
 		{"Electromechanical Technologist (EM Technologist)", false},
 		{"MD (Medical Doctor)", false}, // an occupation's word
 		{"Statement Services Rep (Representative)", false},
+		{"Disc Jockey (DJ)", false},                                 // an abbreviation in capitals
+		{"DJ (Disk Jockey)", false},                                 // a one-word title's gloss
+		{"Chem Prep (Chemical Preparer)", false},                    // its words spelled out
+		{"NGS Biostatistician (Next-Generation Sequencing)", false}, // initials spelled out
+		{"Nursing Facility Therapist (SNF PT)", false},              // capitals
+		{"Aviation Systems Operator (Acoustic)", true},
 	}
 	for _, tt := range tests {
 		phrases := tx.phraseWords(tt.give)
@@ -255,7 +261,7 @@ func TestHeadReadingsAreOneWord(t *testing.T) {
 	}
 }
 
-// CutLastSegment cuts where split ends a segment, and nowhere else.
+// IsTerm is true of a segment of seasons, months and years only.
 func TestIsTerm(t *testing.T) {
 	tx := loadTaxonomy(t)
 	for give, want := range map[string]bool{
@@ -271,6 +277,7 @@ func TestIsTerm(t *testing.T) {
 	}
 }
 
+// CutLastSegment cuts where split ends a segment, and nowhere else.
 func TestCutLastSegment(t *testing.T) {
 	for _, tt := range []struct {
 		give, before, last string
