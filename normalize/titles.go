@@ -4,6 +4,7 @@ package normalize
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/jobsd-dev/jobsd/normalize/fold"
@@ -46,7 +47,8 @@ func (n *Normalizer) Title(title string) (TitleCategory, bool) {
 // job's abbreviation (MA, a medical assistant; PA, a physician assistant;
 // CT, a CT technologist), and the title's other words would lose to it. A
 // code after no city stays ("Nurse - PA" may be a physician assistant); a
-// title that is only a place names nothing.
+// title that is only a place names nothing. A city and its code between
+// other segments are cut too (withoutInnerPlace).
 func (n *Normalizer) withoutPlace(title string) string {
 	core, aside := strings.TrimRight(title, " "), ""
 	if strings.HasSuffix(core, ")") {
@@ -60,6 +62,11 @@ func (n *Normalizer) withoutPlace(title string) string {
 		core, aside = strings.TrimRight(core[:i], " "), core[i:]
 	}
 	rest, ok := n.cutCityAndCode(core)
+	if !ok && aside == "" {
+		if rest, ok := n.withoutInnerPlace(core); ok {
+			return rest // "Marketing Intern - Boston, MA - Retail"
+		}
+	}
 	if !ok {
 		// A work arrangement or a term after the place: "Intern - Boston,
 		// MA - Hybrid", "Intern - Bristol - CT - Summer 2027". The code is
@@ -81,6 +88,58 @@ func (n *Normalizer) withoutPlace(title string) string {
 	}
 	return rest
 }
+
+// withoutInnerPlace returns a title without a city and its state's code
+// that stand in segments of their own before another segment ("Intern -
+// Boston, MA - Marketing", "Baltimore - MD - Data Intern"), and false when
+// it holds none. Only titles with a code of two capitals between segment
+// breaks are cut into segments.
+func (n *Normalizer) withoutInnerPlace(title string) (string, bool) {
+	if !hasInnerCode(title) {
+		return "", false
+	}
+	var segs []string // the title's segments, last first
+	for rest := title; ; {
+		before, last, ok := titles.CutLastSegment(rest)
+		if !ok {
+			segs = append(segs, strings.TrimSpace(rest))
+			break
+		}
+		segs, rest = append(segs, last), before
+	}
+	slices.Reverse(segs)
+	for i := 0; i < len(segs)-1; i++ {
+		kept := -1 // the segments before the place
+		switch {
+		case isCode(segs[i]) && i > 0 && n.isCityAndCode(segs[i-1]+", "+segs[i]):
+			kept = i - 1 // "Boston, MA"
+		case endsInCode(segs[i]) && n.isCityAndCode(segs[i]):
+			kept = i // "Pittsburgh PA"
+		}
+		if kept >= 0 {
+			out := append(slices.Clone(segs[:kept]), segs[i+1:]...)
+			return strings.Join(out, " - "), true
+		}
+	}
+	return "", false
+}
+
+// hasInnerCode reports whether s holds a word of two capitals that ends a
+// segment before another ("… MA - Marketing", "… PA, Hybrid").
+func hasInnerCode(s string) bool {
+	for i := 1; i+2 < len(s); i++ {
+		if isCapital(s[i]) && isCapital(s[i+1]) && (s[i-1] == ' ' || s[i-1] == ',') {
+			next := strings.TrimLeft(s[i+2:], " ")
+			if next != "" && strings.ContainsAny(next[:1], ",;|-–—:•/") && strings.TrimSpace(next[1:]) != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isCode reports whether s is a code of two capitals.
+func isCode(s string) bool { return len(s) == 2 && isCapital(s[0]) && isCapital(s[1]) }
 
 // isCityAndCode reports whether s is a city and its state's code alone
 // ("Boston, MA", "Pittsburgh PA").

@@ -51,6 +51,12 @@ func TestTitleRules(t *testing.T) {
 		{"place", "Marketing Co-op - Boston, MA - Hybrid", "13-1161", bothModes},
 		{"place", "Operations Co-op - Hartford - CT - Winter/Spring 2027", "", refOnly},
 		{"place", "Marketing Co-op - Boston, MA - Fall 2027", "13-1161", bothModes},
+		// A place between segments is cut too.
+		{"place", "Co-op - Boston, MA - Marketing", "13-1161", bothModes},
+		{"place", "Baltimore - MD - Payroll Clerk Co-op", "43-3051", bothModes},
+		{"place", "Co-op - Pittsburgh PA - Marketing", "13-1161", bothModes},
+		{"place", "Nurse - PA - Pediatrics", "29-1141", bothModes}, // no city: the code stays
+		{"place", "Medical Assistant - Springfield, MA - Pediatrics", "31-9092", bothModes},
 		{"place", "Acme - PA - Remote", "29-1071", refOnly},
 		// A known head survives modifiers the vocabulary does not know.
 		{"head", "Field Deployed Data Engineer", "15-1252", bothModes},
