@@ -261,38 +261,19 @@ func TestHeadReadingsAreOneWord(t *testing.T) {
 	}
 }
 
-// IsTerm is true of a segment of seasons, months and years only.
-func TestIsTerm(t *testing.T) {
-	tx := loadTaxonomy(t)
-	for give, want := range map[string]bool{
-		"Summer 2027":               true,
-		"Winter/Spring/Summer 2027": true,
-		"January-June":              true,
-		"2027":                      true,
-		"Summer Analyst":            false,
-		"Hybrid":                    false,
-		"":                          false,
+// Segments cuts where split ends a segment, and nowhere else.
+func TestSegments(t *testing.T) {
+	for give, want := range map[string][]string{
+		"Nurse - ICU":                   {"Nurse", "ICU"},
+		"Marketing Intern - Boston, MA": {"Marketing Intern", "Boston", "MA"},
+		"Cook / Baker":                  {"Cook", "Baker"},
+		"Chef – Café Olé":               {"Chef", "Café Olé"},
+		"Intern: Data":                  {"Intern", "Data"},
+		"Co-op/Intern":                  {"Co-op/Intern"},
+		"Full-Stack Developer":          {"Full-Stack Developer"},
+		"Nurse,, ICU ,":                 {"Nurse", "ICU"},
+		"":                              nil,
 	} {
-		assert.Equal(t, want, tx.IsTerm(give), give)
-	}
-}
-
-// CutLastSegment cuts where split ends a segment, and nowhere else.
-func TestCutLastSegment(t *testing.T) {
-	for _, tt := range []struct {
-		give, before, last string
-		ok                 bool
-	}{
-		{"Nurse - ICU", "Nurse ", "ICU", true},
-		{"Marketing Intern - Boston, MA", "Marketing Intern - Boston", "MA", true},
-		{"Cook / Baker", "Cook ", "Baker", true},
-		{"Chef – Café Olé", "Chef ", "Café Olé", true},
-		{"Intern: Data", "Intern", "Data", true},
-		{"Co-op/Intern", "", "", false},
-		{"Full-Stack Developer", "", "", false},
-		{"", "", "", false},
-	} {
-		before, last, ok := CutLastSegment(tt.give)
-		assert.Equal(t, []any{tt.before, tt.last, tt.ok}, []any{before, last, ok}, tt.give)
+		assert.Equal(t, want, Segments(give), give)
 	}
 }

@@ -109,32 +109,25 @@ func breaksSegment(s string, i int, r rune) bool {
 	return (r == '-' || r == '/') && i > 0 && s[i-1] == ' ' && i+1 < len(s) && s[i+1] == ' '
 }
 
-// CutLastSegment cuts a title at its last segment break (breaksSegment),
-// returning the text before it and the trimmed segment after it, and
-// false when the title has one segment.
-func CutLastSegment(title string) (before, last string, ok bool) {
-	for i := len(title) - 1; i >= 0; i-- {
-		if !utf8.RuneStart(title[i]) {
-			continue
+// Segments cuts a title at its segment breaks (breaksSegment), returning
+// its segments trimmed, the empty ones left out ("Intern - Boston, MA" is
+// "Intern", "Boston", "MA"). Brackets are not looked into.
+func Segments(title string) []string {
+	var out []string
+	start := 0
+	add := func(end int) {
+		if seg := strings.TrimSpace(title[start:end]); seg != "" {
+			out = append(out, seg)
 		}
-		r, size := utf8.DecodeRuneInString(title[i:])
+	}
+	for i, r := range title {
 		if breaksSegment(title, i, r) {
-			return title[:i], strings.TrimSpace(title[i+size:]), true
+			add(i)
+			start = i + utf8.RuneLen(r)
 		}
 	}
-	return "", "", false
-}
-
-// IsTerm reports whether s names a term and nothing else: seasons,
-// months and years ("Summer 2025", "Winter/Spring/Summer 2026").
-func (t *Taxonomy) IsTerm(s string) bool {
-	words := strings.FieldsFunc(fold.Fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	for _, w := range words {
-		if !t.lex.seasons[w] && strings.TrimFunc(w, unicode.IsDigit) != "" {
-			return false
-		}
-	}
-	return len(words) > 0
+	add(len(title))
+	return out
 }
 
 // elide drops a French elided article or preposition from the front of a
