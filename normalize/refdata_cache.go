@@ -25,7 +25,7 @@ import (
 // change to any of those codecs or to the types they write; rulesVersion
 // covers changes to what the loaders build. 9: package wire's layout;
 // 10: the titles' topics and trainee words.
-const cacheFormat = 11
+const cacheFormat = 12
 
 // cacheMagic starts every cache file.
 const cacheMagic = "jobsd-normalize\n"

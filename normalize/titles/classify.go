@@ -242,18 +242,18 @@ func (t *Taxonomy) topicReading(seg []string) ([]string, bool) {
 	if len(seg) == 0 {
 		return nil, false
 	}
-	if as, ok := t.topicOf(seg); ok {
-		return as, true
+	if tp, ok := t.topicOf(seg); ok {
+		return tp.job, true
 	}
 	if as, ok := t.topicList(seg); ok {
 		return as, true
 	}
-	if as, ok := t.topics[seg[len(seg)-1]]; ok && t.lex.disciplines[seg[len(seg)-1]] {
-		return append(slices.Clone(seg[:len(seg)-1]), as...), true
+	if tp, ok := t.topics[seg[len(seg)-1]]; ok && t.lex.disciplines[seg[len(seg)-1]] {
+		return append(slices.Clone(seg[:len(seg)-1]), tp.job...), true
 	}
 	for k := min(len(seg)-1, maxTopicWords); k >= 2; k-- {
-		if as, ok := t.topicOf(seg[len(seg)-k:]); ok { // "SoC Logic Design"
-			return append(slices.Clone(seg[:len(seg)-k]), as...), true
+		if tp, ok := t.topicOf(seg[len(seg)-k:]); ok { // "SoC Logic Design"
+			return append(slices.Clone(seg[:len(seg)-k]), tp.job...), true
 		}
 	}
 	if as, ok := t.topicPrefix(seg); ok {
@@ -273,43 +273,44 @@ func (t *Taxonomy) topicList(seg []string) ([]string, bool) {
 		return nil, false
 	}
 	for _, w := range seg[1:] {
-		if as, ok := t.topics[w]; !ok || !slices.Equal(as, first) {
+		if tp, ok := t.topics[w]; !ok || !slices.Equal(tp.job, first.job) {
 			return nil, false
 		}
 	}
-	return first, true
+	return first.job, true
 }
 
-// topicPrefix returns the job of the longest topic of computing
-// (computingJob) that begins a segment, when what follows says what the
-// topic is applied to ("ML for Battery Manufacturing", "Software
-// Systems"), not a discipline, an occupation or another topic of its own
-// ("Software Sales", "Quantitative Technologist").
+// topicPrefix returns the job of the longest topic of computing that
+// begins a segment, when what follows says what the topic is applied to
+// ("ML for Battery Manufacturing", "Software Systems"), not a discipline,
+// an occupation or another topic of its own ("Software Sales",
+// "Quantitative Technologist"). Only a computing role, a specialty of its
+// own ("ML", "Firmware", "Software"), begins a segment as its subject; a
+// business function's name before other words is no job ("Product Demo",
+// "Marketing Events", "Supply Chain Receiving").
 func (t *Taxonomy) topicPrefix(seg []string) ([]string, bool) {
 	for k := min(len(seg)-1, maxTopicWords); k >= 1; k-- {
-		if as, ok := t.topicOf(seg[:k]); ok {
-			if !t.computingJob(as) || slices.ContainsFunc(seg[k:], t.namesOwnSubject) {
+		if tp, ok := t.topicOf(seg[:k]); ok {
+			if !isComputingRole(tp.code) || slices.ContainsFunc(seg[k:], t.namesOwnSubject) {
 				return nil, false
 			}
-			return as, true
+			return tp.job, true
 		}
 	}
 	return nil, false
 }
 
-// computingJob reports whether words name a role of the computing field
-// (SOC major group 15). Only such topics, specialties of their own ("ML",
-// "Firmware", "Software"), begin a segment as its subject; a business
-// function's name before other words is no job ("Product Demo",
-// "Marketing Events", "Supply Chain Receiving").
-func (t *Taxonomy) computingJob(words []string) bool {
-	c, ok := t.classifyWords([][]string{words}, nil)
-	return ok && c.Level >= LevelRole && strings.HasPrefix(c.Code, computingMajorGroup)
+// isComputingRole reports whether a SOC code is a role of the computer and
+// mathematical occupations (major group 15), not the field itself.
+func isComputingRole(code string) bool {
+	return strings.HasPrefix(code, "15-") && code != "15-0000"
 }
 
-// computingMajorGroup is the SOC major group of computer and mathematical
-// occupations.
-const computingMajorGroup = "15-"
+// isEngineering reports whether a SOC code is of architecture and
+// engineering (major group 17): a topic of engineering is named as a
+// title's team or object as often as its job ("AI - Manufacturing",
+// "Hardware Intern - Marketing").
+func isEngineering(code string) bool { return strings.HasPrefix(code, "17-") }
 
 // topicBeforeHead returns the job of a topic within a segment that ends
 // in a head naming an occupation only with others, when that job has the
@@ -322,8 +323,8 @@ func (t *Taxonomy) topicBeforeHead(seg []string) ([]string, bool) {
 	}
 	for i := 0; i < n-1; i++ {
 		for k := min(n-1, i+maxTopicWords); k > i; k-- {
-			if as, ok := t.topicOf(seg[i:k]); ok && as[len(as)-1] == seg[n-1] {
-				return as, true
+			if tp, ok := t.topicOf(seg[i:k]); ok && tp.job[len(tp.job)-1] == seg[n-1] {
+				return tp.job, true
 			}
 		}
 	}
@@ -333,14 +334,14 @@ func (t *Taxonomy) topicBeforeHead(seg []string) ([]string, bool) {
 // maxTopicWords is the most words a topic of titles.json may have.
 const maxTopicWords = 4
 
-// topicOf returns the job of the topic that words are, if they are one.
-func (t *Taxonomy) topicOf(words []string) ([]string, bool) {
+// topicOf returns the topic that words are, if they are one.
+func (t *Taxonomy) topicOf(words []string) (topic, bool) {
 	if len(words) == 1 {
-		as, ok := t.topics[words[0]]
-		return as, ok
+		tp, ok := t.topics[words[0]]
+		return tp, ok
 	}
 	if len(words) == 0 || len(words) > maxTopicWords {
-		return nil, false
+		return topic{}, false
 	}
 	var buf [128]byte
 	key := buf[:0]
@@ -350,31 +351,20 @@ func (t *Taxonomy) topicOf(words []string) ([]string, bool) {
 		}
 		key = append(key, w...)
 	}
-	as, ok := t.topics[string(key)] // no allocation: a lookup by bytes
-	return as, ok
+	tp, ok := t.topics[string(key)] // no allocation: a lookup by bytes
+	return tp, ok
 }
 
-// namesOwnSubject reports whether a word is a discipline, a topic of a
-// job (jobTopic) or an occupation's word: a subject of its own, not what a
-// topic is applied to ("AI Product", "ML Security"; not "ML for Battery
-// Manufacturing").
+// namesOwnSubject reports whether a word is a discipline, a topic that is
+// no engineering object (isEngineering) or an occupation's word: a subject
+// of its own, not what a topic is applied to ("AI Product", "ML
+// Security"; not "ML for Battery Manufacturing").
 func (t *Taxonomy) namesOwnSubject(w string) bool {
-	return t.jobTopic(w) || t.lex.disciplines[w] || t.occupationWord(w)
+	if tp, ok := t.topics[w]; ok && !isEngineering(tp.code) {
+		return true
+	}
+	return t.lex.disciplines[w] || t.occupationWord(w)
 }
-
-// jobTopic reports whether a topic names the job a title is about rather
-// than the domain another topic is applied to: every topic but those of
-// engineering (SOC major group 17: hardware, manufacturing, reliability),
-// which a title names as its team or its object ("AI - Manufacturing",
-// "Hardware Intern - Marketing").
-func (t *Taxonomy) jobTopic(topic string) bool {
-	group, ok := t.topicGroups[topic]
-	return ok && group != engineeringMajorGroup
-}
-
-// engineeringMajorGroup is the SOC major group of architecture and
-// engineering occupations.
-const engineeringMajorGroup = "17"
 
 // classifyWords classifies the cleaned words of a title (split).
 func (t *Taxonomy) classifyWords(mainWords, asideWords [][]string) (Category, bool) {
@@ -511,12 +501,12 @@ func (t *Taxonomy) readHead(mainWords, asideWords [][]string) (Category, bool) {
 		read := slices.Clone(mainWords)
 		read[i] = append(slices.Clone(seg[:end-1]), as...)
 		_, whole := t.topicOf(seg[:end]) // a topic of its own: "Business Analytics" is no business analysis
-		_, topic := t.topics[seg[end-1]]
+		_, isTopic := t.topics[seg[end-1]]
 		// A discipline that is a topic names its practitioner only as the
 		// hand-written vocabulary knows them ("Marketing Analytics" is a
 		// marketing analyst); else it is the topic's job ("Healthcare
 		// Analytics" is a data analyst in healthcare).
-		if end > 1 && (whole || topic && !t.handNames(read[i])) {
+		if end > 1 && (whole || isTopic && !t.handNames(read[i])) {
 			return t.readTopicAt(mainWords, asideWords, i, seg[:end], seg[:end-1])
 		}
 		alone, ok := t.classifyWords(read[i:i+1], nil)
@@ -588,10 +578,10 @@ func (t *Taxonomy) disciplineIsTheJob(mainWords [][]string, i int, before []stri
 			return c.Code != code
 		}
 		if read, ok := t.topicReading(words); ok && laterTopics {
-			// A job a topic names, not an engineering domain: "Hardware
-			// Intern - Marketing", not "AI - Manufacturing" (jobTopic).
+			// A job a topic names, not an engineering object: "Hardware
+			// Intern - Marketing", not "AI - Manufacturing".
 			c, ok := t.roleOf(read)
-			return ok && c.Code != code && c.Code[:2] != engineeringMajorGroup
+			return ok && c.Code != code && !isEngineering(c.Code)
 		}
 		return slices.ContainsFunc(words, t.occupationHead)
 	}

@@ -66,8 +66,7 @@ func (t *Taxonomy) Encode(e *wire.Writer) {
 		}
 	}
 	i32Map(e, t.headRoles)
-	wire.WriteMap(e, t.topics, e.String, e.Strings)
-	wire.WriteMap(e, t.topicGroups, e.String, e.String)
+	wire.WriteMap(e, t.topics, e.String, func(tp topic) { e.Strings(tp.job); e.String(tp.code) })
 }
 
 // Decode reads a taxonomy Encode wrote; d's error says what was wrong.
@@ -130,8 +129,7 @@ func Decode(d *wire.Reader) *Taxonomy {
 		t.senses[i] = sense{cat: cat(), heads: phrases(), context: phrases()}
 	}
 	t.headRoles = catMap()
-	t.topics = wire.ReadMap(d, d.View, d.Views)
-	t.topicGroups = wire.ReadMap(d, d.View, d.View)
+	t.topics = wire.ReadMap(d, d.View, func() topic { return topic{job: d.Views(), code: d.View()} })
 	return t
 }
 

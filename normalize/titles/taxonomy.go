@@ -201,11 +201,16 @@ type Taxonomy struct {
 	typoWord []string
 
 	senses    []sense
-	headRoles map[string]int32    // head word → the role it names when nothing else does
-	topics    map[string][]string // a topic's words, joined by spaces → the words of the job it names
-	// topicGroups maps a topic to the SOC major group of the job it names
-	// ("17" for "manufacturing").
-	topicGroups map[string]string
+	headRoles map[string]int32 // head word → the role it names when nothing else does
+	topics    map[string]topic // a topic's words, joined by spaces → the job it names
+}
+
+// topic is the job a topic of titles.json names: its words, and the SOC
+// code of the category they name in the hand-written vocabulary
+// ("manufacturing" → "manufacturing engineer", 17-2112).
+type topic struct {
+	job  []string
+	code string
 }
 
 // Load reads the taxonomy of titles.json and title_languages.json in vocab
@@ -329,21 +334,20 @@ func (t *Taxonomy) addSenses(f *titlesFile) error {
 // addTopics indexes the topics of titles.json; each must name a role as
 // the finished taxonomy reads it.
 func (t *Taxonomy) addTopics(f *titlesFile) error {
-	t.topics, t.topicGroups = map[string][]string{}, map[string]string{}
-	for topic, job := range f.Topics {
-		words, as := t.phraseWords(topic), t.phraseWords(job)
+	t.topics = map[string]topic{}
+	for name, job := range f.Topics {
+		words, as := t.phraseWords(name), t.phraseWords(job)
 		if len(words) != 1 || len(as) != 1 {
-			return fmt.Errorf("topic %q: a topic and its job are words without parentheses", topic)
+			return fmt.Errorf("topic %q: a topic and its job are words without parentheses", name)
 		}
 		if len(words[0]) > maxTopicWords {
-			return fmt.Errorf("topic %q: more than %d words", topic, maxTopicWords)
+			return fmt.Errorf("topic %q: more than %d words", name, maxTopicWords)
 		}
 		c, ok := t.classifyWords(as, nil)
 		if !ok {
-			return fmt.Errorf("topic %q: %q names nothing", topic, job)
+			return fmt.Errorf("topic %q: %q names nothing", name, job)
 		}
-		key := strings.Join(words[0], " ")
-		t.topics[key], t.topicGroups[key] = as[0], c.Code[:2]
+		t.topics[strings.Join(words[0], " ")] = topic{job: as[0], code: c.Code}
 	}
 	return nil
 }
