@@ -541,10 +541,10 @@ func (t *Taxonomy) readTopicAt(mainWords, asideWords [][]string, i int, seg, bef
 	words := slices.Clone(mainWords)
 	words[i] = read
 	c, ok := t.classifyWords(words, asideWords)
-	// A topic that no discipline ends (readTopic's, not readHead's) names a
-	// team as often as a job: a later segment's topic may name the job
-	// ("Hardware Intern - Marketing").
-	team := before == nil && !t.lex.disciplines[seg[len(seg)-1]]
+	// A topic that no discipline ends names a team as often as a job: a
+	// later segment's topic may name the job ("Hardware Intern -
+	// Marketing"; "Business Intelligence Co-op - Finance" is a BI analyst's).
+	team := !t.lex.disciplines[seg[len(seg)-1]]
 	if !ok || !t.disciplineIsTheJob(mainWords, i, before, c.Code, team) {
 		return Category{}, false
 	}

@@ -251,8 +251,8 @@ func (t *Taxonomy) qualifier(text string, words, main []string) bool {
 	return !t.holdsOccupationWord(words)
 }
 
-// abbreviates returns whether a word is w, or one of them begins the
-// other with three letters or more ("lab", "laboratory").
+// abbreviates returns a test of whether a word is w, or one of the two
+// begins the other with three letters or more ("lab", "laboratory").
 func abbreviates(w string) func(string) bool {
 	return func(o string) bool {
 		return w == o || len(w) >= 3 && strings.HasPrefix(o, w) || len(o) >= 3 && strings.HasPrefix(w, o)
