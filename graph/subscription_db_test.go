@@ -84,17 +84,32 @@ func (s *socket) subscribe(id, query string, vars map[string]any) {
 	s.send(map[string]any{"id": id, "type": "subscribe", "payload": map[string]any{"query": query, "variables": vars}})
 }
 
+// in returns the socket reporting to t, a subtest's, so that a failed
+// read stops the subtest and not its parent.
+func (s *socket) in(t *testing.T) *socket {
+	return &socket{t: t, conn: s.conn}
+}
+
+// readOf returns the next message of operation id. It skips the
+// completes of operations the client completed, which the server sends
+// whenever their goroutine ends: before or after id's messages.
+func (s *socket) readOf(id string) map[string]any {
+	s.t.Helper()
+	msg := s.read()
+	for msg["type"] == "complete" && msg["id"] != id {
+		msg = s.read()
+	}
+	require.Equal(s.t, id, msg["id"], "%v", msg)
+	return msg
+}
+
 // errorOf reads operation id's error and returns its first error's
 // extensions. gqlgen sends an error before the subscription runs as an
 // error message, and a resolver's as a next message with errors and no
 // data, then complete.
 func (s *socket) errorOf(id string) map[string]any {
 	s.t.Helper()
-	msg := s.read()
-	for msg["type"] == "complete" && msg["id"] != id { // of an operation the client completed
-		msg = s.read()
-	}
-	require.Equal(s.t, id, msg["id"], "%v", msg)
+	msg := s.readOf(id)
 	var errs []any
 	switch msg["type"] {
 	case "error":
@@ -103,9 +118,8 @@ func (s *socket) errorOf(id string) map[string]any {
 		payload := msg["payload"].(map[string]any)
 		require.Nil(s.t, payload["data"])
 		errs = payload["errors"].([]any)
-		done := s.read()
+		done := s.readOf(id)
 		require.Equal(s.t, "complete", done["type"], "%v", done)
-		require.Equal(s.t, id, done["id"])
 	default:
 		s.t.Fatalf("not an error: %v", msg)
 	}
@@ -139,6 +153,7 @@ func TestSubscriptionOverWebSocket(t *testing.T) {
 	assert.Equal(t, "Go Developer", ev["card"].(map[string]any)["title"])
 
 	t.Run("the per-key bound", func(t *testing.T) {
+		s := s.in(t)
 		s.subscribe("2", watchGo, nil)
 		require.Eventually(t, func() bool { return env.Hub.Stats().Open["graphql"] == 2 }, 5*time.Second, 10*time.Millisecond)
 		s.subscribe("3", watchGo, nil)
@@ -150,6 +165,7 @@ func TestSubscriptionOverWebSocket(t *testing.T) {
 		s.send(map[string]any{"id": "4", "type": "complete"})
 	})
 	t.Run("limits apply to subscriptions", func(t *testing.T) {
+		s := s.in(t)
 		var aliases []string
 		for i := range 11 {
 			aliases = append(aliases, "a"+string(rune('a'+i))+": id")
@@ -158,12 +174,14 @@ func TestSubscriptionOverWebSocket(t *testing.T) {
 		assert.Equal(t, domain.CodeQueryTooComplex, s.errorOf("5")["code"])
 	})
 	t.Run("a filter error", func(t *testing.T) {
+		s := s.in(t)
 		s.subscribe("6", `subscription { jobChanges(filter: {postedWithin: "forever"}) { id } }`, nil)
 		ext := s.errorOf("6")
 		assert.Equal(t, domain.CodeInvalidParameter, ext["code"])
 		assert.Equal(t, "postedWithin", ext["param"])
 	})
 	t.Run("a cursor older than what is kept", func(t *testing.T) {
+		s := s.in(t)
 		old := domain.FeedCursor{Seq: 0}.Encode()
 		s.subscribe("7", watchGo, map[string]any{"after": old})
 		ext := s.errorOf("7")
@@ -171,6 +189,7 @@ func TestSubscriptionOverWebSocket(t *testing.T) {
 		assert.Equal(t, old, ext["cursor"])
 	})
 	t.Run("queries go over HTTP", func(t *testing.T) {
+		s := s.in(t)
 		s.subscribe("8", `{ jobs { totalCount } }`, nil)
 		assert.Equal(t, domain.CodeInvalidParameter, s.errorOf("8")["code"])
 		var resp struct{ Errors []gqlError }
