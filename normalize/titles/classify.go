@@ -548,8 +548,8 @@ func (t *Taxonomy) readTopicAt(mainWords, asideWords [][]string, i int, seg, bef
 	if !ok || !t.disciplineIsTheJob(mainWords, i, before, c.Code, team) {
 		return Category{}, false
 	}
-	for _, before := range mainWords[:i] {
-		if field, ok := t.classifyWords([][]string{before}, nil); ok && !t.topicOverField(c, field, mainWords, asideWords) {
+	for _, earlier := range mainWords[:i] {
+		if field, ok := t.classifyWords([][]string{earlier}, nil); ok && !t.topicOverField(c, field, mainWords, asideWords) {
 			return Category{}, false // "Teacher - Computer Science": the field named first stands
 		}
 	}
