@@ -28,10 +28,11 @@ func loadSecondLabels(path string) ([]secondLabel, error) {
 	}
 	out := make([]secondLabel, len(rows))
 	for i, r := range rows {
-		if r[2] != "y" && r[2] != "n" {
-			return nil, fmt.Errorf("%s: posting %s: sure is %q, want y or n", path, r[0], r[2])
+		sure, err := sureOf(path, r[0], r[2])
+		if err != nil {
+			return nil, err
 		}
-		out[i] = secondLabel{ID: r[0], SOC: r[1], Sure: r[2] == "y"}
+		out[i] = secondLabel{ID: r[0], SOC: r[1], Sure: sure}
 	}
 	return out, nil
 }

@@ -60,10 +60,21 @@ func TestRunAgreement(t *testing.T) {
 	assert.ErrorContains(t, err, "not labelled in postings.tsv")
 }
 
-// A sure column of anything but y or n is refused.
-func TestSecondLabelsSureIsYOrN(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "second.tsv")
-	require.NoError(t, os.WriteFile(path, []byte("id\tsoc\tsure\na\t15-1252\tyes\n"), 0o644))
-	_, err := loadSecondLabels(path)
-	assert.ErrorContains(t, err, `sure is "yes", want y or n`)
+// A sure column of anything but y or n is refused, in the first labels
+// as in the second.
+func TestLabelsSureIsYOrN(t *testing.T) {
+	tests := []struct {
+		name, file string
+		load       func(string) error
+	}{
+		{"second", "id\tsoc\tsure\na\t15-1252\tyes\n", func(p string) error { _, err := loadSecondLabels(p); return err }},
+		{"first", "id\tsoc\tfamily\tsure\na\t15-1252\tsoftware\tyes\n", func(p string) error { _, err := loadLabels(p); return err }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), tt.name+".tsv")
+			require.NoError(t, os.WriteFile(path, []byte(tt.file), 0o644))
+			assert.ErrorContains(t, tt.load(path), `posting a: sure is "yes", want y or n`)
+		})
+	}
 }

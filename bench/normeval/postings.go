@@ -15,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/jobsd-dev/jobsd/normalize"
+	"github.com/jobsd-dev/jobsd/normalize/fold"
 )
 
 // The real-postings set: titles as employers' boards write them, not as
@@ -249,13 +250,9 @@ func writeSample(path string, sample []posting) error {
 	var b strings.Builder
 	b.WriteString("id\tcompany\ttitle\n")
 	for _, p := range sample {
-		fmt.Fprintf(&b, "%s\t%s\t%s\n", p.ID, oneLine(p.Company), oneLine(p.Title))
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", p.ID, fold.Collapse(p.Company), fold.Collapse(p.Title))
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
-}
-
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }
 
 // postingLabel is one row of postings.tsv: a posting's id and what the
@@ -279,9 +276,22 @@ func loadLabels(path string) ([]postingLabel, error) {
 	}
 	out := make([]postingLabel, len(rows))
 	for i, r := range rows {
-		out[i] = postingLabel{ID: r[0], SOC: r[1], Family: r[2], Sure: r[3] == "y"}
+		sure, err := sureOf(path, r[0], r[3])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = postingLabel{ID: r[0], SOC: r[1], Family: r[2], Sure: sure}
 	}
 	return out, nil
+}
+
+// sureOf reads the sure column of posting id's label in path: y or n,
+// and nothing else (a "yes" would otherwise count as not sure).
+func sureOf(path, id, sure string) (bool, error) {
+	if sure != "y" && sure != "n" {
+		return false, fmt.Errorf("%s: posting %s: sure is %q, want y or n", path, id, sure)
+	}
+	return sure == "y", nil
 }
 
 // postingsTally is a real-postings set's result in one run.
